@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layers (arrows only point down):
+//   reel (CLI entry) → ReelCLI → ReelLive → ReelMedia → CFFmpeg
+//                                    ↘         ↘
+//                                     ReelCore (pure Swift, no C, no I/O)
+let package = Package(
+    name: "Reel",
+    products: [
+        .executable(name: "reel", targets: ["reel"]),
+        .library(name: "ReelCore", targets: ["ReelCore"]),
+        .library(name: "ReelMedia", targets: ["ReelMedia"]),
+        .library(name: "ReelLive", targets: ["ReelLive"]),
+    ],
+    targets: [
+        // Layer 1: C bridge. Debian's FFmpeg 5.1 headers live on the default include path;
+        // the shim wraps the macros and inline helpers Swift cannot import.
+        .target(
+            name: "CFFmpeg",
+            linkerSettings: [
+                .linkedLibrary("avdevice"), .linkedLibrary("avformat"), .linkedLibrary("avcodec"),
+                .linkedLibrary("swscale"), .linkedLibrary("swresample"), .linkedLibrary("avutil"),
+            ]
+        ),
+        // Layer 2: every rule of the spec that is arithmetic or a state machine.
+        .target(name: "ReelCore", linkerSettings: [.linkedLibrary("m")]),
+        // Layer 3: FFmpeg-backed media (sources, encoders, segmenter, MP4 writer).
+        .target(name: "ReelMedia", dependencies: ["CFFmpeg", "ReelCore"]),
+        // Layer 4: pipelines (live HLS recorder, publisher).
+        .target(name: "ReelLive", dependencies: ["ReelMedia", "ReelCore"]),
+        // Layer 5: the command line: parses, wires, reports.
+        .target(name: "ReelCLI", dependencies: ["ReelLive", "ReelMedia", "ReelCore"]),
+        .executableTarget(name: "reel", dependencies: ["ReelCLI"]),
+
+        .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore"], resources: [.copy("Golden")]),
+        .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelCore"]),
+        .testTarget(name: "ReelLiveTests", dependencies: ["ReelLive", "ReelMedia", "ReelCore"]),
+        .testTarget(name: "ReelCLITests", dependencies: ["ReelCLI"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

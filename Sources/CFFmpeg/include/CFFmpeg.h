@@ -1,0 +1,44 @@
+// Reel's bridge to Debian's FFmpeg 5.1 libraries.
+// Swift imports plain functions and structs; the macros and inline helpers it cannot import
+// are wrapped here as static inline functions with a `reel_` prefix.
+#ifndef REEL_CFFMPEG_H
+#define REEL_CFFMPEG_H
+
+#include <libavcodec/avcodec.h>
+#include <libavdevice/avdevice.h>
+#include <libavformat/avformat.h>
+#include <libavformat/avio.h>
+#include <libavutil/audio_fifo.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/error.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/log.h>
+#include <libavutil/mathematics.h>
+#include <libavutil/opt.h>
+#include <libavutil/samplefmt.h>
+#include <libavutil/time.h>
+#include <libswresample/swresample.h>
+#include <libswscale/swscale.h>
+
+static inline int64_t reel_av_nopts_value(void) { return AV_NOPTS_VALUE; }
+static inline int reel_averror_eof(void) { return AVERROR_EOF; }
+static inline int reel_averror_eagain(void) { return AVERROR(EAGAIN); }
+static inline int reel_averror(int posix) { return AVERROR(posix); }
+static inline AVRational reel_av_time_base_q(void) { return AV_TIME_BASE_Q; }
+static inline int reel_av_time_base(void) { return AV_TIME_BASE; }
+static inline int reel_avio_flag_write(void) { return AVIO_FLAG_WRITE; }
+static inline int reel_avfmt_globalheader(void) { return AVFMT_GLOBALHEADER; }
+static inline int reel_avfmt_nofile(void) { return AVFMT_NOFILE; }
+static inline int reel_codec_flag_global_header(void) { return AV_CODEC_FLAG_GLOBAL_HEADER; }
+static inline int reel_pkt_flag_key(void) { return AV_PKT_FLAG_KEY; }
+
+/// Default channel layout for `channels` (mono, stereo, …).
+static inline void reel_default_layout(AVChannelLayout *layout, int channels) {
+    av_channel_layout_default(layout, channels);
+}
+
+/// Routes FFmpeg's log lines to `callback` (or restores the default when NULL).
+typedef void (*reel_log_callback)(int level, const char *line);
+void reel_set_log_callback(reel_log_callback callback, int max_level);
+
+#endif

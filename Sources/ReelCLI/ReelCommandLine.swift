@@ -1,0 +1,1 @@
+public enum ReelCommandLine { public static func main() { print("reel") } }

@@ -1,0 +1,3 @@
+import ReelCLI
+
+ReelCommandLine.main()
