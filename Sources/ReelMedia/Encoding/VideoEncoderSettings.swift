@@ -1,0 +1,54 @@
+/// How to encode a video track.
+public struct VideoEncoderSettings: Sendable, Equatable {
+    /// FFmpeg encoder name: "libx264" or "libx265".
+    public var codec: String
+    /// Output size.
+    public var width: Int, height: Int
+    /// Nominal frame rate (for rate control; timestamps come from the frames).
+    public var framesPerSecond: Int
+    /// Average bitrate in bits per second.
+    public var bitRate: Int
+    /// Encoder speed preset ("ultrafast" … "veryslow").
+    public var preset: String
+    /// Key frames come only where the caller forces them (segment boundaries) when true;
+    /// otherwise one every `keyFrameInterval` frames.
+    public var keyFramesOnDemand: Bool
+    /// Frames between key frames when not on demand.
+    public var keyFrameInterval: Int
+    /// Encoder threads (0: the encoder decides).
+    public var threads: Int
+    /// Lowest latency: no look-ahead, no frame reordering.
+    public var zeroLatency: Bool
+
+    /// Settings with Reel's defaults for the rest.
+    public init(codec: String, width: Int, height: Int, framesPerSecond: Int, bitRate: Int, preset: String = "veryfast",
+                keyFramesOnDemand: Bool = false, keyFrameInterval: Int = 60, threads: Int = 0, zeroLatency: Bool = false) {
+        self.codec = codec
+        self.width = width
+        self.height = height
+        self.framesPerSecond = framesPerSecond
+        self.bitRate = bitRate
+        self.preset = preset
+        self.keyFramesOnDemand = keyFramesOnDemand
+        self.keyFrameInterval = keyFrameInterval
+        self.threads = threads
+        self.zeroLatency = zeroLatency
+    }
+}
+
+/// How to encode an audio track (AAC-LC).
+public struct AudioEncoderSettings: Sendable, Equatable {
+    /// Output sample rate.
+    public var sampleRate: Int
+    /// Output channels (1 or 2).
+    public var channels: Int
+    /// Bitrate in bits per second.
+    public var bitRate: Int
+
+    /// AAC at `bitRate`, 48 kHz by default.
+    public init(sampleRate: Int = 48_000, channels: Int, bitRate: Int) {
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.bitRate = bitRate
+    }
+}

@@ -1,0 +1,84 @@
+import CFFmpeg
+import ReelCore
+
+/// Converts frames of any size and pixel format to one output size in YUV 4:2:0, filling the
+/// output (centre crop, as a phone fills a portrait frame from a landscape sensor).
+final class VideoScaler {
+    let width: Int, height: Int
+    private var context: OpaquePointer?
+    private var sourceKey: (Int32, Int32, Int32, Int32, Int32)?  // w, h, format, cropped w, cropped h
+
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+
+    deinit { sws_freeContext(context) }
+
+    /// The centre crop of a `sw`x`sh` picture that has the output's aspect ratio (even sizes).
+    static func cropFill(sourceWidth sw: Int, sourceHeight sh: Int, width: Int, height: Int) -> (x: Int, y: Int, width: Int, height: Int) {
+        // Compare aspect ratios exactly: sw/sh vs width/height.
+        if sw * height > sh * width {
+            let cw = min(sw, (sh * width / height) & ~1)
+            return (((sw - cw) / 2) & ~1, 0, cw, sh)
+        } else {
+            let ch = min(sh, (sw * height / width) & ~1)
+            return (0, ((sh - ch) / 2) & ~1, sw, ch)
+        }
+    }
+
+    /// A new frame of the output size holding `source` cropped and scaled; pts unset.
+    func scale(_ source: VideoFrame) throws -> UnsafeMutablePointer<AVFrame> {
+        let out = try VideoFrame.allocate(width: width, height: height, format: AV_PIX_FMT_YUV420P)
+        do {
+            try scale(source, into: out)
+        } catch {
+            var f: UnsafeMutablePointer<AVFrame>? = out
+            av_frame_free(&f)
+            throw error
+        }
+        return out
+    }
+
+    private func scale(_ source: VideoFrame, into out: UnsafeMutablePointer<AVFrame>) throws {
+        let src = source.avFrame.pointee
+        let crop = VideoScaler.cropFill(sourceWidth: Int(src.width), sourceHeight: Int(src.height), width: width, height: height)
+        // A shallow reference whose data pointers are moved to the crop (any pixel format).
+        guard let view = av_frame_clone(source.avFrame) else { throw FFmpegError("referencing a frame", code: AV.error(ENOMEM)) }
+        defer { var v: UnsafeMutablePointer<AVFrame>? = view; av_frame_free(&v) }
+        view.pointee.crop_left = numericCast(crop.x)
+        view.pointee.crop_top = numericCast(crop.y)
+        view.pointee.crop_right = numericCast(Int(src.width) - crop.x - crop.width)
+        view.pointee.crop_bottom = numericCast(Int(src.height) - crop.y - crop.height)
+        try check(av_frame_apply_cropping(view, 0), "cropping a \(src.width)x\(src.height) frame")
+        let key = (view.pointee.width, view.pointee.height, view.pointee.format, Int32(crop.width), Int32(crop.height))
+        if context == nil || sourceKey.map({ $0 != key }) ?? true {
+            sws_freeContext(context)
+            context = sws_getContext(view.pointee.width, view.pointee.height, AVPixelFormat(rawValue: view.pointee.format),
+                                     Int32(width), Int32(height), AV_PIX_FMT_YUV420P, SWS_BILINEAR, nil, nil, nil)
+            sourceKey = key
+            guard context != nil else {
+                throw FFmpegError("preparing a scaler from \(source.pixelFormatName) \(view.pointee.width)x\(view.pointee.height)", code: AV.error(EINVAL))
+            }
+        }
+        try check(av_frame_make_writable(out), "preparing an output picture")
+        let result = withUnsafePointer(to: &view.pointee.data) { srcData in
+            withUnsafePointer(to: &view.pointee.linesize) { srcLines in
+                withUnsafeMutablePointer(to: &out.pointee.data) { dstData in
+                    withUnsafeMutablePointer(to: &out.pointee.linesize) { dstLines in
+                        srcData.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { s in
+                            dstData.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { d in
+                                srcLines.withMemoryRebound(to: Int32.self, capacity: 8) { sl in
+                                    dstLines.withMemoryRebound(to: Int32.self, capacity: 8) { dl in
+                                        sws_scale(context, s, sl, 0, view.pointee.height, d, dl)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        try check(result, "scaling \(source.width)x\(source.height) to \(width)x\(height)")
+    }
+}

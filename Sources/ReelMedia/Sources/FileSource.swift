@@ -1,0 +1,56 @@
+import CFFmpeg
+import ReelCore
+import Synchronization
+
+/// A media file (anything FFmpeg reads) delivered as a camera would deliver it: paced in
+/// real time on the monotonic clock, or as fast as the consumers take it.
+///
+/// Capture times are the file's own timestamps moved onto the monotonic clock at the start,
+/// so A/V offsets in the file are kept exactly.
+public final class FileSource: CaptureSource {
+    public let format: CaptureFormat
+    public let name: String
+    private let reader: MediaReader
+    private let realTime: Bool
+
+    /// Opens `path`; throws ``CaptureError`` if it is missing, unreadable or has no video.
+    public init(path: String, realTime: Bool) throws {
+        reader = try MediaReader(url: path)
+        guard let video = reader.videoFormat else { throw CaptureError(source: path, reason: "there is no video stream in it") }
+        format = CaptureFormat(width: video.width, height: video.height, framesPerSecond: video.framesPerSecond,
+                               audio: reader.audioFormat)
+        name = "file \(path)"
+        self.realTime = realTime
+    }
+
+    public func stop() { reader.interrupt.stopped.store(true, ordering: .relaxed) }
+
+    public func run(_ deliver: (CaptureSample) throws -> Void) throws {
+        let base = MonotonicClock.now().nanoseconds
+        var origin = reader.startTime
+        var nextVideo: Int64 = 0, nextAudio: Int64 = 0
+        let frameNs = Int64(1e9 / max(format.framesPerSecond, 1))
+        while !reader.interrupt.stopped.load(ordering: .relaxed) {
+            let more = try reader.readFrames { decoded in
+                switch decoded {
+                case let .video(frame, ns):
+                    let t = ns == Int64.min ? nextVideo : ns
+                    if origin == nil { origin = t }
+                    let at = base + (t - origin!)
+                    nextVideo = t + frameNs
+                    if realTime { MonotonicClock.sleep(until: .nanoseconds(at)) }
+                    try deliver(.video(VideoFrame(taking: frame, captureTime: .nanoseconds(at))))
+                case let .audio(frame, ns):
+                    let t = ns == Int64.min ? nextAudio : ns
+                    if origin == nil { origin = t }
+                    let at = base + (t - origin!)
+                    let rate = max(Int64(frame.pointee.sample_rate), 1)
+                    nextAudio = t + Int64(frame.pointee.nb_samples) * 1_000_000_000 / rate
+                    if realTime { MonotonicClock.sleep(until: .nanoseconds(at)) }
+                    try deliver(.audio(AudioBlock(taking: frame, captureTime: .nanoseconds(at))))
+                }
+            }
+            if !more { break }
+        }
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// Runs a command to completion and captures its output (for ffprobe/ffmpeg checks).
+struct Subprocess {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    static func run(_ executable: String, _ arguments: [String]) throws -> Subprocess {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/\(executable)")
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Read both pipes concurrently so a chatty command cannot fill one and block.
+        let errData = LockedData()
+        let reader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
+        reader.start()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        while !errData.isSet { usleep(1000) }
+        return Subprocess(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                          stderr: String(decoding: errData.get(), as: UTF8.self))
+    }
+}
+
+final class LockedData: @unchecked Sendable {
+    private let lock = NSLock()
+    private var data: Data?
+    func set(_ d: Data) { lock.withLock { data = d } }
+    func get() -> Data { lock.withLock { data ?? Data() } }
+    var isSet: Bool { lock.withLock { data != nil } }
+}
+
+/// A fresh temporary directory, removed by the caller with `cleanup()`.
+struct TemporaryDirectory {
+    let url: URL
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("reel-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    func cleanup() { try? FileManager.default.removeItem(at: url) }
+}
