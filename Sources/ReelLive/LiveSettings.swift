@@ -1,0 +1,102 @@
+import Foundation
+import ReelCore
+
+/// Everything `reel live` needs to know, validated before anything starts.
+public struct LiveSettings: Sendable {
+    /// The capture source.
+    public var source: SourceSpec
+    /// The origin base URL (e.g. http://127.0.0.1:8080/), or nil for local output only.
+    public var origin: URL?
+    /// Bearer token for the origin's PUTs.
+    public var token: String?
+    /// The stream id (`[A-Za-z0-9_-]{1,128}`).
+    public var streamID: String
+    /// Quality preset or auto (measure the uplink first).
+    public var quality: QualityPreset.Selection
+    /// Landscape instead of the default portrait.
+    public var landscape: Bool
+    /// Segment length (and key-frame interval) in seconds.
+    public var segmentSeconds: Double
+    /// The archive MP4 path, or nil for no archive.
+    public var archivePath: String?
+    /// Stop after this many seconds of capture (nil: until stopped).
+    public var duration: Double?
+    /// A local folder receiving the same layout as the origin.
+    public var outputDirectory: URL?
+    /// Deliver file sources as fast as the consumers take them, without dropping anything.
+    public var fast: Bool
+    /// Where segments wait until every target has them.
+    public var spoolDirectory: URL
+
+    /// Settings with defaults: medium quality, portrait, 2 s segments.
+    public init(source: SourceSpec, origin: URL? = nil, token: String? = nil, streamID: String = LiveSettings.newStreamID(),
+                quality: QualityPreset.Selection = .preset(.medium), landscape: Bool = false, segmentSeconds: Double = 2,
+                archivePath: String? = nil, duration: Double? = nil, outputDirectory: URL? = nil, fast: Bool = false,
+                spoolDirectory: URL? = nil) {
+        self.source = source
+        self.origin = origin
+        self.token = token
+        self.streamID = streamID
+        self.quality = quality
+        self.landscape = landscape
+        self.segmentSeconds = segmentSeconds
+        self.archivePath = archivePath
+        self.duration = duration
+        self.outputDirectory = outputDirectory
+        self.fast = fast
+        self.spoolDirectory = spoolDirectory ?? LiveSettings.defaultSpool(streamID: streamID)
+    }
+
+    /// A settings problem a user can fix.
+    public struct Error: Swift.Error, CustomStringConvertible {
+        /// What is wrong and what to do.
+        public var description: String
+    }
+
+    /// Checks the combination of settings.
+    public func validate() throws {
+        if origin == nil && outputDirectory == nil {
+            throw Error(description: "nowhere to publish: give --origin URL and/or --output DIR")
+        }
+        if let origin, !(origin.scheme == "http" || origin.scheme == "https") || origin.host == nil {
+            throw Error(description: "--origin must be an http:// or https:// URL, got '\(origin.absoluteString)'")
+        }
+        if !LiveSettings.isValidStreamID(streamID) {
+            throw Error(description: "--stream-id must be 1 to 128 of A-Z a-z 0-9 _ -, got '\(streamID)'")
+        }
+        if !(segmentSeconds >= 1 && segmentSeconds <= 10) {
+            throw Error(description: "--segment-seconds must be between 1 and 10")
+        }
+        if let duration, !(duration > 0) {
+            throw Error(description: "--duration must be a positive number of seconds")
+        }
+        if case .auto = quality, origin == nil {
+            throw Error(description: "--quality auto measures the uplink to the origin: give --origin, or pick low, medium or high")
+        }
+    }
+
+    /// Whether `id` is a valid stream id.
+    public static func isValidStreamID(_ id: String) -> Bool {
+        (1...128).contains(id.utf8.count) && id.utf8.allSatisfy { c in
+            (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x5F || c == 0x2D
+        }
+    }
+
+    /// A fresh id: UTC date and time plus a random suffix, e.g. 20261130-031500-a1b2c3.
+    public static func newStreamID(now: Date = Date()) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        let suffix = String(UInt32.random(in: 0...0xFFFFFF), radix: 16)
+        return formatter.string(from: now) + "-" + String(repeating: "0", count: 6 - suffix.count) + suffix
+    }
+
+    /// `$XDG_STATE_HOME/reel/spool/{id}` (default `~/.local/state/reel/spool/{id}`).
+    public static func defaultSpool(streamID: String) -> URL {
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/state")
+        return base.appendingPathComponent("reel/spool/\(streamID)")
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import ReelCore
+import ReelMedia
+
+/// The archive consumer of the capture fan-out: HEVC + AAC into one MP4, on its own timeline
+/// (starting at 0 on the first video sample, the same delta for audio). Independent of the
+/// live path: a failing live branch never touches it.
+final class ArchiveBranch: @unchecked Sendable {
+    private var timeline = SampleTimeline(start: .zero)
+    private let writer: MP4ArchiveWriter
+    private var lastVideoPTS: MediaTime?
+    private var firstVideoPTS: MediaTime?
+    private let frameDuration: MediaTime
+
+    init(path: String, video: VideoEncoderSettings, audio: AudioEncoderSettings?, frameDuration: MediaTime) throws {
+        writer = try MP4ArchiveWriter(path: path, video: video, audio: audio)
+        self.frameDuration = frameDuration
+    }
+
+    var path: String { writer.path }
+    var framesWritten: Int { writer.videoFrames }
+
+    /// Media time covered so far (first frame to the end of the last).
+    var duration: MediaTime {
+        guard let first = firstVideoPTS, let last = lastVideoPTS else { return .zero }
+        return last + frameDuration - first
+    }
+
+    func handle(_ sample: CaptureSample) throws {
+        switch sample {
+        case .video(let frame):
+            let pts = timeline.video(frame.captureTime)
+            if let last = lastVideoPTS, pts <= last { return }  // never feed an encoder time going back
+            if firstVideoPTS == nil { firstVideoPTS = pts }
+            lastVideoPTS = pts
+            try writer.appendVideo(frame, pts: pts)
+        case .audio(let block):
+            if let pts = timeline.audio(block.captureTime) { try writer.appendAudio(block, pts: pts) }
+        }
+    }
+
+    func finish() throws { try writer.finish() }
+
+    /// After a failure: close the file, keeping what was written.
+    func abandon() { writer.abandon() }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import ReelCore
+import ReelMedia
+
+/// Where the HLS branch hands its output: the init segment once, then media segments.
+public protocol HLSSegmentSink: Sendable {
+    /// The init segment (ftyp + moov), before any media segment.
+    func publishInit(_ bytes: Data)
+    /// Media segment `sequence` (1, 2, …) with its real duration and the wall-clock date of
+    /// its first frame.
+    func publishSegment(sequence: Int, duration: MediaTime, date: Date, bytes: Data)
+}
+
+/// The live HLS consumer of the capture fan-out: applies the spec's timing (the stream
+/// starts at 10 s on the first video sample, one delta for all samples, audio before it
+/// dropped), places a key frame at every segment boundary (``SegmentCutPolicy``), encodes
+/// H.264 + AAC and cuts fMP4 segments, which it hands to its sink.
+///
+/// Runs on the fan-out's consumer thread only; nothing here is shared.
+final class HLSBranch: @unchecked Sendable {
+    private var timeline = SampleTimeline()
+    private var policy: SegmentCutPolicy
+    private let segmenter: FMP4Segmenter
+    private let sink: HLSSegmentSink
+    private let clock: CaptureClockMap
+    private var published = 0
+    private var initSent = false
+    private(set) var framesEncoded = 0
+    private(set) var framesRepeated = 0
+    private(set) var framesRejected = 0
+
+    init(video: VideoEncoderSettings, audio: AudioEncoderSettings?, segmentInterval: MediaTime,
+         frameDuration: MediaTime, sink: HLSSegmentSink, clock: CaptureClockMap) throws {
+        policy = try SegmentCutPolicy(interval: segmentInterval, frameDuration: frameDuration)
+        segmenter = try FMP4Segmenter(video: video, audio: audio)
+        self.sink = sink
+        self.clock = clock
+    }
+
+    /// The EXT-X-TARGETDURATION this stream keeps.
+    var targetDuration: Int { policy.targetDuration }
+
+    func handle(_ sample: CaptureSample) throws {
+        switch sample {
+        case .video(let frame):
+            let pts = timeline.video(frame.captureTime)
+            for action in policy.frame(pts: pts) {
+                switch action {
+                case let .encode(pts, keyFrame, _):
+                    try segmenter.appendVideo(frame, pts: pts, keyFrame: keyFrame)
+                    framesEncoded += 1
+                case let .repeatPrevious(pts, _):
+                    try segmenter.repeatLastVideo(pts: pts, keyFrame: true)
+                    framesRepeated += 1
+                case .discontinuity:
+                    break  // the next action's key frame starts the new segment
+                case .drop:
+                    framesRejected += 1
+                }
+            }
+        case .audio(let block):
+            if let pts = timeline.audio(block.captureTime) {
+                try segmenter.appendAudio(block, pts: pts)
+            }
+        }
+        deliver()
+    }
+
+    /// Flushes the encoders and publishes the last (short) segment.
+    func finish() throws {
+        try segmenter.finish()
+        deliver(final: policy.finish())
+    }
+
+    private func deliver(final: SegmentCutPolicy.Segment? = nil) {
+        if !initSent, let bytes = segmenter.takeInitSegment() {
+            sink.publishInit(bytes)
+            initSent = true
+        }
+        for segment in segmenter.takeSegments() {
+            // The policy closed segment k when it asked for the key frame of k + 1, before the
+            // segmenter saw that key frame; the last one comes from `finish()`.
+            let index = published
+            let cut = index < policy.completedSegments.count ? policy.completedSegments[index] : final
+            published += 1
+            // The policy's cut is the truth for EXTINF; the segmenter's own times agree
+            // except around a discontinuity, where the policy leaves the gap out.
+            let duration = cut?.duration ?? segment.duration
+            let start = cut?.start ?? segment.start
+            let capture = start - (timeline.delta ?? .zero)
+            sink.publishSegment(sequence: published, duration: duration, date: clock.date(of: capture), bytes: segment.bytes)
+        }
+    }
+}
