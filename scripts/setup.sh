@@ -37,7 +37,7 @@ if [ "$(id -u)" -eq 0 ]; then
 elif command -v sudo >/dev/null 2>&1; then
     as_root=(sudo)
 else
-    fail "missing packages (${missing[*]}) and not root, and sudo is not installed: run this script as root"
+    fail "missing packages: ${missing[*]}; run this script as root (this user is not root and sudo is not installed)"
 fi
 
 say "installing: ${missing[*]}"
