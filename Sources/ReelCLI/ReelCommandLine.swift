@@ -1,1 +1,72 @@
-public enum ReelCommandLine { public static func main() { print("reel") } }
+import Foundation
+
+/// The `reel` command line: declares the subcommands, parses, dispatches, reports.
+///
+/// Exit codes: 0 success (and help), 64 a command line that cannot be run as typed (the
+/// error and a hint go to standard error), 1 a command that failed.
+public enum ReelCommandLine {
+    /// A subcommand: its declaration, and what runs it with the parsed arguments.
+    public struct Subcommand: Sendable {
+        /// Options, positionals and help text of the command.
+        public let spec: CommandSpec
+        /// Runs the command; returns its exit code, or throws an error to report.
+        public let run: @Sendable (ParsedArguments) async throws -> Int32
+
+        /// A subcommand declared by `spec` and carried out by `run`.
+        public init(spec: CommandSpec, run: @escaping @Sendable (ParsedArguments) async throws -> Int32) {
+            self.spec = spec
+            self.run = run
+        }
+    }
+
+    /// Every subcommand, in help order. Add a command here with its spec and its run function.
+    public static let subcommands: [Subcommand] = []
+
+    /// The tool's declaration, built from ``subcommands``.
+    public static let tool = ToolSpec(
+        name: "reel",
+        summary: "A camera pipeline for Linux: timelapses, live HLS, overlay and focus cameras.",
+        commands: subcommands.map(\.spec)
+    )
+
+    /// Usage errors: `EX_USAGE` from sysexits.h.
+    public static let usageExitCode: Int32 = 64
+
+    /// Parses `arguments` (without the program name), runs the command and returns the exit code.
+    public static func run(_ arguments: [String]) async -> Int32 {
+        let invocation: Invocation
+        do {
+            invocation = try tool.parse(arguments)
+        } catch {
+            printError("\(error)\n\(error.usageHint)")
+            return usageExitCode
+        }
+        switch invocation {
+        case .help(let text):
+            print(text, terminator: "")
+            return 0
+        case .run(let parsed):
+            guard let subcommand = subcommands.first(where: { $0.spec.name == parsed.command.name }) else {
+                preconditionFailure("\(parsed.path) is declared but has no run function")
+            }
+            do {
+                return try await subcommand.run(parsed)
+            } catch let error as ArgumentParser.Error {
+                printError("\(error)\n\(error.usageHint)")
+                return usageExitCode
+            } catch {
+                printError("\(parsed.path): \(error)")
+                return 1
+            }
+        }
+    }
+
+    /// Runs the process's command line and exits with the command's code.
+    public static func main() async -> Never {
+        exit(await run(Array(CommandLine.arguments.dropFirst())))
+    }
+
+    private static func printError(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+}

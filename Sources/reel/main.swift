@@ -1,3 +1,3 @@
 import ReelCLI
 
-ReelCommandLine.main()
+await ReelCommandLine.main()

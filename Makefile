@@ -1,0 +1,35 @@
+# Reel: the two commands a newcomer needs are `make demo` (run it) and `make test`.
+# Every target that builds first runs scripts/setup.sh, which installs the Debian packages
+# in scripts/packages.txt when they are missing and is silent otherwise.
+
+SWIFT ?= swift
+# The release build directory; asked of SwiftPM when a recipe runs, not when make starts.
+RELEASE_BIN = $$($(SWIFT) build -c release --show-bin-path)
+
+.PHONY: all setup build test demo bench clean
+
+all: build
+
+setup:
+	@bash scripts/setup.sh
+
+build: setup
+	$(SWIFT) build -c release --product reel
+
+# Integration tests run the optimized binary through REEL_BIN.
+test: build
+	REEL_BIN="$(RELEASE_BIN)/reel" $(SWIFT) test
+
+demo: build
+	REEL_BIN="$(RELEASE_BIN)/reel" bash scripts/demo.sh
+
+bench: build
+	@if [ -x bench/run.sh ] || [ -f bench/run.sh ]; then \
+		REEL_BIN="$(RELEASE_BIN)/reel" bash bench/run.sh; \
+	else \
+		echo "bench: bench/run.sh does not exist yet; nothing to measure." >&2; exit 1; \
+	fi
+
+clean:
+	$(SWIFT) package clean
+	rm -rf .build out
