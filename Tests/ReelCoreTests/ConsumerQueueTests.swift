@@ -1,0 +1,233 @@
+import Foundation
+import Testing
+@testable import ReelCore
+
+@Suite("ConsumerQueue")
+struct ConsumerQueueTests {
+    typealias Queue = ConsumerQueue<TestSample>
+
+    private func drain(_ queue: Queue) -> [TestSample] {
+        var items: [TestSample] = []
+        while case .element(let item) = queue.tryPop() { items.append(item) }
+        return items
+    }
+
+    // MARK: Basics
+
+    @Test func itIsFirstInFirstOut() {
+        let queue = Queue(name: "q", capacity: 10, policy: .neverDrop)
+        for id in 0..<5 { #expect(queue.push(.video(id)) == .enqueued) }
+        #expect(queue.stats.depth == 5)
+        #expect(drain(queue).map(\.id) == [0, 1, 2, 3, 4])
+        #expect(queue.tryPop() == .empty)
+        let stats = queue.stats
+        #expect(stats.pushed == 5 && stats.popped == 5 && stats.depth == 0 && stats.maxDepth == 5)
+        #expect(stats.dropped == 0 && stats.producerWaits == 0 && stats.producerWaitTime == .zero)
+    }
+
+    @Test func closeLetsTheConsumerDrainThenEnds() {
+        let queue = Queue(name: "q", capacity: 4, policy: .dropOldest)
+        for id in 0..<3 { queue.push(.audio(id)) }
+        queue.close()
+        queue.close()  // idempotent
+        #expect(queue.isClosed)
+        #expect(queue.push(.audio(99)) == .rejected)
+        #expect(queue.pop() == .audio(0))
+        #expect(queue.pop() == .audio(1))
+        #expect(queue.tryPop() == .element(.audio(2)))
+        #expect(queue.pop() == nil)
+        #expect(queue.pop() == nil)
+        #expect(queue.tryPop() == .endOfStream)
+        let stats = queue.stats
+        #expect(stats.pushed == 3 && stats.popped == 3 && stats.rejected == 1)
+    }
+
+    @Test func popWaitsForAnItemAndThenForEndOfStream() {
+        let queue = Queue(name: "q", capacity: 2, policy: .neverDrop)
+        let received = LockedList<TestSample?>()
+        let consumer = TestThread {
+            received.append(queue.pop())
+            received.append(queue.pop())
+        }
+        queue.push(.video(7))
+        #expect(eventually { received.count == 1 })
+        #expect(!consumer.hasFinished, "the second pop must wait for close")
+        queue.close()
+        #expect(consumer.join())
+        #expect(received.values == [.video(7), nil])
+    }
+
+    @Test func aClosureCanDecideDroppability() {
+        // Plain integers: even ones droppable.
+        let queue = ConsumerQueue<Int>(name: "ints", capacity: 2, policy: .dropOldest) { $0.isMultiple(of: 2) }
+        queue.push(1)
+        queue.push(2)
+        #expect(queue.push(3) == .enqueuedDroppingOldest)  // drops 2, keeps 1
+        #expect(queue.push(5) == .enqueuedOverCapacity)
+        var items: [Int] = []
+        while case .element(let item) = queue.tryPop() { items.append(item) }
+        #expect(items == [1, 3, 5])
+    }
+
+    // MARK: dropOldest
+
+    @Test func dropOldestDropsExactlyTheOldestDroppableItems() {
+        let queue = Queue(name: "hls", capacity: 3, policy: .dropOldest)
+        #expect(queue.push(.video(1)) == .enqueued)
+        #expect(queue.push(.audio(2)) == .enqueued)
+        #expect(queue.push(.video(3)) == .enqueued)
+        #expect(queue.push(.video(4)) == .enqueuedDroppingOldest)    // drops v1
+        #expect(queue.push(.audio(5)) == .enqueuedDroppingOldest)    // drops v3, not a2
+        #expect(queue.push(.audio(6)) == .enqueuedDroppingOldest)    // drops v4
+        #expect(queue.stats.depth == 3)
+        #expect(queue.push(.audio(7)) == .enqueuedOverCapacity)      // nothing droppable: grow
+        #expect(queue.push(.video(8)) == .discarded)                 // the only droppable one is the new one
+        #expect(queue.stats.depth == 4)
+        #expect(drain(queue) == [.audio(2), .audio(5), .audio(6), .audio(7)])
+        let stats = queue.stats
+        #expect(stats.pushed == 8)
+        #expect(stats.dropped == 4)
+        #expect(stats.overCapacity == 1)
+        #expect(stats.maxDepth == 4)
+        #expect(stats.producerWaits == 0)
+        #expect(stats.pushed == stats.popped + stats.dropped + stats.flushed + stats.depth)
+    }
+
+    @Test func dropOldestWithOnlyVideoKeepsTheNewest() {
+        let queue = Queue(name: "hls", capacity: 3, policy: .dropOldest)
+        for id in 0..<10 { queue.push(.video(id)) }
+        #expect(drain(queue).map(\.id) == [7, 8, 9])
+        #expect(queue.stats.dropped == 7)
+        #expect(queue.stats.maxDepth == 3)
+    }
+
+    @Test func dropOldestKeepsEveryAudioBlockAndOrderUnderConcurrentConsumption() {
+        let queue = Queue(name: "hls", capacity: 4, policy: .dropOldest)
+        let received = LockedList<TestSample>()
+        let consumer = TestThread {
+            while let item = queue.pop() { received.append(item) }
+        }
+        for id in 0..<10_000 { queue.push(id % 3 == 0 ? .audio(id) : .video(id)) }
+        queue.close()
+        #expect(consumer.join())
+        let ids = received.values.map(\.id)
+        #expect(zip(ids, ids.dropFirst()).allSatisfy { $0 < $1 }, "order must be preserved")
+        #expect(received.values.filter { !$0.isDroppable }.count == 3_334, "no audio block may be lost")
+        let stats = queue.stats
+        #expect(stats.pushed == 10_000)
+        #expect(stats.popped + stats.dropped == 10_000)
+        #expect(stats.popped == received.count)
+    }
+
+    // MARK: dropNewest
+
+    @Test func dropNewestDiscardsTheNewItemDroppableOrNot() {
+        let queue = Queue(name: "faces", capacity: 2, policy: .dropNewest)
+        #expect(queue.push(.video(0)) == .enqueued)
+        #expect(queue.push(.video(1)) == .enqueued)
+        #expect(queue.push(.video(2)) == .discarded)
+        #expect(queue.push(.audio(3)) == .discarded)
+        #expect(queue.pop() == .video(0))
+        #expect(queue.push(.video(4)) == .enqueued)
+        #expect(drain(queue).map(\.id) == [1, 4])
+        #expect(queue.stats.dropped == 2)
+        #expect(queue.stats.maxDepth == 2)
+    }
+
+    // MARK: neverDrop
+
+    @Test func neverDropPreservesOrderUnderConcurrentConsumption() {
+        let queue = Queue(name: "archive", capacity: 4, policy: .neverDrop)
+        let received = LockedList<Int>()
+        let consumer = TestThread {
+            while let item = queue.pop() { received.append(item.id) }
+        }
+        for id in 0..<10_000 { #expect(queue.push(.video(id)).isEnqueued) }
+        queue.close()
+        #expect(consumer.join())
+        #expect(received.values == Array(0..<10_000))
+        let stats = queue.stats
+        #expect(stats.dropped == 0 && stats.popped == 10_000 && stats.maxDepth <= 4)
+    }
+
+    @Test func neverDropNeverLosesUnderASlowConsumerAndRecordsTheWait() {
+        let queue = Queue(name: "archive", capacity: 4, policy: .neverDrop)
+        let outcomes = LockedList<Queue.PushOutcome>()
+        let producer = TestThread {
+            for id in 0..<200 { outcomes.append(queue.push(.video(id))) }
+            queue.close()
+        }
+        // The consumer starts only once the producer is known to be blocked on a full queue.
+        #expect(eventually { queue.stats.isProducerWaiting })
+        #expect(!producer.hasFinished)
+        #expect(queue.stats.depth == 4)
+        #expect(queue.stats.pushed == 5)
+        var received: [Int] = []
+        while let item = queue.pop() {
+            received.append(item.id)
+            usleep(50)  // deliberately slow
+        }
+        #expect(producer.join())
+        #expect(received == Array(0..<200))
+        let stats = queue.stats
+        #expect(stats.dropped == 0)
+        #expect(stats.maxDepth == 4)
+        #expect(stats.producerWaits >= 1)
+        #expect(stats.producerWaitTime > .zero)
+        #expect(!stats.isProducerWaiting)
+        #expect(outcomes.values.filter { $0 == .enqueuedAfterWaiting }.count == stats.producerWaits)
+        #expect(outcomes.values.allSatisfy { $0.isEnqueued })
+    }
+
+    @Test func aNeverDropPushWaitingWhenTheQueueIsClosedIsStillDelivered() {
+        let queue = Queue(name: "archive", capacity: 1, policy: .neverDrop)
+        queue.push(.video(0))
+        let outcome = LockedList<Queue.PushOutcome>()
+        let producer = TestThread { outcome.append(queue.push(.video(1))) }
+        #expect(eventually { queue.stats.isProducerWaiting })
+        queue.close()
+        #expect(!producer.hasFinished)
+        #expect(queue.pop() == .video(0))
+        #expect(producer.join())
+        #expect(outcome.values == [.enqueuedAfterWaiting])
+        #expect(queue.pop() == .video(1))
+        #expect(queue.pop() == nil)
+    }
+
+    // MARK: cancel
+
+    @Test func cancelReleasesABlockedProducer() {
+        let queue = Queue(name: "archive", capacity: 1, policy: .neverDrop)
+        queue.push(.video(0))
+        let outcome = LockedList<Queue.PushOutcome>()
+        let producer = TestThread { outcome.append(queue.push(.video(1))) }
+        #expect(eventually { queue.stats.isProducerWaiting })
+        queue.cancel()
+        #expect(producer.join())
+        #expect(outcome.values == [.rejected])
+        #expect(queue.push(.video(2)) == .rejected)
+        let stats = queue.stats
+        #expect(stats.flushed == 2)   // the queued item and the waiting one
+        #expect(stats.rejected == 1)
+        #expect(stats.pushed == stats.popped + stats.dropped + stats.flushed + stats.depth)
+    }
+
+    @Test func cancelDiscardsWhatIsQueuedAndEndsTheStream() {
+        let queue = Queue(name: "q", capacity: 8, policy: .dropOldest)
+        for id in 0..<3 { queue.push(.audio(id)) }
+        queue.cancel()
+        #expect(queue.isCancelled)
+        #expect(queue.pop() == nil)
+        #expect(queue.tryPop() == .endOfStream)
+        #expect(queue.stats.flushed == 3)
+        #expect(queue.stats.depth == 0)
+    }
+
+    @Test func cancelWakesAWaitingConsumer() {
+        let queue = Queue(name: "q", capacity: 8, policy: .dropNewest)
+        let consumer = TestThread { _ = queue.pop() }
+        #expect(!consumer.hasFinished)
+        queue.cancel()
+        #expect(consumer.join())
+    }
+}
