@@ -34,8 +34,10 @@ let package = Package(
         .executableTarget(name: "reel", dependencies: ["ReelCLI"]),
 
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore"], resources: [.copy("Golden")]),
-        .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelCore"]),
-        .testTarget(name: "ReelLiveTests", dependencies: ["ReelLive", "ReelMedia", "ReelCore"]),
+        // Helpers for tests only: subprocesses (ffprobe, ffmpeg, nginx), temporary folders.
+        .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),
+        .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelCore", "ReelTestSupport"]),
+        .testTarget(name: "ReelLiveTests", dependencies: ["ReelLive", "ReelMedia", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelCLITests", dependencies: ["ReelCLI"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Foundation
+import ReelTestSupport
 import ReelCore
 import Testing
 @testable import ReelMedia

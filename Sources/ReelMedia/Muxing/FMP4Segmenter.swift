@@ -58,8 +58,9 @@ public final class FMP4Segmenter {
 
     /// The init segment, once the first media segment has been cut (nil before).
     public func takeInitSegment() -> Data? {
-        defer { initSegmentTaken = true }
-        return initSegmentTaken ? nil : initSegment
+        guard !initSegmentTaken, let initSegment else { return nil }
+        initSegmentTaken = true
+        return initSegment
     }
     private var initSegmentTaken = false
 

@@ -1,12 +1,14 @@
 import Foundation
 
-/// Runs a command to completion and captures its output (for ffprobe/ffmpeg checks).
-struct Subprocess {
-    var status: Int32
-    var stdout: String
-    var stderr: String
+/// Test support shared by Reel's test targets: subprocesses and temporary folders.
 
-    static func run(_ executable: String, _ arguments: [String]) throws -> Subprocess {
+/// Runs a command to completion and captures its output (for ffprobe/ffmpeg checks).
+public struct Subprocess {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+
+    public static func run(_ executable: String, _ arguments: [String]) throws -> Subprocess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/\(executable)")
         process.arguments = arguments
@@ -35,12 +37,12 @@ final class LockedData: @unchecked Sendable {
 }
 
 /// A fresh temporary directory, removed by the caller with `cleanup()`.
-struct TemporaryDirectory {
-    let url: URL
-    init() throws {
+public struct TemporaryDirectory {
+    public let url: URL
+    public init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("reel-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-    func cleanup() { try? FileManager.default.removeItem(at: url) }
+    public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    public func cleanup() { try? FileManager.default.removeItem(at: url) }
 }
