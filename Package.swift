@@ -38,7 +38,7 @@ let package = Package(
         .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelLiveTests", dependencies: ["ReelLive", "ReelMedia", "ReelCore", "ReelTestSupport"]),
-        .testTarget(name: "ReelCLITests", dependencies: ["ReelCLI"]),
+        .testTarget(name: "ReelCLITests", dependencies: ["ReelCLI", "ReelTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,9 +1,9 @@
 import Foundation
+import ReelTestSupport
 import Testing
 
-/// The built `reel` binary, run as a user would: `make test` points `REEL_BIN` at the release
-/// build; without it these tests are skipped.
-@Suite(.enabled(if: ProcessInfo.processInfo.environment["REEL_BIN"] != nil, "REEL_BIN is not set"))
+/// The built `reel` binary, run as a user would (see ``ReelBinary`` for which build).
+@Suite
 struct BinaryTests {
     struct Result {
         var status: Int32
@@ -12,20 +12,8 @@ struct BinaryTests {
     }
 
     func reel(_ arguments: [String]) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ProcessInfo.processInfo.environment["REEL_BIN"]!)
-        process.arguments = arguments
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus,
-                      standardOutput: String(decoding: outputData, as: UTF8.self),
-                      standardError: String(decoding: errorData, as: UTF8.self))
+        let run = try ReelBinary.run(arguments)
+        return Result(status: run.status, standardOutput: run.stdout, standardError: run.stderr)
     }
 
     @Test func helpGoesToStandardOutput() throws {

@@ -8,10 +8,15 @@ public struct Subprocess {
     public var stdout: String
     public var stderr: String
 
-    public static func run(_ executable: String, _ arguments: [String]) throws -> Subprocess {
+    /// Runs `executable` (a path, or a name under /usr/bin) with `arguments`; `environment`
+    /// adds to (or overrides) the test's own environment.
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Subprocess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/\(executable)")
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
