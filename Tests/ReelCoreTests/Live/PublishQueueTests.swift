@@ -129,6 +129,33 @@ import Testing
         #expect(!queue.stats.isBackingOff)
     }
 
+    @Test func whileBackingOffOnlyRetriesRunAndTheFirstSuccessReleasesEverything() throws {
+        var (queue, _) = try Self.runningQueue(ready: 2)
+        // Segment 1 uses up its quick attempts: the target looks down.
+        _ = queue.uploadFailed(.segment(1), .retryable("refused"), now: Self.ms(0))
+        _ = queue.tick(now: Self.ms(250))
+        _ = queue.uploadFailed(.segment(1), .retryable("refused"), now: Self.ms(300))
+        _ = queue.tick(now: Self.ms(800))
+        #expect(queue.uploadFailed(.segment(1), .retryable("refused"), now: Self.ms(900)) == [.scheduleRetry(.segment(1), at: Self.ms(1900))])
+        #expect(queue.stats.isBackingOff)
+        // Segment 2 also backs off, on a later schedule.
+        _ = queue.uploadFailed(.segment(2), .retryable("refused"), now: Self.ms(1000))
+        _ = queue.tick(now: Self.ms(1250))
+        _ = queue.uploadFailed(.segment(2), .retryable("refused"), now: Self.ms(1300))
+        _ = queue.tick(now: Self.ms(1800))
+        #expect(queue.uploadFailed(.segment(2), .retryable("refused"), now: Self.ms(1850)) == [.scheduleRetry(.segment(2), at: Self.ms(2850))])
+        // A fresh segment does not start while the target looks down...
+        #expect(try queue.segmentReady(sequence: 3, duration: Self.two, programDateTime: Self.start, now: Self.ms(1860)) == [])
+        // ...only the due retry probes it.
+        #expect(queue.tick(now: Self.ms(1900)) == [.upload(.segment(1))])
+        // The probe succeeds: segment 2 does not wait for 2.85 s, segment 3 starts too.
+        #expect(queue.uploadSucceeded(.segment(1), now: Self.ms(2000)) == [
+            .upload(.segment(2)), .upload(.segment(3)), .upload(.playlist(Self.playlist(1...1))),
+        ])
+        #expect(!queue.stats.isBackingOff)
+        #expect(queue.stats.failedAttempts == 6)
+    }
+
     @Test func endlistWaitsForTheLastSegment() throws {
         var (queue, _) = try Self.runningQueue(ready: 3)
         _ = queue.uploadSucceeded(.segment(1), now: Self.ms(10))

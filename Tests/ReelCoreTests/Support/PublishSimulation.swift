@@ -76,7 +76,13 @@ struct PublishSimulation {
 
     /// Runs events until none are left, the queue ended, or `limit` is passed.
     mutating func run(until limit: MediaTime = MediaTime(value: 3600, timescale: 1), sourceLocation: SourceLocation = #_sourceLocation) throws {
+        var steps = 0
         while finishedAt == nil, fatal == nil {
+            steps += 1
+            if steps > 20_000 {
+                Issue.record("the simulation did not settle after \(steps) events (at \(now))", sourceLocation: sourceLocation)
+                return
+            }
             guard let next = events.indices.min(by: { (events[$0].at, events[$0].order) < (events[$1].at, events[$1].order) }) else { return }
             let (at, _, event) = events.remove(at: next)
             if at > limit { events.append((at, 0, event)); return }
