@@ -17,11 +17,17 @@ import Foundation
 ///   meanwhile go into the next one (coalescing).
 /// - ``committed`` (what the target is known to have) changes only when a playlist PUT
 ///   succeeded.
-/// - Each PUT gets ``RetryPolicy/quickAttempts`` quick attempts, then stays queued and is
-///   retried with capped exponential backoff. While any upload is backing off the target
-///   looks down: no fresh uploads start, only the backing-off ones probe it. The first success
-///   ends the outage: everything backing off is due at once, and the backlog goes out at full
-///   concurrency.
+/// - A failed PUT stays queued and is tried again: ``RetryPolicy/quickAttempts`` quick attempts
+///   (250 ms, 500 ms), then capped exponential backoff (1 s, 2 s, 4 s, 8 s, 8 s, …), so an
+///   outage loses nothing.
+/// - Failures are judged per target, not per file: the first failure makes the target
+///   *suspect*. While suspect, nothing new starts; when the retry time comes, one upload — the
+///   most urgent queued one (init, then the lowest segment, then the playlist) — probes the
+///   target. A failed probe lengthens the wait; a successful one ends the episode and the
+///   backlog goes out at full concurrency (catch-up). Uploads that were already running when
+///   the target became suspect finish normally, but their results do not end the episode:
+///   only a probe does. So an outage costs one request per retry interval, not one per queued
+///   file.
 /// - ENDLIST is published only once finish was requested and every segment has been uploaded:
 ///   the playlist that carries it lists them all.
 /// - A ``Failure/fatal(_:)`` result (an authorization failure) ends publishing: retrying
@@ -55,6 +61,7 @@ public struct PublishQueue: Sendable {
         /// `playlist.m3u8` (only one is ever in flight).
         case playlist
 
+        /// `init.mp4`, `segment 3` or `playlist.m3u8`, for messages.
         public var description: String {
             switch self {
             case .initSegment: "init.mp4"
@@ -110,8 +117,8 @@ public struct PublishQueue: Sendable {
         /// Start this upload now; report its result with ``uploadSucceeded(_:now:)`` or
         /// ``uploadFailed(_:_:now:)``.
         case upload(Upload)
-        /// Call ``tick(now:)`` at (or after) this time: a failed upload is due again then.
-        case scheduleRetry(Item, at: MediaTime)
+        /// Call ``tick(now:)`` at (or after) this time: a retry is due then.
+        case scheduleRetry(at: MediaTime)
         /// Everything is published and the ENDLIST playlist is committed.
         case finished
         /// Publishing stopped for good; abandon uploads in flight.
@@ -146,13 +153,18 @@ public struct PublishQueue: Sendable {
         public var failedAttempts = 0
         /// Whether `init.mp4` has been uploaded.
         public var initPublished = false
-        /// Whether uploads are backing off (the target looks down).
+        /// Failures in a row of the target (0 when healthy).
+        public var consecutiveFailures = 0
+        /// Whether the quick attempts are used up and retries wait with backoff (the target looks down).
         public var isBackingOff = false
         /// The last failure's text, if any upload ever failed.
         public var lastFailure: String?
 
         /// Segments received but not yet listed in the committed playlist.
         public var backlog: Int { received - committed }
+
+        /// All zero.
+        public init() {}
     }
 
     /// A misuse of the queue by its driver.
@@ -166,6 +178,7 @@ public struct PublishQueue: Sendable {
         /// A segment's duration was zero or negative.
         case nonPositiveDuration(sequence: Int, duration: MediaTime)
 
+        /// A message for the user: what happened and what to do.
         public var description: String {
             switch self {
             case .initAlreadyReady:
@@ -183,13 +196,7 @@ public struct PublishQueue: Sendable {
     private enum Phase: Sendable, Hashable {
         case queued
         case inFlight
-        case waiting(until: MediaTime)
         case done
-    }
-
-    private struct Job: Sendable, Hashable {
-        var failures = 0
-        var phase = Phase.queued
     }
 
     /// The queue's fixed parameters.
@@ -199,18 +206,23 @@ public struct PublishQueue: Sendable {
     /// The last playlist the target confirmed (its PUT succeeded); `nil` before the first.
     public private(set) var committed: HLSPlaylist?
 
-    private var initJob: Job?
+    private var initPhase: Phase?
     private var segments: [HLSPlaylist.Segment] = []
-    private var segmentJobs: [Job] = []
+    private var segmentPhases: [Phase] = []
     /// Segments 1...uploadedThrough have all been uploaded.
     private var uploadedThrough = 0
     private var uploadedCount = 0
     private var playlistInFlight: HLSPlaylist?
-    private var playlistFailures = 0
-    private var playlistRetryAt: MediaTime?
     private var finishRequested = false
     private var failedAttempts = 0
     private var lastFailure: String?
+
+    /// Failures in a row; 0 while the target is healthy.
+    private var consecutiveFailures = 0
+    /// While suspect: when the next probe may start; `nil` once that time has come.
+    private var retryAt: MediaTime?
+    /// While suspect: the one upload probing the target.
+    private var probe: Item?
 
     /// An idle queue.
     public init(settings: Settings) {
@@ -221,8 +233,8 @@ public struct PublishQueue: Sendable {
 
     /// `init.mp4` is ready to upload.
     public mutating func initReady(now: MediaTime) throws(Error) -> [Action] {
-        guard initJob == nil else { throw .initAlreadyReady }
-        initJob = Job()
+        guard initPhase == nil else { throw .initAlreadyReady }
+        initPhase = .queued
         return pump(now: now)
     }
 
@@ -236,7 +248,7 @@ public struct PublishQueue: Sendable {
         }
         guard duration > .zero else { throw .nonPositiveDuration(sequence: sequence, duration: duration) }
         segments.append(HLSPlaylist.Segment(sequence: sequence, duration: duration, programDateTime: programDateTime))
-        segmentJobs.append(Job())
+        segmentPhases.append(.queued)
         return pump(now: now)
     }
 
@@ -250,26 +262,26 @@ public struct PublishQueue: Sendable {
 
     /// The upload of `item` succeeded. Results for uploads not in flight are ignored.
     public mutating func uploadSucceeded(_ item: Item, now: MediaTime) -> [Action] {
-        guard isActive else { return [] }
+        guard isActive, isInFlight(item) else { return [] }
         switch item {
         case .initSegment:
-            guard initJob?.phase == .inFlight else { return [] }
-            initJob = Job(failures: 0, phase: .done)
+            initPhase = .done
         case .segment(let sequence):
-            let index = sequence - 1
-            guard segmentJobs.indices.contains(index), segmentJobs[index].phase == .inFlight else { return [] }
-            segmentJobs[index] = Job(failures: 0, phase: .done)
+            segmentPhases[sequence - 1] = .done
             uploadedCount += 1
-            while uploadedThrough < segmentJobs.count, segmentJobs[uploadedThrough].phase == .done {
+            while uploadedThrough < segmentPhases.count, segmentPhases[uploadedThrough] == .done {
                 uploadedThrough += 1
             }
         case .playlist:
-            guard let playlist = playlistInFlight else { return [] }
-            committed = playlist
+            committed = playlistInFlight
             playlistInFlight = nil
-            playlistFailures = 0
         }
-        targetRecovered()
+        if item == probe {
+            // The target answered again: the episode is over.
+            probe = nil
+            consecutiveFailures = 0
+            retryAt = nil
+        }
         return pump(now: now)
     }
 
@@ -277,45 +289,37 @@ public struct PublishQueue: Sendable {
     public mutating func uploadFailed(_ item: Item, _ failure: Failure, now: MediaTime) -> [Action] {
         guard isActive, isInFlight(item) else { return [] }
         failedAttempts += 1
+        switch item {
+        case .initSegment: initPhase = .queued
+        case .segment(let sequence): segmentPhases[sequence - 1] = .queued
+        case .playlist: playlistInFlight = nil
+        }
+        let message: String
         switch failure {
-        case .fatal(let message):
-            lastFailure = message
-            switch item {
-            case .initSegment: initJob?.phase = .queued
-            case .segment(let sequence): segmentJobs[sequence - 1].phase = .queued
-            case .playlist: playlistInFlight = nil
-            }
-            let fatal = FatalFailure(item: item, message: message)
+        case .fatal(let text):
+            lastFailure = text
+            let fatal = FatalFailure(item: item, message: text)
             state = .failed(fatal)
             return [.failed(fatal)]
-        case .retryable(let message):
-            lastFailure = message
+        case .retryable(let text):
+            message = text
         }
-        let policy = settings.retryPolicy
-        let at: MediaTime
-        switch item {
-        case .initSegment:
-            var job = initJob!
-            job.failures += 1
-            at = now + policy.delay(afterFailures: job.failures)
-            job.phase = .waiting(until: at)
-            initJob = job
-        case .segment(let sequence):
-            var job = segmentJobs[sequence - 1]
-            job.failures += 1
-            at = now + policy.delay(afterFailures: job.failures)
-            job.phase = .waiting(until: at)
-            segmentJobs[sequence - 1] = job
-        case .playlist:
-            playlistInFlight = nil
-            playlistFailures += 1
-            at = now + policy.delay(afterFailures: playlistFailures)
-            playlistRetryAt = at
+        lastFailure = message
+
+        var actions: [Action] = []
+        if item == probe || consecutiveFailures == 0 {
+            // A failed probe, or the first failure of an episode. Failures of uploads started
+            // before the target became suspect belong to the same episode and add nothing.
+            probe = nil
+            consecutiveFailures += 1
+            let at = now + settings.retryPolicy.delay(afterFailures: consecutiveFailures)
+            retryAt = at
+            actions.append(.scheduleRetry(at: at))
         }
-        return [.scheduleRetry(item, at: at)] + pump(now: now)
+        return actions + pump(now: now)
     }
 
-    /// Time passed: start the uploads whose retry is due.
+    /// Time passed: start a retry that is due.
     public mutating func tick(now: MediaTime) -> [Action] {
         pump(now: now)
     }
@@ -330,30 +334,24 @@ public struct PublishQueue: Sendable {
         stats.committed = committed?.segments.count ?? 0
         stats.pending = segments.count - uploadedCount
         if isActive {  // after a fatal failure, uploads still running are abandoned
-            stats.inFlight = (initJob?.phase == .inFlight ? 1 : 0) + (playlistInFlight == nil ? 0 : 1)
-                + segmentJobs[uploadedThrough...].count { $0.phase == .inFlight }
+            stats.inFlight = (initPhase == .inFlight ? 1 : 0) + (playlistInFlight == nil ? 0 : 1) + segmentsInFlight
         }
         stats.failedAttempts = failedAttempts
-        stats.initPublished = initJob?.phase == .done
-        stats.isBackingOff = isBackingOff
+        stats.initPublished = initPhase == .done
+        stats.consecutiveFailures = consecutiveFailures
+        stats.isBackingOff = settings.retryPolicy.isBackingOff(afterFailures: consecutiveFailures)
         stats.lastFailure = lastFailure
         return stats
     }
 
-    /// The earliest time a failed upload is due again, if one is waiting.
+    /// When ``tick(now:)`` must be called next for a retry, if one is waiting.
     public var nextRetryTime: MediaTime? {
-        var times: [MediaTime] = []
-        if case .waiting(let at)? = initJob?.phase { times.append(at) }
-        for job in segmentJobs[uploadedThrough...] {
-            if case .waiting(let at) = job.phase { times.append(at) }
-        }
-        if let at = playlistRetryAt { times.append(at) }
-        return times.min()
+        isActive && probe == nil ? retryAt : nil
     }
 
     /// Sequence numbers of segments not yet uploaded, ascending.
     public var notUploadedSequences: [Int] {
-        segmentJobs.indices.filter { segmentJobs[$0].phase != .done }.map { $0 + 1 }
+        segmentPhases.indices.filter { segmentPhases[$0] != .done }.map { $0 + 1 }
     }
 
     /// Sequence numbers of segments not listed in the committed playlist, ascending.
@@ -383,37 +381,21 @@ public struct PublishQueue: Sendable {
 
     private func isInFlight(_ item: Item) -> Bool {
         switch item {
-        case .initSegment: initJob?.phase == .inFlight
-        case .segment(let sequence): segmentJobs.indices.contains(sequence - 1) && segmentJobs[sequence - 1].phase == .inFlight
+        case .initSegment: initPhase == .inFlight
+        case .segment(let sequence): segmentPhases.indices.contains(sequence - 1) && segmentPhases[sequence - 1] == .inFlight
         case .playlist: playlistInFlight != nil
         }
     }
 
-    /// Whether some upload has used up its quick attempts and not succeeded since.
-    private var isBackingOff: Bool {
-        let policy = settings.retryPolicy
-        if let job = initJob, job.phase != .done, policy.isBackingOff(afterFailures: job.failures) { return true }
-        if policy.isBackingOff(afterFailures: playlistFailures) { return true }
-        return segmentJobs[uploadedThrough...].contains { $0.phase != .done && policy.isBackingOff(afterFailures: $0.failures) }
+    private var segmentsInFlight: Int {
+        segmentPhases[uploadedThrough...].count { $0 == .inFlight }
     }
 
-    /// A PUT succeeded, so the target is up: uploads backing off are due now, with fresh
-    /// quick attempts. Uploads in their quick attempts keep their schedule.
-    private mutating func targetRecovered() {
-        let policy = settings.retryPolicy
-        if var job = initJob, case .waiting = job.phase, policy.isBackingOff(afterFailures: job.failures) {
-            job = Job(failures: 0, phase: .queued)
-            initJob = job
-        }
-        for index in segmentJobs.indices.dropFirst(uploadedThrough) {
-            if case .waiting = segmentJobs[index].phase, policy.isBackingOff(afterFailures: segmentJobs[index].failures) {
-                segmentJobs[index] = Job(failures: 0, phase: .queued)
-            }
-        }
-        if playlistInFlight == nil, policy.isBackingOff(afterFailures: playlistFailures) {
-            playlistFailures = 0
-            playlistRetryAt = nil
-        }
+    /// The playlist to PUT now, if the committed one is out of date and none is in flight.
+    private var playlistToPublish: HLSPlaylist? {
+        guard playlistInFlight == nil, uploadedThrough > 0 else { return nil }
+        let playlist = publishablePlaylist
+        return playlist == committed ? nil : playlist
     }
 
     /// Starts whatever may start now and detects the end.
@@ -421,48 +403,40 @@ public struct PublishQueue: Sendable {
         guard isActive else { return [] }
         var actions: [Action] = []
 
-        // Retries that are due go back in line.
-        if var job = initJob, case .waiting(let at) = job.phase, at <= now {
-            job.phase = .queued
-            initJob = job
-        }
-        for index in segmentJobs.indices.dropFirst(uploadedThrough) {
-            if case .waiting(let at) = segmentJobs[index].phase, at <= now { segmentJobs[index].phase = .queued }
-        }
-        if let at = playlistRetryAt, at <= now { playlistRetryAt = nil }
-
-        // While the target looks down only retries run; fresh uploads wait for a success.
-        let freshAllowed = !isBackingOff
-
-        if var job = initJob, job.phase == .queued, job.failures > 0 || freshAllowed {
-            job.phase = .inFlight
-            initJob = job
-            actions.append(.upload(.initSegment))
-        }
-
-        if initJob?.phase == .done {
-            var inFlight = segmentJobs[uploadedThrough...].count { $0.phase == .inFlight }
-            for index in segmentJobs.indices.dropFirst(uploadedThrough) where inFlight < settings.maxSegmentUploadsInFlight {
-                let job = segmentJobs[index]
-                guard job.phase == .queued, job.failures > 0 || freshAllowed else { continue }
-                segmentJobs[index].phase = .inFlight
-                inFlight += 1
-                actions.append(.upload(.segment(index + 1)))
+        if consecutiveFailures == 0 {
+            // Healthy: init, then as many segments as allowed, then the playlist.
+            if initPhase == .queued {
+                initPhase = .inFlight
+                actions.append(.upload(.initSegment))
             }
-        }
-
-        if playlistInFlight == nil, playlistRetryAt == nil, uploadedThrough > 0, playlistFailures > 0 || freshAllowed {
-            let playlist = publishablePlaylist
-            if playlist != committed {
+            if initPhase == .done {
+                var inFlight = segmentsInFlight
+                for index in segmentPhases.indices.dropFirst(uploadedThrough) where inFlight < settings.maxSegmentUploadsInFlight {
+                    guard segmentPhases[index] == .queued else { continue }
+                    segmentPhases[index] = .inFlight
+                    inFlight += 1
+                    actions.append(.upload(.segment(index + 1)))
+                }
+            }
+            if let playlist = playlistToPublish {
                 playlistInFlight = playlist
                 actions.append(.upload(.playlist(playlist)))
+            }
+        } else if probe == nil {
+            // Suspect: one probe at a time, once the retry is due. A due retry with nothing
+            // to probe yet waits (retryAt == nil) for the next queued upload.
+            if let at = retryAt, at <= now { retryAt = nil }
+            if retryAt == nil, let upload = mostUrgentUpload() {
+                start(upload)
+                probe = upload.item
+                actions.append(.upload(upload))
             }
         }
 
         if finishRequested {
             let done: Bool
             if segments.isEmpty {
-                done = initJob == nil || initJob?.phase == .done
+                done = initPhase == nil || initPhase == .done
             } else {
                 done = committed?.isFinished == true && committed?.segments.count == segments.count
             }
@@ -472,5 +446,25 @@ public struct PublishQueue: Sendable {
             }
         }
         return actions
+    }
+
+    private mutating func start(_ upload: Upload) {
+        switch upload {
+        case .initSegment: initPhase = .inFlight
+        case .segment(let sequence): segmentPhases[sequence - 1] = .inFlight
+        case .playlist(let playlist): playlistInFlight = playlist
+        }
+    }
+
+    /// The queued upload a probe should try: init, else the lowest queued segment (if a slot
+    /// is free), else the playlist.
+    private func mostUrgentUpload() -> Upload? {
+        if initPhase == .queued { return .initSegment }
+        guard initPhase == .done else { return nil }
+        if segmentsInFlight < settings.maxSegmentUploadsInFlight,
+           let index = segmentPhases.indices.dropFirst(uploadedThrough).first(where: { segmentPhases[$0] == .queued }) {
+            return .segment(index + 1)
+        }
+        return playlistToPublish.map(Upload.playlist)
     }
 }

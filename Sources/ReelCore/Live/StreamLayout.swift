@@ -62,6 +62,7 @@ public struct StreamLayout: Sendable, Hashable {
         /// The id is empty, too long, `.`/`..`, or has characters other than letters, digits, `-`, `_`, `.`.
         case invalidStreamID(String)
 
+        /// A message for the user: what happened and what to do.
         public var description: String {
             switch self {
             case .invalidStreamID(let id):

@@ -64,7 +64,7 @@ import Testing
     @Test func aGapHoldsBackLaterSegmentsUntilItIsFilled() throws {
         var (queue, _) = try Self.runningQueue(ready: 3)
         #expect(queue.uploadSucceeded(.segment(1), now: Self.ms(100)) == [.upload(.playlist(Self.playlist(1...1)))])
-        #expect(queue.uploadFailed(.segment(2), .retryable("HTTP 503"), now: Self.ms(110)) == [.scheduleRetry(.segment(2), at: Self.ms(360))])
+        #expect(queue.uploadFailed(.segment(2), .retryable("HTTP 503"), now: Self.ms(110)) == [.scheduleRetry(at: Self.ms(360))])
         #expect(queue.uploadSucceeded(.segment(3), now: Self.ms(120)) == [])
         #expect(queue.uploadSucceeded(.playlist, now: Self.ms(130)) == [])
         #expect(queue.committed == Self.playlist(1...1))
@@ -82,7 +82,7 @@ import Testing
         var (queue, _) = try Self.runningQueue(ready: 2)
         _ = queue.uploadSucceeded(.segment(1), now: Self.ms(10))
         #expect(queue.committed == nil)
-        #expect(queue.uploadFailed(.playlist, .retryable("timeout"), now: Self.ms(20)) == [.scheduleRetry(.playlist, at: Self.ms(270))])
+        #expect(queue.uploadFailed(.playlist, .retryable("timeout"), now: Self.ms(20)) == [.scheduleRetry(at: Self.ms(270))])
         #expect(queue.committed == nil)
         #expect(queue.stats.committed == 0)
         // Segment 2 lands while the playlist waits for its retry: the retry sends the newer list.
@@ -113,7 +113,7 @@ import Testing
         var waits: [Double] = []
         for _ in 0..<8 {
             let actions = queue.uploadFailed(.initSegment, .retryable("connection refused"), now: now)
-            guard case .scheduleRetry(.initSegment, let at)? = actions.first else {
+            guard case .scheduleRetry(let at)? = actions.first else {
                 Issue.record("expected a retry, got \(actions)")
                 return
             }
@@ -129,31 +129,60 @@ import Testing
         #expect(!queue.stats.isBackingOff)
     }
 
-    @Test func whileBackingOffOnlyRetriesRunAndTheFirstSuccessReleasesEverything() throws {
-        var (queue, _) = try Self.runningQueue(ready: 2)
-        // Segment 1 uses up its quick attempts: the target looks down.
-        _ = queue.uploadFailed(.segment(1), .retryable("refused"), now: Self.ms(0))
-        _ = queue.tick(now: Self.ms(250))
-        _ = queue.uploadFailed(.segment(1), .retryable("refused"), now: Self.ms(300))
-        _ = queue.tick(now: Self.ms(800))
-        #expect(queue.uploadFailed(.segment(1), .retryable("refused"), now: Self.ms(900)) == [.scheduleRetry(.segment(1), at: Self.ms(1900))])
-        #expect(queue.stats.isBackingOff)
-        // Segment 2 also backs off, on a later schedule.
-        _ = queue.uploadFailed(.segment(2), .retryable("refused"), now: Self.ms(1000))
-        _ = queue.tick(now: Self.ms(1250))
-        _ = queue.uploadFailed(.segment(2), .retryable("refused"), now: Self.ms(1300))
-        _ = queue.tick(now: Self.ms(1800))
-        #expect(queue.uploadFailed(.segment(2), .retryable("refused"), now: Self.ms(1850)) == [.scheduleRetry(.segment(2), at: Self.ms(2850))])
-        // A fresh segment does not start while the target looks down...
-        #expect(try queue.segmentReady(sequence: 3, duration: Self.two, programDateTime: Self.start, now: Self.ms(1860)) == [])
-        // ...only the due retry probes it.
-        #expect(queue.tick(now: Self.ms(1900)) == [.upload(.segment(1))])
-        // The probe succeeds: segment 2 does not wait for 2.85 s, segment 3 starts too.
-        #expect(queue.uploadSucceeded(.segment(1), now: Self.ms(2000)) == [
-            .upload(.segment(2)), .upload(.segment(3)), .upload(.playlist(Self.playlist(1...1))),
-        ])
+    @Test func anOutageIsProbedByOneUploadAtATimeAndTheFirstSuccessReleasesTheBacklog() throws {
+        var (queue, _) = try Self.runningQueue(ready: 3)
+        // Three uploads in flight fail together: one episode, one retry schedule.
+        #expect(queue.uploadFailed(.segment(1), .retryable("refused"), now: Self.ms(0)) == [.scheduleRetry(at: Self.ms(250))])
+        #expect(queue.uploadFailed(.segment(3), .retryable("refused"), now: Self.ms(10)) == [])
+        #expect(queue.uploadFailed(.segment(2), .retryable("refused"), now: Self.ms(20)) == [])
+        #expect(queue.stats.consecutiveFailures == 1)
+        #expect(queue.stats.failedAttempts == 3)
+        #expect(queue.nextRetryTime == Self.ms(250))
+        // Nothing new starts while the target is suspect...
+        #expect(try queue.segmentReady(sequence: 4, duration: Self.two, programDateTime: Self.start, now: Self.ms(30)) == [])
+        #expect(queue.tick(now: Self.ms(249)) == [])
+        // ...until the retry is due: then one probe, the lowest segment.
+        #expect(queue.tick(now: Self.ms(250)) == [.upload(.segment(1))])
+        #expect(queue.nextRetryTime == nil)
+        #expect(queue.tick(now: Self.ms(280)) == [])
+        #expect(queue.uploadFailed(.segment(1), .retryable("refused"), now: Self.ms(300)) == [.scheduleRetry(at: Self.ms(800))])
+        #expect(queue.tick(now: Self.ms(800)) == [.upload(.segment(1))])
         #expect(!queue.stats.isBackingOff)
-        #expect(queue.stats.failedAttempts == 6)
+        #expect(queue.uploadFailed(.segment(1), .retryable("refused"), now: Self.ms(900)) == [.scheduleRetry(at: Self.ms(1900))])
+        #expect(queue.stats.isBackingOff, "three failed attempts in a row: backing off")
+        #expect(queue.tick(now: Self.ms(1900)) == [.upload(.segment(1))])
+        // The probe gets through: the backlog goes out at full concurrency.
+        #expect(queue.uploadSucceeded(.segment(1), now: Self.ms(2000)) == [
+            .upload(.segment(2)), .upload(.segment(3)), .upload(.segment(4)), .upload(.playlist(Self.playlist(1...1))),
+        ])
+        #expect(queue.stats.consecutiveFailures == 0 && !queue.stats.isBackingOff)
+        #expect(queue.stats.failedAttempts == 5)
+    }
+
+    @Test func successesOfUploadsStartedBeforeTheFailureDoNotEndTheEpisode() throws {
+        var (queue, _) = try Self.runningQueue(ready: 3)
+        #expect(queue.uploadFailed(.segment(2), .retryable("HTTP 500"), now: Self.ms(0)) == [.scheduleRetry(at: Self.ms(250))])
+        // 1 and 3 were already on their way; they land, but only a probe says the target is fine.
+        #expect(queue.uploadSucceeded(.segment(1), now: Self.ms(10)) == [])
+        #expect(queue.uploadSucceeded(.segment(3), now: Self.ms(20)) == [])
+        #expect(queue.stats.consecutiveFailures == 1)
+        #expect(queue.stats.published == 2)
+        #expect(queue.tick(now: Self.ms(250)) == [.upload(.segment(2))])
+        #expect(queue.uploadSucceeded(.segment(2), now: Self.ms(300)) == [.upload(.playlist(Self.playlist(1...3)))])
+    }
+
+    @Test func aDueRetryWithNothingToProbeWaitsForTheNextUpload() throws {
+        var (queue, _) = try Self.runningQueue(ready: 2)
+        #expect(queue.uploadFailed(.segment(1), .retryable("reset"), now: Self.ms(0)) == [.scheduleRetry(at: Self.ms(250))])
+        // The only queued upload is segment 1; with 1 slot used by segment 2 it can still go.
+        #expect(queue.tick(now: Self.ms(250)) == [.upload(.segment(1))])
+        #expect(queue.uploadFailed(.segment(1), .retryable("reset"), now: Self.ms(260)) == [.scheduleRetry(at: Self.ms(760))])
+        var single = try Self.runningQueue(ready: 1, maxInFlight: 1).0
+        _ = single.uploadSucceeded(.segment(1), now: Self.ms(0))  // playlist [1] in flight
+        #expect(single.uploadFailed(.playlist, .retryable("reset"), now: Self.ms(10)) == [.scheduleRetry(at: Self.ms(260))])
+        #expect(try single.segmentReady(sequence: 2, duration: Self.two, programDateTime: Self.start, now: Self.ms(20)) == [])
+        #expect(single.tick(now: Self.ms(260)) == [.upload(.segment(2))], "segments come before the playlist in a probe")
+        #expect(single.nextRetryTime == nil, "no busy wake-ups while a probe is in flight")
     }
 
     @Test func endlistWaitsForTheLastSegment() throws {
@@ -165,7 +194,7 @@ import Testing
         #expect(queue.uploadSucceeded(.playlist, now: Self.ms(40)) == [.upload(.playlist(Self.playlist(1...2)))])
         #expect(queue.uploadSucceeded(.playlist, now: Self.ms(50)) == [])
         #expect(queue.committed?.isFinished == false)
-        #expect(queue.uploadFailed(.segment(3), .retryable("reset"), now: Self.ms(60)) == [.scheduleRetry(.segment(3), at: Self.ms(310))])
+        #expect(queue.uploadFailed(.segment(3), .retryable("reset"), now: Self.ms(60)) == [.scheduleRetry(at: Self.ms(310))])
         #expect(queue.tick(now: Self.ms(310)) == [.upload(.segment(3))])
         #expect(queue.uploadSucceeded(.segment(3), now: Self.ms(400)) == [.upload(.playlist(Self.playlist(1...3, finished: true)))])
         #expect(queue.state == .finishing)
@@ -180,7 +209,7 @@ import Testing
         _ = queue.uploadSucceeded(.segment(1), now: Self.ms(10))
         _ = queue.uploadSucceeded(.playlist, now: Self.ms(20))
         #expect(queue.finishRequested(now: Self.ms(30)) == [.upload(.playlist(Self.playlist(1...1, finished: true)))])
-        #expect(queue.uploadFailed(.playlist, .retryable("HTTP 502"), now: Self.ms(40)) == [.scheduleRetry(.playlist, at: Self.ms(290))])
+        #expect(queue.uploadFailed(.playlist, .retryable("HTTP 502"), now: Self.ms(40)) == [.scheduleRetry(at: Self.ms(290))])
         #expect(queue.state == .finishing)
         #expect(queue.tick(now: Self.ms(290)) == [.upload(.playlist(Self.playlist(1...1, finished: true)))])
         #expect(queue.uploadSucceeded(.playlist, now: Self.ms(300)) == [.finished])
@@ -290,7 +319,7 @@ import Testing
 
         // During the outage the origin is probed, not hammered: waits grow to the 8 s cap.
         let attemptsDuringOutage = sim.results.filter { down.contains($0.at) }
-        #expect(attemptsDuringOutage.count <= 12, "got \(attemptsDuringOutage.count) attempts in 25.5 s of outage")
+        #expect(attemptsDuringOutage.count <= 8, "got \(attemptsDuringOutage.count) attempts in 25.5 s of outage")
         let backoffWaits = Set(sim.retries.map { ($0.at - $0.scheduledAt).seconds })
         #expect(backoffWaits.isSuperset(of: [0.25, 0.5, 1, 2, 4, 8]))
         #expect(backoffWaits.allSatisfy { $0 <= 8 })

@@ -34,7 +34,7 @@ struct PublishSimulation {
     /// Every upload result, with its time.
     private(set) var results: [(at: MediaTime, item: PublishQueue.Item, failure: Failure?)] = []
     /// Every retry the queue scheduled: when it was scheduled and for when.
-    private(set) var retries: [(item: PublishQueue.Item, scheduledAt: MediaTime, at: MediaTime)] = []
+    private(set) var retries: [(scheduledAt: MediaTime, at: MediaTime)] = []
     /// What the origin has stored: items whose PUT succeeded, and the last stored playlist.
     private(set) var stored: Set<PublishQueue.Item> = []
     private(set) var storedPlaylist: HLSPlaylist?
@@ -45,6 +45,8 @@ struct PublishSimulation {
     private(set) var finishRequested = false
     private(set) var segmentsReady = 0
     private var inFlight: [Upload] = []
+    /// The upload started while the target was suspect, until it completes.
+    private var probe: Upload?
 
     static let programStart = Date(timeIntervalSince1970: 1_796_006_591.123)
 
@@ -102,6 +104,7 @@ struct PublishSimulation {
                 actions = queue.tick(now: now)
             case .completed(let upload):
                 inFlight.removeAll { $0 == upload }
+                if probe == upload { probe = nil }
                 let failure = origin(now, upload)
                 results.append((now, upload.item, failure))
                 if let failure {
@@ -131,9 +134,9 @@ struct PublishSimulation {
                 inFlight.append(upload)
                 started.append((now, upload))
                 schedule(.completed(upload), at: now + latency(upload))
-            case .scheduleRetry(let item, let at):
+            case .scheduleRetry(let at):
                 #expect(at > now, "a retry is in the future", sourceLocation: sourceLocation)
-                retries.append((item, now, at))
+                retries.append((now, at))
                 schedule(.tick, at: at)
             case .finished:
                 #expect(finishedAt == nil, sourceLocation: sourceLocation)
@@ -143,6 +146,11 @@ struct PublishSimulation {
             }
         }
         let stats = queue.stats
+        let startedNow = actions.filter { if case .upload = $0 { true } else { false } }.count
+        if stats.consecutiveFailures > 0 && startedNow > 0 {
+            #expect(startedNow == 1 && probe == nil, "a suspect target gets one probe at a time", sourceLocation: sourceLocation)
+            probe = actions.compactMap { if case .upload(let upload) = $0 { upload } else { nil } }.first
+        }
         #expect(stats.inFlight == (fatal == nil ? inFlight.count : 0), "stats count the uploads in flight", sourceLocation: sourceLocation)
     }
 
