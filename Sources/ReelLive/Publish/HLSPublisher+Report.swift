@@ -111,9 +111,9 @@ extension HLSPublisher.Unpublished {
         var parts: [String] = []
         if !initPublished { parts.append("init.mp4 was not uploaded") }
         if !notListed.isEmpty {
-            parts.append("\(notListed.count) of \(received) segments are not in its playlist (\(Self.ranges(notListed)))")
+            parts.append("segments not in its playlist: \(Self.ranges(notListed)) (\(notListed.count) of \(received))")
         }
-        if !notUploaded.isEmpty { parts.append("\(notUploaded.count) were not uploaded at all (\(Self.ranges(notUploaded)))") }
+        if !notUploaded.isEmpty { parts.append("not uploaded at all: \(Self.ranges(notUploaded))") }
         if !endlistPublished && parts.isEmpty { parts.append("the final playlist (ENDLIST) was not published") }
         var text = parts.isEmpty ? "nothing is missing." : parts.joined(separator: "; ") + "."
         if let lastFailure { text += " Last error: \(lastFailure)" }

@@ -229,7 +229,7 @@ import Testing
         #expect(!missing.initPublished)
         #expect(missing.notListed == [1, 2, 3] && missing.notUploaded == [1, 2, 3])
         #expect(missing.lastFailure?.contains("connection refused") == true)
-        #expect(report.description.contains("3 of 3 segments are not in its playlist (1–3)"), "\(report)")
+        #expect(report.description.contains("segments not in its playlist: 1–3 (3 of 3); not uploaded at all: 1–3"), "\(report)")
         #expect(report.problems.contains { $0.contains("handed over segment 5 but the publisher expected segment 4") }, "\(report.problems)")
 
         // The spool is a complete local copy: init, segments and a playlist with ENDLIST.
@@ -238,5 +238,24 @@ import Testing
         #expect(try Data(contentsOf: spool.appendingPathComponent("seg/000002.m4s")) == Fixtures.segmentBytes(2))
         #expect(try String(contentsOf: spool.appendingPathComponent("playlist.m3u8"), encoding: .utf8) == Fixtures.finalPlaylist(segments: 3).rendered())
         #expect(report.description.contains(spool.path))
+    }
+
+    @Test func anOriginThatNeverAnswersDoesNotHoldFinishPastTheDrainTimeout() async throws {
+        let spool = try Fixtures.temporaryDirectory("spool")
+        defer { try? FileManager.default.removeItem(at: spool) }
+        let silent = try SilentListener()  // accepts connections, never answers
+        let publisher = try HLSPublisher(
+            settings: .init(layout: try StreamLayout(streamID: "stuck"), targetDuration: 2, spoolDirectory: spool, drainTimeout: .seconds(1)),
+            targets: [try HTTPOriginTarget(baseURL: URL(string: "http://127.0.0.1:\(silent.port)/")!)]
+        )
+        publisher.submitInit(Fixtures.initBytes)
+        Fixtures.submit(1, to: publisher)
+        let started = ContinuousClock.now
+        let report = await publisher.finish()
+        let waited = ContinuousClock.now - started
+        #expect(waited < .seconds(3), "uploads in flight are cancelled at the drain timeout; waited \(waited)")
+        #expect(report.drainTimedOut && !report.isComplete)
+        #expect(report.targets[0].stats.failedAttempts == 0, "the PUT never answered, so it never failed")
+        #expect(report.spoolKept)
     }
 }
