@@ -1,0 +1,470 @@
+import Foundation
+
+/// The copy-then-commit rules for publishing one live stream to one target, as a value-type
+/// state machine: feed it events with the current time, perform the ``Action``s it returns.
+///
+/// It does no I/O and reads no clock. The driver (`HLSPublisher` in ReelLive) tells it what
+/// happened — init ready, segment ready, an upload's result, finish requested, time passed —
+/// and it answers with what to do next: start an upload, call ``tick(now:)`` again at a time,
+/// report that the stream is finished or that publishing failed for good.
+///
+/// Rules (spec §2, Publishing):
+/// - `init.mp4` goes first; segments that become ready meanwhile wait.
+/// - Up to ``Settings/maxSegmentUploadsInFlight`` segment PUTs run at once, lowest sequence
+///   number first.
+/// - The playlist lists only segments whose PUT succeeded, in sequence order, up to the last
+///   contiguous one. One playlist PUT is in flight at a time; segments that become listable
+///   meanwhile go into the next one (coalescing).
+/// - ``committed`` (what the target is known to have) changes only when a playlist PUT
+///   succeeded.
+/// - A failed PUT stays queued and is tried again: ``RetryPolicy/quickAttempts`` quick attempts
+///   (250 ms, 500 ms), then capped exponential backoff (1 s, 2 s, 4 s, 8 s, 8 s, …), so an
+///   outage loses nothing.
+/// - Failures are judged per target, not per file: the first failure makes the target
+///   *suspect*. While suspect, nothing new starts; when the retry time comes, one upload — the
+///   most urgent queued one (init, then the lowest segment, then the playlist) — probes the
+///   target. A failed probe lengthens the wait; a successful one ends the episode and the
+///   backlog goes out at full concurrency (catch-up). Uploads that were already running when
+///   the target became suspect finish normally, but their results do not end the episode:
+///   only a probe does. So an outage costs one request per retry interval, not one per queued
+///   file.
+/// - ENDLIST is published only once finish was requested and every segment has been uploaded:
+///   the playlist that carries it lists them all.
+/// - A ``Failure/fatal(_:)`` result (an authorization failure) ends publishing: retrying
+///   cannot fix it.
+public struct PublishQueue: Sendable {
+    /// The fixed parameters of a queue.
+    public struct Settings: Sendable, Hashable {
+        /// EXT-X-TARGETDURATION of the playlists this queue publishes.
+        public var targetDuration: Int
+        /// How many segment PUTs may run at once (at least 1).
+        public var maxSegmentUploadsInFlight: Int
+        /// Waits between attempts of a failed PUT.
+        public var retryPolicy: RetryPolicy
+
+        /// Settings; 3 segment uploads in flight and the default retry policy unless told.
+        public init(targetDuration: Int, maxSegmentUploadsInFlight: Int = 3, retryPolicy: RetryPolicy = .default) {
+            precondition(targetDuration > 0, "the target duration must be positive")
+            precondition(maxSegmentUploadsInFlight >= 1, "at least one segment upload must be allowed")
+            self.targetDuration = targetDuration
+            self.maxSegmentUploadsInFlight = maxSegmentUploadsInFlight
+            self.retryPolicy = retryPolicy
+        }
+    }
+
+    /// What an upload is of; used to report an upload's result.
+    public enum Item: Sendable, Hashable, CustomStringConvertible {
+        /// `init.mp4`.
+        case initSegment
+        /// Media segment with this sequence number.
+        case segment(Int)
+        /// `playlist.m3u8` (only one is ever in flight).
+        case playlist
+
+        /// `init.mp4`, `segment 3` or `playlist.m3u8`, for messages.
+        public var description: String {
+            switch self {
+            case .initSegment: "init.mp4"
+            case .segment(let sequence): "segment \(sequence)"
+            case .playlist: "playlist.m3u8"
+            }
+        }
+    }
+
+    /// An upload to start now.
+    public enum Upload: Sendable, Hashable {
+        /// PUT `init.mp4`.
+        case initSegment
+        /// PUT the media segment with this sequence number.
+        case segment(Int)
+        /// PUT this playlist.
+        case playlist(HLSPlaylist)
+
+        /// The item to name when reporting this upload's result.
+        public var item: Item {
+            switch self {
+            case .initSegment: .initSegment
+            case .segment(let sequence): .segment(sequence)
+            case .playlist: .playlist
+            }
+        }
+    }
+
+    /// Why an upload failed, as far as the queue cares.
+    public enum Failure: Sendable, Hashable {
+        /// Worth retrying (connection refused, timeout, 5xx, …); the text says what happened.
+        case retryable(String)
+        /// Retrying cannot help (401/403: wrong or missing credentials); publishing stops.
+        case fatal(String)
+    }
+
+    /// The failure that ended publishing.
+    public struct FatalFailure: Sendable, Hashable {
+        /// The upload that failed.
+        public var item: Item
+        /// What happened and what to do, from the target.
+        public var message: String
+
+        /// A fatal failure of `item`.
+        public init(item: Item, message: String) {
+            self.item = item
+            self.message = message
+        }
+    }
+
+    /// What the driver must do.
+    public enum Action: Sendable, Hashable {
+        /// Start this upload now; report its result with ``uploadSucceeded(_:now:)`` or
+        /// ``uploadFailed(_:_:now:)``.
+        case upload(Upload)
+        /// Call ``tick(now:)`` at (or after) this time: a retry is due then.
+        case scheduleRetry(at: MediaTime)
+        /// Everything is published and the ENDLIST playlist is committed.
+        case finished
+        /// Publishing stopped for good; abandon uploads in flight.
+        case failed(FatalFailure)
+    }
+
+    /// Where the queue is in its life.
+    public enum State: Sendable, Hashable {
+        /// Accepting segments.
+        case running
+        /// Finish was requested; publishing what is left, then ENDLIST.
+        case finishing
+        /// Everything is published, ENDLIST included.
+        case finished
+        /// A fatal failure stopped publishing.
+        case failed(FatalFailure)
+    }
+
+    /// Counters for a status line and a final report.
+    public struct Stats: Sendable, Hashable {
+        /// Segments handed to the queue.
+        public var received = 0
+        /// Segments whose PUT succeeded.
+        public var published = 0
+        /// Segments listed in the committed playlist (the target is known to list them).
+        public var committed = 0
+        /// Segments not yet uploaded (queued, waiting for a retry, or in flight).
+        public var pending = 0
+        /// PUTs in flight now (init, segments and playlist); 0 once publishing failed.
+        public var inFlight = 0
+        /// PUT attempts that failed so far.
+        public var failedAttempts = 0
+        /// Whether `init.mp4` has been uploaded.
+        public var initPublished = false
+        /// Failures in a row of the target (0 when healthy).
+        public var consecutiveFailures = 0
+        /// Whether the quick attempts are used up and retries wait with backoff (the target looks down).
+        public var isBackingOff = false
+        /// The last failure's text, if any upload ever failed.
+        public var lastFailure: String?
+
+        /// Segments received but not yet listed in the committed playlist.
+        public var backlog: Int { received - committed }
+
+        /// All zero.
+        public init() {}
+    }
+
+    /// A misuse of the queue by its driver.
+    public enum Error: Swift.Error, Sendable, Hashable, CustomStringConvertible {
+        /// `init.mp4` was reported ready twice.
+        case initAlreadyReady
+        /// Segments must arrive as 1, 2, 3, … with no gap or repeat.
+        case unexpectedSequence(expected: Int, got: Int)
+        /// A segment arrived after finish was requested.
+        case segmentAfterFinish(sequence: Int)
+        /// A segment's duration was zero or negative.
+        case nonPositiveDuration(sequence: Int, duration: MediaTime)
+
+        /// A message for the user: what happened and what to do.
+        public var description: String {
+            switch self {
+            case .initAlreadyReady:
+                "init.mp4 was handed to the publisher twice; a stream has exactly one init segment."
+            case .unexpectedSequence(let expected, let got):
+                "The writer handed over segment \(got) but the publisher expected segment \(expected): segments must be numbered 1, 2, 3, … without gaps."
+            case .segmentAfterFinish(let sequence):
+                "Segment \(sequence) arrived after the stream was finished; it was not published."
+            case .nonPositiveDuration(let sequence, let duration):
+                "Segment \(sequence) has duration \(duration); a segment must last longer than zero."
+            }
+        }
+    }
+
+    private enum Phase: Sendable, Hashable {
+        case queued
+        case inFlight
+        case done
+    }
+
+    /// The queue's fixed parameters.
+    public let settings: Settings
+    /// Where the queue is in its life.
+    public private(set) var state = State.running
+    /// The last playlist the target confirmed (its PUT succeeded); `nil` before the first.
+    public private(set) var committed: HLSPlaylist?
+
+    private var initPhase: Phase?
+    private var segments: [HLSPlaylist.Segment] = []
+    private var segmentPhases: [Phase] = []
+    /// Segments 1...uploadedThrough have all been uploaded.
+    private var uploadedThrough = 0
+    private var uploadedCount = 0
+    private var playlistInFlight: HLSPlaylist?
+    private var finishRequested = false
+    private var failedAttempts = 0
+    private var lastFailure: String?
+
+    /// Failures in a row; 0 while the target is healthy.
+    private var consecutiveFailures = 0
+    /// While suspect: when the next probe may start; `nil` once that time has come.
+    private var retryAt: MediaTime?
+    /// While suspect: the one upload probing the target.
+    private var probe: Item?
+
+    /// An idle queue.
+    public init(settings: Settings) {
+        self.settings = settings
+    }
+
+    // MARK: Inputs
+
+    /// `init.mp4` is ready to upload.
+    public mutating func initReady(now: MediaTime) throws(Error) -> [Action] {
+        guard initPhase == nil else { throw .initAlreadyReady }
+        initPhase = .queued
+        return pump(now: now)
+    }
+
+    /// Media segment `sequence` (1, 2, 3, …) is ready to upload.
+    ///
+    /// After a fatal failure the segment is only counted (so a report can name it).
+    public mutating func segmentReady(sequence: Int, duration: MediaTime, programDateTime: Date, now: MediaTime) throws(Error) -> [Action] {
+        if finishRequested { throw .segmentAfterFinish(sequence: sequence) }
+        guard sequence == segments.count + 1 else {
+            throw .unexpectedSequence(expected: segments.count + 1, got: sequence)
+        }
+        guard duration > .zero else { throw .nonPositiveDuration(sequence: sequence, duration: duration) }
+        segments.append(HLSPlaylist.Segment(sequence: sequence, duration: duration, programDateTime: programDateTime))
+        segmentPhases.append(.queued)
+        return pump(now: now)
+    }
+
+    /// No more segments will come: publish what is left, then the playlist with ENDLIST.
+    public mutating func finishRequested(now: MediaTime) -> [Action] {
+        if finishRequested { return [] }
+        finishRequested = true
+        if state == .running { state = .finishing }
+        return pump(now: now)
+    }
+
+    /// The upload of `item` succeeded. Results for uploads not in flight are ignored.
+    public mutating func uploadSucceeded(_ item: Item, now: MediaTime) -> [Action] {
+        guard isActive, isInFlight(item) else { return [] }
+        switch item {
+        case .initSegment:
+            initPhase = .done
+        case .segment(let sequence):
+            segmentPhases[sequence - 1] = .done
+            uploadedCount += 1
+            while uploadedThrough < segmentPhases.count, segmentPhases[uploadedThrough] == .done {
+                uploadedThrough += 1
+            }
+        case .playlist:
+            committed = playlistInFlight
+            playlistInFlight = nil
+        }
+        if item == probe {
+            // The target answered again: the episode is over.
+            probe = nil
+            consecutiveFailures = 0
+            retryAt = nil
+        }
+        return pump(now: now)
+    }
+
+    /// The upload of `item` failed. Results for uploads not in flight are ignored.
+    public mutating func uploadFailed(_ item: Item, _ failure: Failure, now: MediaTime) -> [Action] {
+        guard isActive, isInFlight(item) else { return [] }
+        failedAttempts += 1
+        switch item {
+        case .initSegment: initPhase = .queued
+        case .segment(let sequence): segmentPhases[sequence - 1] = .queued
+        case .playlist: playlistInFlight = nil
+        }
+        let message: String
+        switch failure {
+        case .fatal(let text):
+            lastFailure = text
+            let fatal = FatalFailure(item: item, message: text)
+            state = .failed(fatal)
+            return [.failed(fatal)]
+        case .retryable(let text):
+            message = text
+        }
+        lastFailure = message
+
+        var actions: [Action] = []
+        if item == probe || consecutiveFailures == 0 {
+            // A failed probe, or the first failure of an episode. Failures of uploads started
+            // before the target became suspect belong to the same episode and add nothing.
+            probe = nil
+            consecutiveFailures += 1
+            let at = now + settings.retryPolicy.delay(afterFailures: consecutiveFailures)
+            retryAt = at
+            actions.append(.scheduleRetry(at: at))
+        }
+        return actions + pump(now: now)
+    }
+
+    /// Time passed: start a retry that is due.
+    public mutating func tick(now: MediaTime) -> [Action] {
+        pump(now: now)
+    }
+
+    // MARK: Queries
+
+    /// Counters for a status line.
+    public var stats: Stats {
+        var stats = Stats()
+        stats.received = segments.count
+        stats.published = uploadedCount
+        stats.committed = committed?.segments.count ?? 0
+        stats.pending = segments.count - uploadedCount
+        if isActive {  // after a fatal failure, uploads still running are abandoned
+            stats.inFlight = (initPhase == .inFlight ? 1 : 0) + (playlistInFlight == nil ? 0 : 1) + segmentsInFlight
+        }
+        stats.failedAttempts = failedAttempts
+        stats.initPublished = initPhase == .done
+        stats.consecutiveFailures = consecutiveFailures
+        stats.isBackingOff = settings.retryPolicy.isBackingOff(afterFailures: consecutiveFailures)
+        stats.lastFailure = lastFailure
+        return stats
+    }
+
+    /// When ``tick(now:)`` must be called next for a retry, if one is waiting.
+    public var nextRetryTime: MediaTime? {
+        isActive && probe == nil ? retryAt : nil
+    }
+
+    /// Sequence numbers of segments not yet uploaded, ascending.
+    public var notUploadedSequences: [Int] {
+        segmentPhases.indices.filter { segmentPhases[$0] != .done }.map { $0 + 1 }
+    }
+
+    /// Sequence numbers of segments not listed in the committed playlist, ascending.
+    public var uncommittedSequences: [Int] {
+        let listed = committed?.segments.count ?? 0
+        return listed < segments.count ? Array((listed + 1)...segments.count) : []
+    }
+
+    /// The playlist the target should have now: every contiguously uploaded segment, with
+    /// ENDLIST once finish was requested and all segments are uploaded.
+    public var publishablePlaylist: HLSPlaylist {
+        HLSPlaylist(
+            targetDuration: settings.targetDuration,
+            segments: Array(segments[..<uploadedThrough]),
+            isFinished: finishRequested && uploadedThrough == segments.count
+        )
+    }
+
+    // MARK: Rules
+
+    private var isActive: Bool {
+        switch state {
+        case .running, .finishing: true
+        case .finished, .failed: false
+        }
+    }
+
+    private func isInFlight(_ item: Item) -> Bool {
+        switch item {
+        case .initSegment: initPhase == .inFlight
+        case .segment(let sequence): segmentPhases.indices.contains(sequence - 1) && segmentPhases[sequence - 1] == .inFlight
+        case .playlist: playlistInFlight != nil
+        }
+    }
+
+    private var segmentsInFlight: Int {
+        segmentPhases[uploadedThrough...].count { $0 == .inFlight }
+    }
+
+    /// The playlist to PUT now, if the committed one is out of date and none is in flight.
+    private var playlistToPublish: HLSPlaylist? {
+        guard playlistInFlight == nil, uploadedThrough > 0 else { return nil }
+        let playlist = publishablePlaylist
+        return playlist == committed ? nil : playlist
+    }
+
+    /// Starts whatever may start now and detects the end.
+    private mutating func pump(now: MediaTime) -> [Action] {
+        guard isActive else { return [] }
+        var actions: [Action] = []
+
+        if consecutiveFailures == 0 {
+            // Healthy: init, then as many segments as allowed, then the playlist.
+            if initPhase == .queued {
+                initPhase = .inFlight
+                actions.append(.upload(.initSegment))
+            }
+            if initPhase == .done {
+                var inFlight = segmentsInFlight
+                for index in segmentPhases.indices.dropFirst(uploadedThrough) where inFlight < settings.maxSegmentUploadsInFlight {
+                    guard segmentPhases[index] == .queued else { continue }
+                    segmentPhases[index] = .inFlight
+                    inFlight += 1
+                    actions.append(.upload(.segment(index + 1)))
+                }
+            }
+            if let playlist = playlistToPublish {
+                playlistInFlight = playlist
+                actions.append(.upload(.playlist(playlist)))
+            }
+        } else if probe == nil {
+            // Suspect: one probe at a time, once the retry is due. A due retry with nothing
+            // to probe yet waits (retryAt == nil) for the next queued upload.
+            if let at = retryAt, at <= now { retryAt = nil }
+            if retryAt == nil, let upload = mostUrgentUpload() {
+                start(upload)
+                probe = upload.item
+                actions.append(.upload(upload))
+            }
+        }
+
+        if finishRequested {
+            let done: Bool
+            if segments.isEmpty {
+                done = initPhase == nil || initPhase == .done
+            } else {
+                done = committed?.isFinished == true && committed?.segments.count == segments.count
+            }
+            if done {
+                state = .finished
+                actions.append(.finished)
+            }
+        }
+        return actions
+    }
+
+    private mutating func start(_ upload: Upload) {
+        switch upload {
+        case .initSegment: initPhase = .inFlight
+        case .segment(let sequence): segmentPhases[sequence - 1] = .inFlight
+        case .playlist(let playlist): playlistInFlight = playlist
+        }
+    }
+
+    /// The queued upload a probe should try: init, else the lowest queued segment (if a slot
+    /// is free), else the playlist.
+    private func mostUrgentUpload() -> Upload? {
+        if initPhase == .queued { return .initSegment }
+        guard initPhase == .done else { return nil }
+        if segmentsInFlight < settings.maxSegmentUploadsInFlight,
+           let index = segmentPhases.indices.dropFirst(uploadedThrough).first(where: { segmentPhases[$0] == .queued }) {
+            return .segment(index + 1)
+        }
+        return playlistToPublish.map(Upload.playlist)
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Publishes into a local folder with the origin's layout (`streams/{id}/…`), so the folder
+/// can be served by any static web server or synced elsewhere.
+///
+/// Every file is written copy-then-commit: a temporary file in the same folder, written,
+/// fsync'ed, then renamed over the final name (and the folder fsync'ed). Readers see the old
+/// complete file or the new one, never a partial one. Missing folders are created.
+public struct DirectoryTarget: PublishTarget {
+    /// The folder that stream paths are resolved against.
+    public let root: URL
+    /// `folder` and the path.
+    public var name: String { "folder \(root.path)" }
+
+    /// A target writing under `root` (created on the first write if missing).
+    public init(root: URL) {
+        self.root = root.standardizedFileURL
+    }
+
+    /// Writes `body` to `root/path` atomically. `contentType` is not stored: a web server serving
+    /// the folder derives it from the extension.
+    public func put(path: String, body: Data, contentType: String) async throws {
+        try store(body, at: path)
+    }
+
+    /// The synchronous write behind ``put(path:body:contentType:)``.
+    public func store(_ body: Data, at path: String) throws(Error) {
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard !path.isEmpty, !path.hasPrefix("/"),
+              components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.hasPrefix(".") })
+        else { throw .invalidPath(path) }
+
+        let destination = root.appendingPathComponent(path)
+        let folder = destination.deletingLastPathComponent()
+        try Self.makeFolders(folder.path)
+
+        let temporary = folder.appendingPathComponent(".\(destination.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .io(operation: "create a temporary file", path: temporary.path, errno: errno) }
+        var committed = false
+        defer {
+            if !committed { unlink(temporary.path) }
+        }
+        do {
+            defer { close(fd) }
+            let writeError: Int32? = body.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Int32? in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        return errno
+                    }
+                    offset += written
+                }
+                return nil
+            }
+            if let writeError { throw .io(operation: "write", path: temporary.path, errno: writeError) }
+            guard fsync(fd) == 0 else { throw .io(operation: "flush (fsync)", path: temporary.path, errno: errno) }
+        }
+        guard rename(temporary.path, destination.path) == 0 else {
+            throw .io(operation: "rename into place", path: destination.path, errno: errno)
+        }
+        committed = true
+        // Make the rename itself durable.
+        let folderFD = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if folderFD >= 0 {
+            _ = fsync(folderFD)
+            close(folderFD)
+        }
+    }
+
+    /// `mkdir -p` with the failing call's errno.
+    private static func makeFolders(_ path: String) throws(Error) {
+        var existing = stat()
+        if stat(path, &existing) == 0, existing.st_mode & S_IFMT == S_IFDIR { return }
+        var current = ""
+        for component in path.split(separator: "/") {
+            current += "/\(component)"
+            if mkdir(current, 0o755) == 0 { continue }
+            let code = errno
+            guard code == EEXIST else { throw .io(operation: "create the folder", path: current, errno: code) }
+            var info = stat()
+            guard stat(current, &info) == 0 else { throw .io(operation: "inspect the folder", path: current, errno: errno) }
+            guard info.st_mode & S_IFMT == S_IFDIR else { throw .io(operation: "create the folder", path: current, errno: ENOTDIR) }
+        }
+    }
+
+    /// Why a write into the folder failed.
+    public enum Error: PublishTargetError, Hashable {
+        /// The path is absolute, empty, or has an empty, `.`, `..` or hidden component.
+        case invalidPath(String)
+        /// A file system call failed; `errno` says why.
+        case io(operation: String, path: String, errno: Int32)
+
+        /// `false` for bad paths, missing permission and read-only file systems; `true` for
+        /// anything that may pass later (disk full, I/O errors).
+        public var isRetryable: Bool {
+            switch self {
+            case .invalidPath: false
+            case .io(_, _, let code): ![EACCES, EPERM, EROFS, ENOTDIR, EISDIR].contains(code)
+            }
+        }
+
+        /// A message for the user: what happened and what to do.
+        public var description: String {
+            switch self {
+            case .invalidPath(let path):
+                return "\"\(path)\" is not a publishable relative path (no leading '/', no empty, '.', '..' or hidden components)."
+            case .io(let operation, let path, let code):
+                let reason = String(cString: strerror(code))
+                let advice: String
+                switch code {
+                case EACCES, EPERM: advice = "Give this user write permission on the folder or choose another output folder."
+                case EROFS: advice = "The file system is read-only; choose another output folder."
+                case ENOSPC, EDQUOT: advice = "Free some space on that disk; Reel retries."
+                case ENOTDIR, EISDIR: advice = "A file and a folder are in each other's way; clear the output folder or choose another."
+                default: advice = "Reel retries."
+                }
+                return "Could not \(operation) \(path): \(reason). \(advice)"
+            }
+        }
+    }
+}

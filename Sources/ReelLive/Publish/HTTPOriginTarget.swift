@@ -1,0 +1,172 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Publishes with plain HTTP PUT to an origin: Reel's own, nginx with WebDAV PUT, or anything
+/// that stores PUT bodies and serves them back.
+///
+/// Each PUT sends `Content-Length` and `Content-Type`, and `Authorization: Bearer TOKEN` when a
+/// token is given. Status 2xx is success; 401 and 403 are ``Error/unauthorized(url:status:tokenGiven:)``
+/// (not retryable); any other status, a refused connection or a timeout is retryable.
+public struct HTTPOriginTarget: PublishTarget {
+    /// The URL that stream paths are resolved against, e.g. `http://127.0.0.1:8080/`.
+    public let baseURL: URL
+    /// `origin` and the base URL.
+    public var name: String { "origin \(baseURL.absoluteString)" }
+
+    private let token: String?
+    private let requestTimeout: TimeInterval
+    private let session: SessionBox
+
+    /// A target for `baseURL` (http or https).
+    ///
+    /// - Parameters:
+    ///   - token: sent as `Authorization: Bearer TOKEN` on every PUT when not `nil`.
+    ///   - requestTimeout: seconds without progress after which a PUT fails (retryable).
+    ///   - resourceTimeout: seconds after which a PUT fails even while progressing.
+    public init(baseURL: URL, token: String? = nil, requestTimeout: TimeInterval = 15, resourceTimeout: TimeInterval = 120) throws {
+        guard let scheme = baseURL.scheme?.lowercased(), scheme == "http" || scheme == "https", baseURL.host != nil else {
+            throw Error.invalidBaseURL(baseURL.absoluteString)
+        }
+        self.baseURL = baseURL
+        self.token = token
+        self.requestTimeout = requestTimeout
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = requestTimeout
+        configuration.timeoutIntervalForResource = resourceTimeout
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        configuration.httpMaximumConnectionsPerHost = 6
+        session = SessionBox(URLSession(configuration: configuration))
+    }
+
+    /// The full URL of a stream path.
+    public func url(forPath path: String) -> URL {
+        var base = baseURL.absoluteString
+        if base.hasSuffix("/") { base.removeLast() }
+        let trimmed = path.hasPrefix("/") ? String(path.dropFirst()) : path
+        return URL(string: "\(base)/\(trimmed)")!
+    }
+
+    /// PUTs `body` to ``url(forPath:)``.
+    public func put(path: String, body: Data, contentType: String) async throws {
+        let url = url(forPath: path)
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: requestTimeout)
+        request.httpMethod = "PUT"
+        request.setValue(contentType, forHTTPHeaderField: "Content-Type")
+        request.setValue(String(body.count), forHTTPHeaderField: "Content-Length")
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+
+        let data: Data
+        let response: URLResponse
+        do {
+            (data, response) = try await session.session.upload(for: request, from: body)
+        } catch let error as URLError {
+            throw Self.map(error, url: url, timeout: requestTimeout)
+        }
+        guard let http = response as? HTTPURLResponse else { throw Error.invalidResponse(url: url) }
+        switch http.statusCode {
+        case 200..<300:
+            return
+        case 401, 403:
+            throw Error.unauthorized(url: url, status: http.statusCode, tokenGiven: token != nil)
+        default:
+            let text = String(decoding: data.prefix(300), as: UTF8.self)
+            throw Error.httpStatus(url: url, status: http.statusCode, detail: Self.plainText(text))
+        }
+    }
+
+    private static func map(_ error: URLError, url: URL, timeout: TimeInterval) -> Swift.Error {
+        switch error.code {
+        case .cancelled:
+            return CancellationError()
+        case .timedOut:
+            return Error.timedOut(url: url, seconds: timeout)
+        case .cannotConnectToHost:
+            return Error.unreachable(url: url, reason: "connection refused")
+        case .cannotFindHost, .dnsLookupFailed:
+            return Error.unreachable(url: url, reason: "host name not found")
+        case .networkConnectionLost:
+            return Error.unreachable(url: url, reason: "connection lost during the upload")
+        case .notConnectedToInternet:
+            return Error.unreachable(url: url, reason: "no network connection")
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
+            return Error.unreachable(url: url, reason: "TLS failed: \(error.localizedDescription)")
+        default:
+            return Error.unreachable(url: url, reason: error.localizedDescription)
+        }
+    }
+
+    /// An HTML error page reduced to its words, for a one-line message.
+    private static func plainText(_ text: String) -> String {
+        var result = ""
+        var inTag = false
+        for character in text {
+            if character == "<" { inTag = true; result.append(" ") } else if character == ">" { inTag = false } else if !inTag { result.append(character) }
+        }
+        return result.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// Why a PUT to the origin failed.
+    public enum Error: PublishTargetError, Hashable {
+        /// The base URL is not an http(s) URL with a host.
+        case invalidBaseURL(String)
+        /// HTTP 401 or 403: the token is missing, wrong or not allowed to write here. Not retryable.
+        case unauthorized(url: URL, status: Int, tokenGiven: Bool)
+        /// Any other non-2xx status; retryable.
+        case httpStatus(url: URL, status: Int, detail: String)
+        /// No HTTP exchange happened (refused, host not found, connection lost); retryable.
+        case unreachable(url: URL, reason: String)
+        /// No progress for the request timeout; retryable.
+        case timedOut(url: URL, seconds: TimeInterval)
+        /// The answer was not HTTP.
+        case invalidResponse(url: URL)
+
+        /// `false` only for ``unauthorized(url:status:tokenGiven:)`` and ``invalidBaseURL(_:)``.
+        public var isRetryable: Bool {
+            switch self {
+            case .unauthorized, .invalidBaseURL: false
+            case .httpStatus, .unreachable, .timedOut, .invalidResponse: true
+            }
+        }
+
+        /// A message for the user: what happened and what to do.
+        public var description: String {
+            switch self {
+            case .invalidBaseURL(let text):
+                return "\"\(text)\" is not an origin URL: give an http:// or https:// URL with a host, e.g. http://127.0.0.1:8080/."
+            case .unauthorized(let url, let status, let tokenGiven):
+                let what = status == 401 ? "HTTP 401 Unauthorized" : "HTTP 403 Forbidden"
+                let advice = tokenGiven
+                    ? "the upload token was refused. Check that the token given to reel matches the origin's."
+                    : "the origin wants an upload token and none was given. Pass the origin's token to reel."
+                return "The origin refused the upload of \(url.absoluteString) with \(what): \(advice) Retrying will not help."
+            case .httpStatus(let url, let status, let detail):
+                let hint: String
+                switch status {
+                case 404, 405, 501: hint = " Check the origin URL and that the server accepts PUT there (nginx: dav_methods PUT; create_full_put_path on)."
+                case 411: hint = " The server wants a Content-Length."
+                case 413: hint = " The body is larger than the server allows (nginx: client_max_body_size)."
+                case 500..<600: hint = " The origin had a problem; Reel retries."
+                default: hint = ""
+                }
+                let body = detail.isEmpty ? "" : " (\(detail.prefix(120)))"
+                return "The origin answered HTTP \(status) to the upload of \(url.absoluteString)\(body).\(hint)"
+            case .unreachable(let url, let reason):
+                return "Could not reach the origin for \(url.absoluteString): \(reason). Check that the origin is running and the URL (host and port) is right; Reel retries while streaming."
+            case .timedOut(let url, let seconds):
+                return "The upload of \(url.absoluteString) made no progress for \(Int(seconds)) s. The uplink may be too slow or the origin stuck; Reel retries."
+            case .invalidResponse(let url):
+                return "The answer from \(url.absoluteString) was not an HTTP response. Is the URL an HTTP origin?"
+            }
+        }
+    }
+}
+
+/// Owns a URLSession and lets its tasks finish when the last target copy goes away.
+private final class SessionBox: Sendable {
+    let session: URLSession
+    init(_ session: URLSession) { self.session = session }
+    deinit { session.finishTasksAndInvalidate() }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// Somewhere a live stream's files are published to: an HTTP origin, a local folder, object
+/// storage. Paths follow ``ReelCore/StreamLayout`` (`streams/{id}/seg/000001.m4s`).
+///
+/// A `put` either stores the whole body under the path, replacing what was there, or throws;
+/// readers must never see a partial file. Errors that retrying cannot fix conform to
+/// ``PublishTargetError`` with ``PublishTargetError/isRetryable`` `false`; any other error is
+/// treated as worth retrying.
+public protocol PublishTarget: Sendable {
+    /// A short name for status lines and reports, e.g. `origin https://live.example/` or
+    /// `folder /srv/hls`.
+    var name: String { get }
+
+    /// Stores `body` at `path` (relative, `/`-separated) with the given MIME type.
+    func put(path: String, body: Data, contentType: String) async throws
+}
+
+/// An error from a ``PublishTarget`` that says whether trying again can help.
+public protocol PublishTargetError: Error, CustomStringConvertible {
+    /// `false` when retrying cannot help (missing or wrong credentials, a read-only folder):
+    /// the publisher then stops publishing to that target and reports the error.
+    var isRetryable: Bool { get }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import ReelCore
+
+/// Measures the uplink before a stream starts by uploading a few hundred KiB of random bytes
+/// to the stream's `init.mp4` path (the real init segment overwrites it later).
+///
+/// It doubles as a check of the origin: a refused connection, a wrong token or a server that
+/// does not accept PUT fails here, before anything is captured, with a message that says what
+/// to fix.
+public struct UplinkProbe: Sendable {
+    /// Bytes to upload; 384 KiB unless told.
+    public var byteCount: Int
+
+    /// A probe uploading `byteCount` random bytes.
+    public init(byteCount: Int = 384 * 1024) {
+        precondition(byteCount > 0, "the probe must upload something")
+        self.byteCount = byteCount
+    }
+
+    /// What the probe measured.
+    public struct Measurement: Sendable, Hashable, CustomStringConvertible {
+        /// Bytes uploaded.
+        public var bytes: Int
+        /// Time from the start of the PUT to its answer.
+        public var elapsed: Duration
+        /// `bytes × 8 / elapsed`: a lower bound of the uplink, since it includes the request's
+        /// round trip.
+        public var bitsPerSecond: Double
+
+        /// E.g. `384 KiB in 0.120 s: 26.214 Mbit/s`.
+        public var description: String {
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            return "\(bytes / 1024) KiB in \(seconds.formatted3) s: \((bitsPerSecond / 1_000_000).formatted3) Mbit/s"
+        }
+    }
+
+    /// Why the probe failed.
+    public enum Error: Swift.Error, CustomStringConvertible {
+        /// The test upload failed; `reason` is the target's explanation.
+        case uploadFailed(target: String, path: String, reason: String, isRetryable: Bool)
+
+        /// A message for the user: what happened and what to do.
+        public var description: String {
+            switch self {
+            case .uploadFailed(let target, let path, let reason, _):
+                "The uplink test could not upload to \(target) (\(path)), so the stream was not started. \(reason)"
+            }
+        }
+    }
+
+    /// PUTs the random bytes to `layout.initPath` on `target` and returns the measured rate.
+    public func measure(target: any PublishTarget, layout: StreamLayout) async throws -> Measurement {
+        var generator = SystemRandomNumberGenerator()
+        var bytes = [UInt8](repeating: 0, count: byteCount)
+        bytes.withUnsafeMutableBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                var word = generator.next() as UInt64
+                let count = min(8, buffer.count - offset)
+                withUnsafeBytes(of: &word) { buffer.baseAddress!.advanced(by: offset).copyMemory(from: $0.baseAddress!, byteCount: count) }
+                offset += count
+            }
+        }
+        let body = Data(bytes)
+        let clock = ContinuousClock()
+        let started = clock.now
+        do {
+            try await target.put(path: layout.initPath, body: body, contentType: StreamLayout.contentType(forPath: layout.initPath))
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            let retryable = (error as? any PublishTargetError)?.isRetryable ?? true
+            throw Error.uploadFailed(target: target.name, path: layout.initPath, reason: "\(error)", isRetryable: retryable)
+        }
+        let elapsed = clock.now - started
+        let seconds = max(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, 1e-6)
+        return Measurement(bytes: body.count, elapsed: elapsed, bitsPerSecond: Double(body.count) * 8 / seconds)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Testing
+@testable import ReelCore
+
+@Suite struct HLSPlaylistTests {
+    /// 2026-11-30T02:43:11.123Z
+    static let start = Date(timeIntervalSince1970: 1_796_006_591.123)
+
+    static func segment(_ sequence: Int, seconds: Double, at offset: Double) -> HLSPlaylist.Segment {
+        HLSPlaylist.Segment(
+            sequence: sequence,
+            duration: MediaTime(seconds: seconds, timescale: 90_000),
+            programDateTime: start.addingTimeInterval(offset)
+        )
+    }
+
+    static let threeSegments = [
+        segment(1, seconds: 2.0, at: 0),
+        segment(2, seconds: 2.002, at: 2.0),
+        segment(3, seconds: 1.4666, at: 4.002),
+    ]
+
+    @Test func liveEventPlaylistMatchesGolden() throws {
+        let playlist = HLSPlaylist(targetDuration: 2, segments: Self.threeSegments)
+        try GoldenFile.expect(playlist.rendered(), matches: "playlist-live.m3u8")
+    }
+
+    @Test func finishedPlaylistMatchesGolden() throws {
+        let playlist = HLSPlaylist(targetDuration: 2, segments: Self.threeSegments, isFinished: true)
+        try GoldenFile.expect(playlist.rendered(), matches: "playlist-ended.m3u8")
+    }
+
+    @Test func playlistWithoutSegmentsMatchesGolden() throws {
+        try GoldenFile.expect(HLSPlaylist(targetDuration: 3).rendered(), matches: "playlist-empty.m3u8")
+    }
+
+    @Test func rendersTagsInSpecOrderWithMillisecondEXTINF() {
+        let text = HLSPlaylist(targetDuration: 2, segments: [Self.segment(7, seconds: 1.9995, at: 0)], isFinished: true).rendered()
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines == [
+            "#EXTM3U",
+            "#EXT-X-VERSION:7",
+            "#EXT-X-TARGETDURATION:2",
+            "#EXT-X-PLAYLIST-TYPE:EVENT",
+            "#EXT-X-INDEPENDENT-SEGMENTS",
+            "#EXT-X-MEDIA-SEQUENCE:1",
+            "#EXT-X-MAP:URI=\"init.mp4\"",
+            "#EXT-X-PROGRAM-DATE-TIME:2026-11-30T02:43:11.123Z",
+            "#EXTINF:2.000,",
+            "seg/000007.m4s",
+            "#EXT-X-ENDLIST",
+            "",
+        ])
+    }
+
+    @Test(arguments: [
+        (0.0, "1970-01-01T00:00:00.000Z"),
+        (1_796_006_591.123, "2026-11-30T02:43:11.123Z"),
+        (951_782_400.0, "2000-02-29T00:00:00.000Z"),  // leap day of a century leap year
+        (1_709_251_199.9996, "2024-03-01T00:00:00.000Z"),  // rounds up across midnight and month
+        (4_102_444_799.999, "2099-12-31T23:59:59.999Z"),
+        (-0.001, "1969-12-31T23:59:59.999Z"),
+    ])
+    func programDateTimeIsUTCWithMilliseconds(seconds: Double, expected: String) {
+        #expect(HLSPlaylist.programDateTimeString(Date(timeIntervalSince1970: seconds)) == expected)
+    }
+
+    @Test func programDateTimeAgreesWithFoundationForManyDates() {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        var generator = PublishTestRNG(seed: 42)
+        for _ in 0..<500 {
+            // Whole milliseconds between 1901 and 2099, so both sides agree on rounding.
+            let ms = Int64.random(in: -2_177_452_800_000...4_102_444_799_999, using: &generator)
+            let date = Date(timeIntervalSince1970: Double(ms) / 1000)
+            #expect(HLSPlaylist.programDateTimeString(date) == formatter.string(from: date))
+        }
+    }
+
+    @Test func segmentURIsHaveSixDigitsAndGrowBeyond() {
+        #expect(StreamLayout.segmentURI(sequence: 1) == "seg/000001.m4s")
+        #expect(StreamLayout.segmentURI(sequence: 123_456) == "seg/123456.m4s")
+        #expect(StreamLayout.segmentURI(sequence: 1_234_567) == "seg/1234567.m4s")
+    }
+
+    @Test func streamLayoutPathsAndIDValidation() throws {
+        let layout = try StreamLayout(streamID: "desk-2026.11.30_a")
+        #expect(layout.initPath == "streams/desk-2026.11.30_a/init.mp4")
+        #expect(layout.playlistPath == "streams/desk-2026.11.30_a/playlist.m3u8")
+        #expect(layout.segmentPath(sequence: 12) == "streams/desk-2026.11.30_a/seg/000012.m4s")
+        for bad in ["", ".", "..", "a/b", "a b", "caf\u{e9}", String(repeating: "x", count: 129)] {
+            #expect(throws: StreamLayout.Error.invalidStreamID(bad)) { try StreamLayout(streamID: bad) }
+        }
+        #expect(StreamLayout.contentType(forPath: layout.playlistPath) == "application/vnd.apple.mpegurl")
+        #expect(StreamLayout.contentType(forPath: layout.segmentPath(sequence: 1)) == "video/iso.segment")
+        #expect(StreamLayout.contentType(forPath: layout.initPath) == "video/mp4")
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import ReelCore
+import ReelLive
+import Testing
+
+@Suite(.serialized) struct HTTPOriginTargetTests {
+    @Test func putStoresTheBodyWithContentLengthContentTypeAndToken() async throws {
+        try await withNginxOrigin(token: "s3cret") { origin in
+            let target = try HTTPOriginTarget(baseURL: origin.baseURL, token: "s3cret")
+            let body = PublishFixtures.segmentBytes(3, size: 700 * 1024)
+            try await target.put(path: "streams/cam/seg/000003.m4s", body: body, contentType: "video/iso.segment")
+
+            let stored = try Data(contentsOf: origin.root.appendingPathComponent("streams/cam/seg/000003.m4s"))
+            #expect(stored == body)
+            let (status, served, headers) = try await origin.get("streams/cam/seg/000003.m4s")
+            #expect(status == 200 && served == body)
+            #expect(headers["content-type"] == "video/iso.segment")
+            #expect(headers["cache-control"] == "public, max-age=31536000, immutable")
+
+            let put = try #require(try origin.requests().first { $0.method == "PUT" })
+            #expect(put.status == 201)
+            #expect(put.contentLength == body.count, "Content-Length is sent, not chunked")
+            #expect(put.transferEncoding.isEmpty)
+            #expect(put.contentType == "video/iso.segment")
+        }
+    }
+
+    @Test func baseURLWithAPathPrefixIsJoinedWithoutDoubleSlashes() throws {
+        let target = try HTTPOriginTarget(baseURL: URL(string: "http://127.0.0.1:8080/live/")!)
+        #expect(target.url(forPath: "streams/a/init.mp4").absoluteString == "http://127.0.0.1:8080/live/streams/a/init.mp4")
+        let bare = try HTTPOriginTarget(baseURL: URL(string: "https://origin.example")!)
+        #expect(bare.url(forPath: "/streams/a/init.mp4").absoluteString == "https://origin.example/streams/a/init.mp4")
+        #expect(throws: HTTPOriginTarget.Error.invalidBaseURL("ftp://x/")) { try HTTPOriginTarget(baseURL: URL(string: "ftp://x/")!) }
+    }
+
+    @Test func wrongOrMissingTokenIsAnAuthorizationErrorThatSaysWhatToDo() async throws {
+        try await withNginxOrigin(token: "right") { origin in
+            let wrong = try HTTPOriginTarget(baseURL: origin.baseURL, token: "wrong")
+            let error = await #expect(throws: HTTPOriginTarget.Error.self) {
+                try await wrong.put(path: "streams/a/init.mp4", body: Data("x".utf8), contentType: "video/mp4")
+            }
+            #expect(error == .unauthorized(url: wrong.url(forPath: "streams/a/init.mp4"), status: 401, tokenGiven: true))
+            #expect(error?.isRetryable == false)
+            #expect(error?.description.contains("HTTP 401 Unauthorized: the upload token was refused") == true)
+
+            let missing = try HTTPOriginTarget(baseURL: origin.baseURL)
+            let noToken = await #expect(throws: HTTPOriginTarget.Error.self) {
+                try await missing.put(path: "streams/a/init.mp4", body: Data("x".utf8), contentType: "video/mp4")
+            }
+            #expect(noToken?.description.contains("wants an upload token and none was given") == true)
+            #expect(!FileManager.default.fileExists(atPath: origin.root.appendingPathComponent("streams/a/init.mp4").path))
+        }
+    }
+
+    @Test func otherStatusesAreRetryableAndCarryTheStatus() async throws {
+        try await withNginxOrigin { origin in
+            let target = try HTTPOriginTarget(baseURL: origin.baseURL)
+            // nginx answers 409 Conflict for a PUT to a collection (a path ending in "/").
+            let error = await #expect(throws: HTTPOriginTarget.Error.self) {
+                try await target.put(path: "streams/a/", body: Data("x".utf8), contentType: "text/plain")
+            }
+            guard case .httpStatus(_, let status, _)? = error else {
+                Issue.record("expected an HTTP status error, got \(String(describing: error))")
+                return
+            }
+            #expect(status == 409)
+            #expect(error?.isRetryable == true)
+            #expect(error?.description.contains("HTTP 409") == true)
+        }
+    }
+
+    @Test func refusedConnectionIsRetryableAndNamesTheAddress() async throws {
+        let port = try NginxOrigin.freeLoopbackPort()
+        let target = try HTTPOriginTarget(baseURL: URL(string: "http://127.0.0.1:\(port)/")!)
+        let error = await #expect(throws: HTTPOriginTarget.Error.self) {
+            try await target.put(path: "streams/a/init.mp4", body: Data("x".utf8), contentType: "video/mp4")
+        }
+        #expect(error == .unreachable(url: target.url(forPath: "streams/a/init.mp4"), reason: "connection refused"))
+        #expect(error?.isRetryable == true)
+        #expect(error?.description.contains("127.0.0.1:\(port)") == true)
+    }
+}
