@@ -20,7 +20,9 @@ public enum ReelCommandLine {
     }
 
     /// Every subcommand, in help order. Add a command here with its spec and its run function.
-    public static let subcommands: [Subcommand] = []
+    public static let subcommands: [Subcommand] = [
+        Subcommand(spec: LiveCommand.spec, run: LiveCommand.run),
+    ]
 
     /// The tool's declaration, built from ``subcommands``.
     public static let tool = ToolSpec(

@@ -1,0 +1,105 @@
+import Foundation
+import ReelCore
+import ReelLive
+import ReelMedia
+
+/// `reel live`: capture, encode, cut fMP4 HLS and publish it by HTTP PUT, with a local archive.
+enum LiveCommand {
+    static let source = Option.value("source", short: "s", placeholder: "SRC", default: "test",
+                                     help: "test[:WxH[@FPS]], file:PATH or v4l2:/dev/videoN.")
+    static let audio = Option.value("audio", placeholder: "DEV",
+                                    help: "Microphone for a v4l2 camera: alsa:NAME, pulse:NAME or none (default none).")
+    static let origin = Option.value("origin", placeholder: "URL", help: "Origin base URL the stream is PUT to (e.g. http://127.0.0.1:8080/).")
+    static let token = Option.value("token", placeholder: "TOKEN", help: "Bearer token for the origin's PUTs (or REEL_TOKEN in the environment).")
+    static let streamID = Option.value("stream-id", placeholder: "ID", help: "Stream id, [A-Za-z0-9_-]{1,128} (default: date, time and a random suffix).")
+    static let quality = Option.value("quality", short: "q", default: "medium", choices: QualityPreset.Selection.choices,
+                                      help: "low 480x854 0.9 Mbps, medium 720x1280 1.5 Mbps, high 720x1280 2.5 Mbps, or auto (measure the uplink first).")
+    static let landscape = Option.flag("landscape", help: "Landscape output (sizes swapped); portrait is the default.")
+    static let segmentSeconds = Option.value("segment-seconds", as: Double.self, default: "2", help: "Segment length and key-frame interval.")
+    static let archive = Option.value("archive", placeholder: "FILE.mp4",
+                                      help: "Also record an HEVC 1080x1920 archive here (default: reel-{id}.mp4 in the XDG videos folder).")
+    static let noArchive = Option.flag("no-archive", help: "Record no archive.")
+    static let duration = Option.value("duration", short: "d", as: Duration.self, help: "Stop after this long (e.g. 30, 90s, 5m); default: until Ctrl-C.")
+    static let output = Option.value("output", short: "o", placeholder: "DIR", help: "Write the same layout into this folder, instead of or beside an origin.")
+    static let fast = Option.flag("fast", help: "Deliver a file source as fast as the encoders take it (nothing dropped).")
+    static let quiet = Option.flag("quiet", help: "No status line; only the start and the summary.")
+
+    static let spec = CommandSpec(
+        name: "live",
+        summary: "Stream live HLS from this machine: encode, cut fMP4 segments and PUT them to an origin.",
+        discussion: """
+            One capture feeds the live HLS writer (H.264 + AAC, fMP4 segments with a key frame at \
+            every boundary) and a local HEVC archive. Segments are PUT to the origin as \
+            streams/{id}/seg/NNNNNN.m4s, then the playlist; a segment the origin refuses waits on \
+            disk and is retried, so an outage loses nothing. Ctrl-C (SIGINT) or SIGTERM stops \
+            cleanly: the last short segment and the ENDLIST playlist are published, the archive closed.
+            """,
+        options: [source, audio, origin, token, streamID, quality, landscape, segmentSeconds, archive, noArchive,
+                  duration, output, fast, quiet],
+        examples: [
+            "reel live --source test --origin http://127.0.0.1:8080/ --duration 30",
+            "reel live --source v4l2:/dev/video0 --audio pulse:default --origin https://origin.example/ --token $TOKEN",
+            "reel live --source file:talk.mp4 --output ./hls --no-archive --fast",
+        ])
+
+    static func run(_ arguments: ParsedArguments) async throws -> Int32 {
+        let sourceArgument = arguments.string(source) ?? "test"
+        let sourceSpec: SourceSpec
+        do {
+            sourceSpec = try SourceSpec(parsing: sourceArgument, audio: arguments.string(audio))
+        } catch let error as SourceSpec.Error {
+            throw arguments.invalid(source, expected: error.reason)
+        }
+        let qualitySelection: QualityPreset.Selection
+        do {
+            qualitySelection = try QualityPreset.Selection(parsing: arguments.string(quality) ?? "medium")
+        } catch {
+            throw arguments.invalid(quality, expected: "one of \(QualityPreset.Selection.choices.joined(separator: ", "))")
+        }
+        var originURL: URL?
+        if let text = arguments.string(origin) {
+            guard let url = URL(string: text.hasSuffix("/") ? text : text + "/"), url.scheme == "http" || url.scheme == "https",
+                  url.host != nil else {
+                throw arguments.invalid(origin, expected: "an http:// or https:// URL")
+            }
+            originURL = url
+        }
+        if arguments.flag(noArchive) && arguments.string(archive) != nil {
+            throw arguments.invalid(noArchive, expected: "either --archive FILE or --no-archive, not both")
+        }
+        let id = arguments.string(streamID) ?? LiveSettings.newStreamID()
+        var settings = LiveSettings(
+            source: sourceSpec, origin: originURL,
+            token: arguments.string(token) ?? ProcessInfo.processInfo.environment["REEL_TOKEN"],
+            streamID: id, quality: qualitySelection, landscape: arguments.flag(landscape),
+            segmentSeconds: try arguments.double(segmentSeconds) ?? 2,
+            archivePath: nil, duration: try arguments.seconds(duration),
+            outputDirectory: arguments.string(output).map { URL(fileURLWithPath: $0) },
+            fast: arguments.flag(fast))
+        if !arguments.flag(noArchive) {
+            settings.archivePath = arguments.string(archive) ?? defaultArchivePath(streamID: id)
+        }
+        do {
+            try settings.validate()
+        } catch let error as LiveSettings.Error {
+            FileHandle.standardError.write(Data("reel live: \(error)\nRun 'reel live --help' for usage.\n".utf8))
+            return ReelCommandLine.usageExitCode
+        }
+        FFmpegLog.configure(level: .error)
+        let session = LiveSession(settings: settings, reporter: TerminalReporter(quiet: arguments.flag(quiet)))
+        let signals = SignalTrap(signals: [SIGINT, SIGTERM]) { signal in
+            session.requestStop(reason: signal == SIGINT ? "interrupted (Ctrl-C)" : "terminated (SIGTERM)")
+        }
+        defer { signals.cancel() }
+        let report = await session.run()
+        return report.succeeded ? 0 : 1
+    }
+
+    /// `$XDG_VIDEOS_DIR` or `~/Videos`, then `reel/reel-{id}.mp4`.
+    static func defaultArchivePath(streamID: String) -> String {
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_VIDEOS_DIR"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent("Videos")
+        return base.appendingPathComponent("reel/reel-\(streamID).mp4").path
+    }
+}

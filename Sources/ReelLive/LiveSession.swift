@@ -1,0 +1,232 @@
+import Foundation
+import ReelCore
+import ReelMedia
+import Synchronization
+
+/// One `reel live` run: capture → fan-out → (live HLS branch → publisher) + (archive branch).
+///
+/// The source runs on its own thread and pushes into the fan-out; each branch runs on its
+/// fan-out consumer thread behind its own bounded queue (live: drop the oldest video frame
+/// under overload and count it; archive: never drop, the producer waits). A failing live
+/// path never stops the archive; a failing source ends the run, keeping what was recorded.
+public final class LiveSession: Sendable {
+    /// The validated settings.
+    public let settings: LiveSettings
+    private let reporter: LiveReporter
+    private let stopReason = Mutex<String?>(nil)
+    private let runningSource = Mutex<(any CaptureSource)?>(nil)
+
+    /// Seconds of frames the live queue holds before it starts dropping the oldest.
+    static let liveQueueSeconds = 1.0
+    /// Seconds of frames the archive queue holds before the producer waits.
+    static let archiveQueueSeconds = 2.0
+
+    /// A session for `settings`, reporting to `reporter`.
+    public init(settings: LiveSettings, reporter: LiveReporter) {
+        self.settings = settings
+        self.reporter = reporter
+    }
+
+    /// Asks the run to stop cleanly (from a signal handler or another thread).
+    public func requestStop(reason: String) {
+        stopReason.withLock { if $0 == nil { $0 = reason } }
+        runningSource.withLock { $0?.stop() }
+    }
+
+    private var isStopRequested: Bool { stopReason.withLock { $0 != nil } }
+
+    /// Runs until the duration is reached, the source ends, or a stop is requested.
+    public func run() async -> LiveReport {
+        var report = LiveReport(segmentsPublished: 0, segmentsProduced: 0, targets: [], liveError: nil,
+                                archivePath: settings.archivePath, archiveDuration: 0, archiveFrames: 0, archiveError: nil,
+                                sourceError: nil, droppedFrames: 0, archiveBackpressure: 0, elapsed: 0)
+        // 1. The source: opened first, so a missing file or camera fails before anything else.
+        let source: any CaptureSource
+        do {
+            source = try CaptureSources.open(settings.source, realTime: !settings.fast)
+        } catch {
+            report.sourceError = "\(error)"
+            report.archivePath = nil
+            reporter.finished(report)
+            return report
+        }
+        let format = source.format
+        // 2. Quality: fixed, or measured against the origin.
+        let orientation: VideoDimensions.Orientation = settings.landscape ? .landscape : .portrait
+        let preset: QualityPreset
+        let publisher: LivePublisher
+        do {
+            publisher = try LivePublisher(settings: settings, reporter: reporter)
+            switch settings.quality {
+            case .preset(let chosen): preset = chosen
+            case .auto:
+                let pick = try await publisher.measureUplink()
+                reporter.info("uplink: \(pick)")
+                preset = pick.preset
+            }
+            try await publisher.checkOrigin()
+        } catch {
+            report.liveError = "\(error)"
+            report.archivePath = nil
+            reporter.finished(report)
+            return report
+        }
+        let fps = Int(format.framesPerSecond.rounded())
+        let liveSize = preset.dimensions(orientation)
+        let liveVideo = VideoEncoderSettings(codec: "libx264", width: liveSize.width, height: liveSize.height, framesPerSecond: fps,
+                                             bitRate: preset.videoBitsPerSecond, preset: "veryfast", keyFramesOnDemand: true,
+                                             zeroLatency: true)
+        let channels = min(format.audio?.channels ?? 0, 2)
+        let liveAudio = format.audio == nil ? nil : AudioEncoderSettings(channels: channels, bitRate: preset.audioBitsPerSecond)
+        let clock = CaptureClockMap(capture: MonotonicClock.now(), date: Date())
+
+        // 3. Branches.
+        let hls: HLSBranch
+        do {
+            hls = try HLSBranch(video: liveVideo, audio: liveAudio, segmentInterval: MediaTime(seconds: settings.segmentSeconds, timescale: 90_000),
+                                frameDuration: format.frameDuration, sink: publisher, clock: clock)
+        } catch {
+            report.liveError = "cannot start the live encoder: \(error)"
+            report.archivePath = nil
+            reporter.finished(report)
+            return report
+        }
+        do {
+            try publisher.start(targetDuration: hls.targetDuration)
+        } catch {
+            report.liveError = "cannot start publishing: \(error)"
+            report.archivePath = nil
+            reporter.finished(report)
+            return report
+        }
+        var archive: ArchiveBranch?
+        if let path = settings.archivePath {
+            let archiveSettings = ArchiveSettings.default
+            let size = archiveSettings.dimensions(orientation)
+            do {
+                try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                archive = try ArchiveBranch(
+                    path: path,
+                    video: VideoEncoderSettings(codec: "libx265", width: size.width, height: size.height, framesPerSecond: fps,
+                                                bitRate: archiveSettings.videoBitsPerSecond, preset: "ultrafast",
+                                                keyFrameInterval: 2 * fps),
+                    audio: format.audio == nil ? nil : AudioEncoderSettings(channels: channels, bitRate: archiveSettings.audioBitsPerSecond),
+                    frameDuration: format.frameDuration)
+            } catch {
+                report.archiveError = "cannot start the archive: \(error)"
+                report.archivePath = nil
+                reporter.warning("archive disabled: \(error)")
+            }
+        }
+        var branches: [FanOut<CaptureSample>.Branch] = []
+        let framesPerSecond = max(format.framesPerSecond, 1)
+        let liveQueue = ConsumerQueue<CaptureSample>(
+            name: "live", capacity: Int(framesPerSecond * LiveSession.liveQueueSeconds * 2),
+            policy: settings.fast ? .neverDrop : .dropOldest, isDroppable: { $0.isDroppable })
+        branches.append(.init(queue: liveQueue) { sample in try hls.handle(sample) })
+        var archiveQueue: ConsumerQueue<CaptureSample>?
+        if let archive {
+            let queue = ConsumerQueue<CaptureSample>(
+                name: "archive", capacity: Int(framesPerSecond * LiveSession.archiveQueueSeconds * 2),
+                policy: .neverDrop, isDroppable: { $0.isDroppable })
+            archiveQueue = queue
+            branches.append(.init(queue: queue) { sample in try archive.handle(sample) })
+        }
+        let fanOut = FanOut(branches: branches)
+        fanOut.start()
+
+        // 4. Capture on its own thread until the end.
+        reporter.info("source: \(source.name)")
+        reporter.info("stream: \(settings.streamID) — \(preset) \(liveSize.width)x\(liveSize.height), \(settings.segmentSeconds.formatted3.dropLast(2)) s segments")
+        for line in publisher.playlistLocations { reporter.info("playlist: \(line)") }
+        if let archive { reporter.info("archive: \(archive.path)") }
+        runningSource.withLock { $0 = source }
+        if isStopRequested { source.stop() }
+        let started = MonotonicClock.now()
+        let captureDone = CaptureThread.run(name: "reel.capture") { [settings] in
+            var first: MediaTime?
+            try source.run { sample in
+                if first == nil { first = sample.captureTime }
+                if let limit = settings.duration, (sample.captureTime - first!).seconds >= limit {
+                    source.stop()
+                    return
+                }
+                fanOut.push(sample)
+            }
+        }
+        // 5. Status once a second while capturing.
+        while !captureDone.isFinished {
+            try? await Task.sleep(for: .milliseconds(250))
+            let now = MonotonicClock.now()
+            if Int((now - started).seconds * 4) % 4 == 0 {
+                reporter.status(status(elapsed: (now - started).seconds, publisher: publisher, live: liveQueue,
+                                       archive: archive, archiveQueue: archiveQueue))
+            }
+        }
+        runningSource.withLock { $0 = nil }
+        if let error = captureDone.error { report.sourceError = "\(error)" }
+        report.elapsed = (MonotonicClock.now() - started).seconds
+
+        // 6. Stop: drain the queues, finish the writers, publish the rest, close the archive.
+        let reports = fanOut.finish()
+        for branch in reports {
+            if branch.name == "live" {
+                report.droppedFrames = branch.stats.dropped
+                if let failure = branch.failure { report.liveError = "live encoder failed: \(failure)" }
+            } else if branch.name == "archive" {
+                report.archiveBackpressure = Double(branch.stats.producerWaitTime.components.seconds)
+                    + Double(branch.stats.producerWaitTime.components.attoseconds) / 1e18
+                if let failure = branch.failure { report.archiveError = "archive failed: \(failure)" }
+            }
+        }
+        if report.liveError == nil {
+            do { try hls.finish() } catch { report.liveError = "finishing the live stream failed: \(error)" }
+        }
+        if let archive {
+            if report.archiveError == nil {
+                do { try archive.finish() } catch { report.archiveError = "finishing the archive failed: \(error)" }
+            } else {
+                archive.abandon()
+            }
+            report.archiveDuration = archive.duration.seconds
+            report.archiveFrames = archive.framesWritten
+        }
+        let outcome = await publisher.finish()
+        report.segmentsPublished = outcome.published
+        report.segmentsProduced = outcome.produced
+        report.targets = outcome.targets
+        if let error = outcome.error, report.liveError == nil { report.liveError = error }
+        reporter.finished(report)
+        return report
+    }
+
+    private func status(elapsed: Double, publisher: LivePublisher, live: ConsumerQueue<CaptureSample>,
+                        archive: ArchiveBranch?, archiveQueue: ConsumerQueue<CaptureSample>?) -> LiveStatus {
+        let stats = publisher.snapshot()
+        return LiveStatus(elapsed: elapsed, segmentsPublished: stats.published, segmentsProduced: stats.produced,
+                          backlog: stats.backlog, droppedFrames: live.stats.dropped, bitRate: stats.bitRate,
+                          failedAttempts: stats.failedAttempts, archiveFrames: archive?.framesWritten ?? 0,
+                          archiveBacklog: archiveQueue?.stats.depth ?? 0)
+    }
+}
+
+/// A thread running a throwing body once, observable from async code.
+final class CaptureThread: Sendable {
+    private let state = Mutex<(finished: Bool, error: (any Error)?)>((false, nil))
+
+    var isFinished: Bool { state.withLock { $0.finished } }
+    var error: (any Error)? { state.withLock { $0.error } }
+
+    static func run(name: String, _ body: @escaping @Sendable () throws -> Void) -> CaptureThread {
+        let handle = CaptureThread()
+        let thread = Thread {
+            var failure: (any Error)?
+            do { try body() } catch { failure = error }
+            handle.state.withLock { $0 = (true, failure) }
+        }
+        thread.name = name
+        thread.stackSize = 4 << 20
+        thread.start()
+        return handle
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import ReelCore
+import Synchronization
+
+/// Connects a live session's HLS branch to the ``HLSPublisher``: builds the targets from the
+/// settings (an origin and/or a local folder), checks the origin before the start, measures
+/// the uplink for `--quality auto`, and keeps the numbers for the status line.
+final class LivePublisher: HLSSegmentSink, Sendable {
+    private let settings: LiveSettings
+    private let layout: StreamLayout
+    private let targets: [any PublishTarget]
+    private let origin: HTTPOriginTarget?
+    private let publisher = Mutex<HLSPublisher?>(nil)
+    private let counters = Mutex<(produced: Int, bytes: Int, seconds: Double)>((0, 0, 0))
+
+    init(settings: LiveSettings, reporter: LiveReporter) throws {
+        self.settings = settings
+        layout = try StreamLayout(streamID: settings.streamID)
+        var targets: [any PublishTarget] = []
+        if let url = settings.origin {
+            let target = try HTTPOriginTarget(baseURL: url, token: settings.token)
+            origin = target
+            targets.append(target)
+        } else {
+            origin = nil
+        }
+        if let folder = settings.outputDirectory { targets.append(DirectoryTarget(root: folder)) }
+        self.targets = targets
+    }
+
+    /// Where players find the stream.
+    var playlistLocations: [String] {
+        var lines: [String] = []
+        if let origin { lines.append(origin.url(forPath: layout.playlistPath).absoluteString) }
+        if let folder = settings.outputDirectory { lines.append(folder.appendingPathComponent(layout.playlistPath).path) }
+        return lines
+    }
+
+    /// Measures the uplink with a test PUT and picks the preset (`--quality auto`).
+    func measureUplink() async throws -> QualityPreset.AutoPick {
+        guard let origin else { throw LiveSettings.Error(description: "--quality auto needs --origin") }
+        let measurement = try await UplinkProbe().measure(target: origin, layout: layout)
+        return QualityPreset.pick(uplinkBitsPerSecond: measurement.bitsPerSecond)
+    }
+
+    /// Makes sure the origin takes our PUTs before anything is captured: an unreachable origin
+    /// or a refused token ends the run at once with the origin's answer. The small test upload
+    /// goes to the stream's init path, which the real init segment then replaces.
+    func checkOrigin() async throws {
+        guard let origin else { return }
+        _ = try await UplinkProbe(byteCount: 4096).measure(target: origin, layout: layout)
+    }
+
+    /// Starts publishing with the stream's fixed target duration.
+    func start(targetDuration: Int) throws {
+        let made = try HLSPublisher(
+            settings: HLSPublisher.Settings(layout: layout, targetDuration: targetDuration, spoolDirectory: settings.spoolDirectory),
+            targets: targets)
+        publisher.withLock { $0 = made }
+    }
+
+    func publishInit(_ bytes: Data) {
+        publisher.withLock { $0 }?.submitInit(bytes)
+    }
+
+    func publishSegment(sequence: Int, duration: MediaTime, date: Date, bytes: Data) {
+        counters.withLock { $0.produced += 1; $0.bytes += bytes.count; $0.seconds += duration.seconds }
+        publisher.withLock { $0 }?.submitSegment(sequence: sequence, duration: duration, programDateTime: date, bytes: bytes)
+    }
+
+    /// Numbers for the status line: the slowest target's.
+    func snapshot() -> (published: Int, produced: Int, backlog: Int, bitRate: Double, failedAttempts: Int) {
+        let c = counters.withLock { $0 }
+        let status = publisher.withLock { $0 }?.status ?? []
+        let published = status.map(\.stats.published).min() ?? 0
+        let backlog = status.map(\.stats.backlog).max() ?? 0
+        let failed = status.map(\.stats.failedAttempts).reduce(0, +)
+        return (published, c.produced, backlog, c.seconds > 0 ? Double(c.bytes * 8) / c.seconds : 0, failed)
+    }
+
+    /// Drains every target and reports.
+    func finish() async -> (published: Int, produced: Int, targets: [String], error: String?) {
+        let produced = counters.withLock { $0.produced }
+        guard let publisher = publisher.withLock({ $0 }) else {
+            return (0, produced, [], "the publisher could not start (spool folder \(settings.spoolDirectory.path))")
+        }
+        let report = await publisher.finish()
+        let published = report.targets.map(\.stats.published).min() ?? 0
+        var lines = report.targets.map(\.description)
+        lines += report.problems
+        if report.spoolKept { lines.append("unpublished segments are kept in \(report.spoolDirectory.path)") }
+        return (published, produced, lines, report.isComplete ? nil : "not every segment reached every target")
+    }
+}
