@@ -33,12 +33,12 @@ public struct Subprocess {
     }
 }
 
-final class LockedData: @unchecked Sendable {
+public final class LockedData: @unchecked Sendable {
     private let lock = NSLock()
     private var data: Data?
-    func set(_ d: Data) { lock.withLock { data = d } }
-    func get() -> Data { lock.withLock { data ?? Data() } }
-    var isSet: Bool { lock.withLock { data != nil } }
+    public func set(_ d: Data) { lock.withLock { data = d } }
+    public func get() -> Data { lock.withLock { data ?? Data() } }
+    public var isSet: Bool { lock.withLock { data != nil } }
 }
 
 /// A fresh temporary directory, removed by the caller with `cleanup()`.

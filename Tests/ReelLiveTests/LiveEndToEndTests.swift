@@ -1,0 +1,163 @@
+import Foundation
+import ReelTestSupport
+import Synchronization
+import Testing
+
+/// `reel live` as a user runs it, publishing to a real nginx WebDAV origin on loopback, with a
+/// player-like reader polling the playlist and fetching every listed segment while it grows.
+@Suite("reel live end to end", .serialized)
+struct LiveEndToEndTests {
+    /// What the reader saw while the stream ran.
+    final class ReaderLog: @unchecked Sendable {
+        private let lock = NSLock()
+        private var failures: [String] = []
+        private var fetched: Set<String> = []
+        private(set) var polls = 0
+        func fail(_ s: String) { lock.withLock { failures.append(s) } }
+        func got(_ uri: String) -> Bool { lock.withLock { fetched.insert(uri).inserted } }
+        func poll() { lock.withLock { polls += 1 } }
+        var problems: [String] { lock.withLock { failures } }
+        var segmentsFetched: Int { lock.withLock { fetched.count } }
+    }
+
+    /// Polls the playlist every 100 ms; GETs every newly listed segment (and init once).
+    /// Connection failures count only while `originUp()` says the origin should answer.
+    static func read(origin: NginxOrigin, streamID: String, log: ReaderLog, until done: @escaping @Sendable () -> Bool,
+                     originUp: @escaping @Sendable () -> Bool = { true }) async {
+        let base = "streams/\(streamID)/"
+        while !done() {
+            try? await Task.sleep(for: .milliseconds(100))
+            log.poll()
+            guard originUp() else { continue }
+            let response: (status: Int, body: Data, headers: [String: String])
+            do { response = try await origin.get(base + "playlist.m3u8") } catch {
+                if originUp() { log.fail("playlist GET failed: \(error)") }
+                continue
+            }
+            if response.status == 404 { continue }  // not published yet
+            guard response.status == 200, let playlist = try? PlaylistReader(String(decoding: response.body, as: UTF8.self)) else {
+                log.fail("playlist answered \(response.status)")
+                continue
+            }
+            for uri in [playlist.map ?? "init.mp4"] + playlist.entries.map(\.uri) where log.got(uri) {
+                do {
+                    let segment = try await origin.get(base + uri)
+                    if segment.status != 200 || segment.body.isEmpty { log.fail("\(uri) listed but answered \(segment.status)") }
+                } catch {
+                    if originUp() { log.fail("\(uri) listed but GET failed: \(error)") }
+                }
+            }
+        }
+    }
+
+    /// Checks every rule a finished stream must keep; returns the summed EXTINF.
+    static func checkFinishedStream(origin: NginxOrigin, streamID: String, frameRate: Double = 30) async throws -> Double {
+        let base = "streams/\(streamID)/"
+        let response = try await origin.get(base + "playlist.m3u8")
+        #expect(response.status == 200)
+        let playlist = try PlaylistReader(String(decoding: response.body, as: UTF8.self))
+        #expect(playlist.ended, "ENDLIST at the end")
+        #expect(playlist.version == 7 && playlist.playlistType == "EVENT" && playlist.independentSegments && playlist.map == "init.mp4")
+        #expect(playlist.mediaSequence == 1)
+        let target = try #require(playlist.targetDuration)
+        #expect(playlist.sequences == Array(1...playlist.entries.count), "contiguous sequence")
+        for entry in playlist.entries {
+            #expect(Int(entry.duration.rounded()) <= target, "\(entry.uri) \(entry.duration) within the target \(target)")
+            #expect(entry.programDateTime != nil, "\(entry.uri) has PROGRAM-DATE-TIME")
+        }
+        let summed = playlist.entries.map(\.duration).reduce(0, +)
+
+        // The media itself, fetched as a player would.
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let initBytes = try await origin.get(base + "init.mp4").body
+        var whole = initBytes
+        for (index, entry) in playlist.entries.enumerated() {
+            let bytes = try await origin.get(base + entry.uri).body
+            whole += bytes
+            let single = dir.path("seg\(index).mp4")
+            try (initBytes + bytes).write(to: URL(fileURLWithPath: single))
+            let first = try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", "v", "-read_intervals", "%+#1",
+                                                       "-show_entries", "frame=key_frame,pict_type", "-of", "csv=p=0", single])
+            #expect(first.stdout.hasPrefix("1,I"), "\(entry.uri) starts with a key frame: \(first.stdout) \(first.stderr)")
+        }
+        let file = dir.path("stream.mp4")
+        try whole.write(to: URL(fileURLWithPath: file))
+        let streams = try Subprocess.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,start_time,duration,nb_read_frames",
+                                                     "-count_frames", "-of", "compact=p=0", file])
+        let lines = streams.stdout.split(separator: "\n").map(String.init)
+        let video = try #require(lines.first { $0.contains("codec_type=video") }, "video present: \(streams.stdout)")
+        let audio = try #require(lines.first { $0.contains("codec_type=audio") }, "audio present: \(streams.stdout)")
+        func field(_ line: String, _ name: String) -> Double? {
+            line.split(separator: "|").first { $0.hasPrefix(name + "=") }.flatMap { Double($0.dropFirst(name.count + 1)) }
+        }
+        let frames = try #require(field(video, "nb_read_frames"))
+        #expect(abs(summed - frames / frameRate) <= 1 / frameRate + 0.0005, "summed EXTINF \(summed) within one frame of \(frames) frames")
+        let videoStart = try #require(field(video, "start_time")), audioStart = try #require(field(audio, "start_time"))
+        #expect(abs(videoStart - 10) < 0.001, "video starts at 10 s")
+        #expect(abs(audioStart - videoStart) < 0.05, "A/V start offset kept (test source: 0, AAC priming aside)")
+        // A player decodes the whole stream over HTTP without a warning.
+        let play = try Subprocess.run("ffmpeg", ["-v", "warning", "-i", origin.baseURL.absoluteString + base + "playlist.m3u8", "-f", "null", "-"])
+        #expect(play.status == 0 && play.stderr.isEmpty, "ffmpeg played it cleanly: \(play.stderr)")
+        return summed
+    }
+
+    @Test("20 s of the test source: the growing playlist never lists a missing segment; the result keeps every HLS rule; the archive matches")
+    func liveToNginx() async throws {
+        try await withNginxOrigin { origin in
+            let dir = try TemporaryDirectory()
+            defer { dir.cleanup() }
+            let archive = dir.path("archive.mp4")
+            let reel = try BackgroundProcess(ReelBinary.path(), [
+                "live", "--source", "test", "--origin", origin.baseURL.absoluteString, "--stream-id", "e2e",
+                "--duration", "20", "--archive", archive, "--quiet"], environment: ["XDG_STATE_HOME": dir.path("state")])
+            let log = ReaderLog()
+            let reader = Task { await Self.read(origin: origin, streamID: "e2e", log: log, until: { !reel.isRunning }) }
+            let result = await reel.wait(timeout: .seconds(90))
+            await reader.value
+            #expect(!result.timedOut)
+            #expect(result.status == 0, "reel live failed:\n\(result.stderr)")
+            #expect(log.problems.isEmpty, "reader saw: \(log.problems)")
+            #expect(log.segmentsFetched >= 8, "the reader saw the stream grow (\(log.segmentsFetched) fetched in \(log.polls) polls)")
+            let summed = try await Self.checkFinishedStream(origin: origin, streamID: "e2e")
+            #expect(summed > 19 && summed < 21)
+
+            let probe = try Subprocess.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height:format=duration",
+                                                       "-of", "compact=p=0", archive])
+            #expect(probe.stdout.contains("codec_name=hevc|width=1080|height=1920"), "\(probe.stdout)")
+            let duration = probe.stdout.split(separator: "\n").last { $0.hasPrefix("duration=") }.flatMap { Double($0.dropFirst(9)) }
+            #expect(duration.map { abs($0 - summed) <= 0.2 } == true, "archive \(String(describing: duration)) s vs live \(summed) s")
+            let decode = try Subprocess.run("ffmpeg", ["-v", "warning", "-i", archive, "-f", "null", "-"])
+            #expect(decode.status == 0 && decode.stderr.isEmpty, "archive decodes cleanly: \(decode.stderr)")
+        }
+    }
+
+    @Test("origin down from 6 s to 16 s of a 30 s stream: nothing lost, the final playlist complete and contiguous")
+    func outage() async throws {
+        try await withNginxOrigin { origin in
+            let dir = try TemporaryDirectory()
+            defer { dir.cleanup() }
+            let reel = try BackgroundProcess(ReelBinary.path(), [
+                "live", "--source", "test", "--origin", origin.baseURL.absoluteString, "--stream-id", "outage",
+                "--duration", "30", "--no-archive", "--quiet"], environment: ["XDG_STATE_HOME": dir.path("state")])
+            let up = Mutex(true)
+            let log = ReaderLog()
+            let reader = Task {
+                await Self.read(origin: origin, streamID: "outage", log: log, until: { !reel.isRunning }, originUp: { up.withLock { $0 } })
+            }
+            try await Task.sleep(for: .seconds(6))
+            up.withLock { $0 = false }
+            await origin.stop()
+            try await Task.sleep(for: .seconds(10))
+            try await origin.restart()
+            up.withLock { $0 = true }
+            let result = await reel.wait(timeout: .seconds(120))
+            await reader.value
+            #expect(!result.timedOut)
+            #expect(result.status == 0, "reel live failed:\n\(result.stderr)")
+            #expect(log.problems.isEmpty, "reader saw: \(log.problems)")
+            let summed = try await Self.checkFinishedStream(origin: origin, streamID: "outage")
+            #expect(summed > 29 && summed < 31, "the whole 30 s arrived: \(summed)")
+        }
+    }
+}

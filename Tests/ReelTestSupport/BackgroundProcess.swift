@@ -1,0 +1,52 @@
+import Foundation
+
+/// A process started in the background (the `reel` binary under test, a player), with its
+/// output collected, that a test can signal and wait for with a deadline.
+public final class BackgroundProcess: @unchecked Sendable {
+    private let process = Process()
+    private let out = LockedData(), err = LockedData()
+    private let outPipe = Pipe(), errPipe = Pipe()
+
+    /// Starts `executable` with `arguments`.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        for (pipe, sink) in [(outPipe, out), (errPipe, err)] {
+            let reader = Thread { sink.set(pipe.fileHandleForReading.readDataToEndOfFile()) }
+            reader.start()
+        }
+    }
+
+    /// The process id.
+    public var pid: Int32 { process.processIdentifier }
+    /// Whether it is still running.
+    public var isRunning: Bool { process.isRunning }
+
+    /// Sends `signal` (e.g. SIGINT).
+    public func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// Waits until it exits or `timeout` passes (then kills it and says so).
+    public func wait(timeout: Duration) async -> (status: Int32, stdout: String, stderr: String, timedOut: Bool) {
+        let deadline = ContinuousClock.now + timeout
+        var timedOut = false
+        while process.isRunning {
+            if ContinuousClock.now > deadline {
+                timedOut = true
+                kill(process.processIdentifier, SIGKILL)
+                break
+            }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        process.waitUntilExit()
+        while !(out.isSet && err.isSet) { try? await Task.sleep(for: .milliseconds(5)) }
+        return (process.terminationStatus, String(decoding: out.get(), as: UTF8.self),
+                String(decoding: err.get(), as: UTF8.self), timedOut)
+    }
+
+    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+}
