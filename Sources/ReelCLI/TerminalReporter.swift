@@ -34,6 +34,12 @@ final class TerminalReporter: LiveReporter, @unchecked Sendable {
     }
 
     func finished(_ r: LiveReport) {
+        guard r.started else {
+            // Nothing was captured: only the reason, no empty summary.
+            let reason = r.sourceError ?? r.liveError ?? r.archiveError ?? "it could not start"
+            emit("reel live: \(reason)", toError: true)
+            return
+        }
         var lines: [String] = []
         lines.append("live: \(r.liveError.map { "FAILED — \($0)" } ?? "ok") — \(r.segmentsPublished) of \(r.segmentsProduced) segments published, \(r.droppedFrames) frames dropped")
         for target in r.targets { lines.append("  \(target)") }

@@ -43,6 +43,8 @@ public struct LiveReport: Sendable {
     /// Seconds of capture.
     public var elapsed: Double
 
+    /// False when the run failed before capturing anything (bad source, origin refused).
+    public var started: Bool
     /// True when the live path, the archive and the source all ended without error.
     public var succeeded: Bool { liveError == nil && archiveError == nil && sourceError == nil }
 }

@@ -22,6 +22,8 @@ extension ArgumentParser {
         case unexpectedArgument(command: String, argument: String, takesArguments: Bool)
         /// A required positional is missing.
         case missingArgument(command: String, name: String)
+        /// Two options that exclude each other were both given.
+        case conflictingOptions(command: String, first: String, second: String)
 
         /// One line that says what is wrong and, where possible, what to type instead.
         public var description: String {
@@ -51,6 +53,8 @@ extension ArgumentParser {
                     : "\(command): unexpected argument '\(argument)'; this command takes none."
             case let .missingArgument(command, name):
                 return "\(command): missing argument \(name)."
+            case let .conflictingOptions(command, first, second):
+                return "\(command): '\(first)' and '\(second)' cannot be used together; keep one."
             }
         }
 
@@ -62,7 +66,8 @@ extension ArgumentParser {
             case let .unknownOption(command, _, _), let .missingValue(command, _, _),
                  let .flagTakesNoValue(command, _, _), let .missingRequired(command, _),
                  let .invalidValue(command, _, _, _, _), let .repeatedOption(command, _),
-                 let .unexpectedArgument(command, _, _), let .missingArgument(command, _):
+                 let .unexpectedArgument(command, _, _), let .missingArgument(command, _),
+                 let .conflictingOptions(command, _, _):
                 return "Run '\(command) --help' for usage."
             }
         }

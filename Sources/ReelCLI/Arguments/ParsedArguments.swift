@@ -113,6 +113,13 @@ public struct ParsedArguments: Sendable {
                       suggestion: nil)
     }
 
+    /// An error for two options that exclude each other, when both were given (nil otherwise):
+    /// `if let error = arguments.conflict(archive, noArchive) { throw error }`.
+    public func conflict(_ first: Option, _ second: Option) -> ArgumentParser.Error? {
+        guard !given(first).isEmpty, !given(second).isEmpty else { return nil }
+        return .conflictingOptions(command: path, first: first.longForm, second: second.longForm)
+    }
+
     // MARK: Positionals
 
     /// The positional's word, or nil when an optional one was not given (the first word for a

@@ -64,9 +64,7 @@ enum LiveCommand {
             }
             originURL = url
         }
-        if arguments.flag(noArchive) && arguments.string(archive) != nil {
-            throw arguments.invalid(noArchive, expected: "either --archive FILE or --no-archive, not both")
-        }
+        if let conflict = arguments.conflict(archive, noArchive) { throw conflict }
         let id = arguments.string(streamID) ?? LiveSettings.newStreamID()
         var settings = LiveSettings(
             source: sourceSpec, origin: originURL,

@@ -140,7 +140,7 @@ public struct HTTPOriginTarget: PublishTarget {
                 let what = status == 401 ? "HTTP 401 Unauthorized" : "HTTP 403 Forbidden"
                 let advice = tokenGiven
                     ? "the upload token was refused. Check that the token given to reel matches the origin's."
-                    : "the origin wants an upload token and none was given. Pass the origin's token to reel."
+                    : "the origin wants an upload token and none was given. Give reel the origin's token (--token TOKEN or REEL_TOKEN)."
                 return "The origin refused the upload of \(url.absoluteString) with \(what): \(advice) Retrying will not help."
             case .httpStatus(let url, let status, let detail):
                 let hint: String

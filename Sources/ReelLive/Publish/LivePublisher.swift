@@ -48,7 +48,11 @@ final class LivePublisher: HLSSegmentSink, Sendable {
     /// goes to the stream's init path, which the real init segment then replaces.
     func checkOrigin() async throws {
         guard let origin else { return }
-        _ = try await UplinkProbe(byteCount: 4096).measure(target: origin, layout: layout)
+        do {
+            _ = try await UplinkProbe(byteCount: 4096).measure(target: origin, layout: layout)
+        } catch UplinkProbe.Error.uploadFailed(_, _, let reason, _) {
+            throw LiveSettings.Error(description: "the origin does not take the stream, so nothing was started. \(reason)")
+        }
     }
 
     /// Starts publishing with the stream's fixed target duration.
