@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ReelCore
 import ReelLive
 import Testing
@@ -32,23 +33,31 @@ import Testing
         try target.store(small, at: "streams/a/playlist.m3u8")
         let file = folder.appendingPathComponent("streams/a/playlist.m3u8")
 
-        let stop = StopFlag()
-        // A reader thread reads the file as fast as it can while the writer replaces it.
-        let reader = Task.detached { () -> (reads: Int, torn: Int) in
-            var reads = 0
-            var torn = 0
-            while !stop.isSet {
-                guard let data = try? Data(contentsOf: file) else { torn += 1; continue }
-                reads += 1
-                if data != small && data != large { torn += 1 }
+        // A reader on its own thread (not the test's cooperative pool, which other tests may
+        // keep busy) reads the file as fast as it can while the writer replaces it. The writer
+        // goes on until the reader has overlapped it a good number of times.
+        let counts = Mutex<(reads: Int, torn: Int, stop: Bool)>((0, 0, false))
+        let done = DispatchSemaphore(value: 0)
+        let reader = Thread {
+            while !counts.withLock({ $0.stop }) {
+                let data = try? Data(contentsOf: file)
+                counts.withLock { c in
+                    c.reads += 1
+                    if data != small && data != large { c.torn += 1 }
+                }
             }
-            return (reads, torn)
+            done.signal()
         }
-        for round in 0..<40 {
+        reader.start()
+        let deadline = ContinuousClock.now + .seconds(10)
+        var round = 0
+        while round < 40 || (counts.withLock { $0.reads } < 200 && ContinuousClock.now < deadline) {
             try target.store(round.isMultiple(of: 2) ? large : small, at: "streams/a/playlist.m3u8")
+            round += 1
         }
-        stop.set()
-        let (reads, torn) = await reader.value
+        counts.withLock { $0.stop = true }
+        done.wait()
+        let (reads, torn, _) = counts.withLock { $0 }
         #expect(reads > 0)
         #expect(torn == 0, "\(torn) of \(reads) reads saw a missing or partial file")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("streams/a").path)
