@@ -156,10 +156,12 @@ public final class LiveSession: Sendable {
             }
         }
         // 5. Status once a second while capturing.
+        var lastStatus = started
         while !captureDone.isFinished {
-            try? await Task.sleep(for: .milliseconds(250))
+            try? await Task.sleep(for: .milliseconds(100))
             let now = MonotonicClock.now()
-            if Int((now - started).seconds * 4) % 4 == 0 {
+            if (now - lastStatus).seconds >= 1 {
+                lastStatus = now
                 reporter.status(status(elapsed: (now - started).seconds, publisher: publisher, live: liveQueue,
                                        archive: archive, archiveQueue: archiveQueue))
             }

@@ -160,4 +160,24 @@ struct LiveEndToEndTests {
             #expect(summed > 29 && summed < 31, "the whole 30 s arrived: \(summed)")
         }
     }
+
+    @Test("--quality auto measures the loopback uplink and picks high; --landscape swaps the size")
+    func autoQualityLandscape() async throws {
+        try await withNginxOrigin { origin in
+            let dir = try TemporaryDirectory()
+            defer { dir.cleanup() }
+            let result = try ReelBinary.run([
+                "live", "--source", "test", "--origin", origin.baseURL.absoluteString, "--stream-id", "auto",
+                "--quality", "auto", "--landscape", "--duration", "3", "--no-archive", "--quiet"],
+                environment: ["XDG_STATE_HOME": dir.path("state")])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("uplink:") && result.stdout.contains("high"), "\(result.stdout)")
+            let initBytes = try await origin.get("streams/auto/init.mp4").body
+            let first = try await origin.get("streams/auto/seg/000001.m4s").body
+            try (initBytes + first).write(to: URL(fileURLWithPath: dir.path("s.mp4")))
+            let probe = try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "stream=width,height",
+                                                       "-of", "csv=p=0", dir.path("s.mp4")])
+            #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1280,720", "\(probe.stdout)")
+        }
+    }
 }
