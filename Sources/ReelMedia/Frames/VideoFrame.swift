@@ -1,15 +1,17 @@
 import CFFmpeg
 import ReelCore
 
-/// One captured picture and its capture timestamp.
+/// A captured `AVFrame` with its capture timestamp: the shared base of ``VideoFrame`` and
+/// ``AudioBlock``.
 ///
-/// Owns a reference-counted `AVFrame`. A frame is immutable once a source has handed it
+/// Owns a reference-counted `AVFrame`. A sample is immutable once a source has handed it
 /// out, which is what makes sharing it between the fan-out's consumer threads safe: every
 /// consumer only reads it, and the buffers are freed when the last consumer lets go.
-public final class VideoFrame: @unchecked Sendable {
+public class CapturedFrame: @unchecked Sendable {
     /// The frame; read-only after publication. Consumers that need changes make a copy.
     let avFrame: UnsafeMutablePointer<AVFrame>
-    /// When the picture was captured (monotonic clock, nanoseconds for live sources).
+    /// When it was captured (monotonic clock, nanoseconds for live sources); for audio, the
+    /// capture time of the first sample.
     public let captureTime: MediaTime
 
     /// Takes ownership of `frame` (freed on deinit).
@@ -22,6 +24,10 @@ public final class VideoFrame: @unchecked Sendable {
         var frame: UnsafeMutablePointer<AVFrame>? = avFrame
         av_frame_free(&frame)
     }
+}
+
+/// One captured picture and its capture timestamp.
+public final class VideoFrame: CapturedFrame, @unchecked Sendable {
 
     /// Width in pixels.
     public var width: Int { Int(avFrame.pointee.width) }
@@ -51,24 +57,7 @@ public final class VideoFrame: @unchecked Sendable {
 }
 
 /// A block of captured audio samples and the capture timestamp of its first sample.
-///
-/// Immutable after publication, like ``VideoFrame``.
-public final class AudioBlock: @unchecked Sendable {
-    /// The samples; read-only after publication.
-    let avFrame: UnsafeMutablePointer<AVFrame>
-    /// When the first sample was captured.
-    public let captureTime: MediaTime
-
-    /// Takes ownership of `frame` (freed on deinit).
-    init(taking frame: UnsafeMutablePointer<AVFrame>, captureTime: MediaTime) {
-        self.avFrame = frame
-        self.captureTime = captureTime
-    }
-
-    deinit {
-        var frame: UnsafeMutablePointer<AVFrame>? = avFrame
-        av_frame_free(&frame)
-    }
+public final class AudioBlock: CapturedFrame, @unchecked Sendable {
 
     /// Samples per channel in this block.
     public var sampleCount: Int { Int(avFrame.pointee.nb_samples) }

@@ -69,7 +69,7 @@ import Testing
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         formatter.timeZone = TimeZone(identifier: "UTC")
-        var generator = PublishTestRNG(seed: 42)
+        var generator = SplitMix64(seed: 42)
         for _ in 0..<500 {
             // Whole milliseconds between 1901 and 2099, so both sides agree on rounding.
             let ms = Int64.random(in: -2_177_452_800_000...4_102_444_799_999, using: &generator)

@@ -374,7 +374,7 @@ import Testing
     @Test(arguments: 1...40)
     func randomFailuresAndLatenciesNeverBreakTheRules(seed: Int) throws {
         // Each PUT fails with probability 0.3 (occasionally for long runs) and takes 20 ms – 4 s.
-        final class Random: @unchecked Sendable { var rng: PublishTestRNG; init(_ seed: UInt64) { rng = PublishTestRNG(seed: seed) } }
+        final class Random: @unchecked Sendable { var rng: SplitMix64; init(_ seed: UInt64) { rng = SplitMix64(seed: seed) } }
         let random = Random(UInt64(seed))
         let maxInFlight = seed % 4 + 1
         var sim = PublishSimulation(

@@ -1,5 +1,5 @@
 /// SplitMix64: a small deterministic generator for reproducible random tests.
-struct PublishTestRNG: RandomNumberGenerator {
+struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
     init(seed: UInt64) { state = seed }
     mutating func next() -> UInt64 {
