@@ -46,6 +46,10 @@ final class TerminalReporter: LiveReporter, @unchecked Sendable {
         if let path = r.archivePath {
             let state = r.archiveError.map { "FAILED — \($0)" } ?? "ok"
             lines.append(String(format: "archive: %@ — %@, %.2f s, %d frames", state, path, r.archiveDuration, r.archiveFrames))
+            if r.archiveSkippedFrames > 0 {
+                lines.append("  the archive encoder could not keep up in real time: \(r.archiveSkippedFrames) frames were left out of the archive on purpose")
+                for change in r.archiveRateChanges { lines.append("    \(change)") }
+            }
             if r.archiveBackpressure > 0.5 {
                 lines.append(String(format: "  the archive encoder fell behind: capture waited %.1f s for it", r.archiveBackpressure))
             }

@@ -21,30 +21,35 @@ public struct LiveStatus: Sendable {
 
 /// What happened to each output, at the end.
 public struct LiveReport: Sendable {
-    /// The live path: segments published and the error, if it failed.
-    public var segmentsPublished: Int
-    /// Segments produced by the writer.
-    public var segmentsProduced: Int
+    /// False when the run failed before capturing anything (bad source, origin refused).
+    public var started = false
+    /// Seconds of capture.
+    public var elapsed = 0.0
+    /// Segments produced by the writer, and published to every target.
+    public var segmentsProduced = 0, segmentsPublished = 0
     /// Per target (origin, folder): a one-line result.
-    public var targets: [String]
+    public var targets: [String] = []
     /// The live path's failure, if any.
     public var liveError: String?
-    /// The archive file, its media duration and frames, or its failure.
+    /// Video frames the live branch dropped under overload.
+    public var droppedFrames = 0
+    /// The archive file (nil: none), its media duration and frames, or its failure.
     public var archivePath: String?
-    public var archiveDuration: Double
-    public var archiveFrames: Int
+    public var archiveDuration = 0.0
+    public var archiveFrames = 0
     public var archiveError: String?
+    /// Archive frames left out on purpose when the encoder could not keep up (reported,
+    /// never silent), and when the rate changed.
+    public var archiveSkippedFrames = 0
+    public var archiveRateChanges: [String] = []
+    /// Time the capture waited on a full archive queue (backpressure), in seconds.
+    public var archiveBackpressure = 0.0
     /// The source's failure, if it ended the run.
     public var sourceError: String?
-    /// Frames dropped by the live branch under overload.
-    public var droppedFrames: Int
-    /// Time the producer waited on a full archive queue (backpressure), in seconds.
-    public var archiveBackpressure: Double
-    /// Seconds of capture.
-    public var elapsed: Double
 
-    /// False when the run failed before capturing anything (bad source, origin refused).
-    public var started: Bool
+    /// An empty report.
+    public init() {}
+
     /// True when the live path, the archive and the source all ended without error.
     public var succeeded: Bool { liveError == nil && archiveError == nil && sourceError == nil }
 }

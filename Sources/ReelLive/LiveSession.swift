@@ -37,9 +37,8 @@ public final class LiveSession: Sendable {
 
     /// Runs until the duration is reached, the source ends, or a stop is requested.
     public func run() async -> LiveReport {
-        var report = LiveReport(segmentsPublished: 0, segmentsProduced: 0, targets: [], liveError: nil,
-                                archivePath: settings.archivePath, archiveDuration: 0, archiveFrames: 0, archiveError: nil,
-                                sourceError: nil, droppedFrames: 0, archiveBackpressure: 0, elapsed: 0, started: false)
+        var report = LiveReport()
+        report.archivePath = settings.archivePath
         // 1. The source: opened first, so a missing file or camera fails before anything else.
         let source: any CaptureSource
         do {
@@ -108,7 +107,7 @@ public final class LiveSession: Sendable {
                 archive = try ArchiveBranch(
                     path: path,
                     video: VideoEncoderSettings(codec: "libx265", width: size.width, height: size.height, framesPerSecond: fps,
-                                                bitRate: archiveSettings.videoBitsPerSecond, preset: "ultrafast",
+                                                bitRate: archiveSettings.videoBitsPerSecond, preset: settings.archivePreset,
                                                 keyFrameInterval: 2 * fps),
                     audio: format.audio == nil ? nil : AudioEncoderSettings(channels: channels, bitRate: archiveSettings.audioBitsPerSecond),
                     frameDuration: format.frameDuration)
@@ -130,6 +129,8 @@ public final class LiveSession: Sendable {
                 name: "archive", capacity: Int(framesPerSecond * LiveSession.archiveQueueSeconds * 2),
                 policy: .neverDrop, isDroppable: { $0.isDroppable })
             archiveQueue = queue
+            // Real-time sources only: with --fast, waiting for the encoder is the point.
+            if !settings.fast { archive.queueLoad = { (queue.stats.depth, queue.capacity) } }
             branches.append(.init(queue: queue) { sample in try archive.handle(sample) })
         }
         let fanOut = FanOut(branches: branches)
@@ -196,6 +197,13 @@ public final class LiveSession: Sendable {
             }
             report.archiveDuration = archive.duration.seconds
             report.archiveFrames = archive.framesWritten
+            report.archiveSkippedFrames = archive.degradation.skippedFrames
+            report.archiveRateChanges = archive.degradation.events.map { event in
+                switch event {
+                case let .degraded(at, factor): "from \(at) of the archive: 1 frame in \(factor) (the encoder could not keep up)"
+                case let .restored(at): "from \(at): every frame again"
+                }
+            }
         }
         let outcome = await publisher.finish()
         report.segmentsPublished = outcome.published

@@ -19,6 +19,10 @@ public struct LiveSettings: Sendable {
     public var segmentSeconds: Double
     /// The archive MP4 path, or nil for no archive.
     public var archivePath: String?
+    /// The x265 speed preset of the archive (faster presets keep up on smaller machines).
+    public var archivePreset = "ultrafast"
+    /// The presets x265 knows, fastest first.
+    public static let encoderPresets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
     /// Stop after this many seconds of capture (nil: until stopped).
     public var duration: Double?
     /// A local folder receiving the same layout as the origin.

@@ -180,4 +180,33 @@ struct LiveEndToEndTests {
             #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1280,720", "\(probe.stdout)")
         }
     }
+
+    @Test("an archive encoder too slow for real time: its frame rate is lowered on purpose and reported; the archive stays in time and the live stream loses nothing")
+    func archiveDegradesDeliberately() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let archive = dir.path("slow.mp4")
+        // x265 'medium' at 1080x1920 is several times too slow for 30 fps on a small machine.
+        let result = try ReelBinary.run([
+            "live", "--source", "test:640x360@30", "--output", dir.path("out"), "--stream-id", "slow", "--archive", archive,
+            "--archive-preset", "medium", "--duration", "12", "--quiet"], environment: ["XDG_STATE_HOME": dir.path("state")])
+        #expect(result.status == 0, "\(result.stderr)")
+        let summary = result.stdout + result.stderr
+        #expect(summary.contains("left out of the archive on purpose"), "\(summary)")
+        #expect(summary.contains("1 frame in 2"), "\(summary)")
+        #expect(summary.contains(", 0 frames dropped"), "the live branch lost nothing: \(summary)")
+        // Written + left out = every captured frame (12 s at 30 fps).
+        func number(before marker: String) -> Int? {
+            guard let range = summary.range(of: marker) else { return nil }
+            return Int(summary[..<range.lowerBound].split(whereSeparator: { !$0.isNumber }).last ?? "")
+        }
+        let written = try #require(number(before: " frames\n"))
+        let skipped = try #require(number(before: " frames were left out"))
+        #expect(abs(written + skipped - 360) <= 1, "\(written) written + \(skipped) left out")
+        let probe = try Subprocess.run("ffprobe", ["-v", "error", "-show_entries", "format=duration", "-of", "csv=p=0", archive])
+        let duration = Double(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(abs(duration - 12) < 0.5, "the archive covers the whole capture: \(duration) s")
+        let decode = try Subprocess.run("ffmpeg", ["-v", "warning", "-i", archive, "-f", "null", "-"])
+        #expect(decode.status == 0 && decode.stderr.isEmpty, "\(decode.stderr)")
+    }
 }

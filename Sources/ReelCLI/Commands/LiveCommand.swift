@@ -19,6 +19,8 @@ enum LiveCommand {
     static let archive = Option.value("archive", placeholder: "FILE.mp4",
                                       help: "Also record an HEVC 1080x1920 archive here (default: reel-{id}.mp4 in the XDG videos folder).")
     static let noArchive = Option.flag("no-archive", help: "Record no archive.")
+    static let archivePreset = Option.value("archive-preset", default: "ultrafast", choices: LiveSettings.encoderPresets,
+                                            help: "x265 speed preset of the archive. When the machine cannot keep up, Reel lowers the archive's frame rate and says so.")
     static let duration = Option.value("duration", short: "d", as: Duration.self, help: "Stop after this long (e.g. 30, 90s, 5m); default: until Ctrl-C.")
     static let output = Option.value("output", short: "o", placeholder: "DIR", help: "Write the same layout into this folder, instead of or beside an origin.")
     static let fast = Option.flag("fast", help: "Deliver a file source as fast as the encoders take it (nothing dropped).")
@@ -34,7 +36,7 @@ enum LiveCommand {
             disk and is retried, so an outage loses nothing. Ctrl-C (SIGINT) or SIGTERM stops \
             cleanly: the last short segment and the ENDLIST playlist are published, the archive closed.
             """,
-        options: [source, audio, origin, token, streamID, quality, landscape, segmentSeconds, archive, noArchive,
+        options: [source, audio, origin, token, streamID, quality, landscape, segmentSeconds, archive, noArchive, archivePreset,
                   duration, output, fast, quiet],
         examples: [
             "reel live --source test --origin http://127.0.0.1:8080/ --duration 30",
@@ -74,6 +76,7 @@ enum LiveCommand {
             archivePath: nil, duration: try arguments.seconds(duration),
             outputDirectory: arguments.string(output).map { URL(fileURLWithPath: $0) },
             fast: arguments.flag(fast))
+        settings.archivePreset = arguments.string(archivePreset) ?? "ultrafast"
         if !arguments.flag(noArchive) {
             settings.archivePath = arguments.string(archive) ?? defaultArchivePath(streamID: id)
         }

@@ -11,6 +11,9 @@ final class ArchiveBranch: @unchecked Sendable {
     private var lastVideoPTS: MediaTime?
     private var firstVideoPTS: MediaTime?
     private let frameDuration: MediaTime
+    private var rate = ArchiveRatePolicy()
+    /// The archive queue's depth and capacity, read for each frame (nil: never degrade).
+    var queueLoad: (@Sendable () -> (depth: Int, capacity: Int))?
 
     init(path: String, video: VideoEncoderSettings, audio: AudioEncoderSettings?, frameDuration: MediaTime) throws {
         writer = try MP4ArchiveWriter(path: path, video: video, audio: audio)
@@ -31,6 +34,7 @@ final class ArchiveBranch: @unchecked Sendable {
         case .video(let frame):
             let pts = timeline.video(frame.captureTime)
             if let last = lastVideoPTS, pts <= last { return }  // never feed an encoder time going back
+            if let load = queueLoad?(), !rate.shouldEncode(at: pts, depth: load.depth, capacity: load.capacity) { return }
             if firstVideoPTS == nil { firstVideoPTS = pts }
             lastVideoPTS = pts
             try writer.appendVideo(frame, pts: pts)
@@ -38,6 +42,10 @@ final class ArchiveBranch: @unchecked Sendable {
             if let pts = timeline.audio(block.captureTime) { try writer.appendAudio(block, pts: pts) }
         }
     }
+
+    /// Frames left out on purpose because the encoder could not keep up, and when the rate
+    /// changed (stream time of the archive).
+    var degradation: (skippedFrames: Int, events: [ArchiveRatePolicy.Event]) { (rate.skippedFrames, rate.events) }
 
     func finish() throws { try writer.finish() }
 
