@@ -20,6 +20,15 @@ struct LiveBadInputTests {
         #expect(!FileManager.default.fileExists(atPath: dir.path("videos")), "no empty archive left behind")
     }
 
+    @Test("a camera that does not exist")
+    func missingCamera() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let result = try reel(["--source", "v4l2:/dev/video-reel-missing", "--output", dir.path("out")], in: dir)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("/dev/video-reel-missing") && result.stderr.contains("no such file or device"), "\(result.stderr)")
+    }
+
     @Test("a file that is not media")
     func corruptFile() throws {
         let dir = try TemporaryDirectory()

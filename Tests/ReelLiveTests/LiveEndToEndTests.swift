@@ -209,4 +209,25 @@ struct LiveEndToEndTests {
         let decode = try Subprocess.run("ffmpeg", ["-v", "warning", "-i", archive, "-f", "null", "-"])
         #expect(decode.status == 0 && decode.stderr.isEmpty, "\(decode.stderr)")
     }
+
+    @Test("SIGTERM and SIGINT stop cleanly: last segment, ENDLIST, a playable archive, exit 0", arguments: [SIGTERM, SIGINT])
+    func stopsCleanlyOnSignal(signal: Int32) async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let archive = dir.path("a.mp4")
+        let reel = try BackgroundProcess(ReelBinary.path(), [
+            "live", "--source", "test:640x360@30", "--output", dir.path("out"), "--stream-id", "sig", "--archive", archive, "--quiet"],
+            environment: ["XDG_STATE_HOME": dir.path("state")])
+        try await Task.sleep(for: .seconds(5))
+        #expect(reel.isRunning, "no --duration: it runs until stopped")
+        reel.send(signal)
+        let result = await reel.wait(timeout: .seconds(30))
+        #expect(!result.timedOut && result.status == 0, "\(result.stderr)")
+        let playlist = try PlaylistReader(String(contentsOfFile: dir.path("out/streams/sig/playlist.m3u8"), encoding: .utf8))
+        #expect(playlist.ended && playlist.sequences == Array(1...playlist.entries.count), "\(playlist.entries.map(\.uri))")
+        let summed = playlist.entries.map(\.duration).reduce(0, +)
+        #expect(summed > 4 && summed < 7, "about the 5 s it ran: \(summed)")
+        let decode = try Subprocess.run("ffmpeg", ["-v", "warning", "-i", archive, "-f", "null", "-"])
+        #expect(decode.status == 0 && decode.stderr.isEmpty, "\(decode.stderr)")
+    }
 }
