@@ -15,15 +15,22 @@ final class VideoScaler {
 
     deinit { sws_freeContext(context) }
 
-    /// The centre crop of a `sw`x`sh` picture that has the output's aspect ratio (even sizes).
+    /// The centre crop of a `sw`x`sh` picture that has the output's aspect ratio, nearest to
+    /// it among the sizes that sit exactly in the middle at an even offset (4:2:0 chroma needs
+    /// even offsets): the margin on each side is even, so the size differs from the source's
+    /// by a multiple of 4.
     static func cropFill(sourceWidth sw: Int, sourceHeight sh: Int, width: Int, height: Int) -> (x: Int, y: Int, width: Int, height: Int) {
+        func centred(_ full: Int, _ ideal: Double) -> (offset: Int, size: Int) {
+            let size = min(full, full - 4 * Int(((Double(full) - ideal) / 4).rounded()))
+            return ((full - size) / 2, size)
+        }
         // Compare aspect ratios exactly: sw/sh vs width/height.
         if sw * height > sh * width {
-            let cw = min(sw, (sh * width / height) & ~1)
-            return (((sw - cw) / 2) & ~1, 0, cw, sh)
+            let (x, cw) = centred(sw, Double(sh * width) / Double(height))
+            return (x, 0, cw, sh)
         } else {
-            let ch = min(sh, (sw * height / width) & ~1)
-            return (0, ((sh - ch) / 2) & ~1, sw, ch)
+            let (y, ch) = centred(sh, Double(sw * height) / Double(width))
+            return (0, y, sw, ch)
         }
     }
 
@@ -50,7 +57,9 @@ final class VideoScaler {
         view.pointee.crop_top = numericCast(crop.y)
         view.pointee.crop_right = numericCast(Int(src.width) - crop.x - crop.width)
         view.pointee.crop_bottom = numericCast(Int(src.height) - crop.y - crop.height)
-        try check(av_frame_apply_cropping(view, 0), "cropping a \(src.width)x\(src.height) frame")
+        // Unaligned: the exact crop. Without it libavutil rounds the left edge down for pointer
+        // alignment but keeps the right one, and the picture comes out off-centre and squeezed.
+        try check(av_frame_apply_cropping(view, Int32(AV_FRAME_CROP_UNALIGNED)), "cropping a \(src.width)x\(src.height) frame")
         let key = (view.pointee.width, view.pointee.height, view.pointee.format, Int32(crop.width), Int32(crop.height))
         if context == nil || sourceKey.map({ $0 != key }) ?? true {
             sws_freeContext(context)
