@@ -1,0 +1,164 @@
+# Shared helpers for the benchmark scripts in bench/ (sourced, not run).
+#
+# A script sets BENCH_NAME, sources this file, and gets:
+#   say/fail          progress lines on stderr ("NAME: ...") and a fatal error
+#   reel              the reel binary (REEL_BIN, or the release build: `make build` first)
+#   work              a private temporary folder, removed at exit (KEEP_WORK=1 keeps it)
+#   cache             bench/.cache (generated inputs, kept between runs; gitignored)
+#   start_origin DIR  starts scripts/nginx-origin.sh in DIR (sets origin_port, origin_url);
+#                     it is stopped at exit, also on Ctrl-C
+#   timed FILE CMD…   runs CMD under /usr/bin/time, CPU and memory into FILE (see read_time)
+#   py                /usr/bin/python3 (Debian's; the scripts use its standard library only)
+#
+# Every script cleans up what it started on exit, error or Ctrl-C (INT/TERM exit 130/143).
+
+set -euo pipefail
+
+bench_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$bench_dir/.." && pwd)
+cache=${BENCH_CACHE:-"$bench_dir/.cache"}
+py=/usr/bin/python3
+origin_script="$root/scripts/nginx-origin.sh"
+
+say() { printf '%s: %s\n' "$BENCH_NAME" "$*" >&2; }
+fail() { printf '%s: error: %s\n' "$BENCH_NAME" "$*" >&2; exit 1; }
+
+for tool in ffmpeg ffprobe nginx curl; do
+    command -v "$tool" >/dev/null 2>&1 || fail "$tool is not installed: run 'make setup'"
+done
+[ -x /usr/bin/time ] || fail "/usr/bin/time is missing (Debian package 'time'): run 'make setup'"
+[ -x "$py" ] || fail "$py is missing (Debian package 'python3')"
+
+if [ -n "${REEL_BIN:-}" ]; then
+    reel=$REEL_BIN
+else
+    reel="$(cd "$root" && swift build -c release --show-bin-path 2>/dev/null)/reel" || reel=""
+fi
+[ -n "$reel" ] && [ -x "$reel" ] || fail "no reel binary (${reel:-none}): run 'make build' or set REEL_BIN"
+
+mkdir -p "$cache"
+work=$(mktemp -d "${TMPDIR:-/tmp}/reel-bench-$BENCH_NAME.XXXXXX")
+# nginx's workers run as nobody when we are root: they must be able to reach the origin's
+# prefix inside this folder.
+chmod 755 "$work"
+origin_prefix=""
+
+bench_cleanup() {
+    local status=$?
+    trap - EXIT INT TERM
+    if [ -n "$origin_prefix" ]; then
+        bash "$origin_script" stop "$origin_prefix" || true
+    fi
+    if [ "${KEEP_WORK:-0}" = 1 ]; then
+        say "kept the work folder: $work"
+    else
+        rm -rf "$work"
+    fi
+    exit "$status"
+}
+trap bench_cleanup EXIT
+# Ctrl-C reaches reel/ffmpeg too (same process group): they stop cleanly, then we exit.
+trap 'say "interrupted"; exit 130' INT
+trap 'say "terminated"; exit 143' TERM
+
+# start_origin DIR: an nginx WebDAV origin with its files in DIR/www and its log in
+# DIR/logs/access.log.
+start_origin() {
+    origin_prefix=$1
+    origin_port=$(bash "$origin_script" start "$origin_prefix") || fail "the nginx origin did not start"
+    origin_url="http://127.0.0.1:$origin_port/"
+    say "origin: $origin_url (nginx WebDAV, files in $origin_prefix/www)"
+}
+
+# CPU seconds the whole machine has spent busy since boot (all cores; /proc/stat).
+machine_busy() {
+    awk -v hz="$(getconf CLK_TCK)" '/^cpu / { printf "%.2f\n", ($2 + $3 + $4 + $7 + $8 + $9) / hz }' /proc/stat
+}
+
+# timed FILE CMD...: runs CMD, then writes "wall user sys maxrss_kb exit machine_busy" to
+# FILE, machine_busy being the CPU seconds the whole machine spent meanwhile (to see other
+# load: machine_busy - user - sys). Returns CMD's exit status. /usr/bin/time ignores Ctrl-C
+# itself, so it still reports a CMD that stopped on it.
+timed() {
+    local out=$1
+    shift
+    local status=0 before after
+    before=$(machine_busy)
+    /usr/bin/time -o "$out.raw" -f '%e %U %S %M %x' "$@" || status=$?
+    after=$(machine_busy)
+    # A command killed by a signal makes time write "Command terminated by signal N" first.
+    printf '%s %s\n' "$(grep -v '^Command' "$out.raw" | tail -n 1)" \
+        "$(awk -v a="$before" -v b="$after" 'BEGIN { printf "%.2f", b - a }')" > "$out"
+    return "$status"
+}
+
+# read_time FILE FIELD: wall | user | sys | cpu (user+sys) | rss_mb | exit | other (CPU-s
+# that the rest of the machine used meanwhile: other processes, and nginx)
+read_time() {
+    awk -v f="$2" '{
+        if (f == "wall") print $1; else if (f == "user") print $2; else if (f == "sys") print $3;
+        else if (f == "cpu") printf "%.2f\n", $2 + $3; else if (f == "rss_mb") printf "%.0f\n", $4 / 1024;
+        else if (f == "exit") print $5;
+        else if (f == "other") { o = $6 - $2 - $3; printf "%.1f\n", (o > 0 ? o : 0) }
+    }' "$1"
+}
+
+# The machine, for the result blocks.
+machine_line() {
+    local cpu
+    cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+    printf '%s cores (%s), load before: %s' "$(nproc)" "${cpu:-unknown CPU}" "$(cut -d' ' -f1-3 /proc/loadavg)"
+}
+
+# The Reel build measured: the git commit of the source tree the binary was built in (with
+# "+changes" when that tree differs from its commit; the binary may also be older than the
+# tree: `make build` first).
+reel_version() {
+    local tree commit
+    tree=$(git -C "$(dirname "$reel")" rev-parse --show-toplevel 2>/dev/null) || tree=$root
+    commit=$(git -C "$tree" rev-parse --short HEAD 2>/dev/null) || commit="unknown commit"
+    if [ -n "$(git -C "$tree" status --porcelain -- Sources Package.swift 2>/dev/null)" ]; then
+        commit="$commit+changes"
+    fi
+    printf 'commit %s, binary %s' "$commit" "$reel"
+}
+
+# ffprobe_value FILE ENTRY [STREAM]: one value, e.g. ffprobe_value a.mp4 format=duration
+ffprobe_value() {
+    local select=()
+    [ -n "${3:-}" ] && select=(-select_streams "$3")
+    ffprobe -v error "${select[@]}" -show_entries "$2" -of default=noprint_wrappers=1:nokey=1 "$1" | head -n 1
+}
+
+# Median of the numbers on stdin.
+median() {
+    "$py" -c 'import statistics, sys; v = [float(x) for x in sys.stdin.read().split()]; print(f"{statistics.median(v):.2f}" if v else "nan")'
+}
+
+# make_input WxH FPS SECONDS CRF: a cached H.264 + AAC test file (FFmpeg's testsrc2 picture,
+# a 440 Hz stereo tone at 48 kHz), made once in bench/.cache/ and reused; prints its path.
+# x264 at CRF 18 keeps it close to what a camera delivers, so decoding it costs what it would.
+make_input() {
+    local size=$1 fps=$2 seconds=$3 crf=$4
+    local file="$cache/testsrc2-$size-${fps}fps-${seconds}s-crf$crf.mp4"
+    if [ ! -s "$file" ]; then
+        say "making the input once (cached): $file"
+        ffmpeg -nostdin -hide_banner -loglevel error -y \
+            -f lavfi -i "testsrc2=size=$size:rate=$fps" \
+            -f lavfi -i "sine=frequency=440:sample_rate=48000" \
+            -t "$seconds" -map 0:v -map 1:a \
+            -c:v libx264 -preset fast -crf "$crf" -pix_fmt yuv420p -g $((2 * fps)) \
+            -c:a aac -b:a 128k -ac 2 -movflags +faststart "$file.part.mp4" ||
+            { rm -f "$file.part.mp4"; fail "could not make $file"; }
+        mv "$file.part.mp4" "$file"
+    fi
+    printf '%s\n' "$file"
+}
+
+# picture_psnr A B: average PSNR (dB) of two videos' pictures, frame by frame from their
+# first frames (timestamps reset, so different start times do not matter).
+picture_psnr() {
+    ffmpeg -nostdin -hide_banner -v info -i "$1" -i "$2" \
+        -lavfi "[0:v]setpts=PTS-STARTPTS[a];[1:v]setpts=PTS-STARTPTS[b];[a][b]psnr" -f null - 2>&1 |
+        sed -n 's/.*PSNR .*average:\([0-9.inf]*\).*/\1/p' | tail -n 1
+}

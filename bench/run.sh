@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs the three benchmarks in order and prints their result blocks together at the end:
+#   1. bench/realtime.sh        5 min real-time run with the HEVC archive
+#   2. bench/fast-vs-ffmpeg.sh  throughput against one ffmpeg command (3 runs each)
+#   3. bench/latency.sh         publish latency against ffmpeg (5 min each)
+# About 25 minutes on a 2-core machine, plus about 2 minutes the first time to make the
+# inputs (cached in bench/.cache/).
+#
+#   make bench                                   # builds, then runs this
+#   bash bench/run.sh                            # with the existing release build
+#   SECONDS_TO_RUN=30 RUNS=1 INPUT_SECONDS=20 bash bench/run.sh   # a quick trial
+#
+# Every script's own variables pass through (SECONDS_TO_RUN, RUNS, INPUT_SECONDS, REEL_BIN…).
+# The whole output is also written to bench/.cache/run-DATE.log.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+mkdir -p "$here/.cache"
+log="$here/.cache/run-$(date +%Y%m%d-%H%M%S).log"
+results=$(mktemp "${TMPDIR:-/tmp}/reel-bench-results.XXXXXX")
+trap 'rm -f "$results"' EXIT
+trap 'echo "run: interrupted" >&2; exit 130' INT
+trap 'exit 143' TERM
+
+failed=()
+for name in realtime fast-vs-ffmpeg latency; do
+    echo "run: ---- bench/$name.sh ----" | tee -a "$log" >&2
+    # Result blocks (stdout) are kept; progress (stderr) goes to the terminal and the log.
+    if ! bash "$here/$name.sh" 2> >(tee -a "$log" >&2) | tee -a "$log" >> "$results"; then
+        failed+=("$name")
+        echo "run: bench/$name.sh failed" | tee -a "$log" >&2
+    fi
+done
+
+echo
+echo "==== all results ($(date -u +%Y-%m-%dT%H:%MZ)) ===="
+cat "$results"
+echo
+echo "run: log in $log"
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "run: failed: ${failed[*]}" >&2
+    exit 1
+fi
