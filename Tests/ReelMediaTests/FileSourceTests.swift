@@ -1,0 +1,48 @@
+import Foundation
+import ReelCore
+import ReelTestSupport
+import Testing
+@testable import ReelMedia
+
+@Suite("File source")
+struct FileSourceTests {
+    @Test("samples leave in capture order across streams, even when the video decoder holds pictures back (B-frames)")
+    func captureOrder() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let file = dir.path("bframes.mp4")
+        // libx264's defaults use B-frames: the decoder outputs each picture a few packets late.
+        let make = try Subprocess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-f", "lavfi",
+                                                 "-i", "sine=f=440:sample_rate=48000", "-t", "3", "-c:v", "libx264", "-bf", "3",
+                                                 "-c:a", "aac", file])
+        #expect(make.status == 0, "\(make.stderr)")
+        let source = try FileSource(path: file, realTime: false)
+        #expect(source.format.width == 320 && source.format.audio?.sampleRate == 48_000)
+        var times: [MediaTime] = []
+        var video = 0, audio = 0
+        try source.run { sample in
+            times.append(sample.captureTime)
+            if case .video = sample { video += 1 } else { audio += 1 }
+        }
+        #expect(video == 90)
+        #expect(audio > 100)
+        let outOfOrder = zip(times, times.dropFirst()).filter { $0.0 > $0.1 }.count
+        #expect(outOfOrder == 0, "\(outOfOrder) samples left before an earlier one")
+    }
+
+    @Test("real-time pacing: 2 s of file take about 2 s")
+    func pacing() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let file = dir.path("two.mp4")
+        _ = try Subprocess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30", "-t", "2",
+                                          "-c:v", "libx264", file])
+        let source = try FileSource(path: file, realTime: true)
+        let start = MonotonicClock.now()
+        var lateness: [Double] = []
+        try source.run { sample in lateness.append((MonotonicClock.now() - sample.captureTime).seconds) }
+        let elapsed = (MonotonicClock.now() - start).seconds
+        #expect(elapsed > 1.9 && elapsed < 2.6, "\(elapsed) s")
+        #expect((lateness.max() ?? 1) < 0.05, "each frame leaves when its time comes: worst \(lateness.max() ?? 0) s late")
+    }
+}
