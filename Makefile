@@ -16,9 +16,10 @@ setup:
 build: setup
 	$(SWIFT) build -c release --product reel
 
-# Integration tests run the optimized binary through REEL_BIN.
+# Integration tests run the optimized binary through REEL_BIN. Tests run one at a time
+# (--no-parallel): several of them run in real time and must not starve each other.
 test: build
-	REEL_BIN="$(RELEASE_BIN)/reel" $(SWIFT) test
+	REEL_BIN="$(RELEASE_BIN)/reel" $(SWIFT) test --no-parallel
 
 demo: build
 	REEL_BIN="$(RELEASE_BIN)/reel" bash scripts/demo.sh

@@ -19,9 +19,12 @@ final class TerminalReporter: LiveReporter, @unchecked Sendable {
 
     func status(_ s: LiveStatus) {
         guard !quiet else { return }
-        let line = String(format: "%@ | segments %d/%d | backlog %d | dropped %d | %.2f Mbps | retries %d | archive %d frames (%d queued)",
+        var line = String(format: "%@ | segments %d/%d | backlog %d | dropped %d | %.2f Mbps | retries %d",
                           Self.clock(s.elapsed), s.segmentsPublished, s.segmentsProduced, s.backlog, s.droppedFrames,
-                          s.bitRate / 1e6, s.failedAttempts, s.archiveFrames, s.archiveBacklog)
+                          s.bitRate / 1e6, s.failedAttempts)
+        if let frames = s.archiveFrames {
+            line += String(format: " | archive %d frames (%d queued)", frames, s.archiveBacklog)
+        }
         lock.withLock {
             if isTerminal {
                 FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))

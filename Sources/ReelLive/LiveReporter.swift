@@ -15,8 +15,8 @@ public struct LiveStatus: Sendable {
     public var bitRate: Double
     /// Failed PUT attempts so far.
     public var failedAttempts: Int
-    /// Archive frames written, and frames queued for it.
-    public var archiveFrames: Int, archiveBacklog: Int
+    /// Archive frames written (nil: no archive), and frames queued for it.
+    public var archiveFrames: Int?, archiveBacklog: Int
 }
 
 /// What happened to each output, at the end.

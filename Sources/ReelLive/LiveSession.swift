@@ -219,7 +219,7 @@ public final class LiveSession: Sendable {
         let stats = publisher.snapshot()
         return LiveStatus(elapsed: elapsed, segmentsPublished: stats.published, segmentsProduced: stats.produced,
                           backlog: stats.backlog, droppedFrames: live.stats.dropped, bitRate: stats.bitRate,
-                          failedAttempts: stats.failedAttempts, archiveFrames: archive?.framesWritten ?? 0,
+                          failedAttempts: stats.failedAttempts, archiveFrames: archive?.framesWritten,
                           archiveBacklog: archiveQueue?.stats.depth ?? 0)
     }
 }
