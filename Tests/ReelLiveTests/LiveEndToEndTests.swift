@@ -91,8 +91,13 @@ struct LiveEndToEndTests {
         func field(_ line: String, _ name: String) -> Double? {
             line.split(separator: "|").first { $0.hasPrefix(name + "=") }.flatMap { Double($0.dropFirst(name.count + 1)) }
         }
-        let frames = try #require(field(video, "nb_read_frames"))
-        #expect(abs(summed - frames / frameRate) <= 1 / frameRate + 0.0005, "summed EXTINF \(summed) within one frame of \(frames) frames")
+        // The media's own time span: first picture to the end of the last one.
+        let times = try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "frame=pts_time",
+                                                   "-of", "csv=p=0", file])
+        let pts = times.stdout.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: ","))) }
+        let span = try #require(pts.max()) + 1 / frameRate - (try #require(pts.min()))
+        #expect(abs(summed - span) <= 1 / frameRate + 0.0005, "summed EXTINF \(summed) within one frame of the media's \(span) s")
+        #expect(field(video, "nb_read_frames") != nil)
         let videoStart = try #require(field(video, "start_time")), audioStart = try #require(field(audio, "start_time"))
         #expect(abs(videoStart - 10) < 0.001, "video starts at 10 s")
         #expect(abs(audioStart - videoStart) < 0.05, "A/V start offset kept (test source: 0, AAC priming aside)")
@@ -186,11 +191,12 @@ struct LiveEndToEndTests {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
         let archive = dir.path("slow.mp4")
-        // x265 "fast" at 1080x1920 is a few times too slow for 30 fps on a small machine, yet fast
-        // enough that a lowered rate keeps up even while other tests load it.
+        // x265 "slower" at 1080x1920 is about 5x too slow for 30 fps on this 2-core machine when it
+        // is idle (measured: 21 s for 4 s of this picture), so the rate must drop, yet well within
+        // the 32x the policy can absorb, even under load.
         let result = try ReelBinary.run([
             "live", "--source", "test:640x360@30", "--output", dir.path("out"), "--stream-id", "slow", "--archive", archive,
-            "--archive-preset", "fast", "--duration", "12", "--quiet"], environment: ["XDG_STATE_HOME": dir.path("state")])
+            "--archive-preset", "slower", "--duration", "12", "--quiet"], environment: ["XDG_STATE_HOME": dir.path("state")])
         #expect(result.status == 0, "\(result.stderr)")
         let summary = result.stdout + result.stderr
         #expect(summary.contains("left out of the archive on purpose"), "\(summary)")
