@@ -6,7 +6,9 @@ import Synchronization
 /// Reel's origin: stores the publisher's PUTs and serves HLS to players, on libmicrohttpd.
 ///
 /// libmicrohttpd runs a pool of threads (``OriginSettings/threadCount``), each with its own
-/// epoll loop, and calls this server back for every request. The C callbacks receive the
+/// poll loop, and calls this server back for every request. (Poll, not epoll: libmicrohttpd
+/// 0.9.75's edge-triggered epoll mode can miss a client's end of stream that arrives with the
+/// request, leaving the connection open until a timeout; poll sees it every time.) The C callbacks receive the
 /// server as an unretained pointer; ``start()`` retains the server until ``stop()`` has
 /// stopped the daemon, so no callback can outlive it. Each request carries a
 /// ``RequestContext`` (see there for its lifetime).
@@ -39,6 +41,7 @@ public final class OriginServer: Sendable {
     /// Opens the data folder, loads or creates the token and opens the access log. Nothing
     /// listens until ``start()``.
     public init(settings: OriginSettings) throws {
+        _ = try Self.socketAddress(host: settings.host, port: settings.port)  // refuse a bad address before creating files
         self.settings = settings
         store = try OriginStore(directory: settings.dataDirectory)
         tokenFile = try OriginTokenFile.loadOrCreate(at: settings.resolvedTokenFile)
@@ -70,7 +73,7 @@ public final class OriginServer: Sendable {
     public func start() throws(Error) {
         try daemon.withLock { (daemon: inout OpaquePointer?) throws(Error) in
             guard daemon == nil else { return }
-            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue | MHD_USE_ITC.rawValue
+            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue
                 | MHD_USE_ERROR_LOG.rawValue
             let address = try Self.socketAddress(host: settings.host, port: settings.port)
             if address.count == MemoryLayout<sockaddr_in6>.size { flags |= MHD_USE_IPv6.rawValue }

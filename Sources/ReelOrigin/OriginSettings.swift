@@ -21,7 +21,7 @@ public struct OriginSettings: Sendable {
     public var connectionMemoryBytes: Int = 64 * 1024
     /// Seconds without any traffic after which a connection is closed.
     public var idleTimeout: Int = 30
-    /// Threads serving connections (each runs its own epoll loop).
+    /// Threads serving connections (each runs its own poll loop over its share of them).
     public var threadCount: Int = max(4, ProcessInfo.processInfo.activeProcessorCount * 2)
     /// Header and upload-rate deadlines, checked by a watchdog once every ``watchdogInterval``.
     public var deadlines = ConnectionDeadlines()

@@ -183,6 +183,27 @@ struct OriginServerTests {
         }
     }
 
+    @Test func headersAndConnectionsAreBounded() async throws {
+        try await withOrigin(configure: { $0.maxConnections = 4; $0.threadCount = 2 }) { origin in
+            // A header block larger than the connection's 64 KiB is refused and the connection closed.
+            let huge = try RawClient(port: origin.port)
+            huge.send("GET /health HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "a", count: 100_000))\r\n\r\n")
+            let started = ContinuousClock.now
+            let answer = String(decoding: huge.receiveAll(), as: UTF8.self)
+            #expect(answer.isEmpty || answer.hasPrefix("HTTP/1.1 4"), "\(answer.prefix(30))")
+            #expect(ContinuousClock.now - started < .seconds(5), "closed, not left waiting")
+
+            // With the cap taken by idle connections, a new client waits in the listen queue …
+            var holders = try (0..<4).map { _ in try RawClient(port: origin.port) }
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(try curl(["--max-time", "1", origin.base + "/health"]).status == 0, "no answer while 4 of 4 are taken")
+            // … and is served once a place is free.
+            holders.removeLast()
+            #expect(try curl(["--max-time", "5", origin.base + "/health"]).status == 200)
+            _ = holders
+        }
+    }
+
     @Test func getServesRangesTagsCachingTypesAndCORS() throws {
         try awaitless {
             let origin = try TestOrigin()
