@@ -29,6 +29,29 @@ public final class OriginStore: Sendable {
         guard fd >= 0 else { throw .dataFolder(path, Self.reason()) }
         root = fd
         if mkdirat(root, "streams", 0o755) == 0 { fsync(root) }
+        removeLeftovers()
+    }
+
+    /// Removes what a crash can leave behind: temp files of unfinished uploads
+    /// (`streams/{id}/.NAME.RANDOM.tmp`, also in `seg/`) and stream folders a DELETE had
+    /// renamed away but not yet removed (`streams/.deleted-*`).
+    func removeLeftovers() {
+        guard let streams = try? openFolder(["streams"], create: false) else { return }
+        defer { close(streams) }
+        for name in Self.entries(of: streams) {
+            if name.hasPrefix(".deleted-") {
+                removeTree(parent: streams, name: name)
+                continue
+            }
+            guard let layout = try? StreamLayout(streamID: name) else { continue }
+            for folders in [[String](), ["seg"]] {
+                guard let folder = try? openFolder(["streams", layout.streamID] + folders, create: false) else { continue }
+                for entry in Self.entries(of: folder) where entry.hasPrefix(".") && entry.hasSuffix(".tmp") {
+                    unlinkat(folder, entry, 0)
+                }
+                close(folder)
+            }
+        }
     }
 
     deinit { close(root) }

@@ -394,6 +394,24 @@ struct OriginServerTests {
         }
     }
 
+    @Test func leftoversOfACrashAreRemovedAtStart() throws {
+        let parent = try TemporaryDirectory()
+        defer { parent.cleanup() }
+        let data = parent.url.appendingPathComponent("data")
+        let fm = FileManager.default
+        try fm.createDirectory(at: data.appendingPathComponent("streams/desk/seg"), withIntermediateDirectories: true)
+        try fm.createDirectory(at: data.appendingPathComponent("streams/.deleted-old-1f/seg"), withIntermediateDirectories: true)
+        for name in ["streams/desk/init.mp4", "streams/desk/.init.mp4.0123.tmp", "streams/desk/seg/.000001.m4s.4567.tmp",
+                     "streams/desk/seg/000002.m4s", "streams/.deleted-old-1f/seg/000001.m4s"] {
+            try Data("x".utf8).write(to: data.appendingPathComponent(name))
+        }
+        let server = try OriginServer(settings: OriginSettings(port: 0, dataDirectory: data, accessLog: .none))
+        _ = server
+        #expect(try fm.contentsOfDirectory(atPath: data.appendingPathComponent("streams").path) == ["desk"])
+        #expect(try fm.contentsOfDirectory(atPath: data.appendingPathComponent("streams/desk").path).sorted() == ["init.mp4", "seg"])
+        #expect(try fm.contentsOfDirectory(atPath: data.appendingPathComponent("streams/desk/seg").path) == ["000002.m4s"])
+    }
+
     @Test func stopLetsRequestsInFlightFinish() async throws {
         let origin = try TestOrigin()
         defer { origin.close() }
