@@ -224,6 +224,11 @@ public final class OriginServer: Sendable {
         }
         context.status = response.status
         context.bytes = context.method == "HEAD" ? 0 : response.bodyCount
+        if response.status >= 500, case .bytes(let bytes) = response.body {
+            // A server-side failure (disk full, I/O error): say why on standard error too.
+            let reason = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            FileHandle.standardError.write(Data("reel serve: \(context.method) \(AccessLogEntry.escaped(context.path)) failed: \(reason)\n".utf8))
+        }
         return MHD_queue_response(connection, UInt32(response.status), made)
     }
 

@@ -64,15 +64,15 @@ struct OriginAtomicityTests {
             defer { session.invalidateAndCancel() }
 
             let token = origin.token
-            @Sendable func put(_ n: Int) async throws -> Int {
+            @Sendable func put(_ n: Int) async throws -> (status: Int, text: String) {
                 var request = URLRequest(url: url)
                 request.httpMethod = "PUT"
                 request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
                 request.setValue(String(Self.size), forHTTPHeaderField: "Content-Length")
-                let (_, response) = try await session.upload(for: request, from: Self.version(n, base: base))
-                return (response as! HTTPURLResponse).statusCode
+                let (data, response) = try await session.upload(for: request, from: Self.version(n, base: base))
+                return ((response as! HTTPURLResponse).statusCode, String(decoding: data.prefix(300), as: UTF8.self))
             }
-            #expect(try await put(0) == 201)
+            #expect(try await put(0).status == 201)
 
             let done = Flag()
             let seen = Observations()
@@ -97,8 +97,8 @@ struct OriginAtomicityTests {
                 group.addTask {
                     defer { done.set() }
                     for n in 1..<Self.versions {
-                        let status = try await put(n)
-                        if status != 204 { seen.withLock { $0.bad.append("PUT \(n) answered \(status)") } }
+                        let answer = try await put(n)
+                        if answer.status != 204 { seen.withLock { $0.bad.append("PUT \(n) answered \(answer.status): \(answer.text)") } }
                     }
                 }
                 try await group.waitForAll()

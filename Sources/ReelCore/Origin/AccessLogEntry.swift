@@ -48,7 +48,7 @@ public struct AccessLogEntry: Sendable, Hashable {
     }
 
     /// Printable ASCII stays; everything else becomes `%XX`; at most 512 bytes of input.
-    static func escaped(_ text: String) -> String {
+    public static func escaped(_ text: String) -> String {
         var result = ""
         for byte in text.utf8.prefix(512) {
             if byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "%") {

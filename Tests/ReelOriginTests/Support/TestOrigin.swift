@@ -105,7 +105,9 @@ final class RawClient {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { Glibc.close(fd); throw POSIXError(.ECONNREFUSED) }
+        // No close here: a class whose init throws once every property is set still runs
+        // deinit, which closes the socket (closing twice could close another thread's file).
+        guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
         var timeout = timeval(tv_sec: receiveTimeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
