@@ -41,6 +41,7 @@ final class ConnectionWatchdog: Sendable {
 
     /// Starts the checking thread.
     func run() {
+        running.store(true, ordering: .relaxed)
         let thread = Thread { [self] in
             while running.load(ordering: .relaxed) {
                 Thread.sleep(forTimeInterval: interval)
