@@ -3,8 +3,9 @@ import PackageDescription
 
 // Layers (arrows only point down):
 //   reel (CLI entry) → ReelCLI → ReelLive → ReelMedia → CFFmpeg
-//                                    ↘         ↘
-//                                     ReelCore (pure Swift, no C, no I/O)
+//                          │         ↘         ↘
+//                          │          ReelCore (pure Swift, no C, no I/O)
+//                          └──────→ ReelOrigin → CMicroHTTPD, CZlib, ReelCore
 let package = Package(
     name: "Reel",
     products: [
@@ -12,6 +13,7 @@ let package = Package(
         .library(name: "ReelCore", targets: ["ReelCore"]),
         .library(name: "ReelMedia", targets: ["ReelMedia"]),
         .library(name: "ReelLive", targets: ["ReelLive"]),
+        .library(name: "ReelOrigin", targets: ["ReelOrigin"]),
     ],
     targets: [
         // Layer 1: C bridge. Debian's FFmpeg 5.1 headers live on the default include path;
@@ -23,14 +25,20 @@ let package = Package(
                 .linkedLibrary("swscale"), .linkedLibrary("swresample"), .linkedLibrary("avutil"),
             ]
         ),
+        // Layer 1: libmicrohttpd (HTTP server) and zlib (gzip), Debian packages found by pkg-config;
+        // each header wraps the variadic functions and macros Swift cannot call.
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Layer 2: every rule of the spec that is arithmetic or a state machine.
         .target(name: "ReelCore", linkerSettings: [.linkedLibrary("m")]),
         // Layer 3: FFmpeg-backed media (sources, encoders, segmenter, MP4 writer).
         .target(name: "ReelMedia", dependencies: ["CFFmpeg", "ReelCore"]),
         // Layer 4: pipelines (live HLS recorder, publisher).
         .target(name: "ReelLive", dependencies: ["ReelMedia", "ReelCore"]),
+        // Layer 4: the origin server (`reel serve`): stores PUTs, serves HLS.
+        .target(name: "ReelOrigin", dependencies: ["ReelCore", "CMicroHTTPD", "CZlib"]),
         // Layer 5: the command line: parses, wires, reports.
-        .target(name: "ReelCLI", dependencies: ["ReelLive", "ReelMedia", "ReelCore"]),
+        .target(name: "ReelCLI", dependencies: ["ReelLive", "ReelOrigin", "ReelMedia", "ReelCore"]),
         .executableTarget(name: "reel", dependencies: ["ReelCLI"]),
 
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore"], resources: [.copy("Golden")]),
@@ -39,6 +47,7 @@ let package = Package(
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelLiveTests", dependencies: ["ReelLive", "ReelMedia", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelCLITests", dependencies: ["ReelCLI", "ReelTestSupport"]),
+        .testTarget(name: "ReelOriginTests", dependencies: ["ReelOrigin", "ReelCore", "CZlib", "ReelTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

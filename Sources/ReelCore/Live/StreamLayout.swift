@@ -9,7 +9,8 @@
 /// The playlist refers to the init segment and the media segments by paths relative to
 /// itself (``initURI``, ``segmentURI(sequence:)``), so the same files work under any base.
 public struct StreamLayout: Sendable, Hashable {
-    /// The stream's id: one path component of letters, digits, `-`, `_` and `.`.
+    /// The stream's id: 1 to 128 ASCII letters, digits, `-` and `_` (`[A-Za-z0-9_-]{1,128}`), so it
+    /// is one path component that never needs escaping and can never be `.` or `..`.
     public let streamID: String
 
     /// The init segment's name, relative to the playlist.
@@ -21,11 +22,11 @@ public struct StreamLayout: Sendable, Hashable {
     public init(streamID: String) throws(Error) {
         let allowed = streamID.unicodeScalars.allSatisfy { scalar in
             switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", "-", "_", ".": true
+            case "a"..."z", "A"..."Z", "0"..."9", "-", "_": true
             default: false
             }
         }
-        guard !streamID.isEmpty, streamID.count <= 128, allowed, streamID != ".", streamID != ".." else {
+        guard !streamID.isEmpty, streamID.unicodeScalars.count <= 128, allowed else {
             throw .invalidStreamID(streamID)
         }
         self.streamID = streamID
@@ -59,14 +60,14 @@ public struct StreamLayout: Sendable, Hashable {
 
     /// Why a layout could not be made.
     public enum Error: Swift.Error, Sendable, Hashable, CustomStringConvertible {
-        /// The id is empty, too long, `.`/`..`, or has characters other than letters, digits, `-`, `_`, `.`.
+        /// The id is empty, longer than 128, or has characters other than ASCII letters, digits, `-`, `_`.
         case invalidStreamID(String)
 
         /// A message for the user: what happened and what to do.
         public var description: String {
             switch self {
             case .invalidStreamID(let id):
-                "The stream id \"\(id)\" cannot be used in a URL path: use 1 to 128 letters, digits, '-', '_' or '.' (and not '.' or '..')."
+                "The stream id \"\(id)\" cannot be used in a URL path: use 1 to 128 ASCII letters, digits, '-' or '_'."
             }
         }
     }

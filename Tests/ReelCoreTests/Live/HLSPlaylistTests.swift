@@ -85,11 +85,11 @@ import Testing
     }
 
     @Test func streamLayoutPathsAndIDValidation() throws {
-        let layout = try StreamLayout(streamID: "desk-2026.11.30_a")
-        #expect(layout.initPath == "streams/desk-2026.11.30_a/init.mp4")
-        #expect(layout.playlistPath == "streams/desk-2026.11.30_a/playlist.m3u8")
-        #expect(layout.segmentPath(sequence: 12) == "streams/desk-2026.11.30_a/seg/000012.m4s")
-        for bad in ["", ".", "..", "a/b", "a b", "caf\u{e9}", String(repeating: "x", count: 129)] {
+        let layout = try StreamLayout(streamID: "desk-2026-11-30_a")
+        #expect(layout.initPath == "streams/desk-2026-11-30_a/init.mp4")
+        #expect(layout.playlistPath == "streams/desk-2026-11-30_a/playlist.m3u8")
+        #expect(layout.segmentPath(sequence: 12) == "streams/desk-2026-11-30_a/seg/000012.m4s")
+        for bad in ["", ".", "..", "a.b", "a/b", "a b", "a%2e", "caf\u{e9}", "a\u{0}", String(repeating: "x", count: 129)] {
             #expect(throws: StreamLayout.Error.invalidStreamID(bad)) { try StreamLayout(streamID: bad) }
         }
         #expect(StreamLayout.contentType(forPath: layout.playlistPath) == "application/vnd.apple.mpegurl")

@@ -1,0 +1,73 @@
+import Foundation
+import ReelOrigin
+
+/// `reel serve`: Reel's own origin. Stores the publisher's PUTs and serves HLS to players.
+enum ServeCommand {
+    static let host = Option.value("host", placeholder: "ADDR", default: "127.0.0.1",
+                                   help: "Address to listen on: 127.0.0.1 (this machine only), 0.0.0.0 or :: (every interface), or one address.")
+    static let port = Option.value("port", short: "p", as: Int.self, default: "8080", help: "Port to listen on (0 picks a free one).")
+    static let data = Option.value("data", placeholder: "DIR",
+                                   help: "Data folder holding streams/{id}/… (default: reel/origin in the XDG data folder, ~/.local/share/reel/origin).")
+    static let tokenFile = Option.value("token-file", placeholder: "FILE",
+                                        help: "File holding the bearer token PUT and DELETE need; created (256 random bits, mode 0600) when missing. Default: token in the data folder.")
+    static let accessLog = Option.value("access-log", placeholder: "FILE",
+                                        help: "Append the access log (one line per request) to FILE instead of standard output; '-' for standard output, 'none' for no log.")
+
+    static let spec = CommandSpec(
+        name: "serve",
+        summary: "Run Reel's HLS origin: store PUT streams, serve them to players.",
+        discussion: """
+            Stores what 'reel live --origin URL --token TOKEN' publishes (streams/{id}/init.mp4, \
+            playlist.m3u8, seg/NNNNNN.m4s) atomically in the data folder and serves it with the right \
+            MIME types, caching, ETags, ranges, gzip for playlists and CORS. GET /api/streams lists \
+            the streams, newest first; GET /health answers 200. PUT and DELETE need the bearer token. \
+            Ctrl-C (SIGINT) or SIGTERM stops after the requests in flight.
+            """,
+        options: [host, port, data, tokenFile, accessLog],
+        examples: [
+            "reel serve",
+            "reel serve --host 0.0.0.0 --port 8080 --data /srv/reel",
+            "reel live --origin http://127.0.0.1:8080/ --token \"$(cat ~/.local/share/reel/origin/token)\"",
+        ])
+
+    static func run(_ arguments: ParsedArguments) async throws -> Int32 {
+        let portNumber = try arguments.int(port) ?? 8080
+        guard (0...65535).contains(portNumber) else { throw arguments.invalid(port, expected: "a port from 0 to 65535") }
+        var settings = OriginSettings(host: arguments.string(host) ?? "127.0.0.1", port: portNumber)
+        if let folder = arguments.string(data) { settings.dataDirectory = URL(fileURLWithPath: folder) }
+        if let file = arguments.string(tokenFile) { settings.tokenFile = URL(fileURLWithPath: file) }
+        switch arguments.string(accessLog) {
+        case nil, "-": settings.accessLog = .standardOutput
+        case "none": settings.accessLog = .none
+        case let file?: settings.accessLog = .file(URL(fileURLWithPath: file))
+        }
+
+        let server = try OriginServer(settings: settings)
+        try server.start()
+        let base = server.baseURL.absoluteString
+        let tokenPath = settings.resolvedTokenFile.path
+        print("""
+            reel serve: serving \(settings.dataDirectory.path)
+              base URL:  \(base)
+              viewer:    \(base)   (a list of streams for now)
+              streams:   \(base)api/streams
+              token:     \(tokenPath)\(server.tokenFile.created ? " (new, mode 0600)" : "")
+              publish:   reel live --origin \(base) --token "$(cat \(tokenPath))"
+            """)
+        if let warning = server.tokenFile.warning { print("warning: \(warning)") }
+        fflush(nil)  // all C streams: the banner must reach a pipe before any access-log line
+
+        let stopped = AsyncStream<Int32>.makeStream()
+        let signals = SignalTrap(signals: [SIGINT, SIGTERM]) { signal in stopped.continuation.yield(signal) }
+        defer { signals.cancel() }
+        var received: Int32 = SIGTERM
+        for await signal in stopped.stream {
+            received = signal
+            break
+        }
+        FileHandle.standardError.write(Data("reel serve: \(received == SIGINT ? "interrupted" : "terminated"), finishing \(server.requestsInFlight) request(s) in flight\n".utf8))
+        server.stop()
+        FileHandle.standardError.write(Data("reel serve: stopped\n".utf8))
+        return 0
+    }
+}

@@ -1,0 +1,50 @@
+/// One file of a stream on the origin, and how it is served: MIME type, caching, compression.
+public enum OriginFile: Sendable, Hashable {
+    /// `init.mp4`.
+    case initSegment
+    /// `playlist.m3u8`.
+    case playlist
+    /// `seg/NNNNNN.m4s`.
+    case segment(sequence: Int)
+
+    /// Media segment names: 6 to 10 digits and `.m4s` (what ``StreamLayout/segmentURI(sequence:)`` writes).
+    public static func segmentSequence(fileName: String) -> Int? {
+        guard fileName.hasSuffix(".m4s") else { return nil }
+        let digits = fileName.utf8.dropLast(4)
+        guard (6...10).contains(digits.count), digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return nil
+        }
+        return Int(Substring(fileName.dropLast(4)))
+    }
+
+    /// The folders below the stream folder (`["seg"]` for segments) and the file name.
+    public var location: (folders: [String], name: String) {
+        switch self {
+        case .initSegment: ([], StreamLayout.initURI)
+        case .playlist: ([], StreamLayout.playlistName)
+        case .segment(let sequence):
+            (["seg"], String(StreamLayout.segmentURI(sequence: sequence).dropFirst("seg/".count)))
+        }
+    }
+
+    /// `application/vnd.apple.mpegurl`, `video/mp4` or `video/iso.segment`.
+    public var contentType: String {
+        switch self {
+        case .initSegment: "video/mp4"
+        case .playlist: "application/vnd.apple.mpegurl"
+        case .segment: "video/iso.segment"
+        }
+    }
+
+    /// The playlist changes with every segment and must never be cached; init and segments
+    /// never change once written, so any cache may keep them for a year.
+    public var cacheControl: String {
+        switch self {
+        case .playlist: "no-cache, no-store, must-revalidate"
+        case .initSegment, .segment: "public, max-age=31536000, immutable"
+        }
+    }
+
+    /// Whether gzip is worth it: playlists are text; fMP4 media does not compress.
+    public var isCompressible: Bool { self == .playlist }
+}

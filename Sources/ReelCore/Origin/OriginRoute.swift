@@ -1,0 +1,90 @@
+/// What a request path names on Reel's origin, decided from the raw (still percent-encoded)
+/// path alone. Anything that is not exactly one of these is `nil`, which the server answers
+/// with 404.
+///
+/// ```
+/// /                                    index page
+/// /health                              health check
+/// /api/streams                         the stream list (JSON)
+/// /streams/{id}                        a whole stream (DELETE)
+/// /streams/{id}/init.mp4               init segment
+/// /streams/{id}/playlist.m3u8          media playlist
+/// /streams/{id}/seg/NNNNNN.m4s         media segment (6 to 10 digits)
+/// ```
+///
+/// The path is split on `/` *before* percent-decoding, and each decoded component is matched
+/// against an allow-list grammar (ids are `[A-Za-z0-9_-]{1,128}`, see ``StreamLayout``). So
+/// `..`, `%2e%2e`, an encoded `/` (`%2f`), a NUL (`%00`), empty components (`//etc`), a
+/// trailing slash and absolute-form targets (`http://…`) can never name anything.
+public enum OriginRoute: Sendable, Hashable {
+    /// `/`: the page listing streams.
+    case index
+    /// `/health`.
+    case health
+    /// `/api/streams`.
+    case streamList
+    /// `/streams/{id}`: the stream as a whole (only DELETE).
+    case stream(StreamLayout)
+    /// One file of a stream.
+    case streamFile(StreamLayout, OriginFile)
+
+    /// Longest path accepted; longer paths name nothing.
+    public static let maximumPathLength = 1024
+
+    /// The route for the raw request path (without the query), or `nil` for anything else.
+    public init?(path: String) {
+        guard path.utf8.count <= Self.maximumPathLength, path.utf8.first == UInt8(ascii: "/") else { return nil }
+        var components: [String] = []
+        for raw in path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+            guard let decoded = Self.percentDecoded(raw) else { return nil }
+            components.append(decoded)
+        }
+        switch components.count {
+        case 1:
+            switch components[0] {
+            case "": self = .index
+            case "health": self = .health
+            default: return nil
+            }
+        case 2:
+            if components == ["api", "streams"] { self = .streamList; return }
+            guard components[0] == "streams", let layout = try? StreamLayout(streamID: components[1]) else { return nil }
+            self = .stream(layout)
+        case 3:
+            guard components[0] == "streams", let layout = try? StreamLayout(streamID: components[1]) else { return nil }
+            switch components[2] {
+            case StreamLayout.initURI: self = .streamFile(layout, .initSegment)
+            case StreamLayout.playlistName: self = .streamFile(layout, .playlist)
+            default: return nil
+            }
+        case 4:
+            guard components[0] == "streams", let layout = try? StreamLayout(streamID: components[1]),
+                  components[2] == "seg", let sequence = OriginFile.segmentSequence(fileName: components[3]) else { return nil }
+            self = .streamFile(layout, .segment(sequence: sequence))
+        default:
+            return nil
+        }
+    }
+
+    /// Decodes `%XX` escapes; `nil` for a malformed escape or bytes that are not UTF-8.
+    static func percentDecoded(_ bytes: some Collection<UInt8>) -> String? {
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var iterator = bytes.makeIterator()
+        while let byte = iterator.next() {
+            guard byte == UInt8(ascii: "%") else { output.append(byte); continue }
+            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
+            output.append(high << 4 | low)
+        }
+        return String(validating: output, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import CMicroHTTPD
+import Foundation
+import ReelCore
+
+/// What each route answers; everything here runs in a request's first handler call, before
+/// any body byte is read, except ``finishUpload(_:context:)``.
+extension OriginServer {
+    /// The first call's outcome: answer now, or read the body into a pending file.
+    enum Start {
+        case respond(OriginResponse)
+        case receive(PendingFile)
+    }
+
+    static let corsHeaders = [
+        ("Access-Control-Allow-Origin", "*"),
+        ("Access-Control-Expose-Headers", "Content-Length, Content-Range, ETag, Accept-Ranges, Last-Modified"),
+    ]
+    static let readMethods = "GET, HEAD, OPTIONS"
+
+    func begin(_ context: RequestContext, connection: OpaquePointer) -> Start {
+        let method = context.method
+        let cors = method == "GET" || method == "HEAD" || method == "OPTIONS" ? Self.corsHeaders : []
+        guard let route = OriginRoute(path: context.path) else {
+            return .respond(.text(404, "no such path. Reel's origin serves /streams/{id}/init.mp4, /streams/{id}/playlist.m3u8, "
+                + "/streams/{id}/seg/NNNNNN.m4s, /api/streams and /health; ids are 1 to 128 of A-Z a-z 0-9 _ -.", headers: cors))
+        }
+        switch route {
+        case .index, .health, .streamList:
+            guard method == "GET" || method == "HEAD" else { return .respond(otherMethod(method, allowed: Self.readMethods)) }
+            return .respond(page(route))
+        case .stream(let layout):
+            guard method == "DELETE" else { return .respond(otherMethod(method, allowed: "DELETE")) }
+            if let refusal = authorize(context, connection: connection) { return .respond(refusal) }
+            do {
+                return .respond(try store.deleteStream(layout)
+                    ? OriginResponse(status: 204) : .text(404, "there is no stream \(layout.streamID)"))
+            } catch {
+                return .respond(storeFailure(error))
+            }
+        case .streamFile(let layout, let file):
+            switch method {
+            case "GET", "HEAD": return .respond(serve(layout, file, connection: connection))
+            case "PUT": return beginUpload(layout, file, context: context, connection: connection)
+            default: return .respond(otherMethod(method, allowed: "GET, HEAD, PUT, OPTIONS"))
+            }
+        }
+    }
+
+    // MARK: Reading
+
+    func serve(_ layout: StreamLayout, _ file: OriginFile, connection: OpaquePointer) -> OriginResponse {
+        guard let opened = store.openFile(layout, file) else {
+            return .text(404, "\(layout.directory)/\((file.location.folders + [file.location.name]).joined(separator: "/")) does not exist (yet)",
+                         headers: Self.corsHeaders)
+        }
+        let rangeHeader = header(connection, "Range")
+        let gzip = file.isCompressible && rangeHeader == nil && ContentCoding.acceptsGzip(header(connection, "Accept-Encoding"))
+        let tag = gzip ? opened.tag.gzipVariant : opened.tag
+        var headers = Self.corsHeaders + [
+            ("Cache-Control", file.cacheControl), ("ETag", tag.headerValue),
+            ("Last-Modified", OriginResponse.httpDate(opened.modified)), ("Accept-Ranges", "bytes"),
+        ]
+        if file.isCompressible { headers.append(("Vary", "Accept-Encoding")) }
+        if tag.matches(ifNoneMatch: header(connection, "If-None-Match")) {
+            close(opened.fd)
+            return OriginResponse(status: 304, headers: headers)
+        }
+        headers.append(("Content-Type", file.contentType))
+        if gzip {
+            let bytes = OriginStore.readAll(opened.fd, limit: Int(opened.size))
+            close(opened.fd)
+            if let compressed = Gzip.compress(bytes) {
+                return OriginResponse(status: 200, headers: headers + [("Content-Encoding", "gzip")], body: .bytes(compressed))
+            }
+            return OriginResponse(status: 200, headers: headers.map { $0.0 == "ETag" ? ("ETag", opened.tag.headerValue) : $0 },
+                                  body: .bytes(bytes))
+        }
+        let range = ByteRange(header: rangeHeader, length: opened.size)
+        switch range {
+        case .whole:
+            if opened.size == 0 {
+                close(opened.fd)
+                return OriginResponse(status: 200, headers: headers)
+            }
+            return OriginResponse(status: 200, headers: headers, body: .file(fd: opened.fd, offset: 0, count: opened.size))
+        case .partial(let offset, let count):
+            return OriginResponse(status: 206, headers: headers + [("Content-Range", range.contentRange(length: opened.size)!)],
+                                  body: .file(fd: opened.fd, offset: offset, count: count))
+        case .unsatisfiable:
+            close(opened.fd)
+            return .text(416, "the Range \(rangeHeader ?? "") is outside the \(opened.size) bytes of this file",
+                         headers: Self.corsHeaders + [("Content-Range", range.contentRange(length: opened.size)!)])
+        }
+    }
+
+    func page(_ route: OriginRoute) -> OriginResponse {
+        let noStore = ("Cache-Control", "no-cache, no-store, must-revalidate")
+        switch route {
+        case .health:
+            let body = "{\"status\":\"ok\",\"uptimeSeconds\":\(Int(uptime)),\"requestsInFlight\":\(requestsInFlight)}"
+            return OriginResponse(status: 200, headers: Self.corsHeaders + [("Content-Type", "application/json"), noStore],
+                                  body: .bytes(Array(body.utf8)))
+        case .streamList:
+            return OriginResponse(status: 200, headers: Self.corsHeaders + [("Content-Type", "application/json"), noStore],
+                                  body: .bytes(Array(StreamSummary.listJSON(store.streams()))))
+        default:
+            return OriginResponse(status: 200, headers: Self.corsHeaders + [("Content-Type", "text/html; charset=utf-8"), noStore],
+                                  body: .bytes(Array(OriginIndexPage.html(streams: store.streams()).utf8)))
+        }
+    }
+
+    func otherMethod(_ method: String, allowed: String) -> OriginResponse {
+        if method == "OPTIONS" {
+            // CORS preflight: browsers may read (GET/HEAD, with Range and conditional headers).
+            return OriginResponse(status: 204, headers: Self.corsHeaders + [
+                ("Allow", allowed), ("Access-Control-Allow-Methods", Self.readMethods),
+                ("Access-Control-Allow-Headers", "Range, If-None-Match, If-Modified-Since"),
+                ("Access-Control-Max-Age", "86400"),
+            ])
+        }
+        return .text(405, "\(method) is not allowed here; allowed: \(allowed)", headers: [("Allow", allowed)])
+    }
+
+    // MARK: Writing
+
+    /// 429 while the client is over its failed-auth cap, 401 without a bearer token, 403 with
+    /// a wrong one (compared in constant time); `nil` when authorized.
+    func authorize(_ context: RequestContext, connection: OpaquePointer) -> OriginResponse? {
+        let now = watchdog.now
+        if let wait = limiter.withLock({ $0.retryAfter(context.client, now: now) }) {
+            let seconds = max(1, Int(wait.rounded(.up)))
+            return .text(429, "too many failed authentications from \(context.client); try again in \(seconds) s",
+                         headers: [("Retry-After", String(seconds))])
+        }
+        guard let presented = OriginToken.bearer(fromAuthorization: header(connection, "Authorization")) else {
+            limiter.withLock { $0.recordFailure(context.client, now: now) }
+            return .text(401, "\(context.method) needs 'Authorization: Bearer TOKEN'; the token is in the file 'reel serve' printed at start",
+                         headers: [("WWW-Authenticate", "Bearer realm=\"reel origin\"")])
+        }
+        guard token.matches(presented) else {
+            limiter.withLock { $0.recordFailure(context.client, now: now) }
+            return .text(403, "the token is wrong; use the one in the file 'reel serve' printed at start")
+        }
+        return nil
+    }
+
+    func beginUpload(_ layout: StreamLayout, _ file: OriginFile, context: RequestContext, connection: OpaquePointer) -> Start {
+        if let refusal = authorize(context, connection: connection) { return .respond(refusal) }
+        switch settings.uploads.decide(contentLength: header(connection, "Content-Length"),
+                                       transferEncoding: header(connection, "Transfer-Encoding")) {
+        case .lengthRequired:
+            return .respond(.text(411, "PUT needs a Content-Length header (chunked uploads are not accepted)"))
+        case .invalidLength:
+            return .respond(.text(400, "Content-Length must be a decimal number of bytes"))
+        case .tooLarge(let length):
+            return .respond(.text(413, "the body (\(length == Int.max ? "huge" : "\(length) bytes")) is over the limit of \(settings.uploads.maxBodyBytes) bytes",
+                                  headers: [("Connection", "close")]))
+        case .accept:
+            do {
+                return .receive(try store.beginWrite(layout, file))
+            } catch {
+                return .respond(storeFailure(error))
+            }
+        }
+    }
+
+    func finishUpload(_ upload: PendingFile, context: RequestContext) -> OriginResponse {
+        do {
+            let replaced = try upload.commit()
+            return OriginResponse(status: replaced ? 204 : 201, headers: replaced ? [] : [("Location", context.path)])
+        } catch {
+            return storeFailure(error)
+        }
+    }
+
+    func storeFailure(_ error: OriginStore.Error) -> OriginResponse {
+        switch error {
+        case .notFound: .text(404, "not found")
+        case .notAFolder: .text(409, "\(error)")
+        case .noSpace: .text(507, "\(error)")
+        case .dataFolder, .io: .text(500, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,316 @@
+import CMicroHTTPD
+import Foundation
+import ReelCore
+import Synchronization
+
+/// Reel's origin: stores the publisher's PUTs and serves HLS to players, on libmicrohttpd.
+///
+/// libmicrohttpd runs a pool of threads (``OriginSettings/threadCount``), each with its own
+/// poll loop, and calls this server back for every request. (Poll, not epoll: libmicrohttpd
+/// 0.9.75's edge-triggered epoll mode can miss a client's end of stream that arrives with the
+/// request, leaving the connection open until a timeout; poll sees it every time.) The C callbacks receive the
+/// server as an unretained pointer; ``start()`` retains the server until ``stop()`` has
+/// stopped the daemon, so no callback can outlive it. Each request carries a
+/// ``RequestContext`` (see there for its lifetime).
+///
+/// ```swift
+/// let server = try OriginServer(settings: OriginSettings(port: 0, dataDirectory: folder))
+/// try server.start()
+/// print(server.baseURL)          // http://127.0.0.1:41234/
+/// …
+/// server.stop()                  // in-flight requests finish first
+/// ```
+public final class OriginServer: Sendable {
+    /// The settings it was made with.
+    public let settings: OriginSettings
+    /// The token PUT and DELETE must carry.
+    public let token: OriginToken
+    /// What loading the token file found (created now or read, a permissions warning).
+    public let tokenFile: OriginTokenFile.Loaded
+    /// The data folder.
+    public let store: OriginStore
+
+    let log: AccessLog
+    let watchdog: ConnectionWatchdog
+    let limiter: Mutex<AuthFailureLimiter>
+    private let daemon = Mutex<OpaquePointer?>(nil)
+    private let boundPort = Atomic<Int>(0)
+    private let inFlight = Atomic<Int>(0)
+    private let startedAt = Date()
+
+    /// Opens the data folder, loads or creates the token and opens the access log. Nothing
+    /// listens until ``start()``.
+    public init(settings: OriginSettings) throws {
+        _ = try Self.socketAddress(host: settings.host, port: settings.port)  // refuse a bad address before creating files
+        self.settings = settings
+        store = try OriginStore(directory: settings.dataDirectory)
+        tokenFile = try OriginTokenFile.loadOrCreate(at: settings.resolvedTokenFile)
+        token = tokenFile.token
+        log = try AccessLog(settings.accessLog)
+        watchdog = ConnectionWatchdog(deadlines: settings.deadlines, interval: settings.watchdogInterval)
+        limiter = Mutex(AuthFailureLimiter(maxFailures: settings.maxAuthFailures, window: settings.authFailureWindow))
+    }
+
+    /// The port it listens on (the real one when the settings asked for 0); 0 before ``start()``.
+    public var port: Int { boundPort.load(ordering: .relaxed) }
+
+    /// `http://HOST:PORT/`.
+    public var baseURL: URL {
+        let host = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
+        return URL(string: "http://\(host):\(port)/")!
+    }
+
+    /// Requests between their headers and their completion right now.
+    public var requestsInFlight: Int { inFlight.load(ordering: .relaxed) }
+
+    /// Connections the watchdog dropped for missing a deadline.
+    public var droppedConnections: Int { watchdog.dropped }
+
+    /// Seconds since the server was made.
+    var uptime: Double { Date().timeIntervalSince(startedAt) }
+
+    /// Binds and starts serving.
+    public func start() throws(Error) {
+        try daemon.withLock { (daemon: inout OpaquePointer?) throws(Error) in
+            guard daemon == nil else { return }
+            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue
+                | MHD_USE_ERROR_LOG.rawValue
+            let address = try Self.socketAddress(host: settings.host, port: settings.port)
+            if address.count == MemoryLayout<sockaddr_in6>.size { flags |= MHD_USE_IPv6.rawValue }
+            let context = Unmanaged.passRetained(self).toOpaque()
+            let started: OpaquePointer? = address.withUnsafeBytes { raw in
+                var options = reel_mhd_settings(
+                    flags: flags, address: raw.baseAddress!.assumingMemoryBound(to: sockaddr.self),
+                    connection_limit: UInt32(settings.maxConnections), memory_limit: settings.connectionMemoryBytes,
+                    connection_timeout: UInt32(settings.idleTimeout), thread_pool_size: UInt32(settings.threadCount),
+                    listen_backlog: 512,
+                    access_handler: originAccessHandler, access_context: context,
+                    completed: originRequestCompleted, completed_context: context,
+                    notify_connection: originConnectionNotified, notify_context: context)
+                return reel_mhd_start(&options)
+            }
+            guard let started else {
+                let reason = String(cString: strerror(errno))
+                Unmanaged<OriginServer>.fromOpaque(context).release()
+                throw .cannotListen(host: settings.host, port: settings.port, reason: reason)
+            }
+            daemon = started
+            boundPort.store(Int(reel_mhd_bound_port(started)), ordering: .relaxed)
+            watchdog.run()
+        }
+    }
+
+    /// Stops gracefully: no new connections are accepted, requests in flight get up to
+    /// ``OriginSettings/shutdownGrace`` seconds to finish, then every connection is closed.
+    /// Blocks until the daemon is gone. Idempotent.
+    public func stop() {
+        guard let running = daemon.withLock({ value -> OpaquePointer? in defer { value = nil }; return value }) else { return }
+        let listening = MHD_quiesce_daemon(running)
+        if listening >= 0 { close(listening) }
+        let deadline = ContinuousClock.now + .milliseconds(Int(settings.shutdownGrace * 1000))
+        while inFlight.load(ordering: .relaxed) > 0 && ContinuousClock.now < deadline {
+            usleep(10_000)
+        }
+        MHD_stop_daemon(running)
+        watchdog.stop()
+        Unmanaged.passUnretained(self).release()
+    }
+
+    // MARK: Callbacks (on libmicrohttpd's threads)
+
+    func accessHandler(connection: OpaquePointer, url: String, method: String, uploadData: UnsafePointer<CChar>?,
+                       uploadSize: UnsafeMutablePointer<Int>, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
+        let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
+        guard let raw = requestContext.pointee else {
+            // First call: the headers are complete, no body byte has been read yet. A PUT is
+            // judged now, so a refused one (401, 403, 411, 413, 429) never has its body read;
+            // so is any other request that declares a body. Everything else is answered on
+            // the next call, once libmicrohttpd has the whole request: an answer queued
+            // during the first call makes libmicrohttpd close the connection afterwards.
+            let context = RequestContext(method: method, path: url, client: Self.clientAddress(connection), connection: key,
+                                         started: watchdog.now)
+            requestContext.pointee = Unmanaged.passRetained(context).toOpaque()
+            inFlight.add(1, ordering: .relaxed)
+            let declaresBody = header(connection, "Transfer-Encoding") != nil
+                || (header(connection, "Content-Length").map { $0.trimmingCharacters(in: .whitespaces) != "0" } ?? false)
+            guard method == "PUT" || declaresBody else {
+                watchdog.requestStarted(key, uploading: false)
+                return .YES
+            }
+            switch begin(context, connection: connection) {
+            case .respond(let response):
+                watchdog.requestStarted(key, uploading: false)
+                return queue(response, context: context, connection: connection)
+            case .receive(let upload):
+                context.upload = upload
+                watchdog.requestStarted(key, uploading: true)
+                return .YES
+            }
+        }
+        let context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
+        if context.responded {
+            uploadSize.pointee = 0
+            return .YES
+        }
+        guard let upload = context.upload else {
+            // A request without a body: the whole request is in, answer it.
+            switch begin(context, connection: connection) {
+            case .respond(let response):
+                return queue(response, context: context, connection: connection)
+            case .receive(let upload):
+                // Cannot happen (only PUT receives, and PUT was judged in the first call).
+                upload.discard()
+                return queue(.text(500, "unexpected upload"), context: context, connection: connection)
+            }
+        }
+        if uploadSize.pointee > 0, let uploadData {
+            upload.write(uploadData, count: uploadSize.pointee)
+            watchdog.uploaded(key, total: upload.written)
+            uploadSize.pointee = 0
+            return .YES
+        }
+        // The whole body is in.
+        watchdog.responding(key)
+        return queue(finishUpload(upload, context: context), context: context, connection: connection)
+    }
+
+    func requestCompleted(connection: OpaquePointer?, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+                          code: MHD_RequestTerminationCode) {
+        if let connection { watchdog.requestEnded(UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))) }
+        guard let requestContext, let raw = requestContext.pointee else { return }
+        requestContext.pointee = nil
+        let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
+        context.upload?.discard()
+        context.upload = nil
+        inFlight.subtract(1, ordering: .relaxed)
+        let note: String? = switch code {
+        case .REQUEST_TERMINATED_COMPLETED_OK: nil
+        case .REQUEST_TERMINATED_TIMEOUT_REACHED: "timeout"
+        case .REQUEST_TERMINATED_DAEMON_SHUTDOWN: "shutdown"
+        case .REQUEST_TERMINATED_CLIENT_ABORT, .REQUEST_TERMINATED_READ_ERROR: "client-abort"
+        default: "error"
+        }
+        log.record(AccessLogEntry(time: Date(), client: context.client, method: context.method, path: context.path,
+                                  status: context.status, bytes: context.bytes, duration: watchdog.now - context.started, note: note))
+    }
+
+    func connectionNotified(connection: OpaquePointer?, code: MHD_ConnectionNotificationCode) {
+        guard let connection else { return }
+        let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
+        if code == .CONNECTION_NOTIFY_STARTED {
+            watchdog.opened(key, fd: reel_mhd_connection_fd(connection))
+        } else {
+            watchdog.closed(key)
+        }
+    }
+
+    /// Hands `response` to libmicrohttpd and records what was sent.
+    func queue(_ response: OriginResponse, context: RequestContext, connection: OpaquePointer) -> MHD_Result {
+        let made: OpaquePointer?
+        switch response.body {
+        case .bytes(let bytes):
+            made = bytes.withUnsafeBytes { buffer in
+                MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress),
+                                                .RESPMEM_MUST_COPY)
+            }
+        case .file(let fd, let offset, let count):
+            made = MHD_create_response_from_fd_at_offset64(UInt64(count), fd, UInt64(offset))
+            if made == nil { close(fd) }
+        }
+        guard let made else { return .NO }
+        defer { MHD_destroy_response(made) }
+        for (name, value) in response.headers {
+            MHD_add_response_header(made, name, value)
+        }
+        context.status = response.status
+        context.bytes = context.method == "HEAD" ? 0 : response.bodyCount
+        if response.status >= 500, case .bytes(let bytes) = response.body {
+            // A server-side failure (disk full, I/O error): say why on standard error too.
+            let reason = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            FileHandle.standardError.write(Data("reel serve: \(context.method) \(AccessLogEntry.escaped(context.path)) failed: \(reason)\n".utf8))
+        }
+        return MHD_queue_response(connection, UInt32(response.status), made)
+    }
+
+    func header(_ connection: OpaquePointer, _ name: String) -> String? {
+        MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+    }
+
+    // MARK: Addresses
+
+    static func socketAddress(host: String, port: Int) throws(Error) -> [UInt8] {
+        guard (0...65535).contains(port) else { throw .invalidAddress(host: host, port: port) }
+        let literal = host == "localhost" ? "127.0.0.1" : host
+        var v4 = sockaddr_in()
+        if inet_pton(AF_INET, literal, &v4.sin_addr) == 1 {
+            v4.sin_family = sa_family_t(AF_INET)
+            v4.sin_port = in_port_t(UInt16(port).bigEndian)
+            return withUnsafeBytes(of: v4) { Array($0) }
+        }
+        var v6 = sockaddr_in6()
+        let unbracketed = literal.hasPrefix("[") && literal.hasSuffix("]") ? String(literal.dropFirst().dropLast()) : literal
+        if inet_pton(AF_INET6, unbracketed, &v6.sin6_addr) == 1 {
+            v6.sin6_family = sa_family_t(AF_INET6)
+            v6.sin6_port = in_port_t(UInt16(port).bigEndian)
+            return withUnsafeBytes(of: v6) { Array($0) }
+        }
+        throw .invalidAddress(host: host, port: port)
+    }
+
+    static func clientAddress(_ connection: OpaquePointer) -> String {
+        guard let address = reel_mhd_client_address(connection) else { return "-" }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET:
+            var value = UnsafeRawPointer(address).load(as: sockaddr_in.self).sin_addr
+            inet_ntop(AF_INET, &value, &text, socklen_t(text.count))
+        case AF_INET6:
+            var value = UnsafeRawPointer(address).load(as: sockaddr_in6.self).sin6_addr
+            inet_ntop(AF_INET6, &value, &text, socklen_t(text.count))
+        default:
+            return "-"
+        }
+        return String(decoding: text.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Why the server could not start.
+    public enum Error: Swift.Error, Sendable, CustomStringConvertible {
+        /// The host is not an IP address (or `localhost`), or the port is out of range.
+        case invalidAddress(host: String, port: Int)
+        /// Binding or starting the daemon failed (the port is taken, no permission, …).
+        case cannotListen(host: String, port: Int, reason: String)
+        /// The access log file cannot be opened.
+        case accessLog(String, String)
+
+        /// A message for the user: what happened and what to do.
+        public var description: String {
+            switch self {
+            case .invalidAddress(let host, let port):
+                "cannot listen on \(host):\(port): give --host as an IP address (127.0.0.1, 0.0.0.0, ::1) or localhost, and --port from 0 to 65535"
+            case .cannotListen(let host, let port, let reason):
+                "cannot listen on \(host):\(port) (\(reason)); another server may be using the port: pick another with --port"
+            case .accessLog(let path, let reason):
+                "cannot open the access log \(path): \(reason)"
+            }
+        }
+    }
+}
+
+// MARK: C entry points: no captures, the server comes back through the context pointer.
+
+private let originAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, conCls in
+    guard let cls, let connection, let url, let method, let uploadSize, let conCls else { return .NO }
+    let server = Unmanaged<OriginServer>.fromOpaque(cls).takeUnretainedValue()
+    return server.accessHandler(connection: connection, url: String(cString: url), method: String(cString: method),
+                                uploadData: uploadData, uploadSize: uploadSize, requestContext: conCls)
+}
+
+private let originRequestCompleted: MHD_RequestCompletedCallback = { cls, connection, conCls, code in
+    guard let cls else { return }
+    Unmanaged<OriginServer>.fromOpaque(cls).takeUnretainedValue().requestCompleted(connection: connection, requestContext: conCls, code: code)
+}
+
+private let originConnectionNotified: MHD_NotifyConnectionCallback = { cls, connection, _, code in
+    guard let cls else { return }
+    Unmanaged<OriginServer>.fromOpaque(cls).takeUnretainedValue().connectionNotified(connection: connection, code: code)
+}

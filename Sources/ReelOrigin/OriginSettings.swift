@@ -1,0 +1,69 @@
+import Foundation
+import ReelCore
+
+/// How `reel serve` runs: where it listens, where it stores, and its bounds.
+public struct OriginSettings: Sendable {
+    /// Address to listen on: an IPv4 or IPv6 literal, or `localhost`.
+    public var host: String
+    /// Port to listen on; 0 picks a free one (read it back from ``OriginServer/port``).
+    public var port: Int
+    /// The data folder: `streams/{id}/…` and, by default, the token file live here.
+    public var dataDirectory: URL
+    /// The token file; `nil` means `token` in the data folder. Created (mode 0600) when missing.
+    public var tokenFile: URL?
+    /// Where the access log goes.
+    public var accessLog: AccessLogDestination
+
+    /// Simultaneous connections at most; more are refused at accept.
+    public var maxConnections: Int = 512
+    /// Memory per connection, which bounds the request line plus headers (MHD answers a
+    /// larger header block with 431) and sizes the upload buffer.
+    public var connectionMemoryBytes: Int = 64 * 1024
+    /// Seconds without any traffic after which a connection is closed.
+    public var idleTimeout: Int = 30
+    /// Threads serving connections (each runs its own poll loop over its share of them).
+    public var threadCount: Int = max(4, ProcessInfo.processInfo.activeProcessorCount * 2)
+    /// Header and upload-rate deadlines, checked by a watchdog once every ``watchdogInterval``.
+    public var deadlines = ConnectionDeadlines()
+    /// Seconds between watchdog passes.
+    public var watchdogInterval: Double = 0.5
+    /// Body limit and Content-Length rule of PUT.
+    public var uploads = UploadPolicy()
+    /// Failed authentications allowed per client address within ``authFailureWindow`` seconds.
+    public var maxAuthFailures: Int = 10
+    /// Seconds a failed authentication counts.
+    public var authFailureWindow: Double = 60
+    /// Seconds a shutdown waits for requests in flight before closing their connections.
+    public var shutdownGrace: Double = 10
+
+    /// Where the access log lines go.
+    public enum AccessLogDestination: Sendable, Hashable {
+        /// Standard output.
+        case standardOutput
+        /// Appended to a file.
+        case file(URL)
+        /// Nowhere.
+        case none
+    }
+
+    /// Settings with the defaults above.
+    public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL = OriginSettings.defaultDataDirectory(),
+                tokenFile: URL? = nil, accessLog: AccessLogDestination = .standardOutput) {
+        self.host = host
+        self.port = port
+        self.dataDirectory = dataDirectory
+        self.tokenFile = tokenFile
+        self.accessLog = accessLog
+    }
+
+    /// The token file actually used.
+    public var resolvedTokenFile: URL { tokenFile ?? dataDirectory.appendingPathComponent("token") }
+
+    /// `$XDG_DATA_HOME/reel/origin`, default `~/.local/share/reel/origin`.
+    public static func defaultDataDirectory() -> URL {
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+        return base.appendingPathComponent("reel/origin")
+    }
+}

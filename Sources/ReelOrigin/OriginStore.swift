@@ -1,0 +1,267 @@
+import Foundation
+import ReelCore
+
+/// The data folder, reached only through file descriptors: every path is walked from the
+/// folder's own descriptor one component at a time with `openat(O_NOFOLLOW | O_DIRECTORY)`,
+/// and files are opened with `O_NOFOLLOW`, so a symlink planted anywhere below the data
+/// folder (a stream folder, `seg`, a file) is never followed. Names come only from
+/// ``OriginRoute`` (an allow-list grammar), never from the raw URL.
+///
+/// Writes go to a temp file in the destination folder, are fsynced and renamed over the
+/// destination, and the folder is fsynced: readers see the old complete file or the new one.
+/// Readers hold an open descriptor, so a file replaced mid-read keeps serving the version
+/// that was opened.
+public final class OriginStore: Sendable {
+    /// The data folder's path (for messages).
+    public let path: String
+    private let root: Int32
+
+    /// Opens (and creates, mode 0700, when missing) the data folder.
+    public init(directory: URL) throws(Error) {
+        path = directory.path
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .dataFolder(path, error.localizedDescription)
+        }
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw .dataFolder(path, Self.reason()) }
+        root = fd
+        if mkdirat(root, "streams", 0o755) == 0 { fsync(root) }
+        removeLeftovers()
+    }
+
+    /// Removes what a crash can leave behind: temp files of unfinished uploads
+    /// (`streams/{id}/.NAME.RANDOM.tmp`, also in `seg/`) and stream folders a DELETE had
+    /// renamed away but not yet removed (`streams/.deleted-*`).
+    func removeLeftovers() {
+        guard let streams = try? openFolder(["streams"], create: false) else { return }
+        defer { close(streams) }
+        for name in Self.entries(of: streams) {
+            if name.hasPrefix(".deleted-") {
+                removeTree(parent: streams, name: name)
+                continue
+            }
+            guard let layout = try? StreamLayout(streamID: name) else { continue }
+            for folders in [[String](), ["seg"]] {
+                guard let folder = try? openFolder(["streams", layout.streamID] + folders, create: false) else { continue }
+                for entry in Self.entries(of: folder) where entry.hasPrefix(".") && entry.hasSuffix(".tmp") {
+                    unlinkat(folder, entry, 0)
+                }
+                close(folder)
+            }
+        }
+    }
+
+    deinit { close(root) }
+
+    /// A stored file opened for reading, with its identity. The caller owns `fd`.
+    public struct OpenFile: Sendable {
+        /// The descriptor; close it (or hand it to a response that closes it).
+        public var fd: Int32
+        /// Size in bytes.
+        public var size: Int64
+        /// Last modification.
+        public var modified: Date
+        /// The version's strong tag.
+        public var tag: EntityTag
+    }
+
+    /// Opens a stream file for reading; `nil` when it does not exist (or a symlink or
+    /// something other than a regular file stands in its way).
+    public func openFile(_ layout: StreamLayout, _ file: OriginFile) -> OpenFile? {
+        let location = file.location
+        guard let folder = try? openFolder(["streams", layout.streamID] + location.folders, create: false) else { return nil }
+        defer { close(folder) }
+        let fd = openat(folder, location.name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return nil }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            close(fd)
+            return nil
+        }
+        let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+        return OpenFile(fd: fd, size: Int64(info.st_size),
+                        modified: Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9),
+                        tag: EntityTag(inode: UInt64(info.st_ino), size: Int64(info.st_size), modificationNanoseconds: nanoseconds))
+    }
+
+    /// Starts writing a new version of a stream file: creates the folders, opens a temp file
+    /// beside the destination.
+    public func beginWrite(_ layout: StreamLayout, _ file: OriginFile) throws(Error) -> PendingFile {
+        let location = file.location
+        let folder = try openFolder(["streams", layout.streamID] + location.folders, create: true)
+        var suffix = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        suffix = String(repeating: "0", count: 16 - suffix.count) + suffix
+        let temporary = ".\(location.name).\(suffix).tmp"
+        let fd = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            let error = Self.fileError(errno, "\(layout.directory)/\(location.name)")
+            close(folder)
+            throw error
+        }
+        return PendingFile(folder: folder, fd: fd, temporaryName: temporary, name: location.name,
+                           displayPath: "\(layout.directory)/\((location.folders + [location.name]).joined(separator: "/"))")
+    }
+
+    /// Removes a stream: its folder is first renamed out of the layout (one atomic step that
+    /// readers observe), then deleted without following any symlink inside. `false` when
+    /// there was no such stream.
+    public func deleteStream(_ layout: StreamLayout) throws(Error) -> Bool {
+        let streams: Int32
+        do {
+            streams = try openFolder(["streams"], create: false)
+        } catch .notFound {
+            return false
+        }
+        defer { close(streams) }
+        let trash = ".deleted-\(layout.streamID)-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+        guard renameat(streams, layout.streamID, streams, trash) == 0 else {
+            if errno == ENOENT { return false }
+            throw Self.fileError(errno, layout.directory)
+        }
+        fsync(streams)
+        removeTree(parent: streams, name: trash)
+        return true
+    }
+
+    /// Every stream with a playlist or an init segment, unsorted.
+    public func streams() -> [StreamSummary] {
+        guard let streams = try? openFolder(["streams"], create: false) else { return [] }
+        defer { close(streams) }
+        var result: [StreamSummary] = []
+        for name in Self.entries(of: streams) {
+            guard let layout = try? StreamLayout(streamID: name) else { continue }
+            var playlistText = ""
+            var updated: Date?
+            if let playlist = openFile(layout, .playlist) {
+                playlistText = String(decoding: Self.readAll(playlist.fd, limit: 4 << 20), as: UTF8.self)
+                updated = playlist.modified
+                close(playlist.fd)
+            } else if let initSegment = openFile(layout, .initSegment) {
+                updated = initSegment.modified
+                close(initSegment.fd)
+            }
+            guard let updated else { continue }
+            result.append(StreamSummary(layout: layout, updatedAt: updated, playlistText: playlistText))
+        }
+        return result
+    }
+
+    // MARK: Folders
+
+    /// Walks `components` from the data folder, never following a symlink; creates missing
+    /// folders (and fsyncs their parents) when asked. The caller closes the result.
+    func openFolder(_ components: [String], create: Bool) throws(Error) -> Int32 {
+        var current = dup(root)
+        guard current >= 0 else { throw .io(path, Self.reason()) }
+        for component in components {
+            if create {
+                if mkdirat(current, component, 0o755) == 0 {
+                    fsync(current)
+                } else if errno != EEXIST {
+                    let error = Self.fileError(errno, component)
+                    close(current)
+                    throw error
+                }
+            }
+            let next = openat(current, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            let failure = errno
+            close(current)
+            guard next >= 0 else {
+                switch failure {
+                case ENOENT: throw .notFound
+                case ELOOP, ENOTDIR: throw .notAFolder(components.joined(separator: "/"))
+                default: throw Self.fileError(failure, components.joined(separator: "/"))
+                }
+            }
+            current = next
+        }
+        return current
+    }
+
+    /// Deletes `name` in `parent`: a folder recursively, anything else (a symlink too) by unlink.
+    private func removeTree(parent: Int32, name: String) {
+        let fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else {
+            unlinkat(parent, name, 0)
+            return
+        }
+        for entry in Self.entries(of: fd) {
+            if unlinkat(fd, entry, 0) != 0, errno == EISDIR || errno == EPERM {
+                removeTree(parent: fd, name: entry)
+            }
+        }
+        close(fd)
+        unlinkat(parent, name, AT_REMOVEDIR)
+    }
+
+    /// Names in a folder (without `.` and `..`); the descriptor stays open.
+    static func entries(of folder: Int32) -> [String] {
+        let copy = dup(folder)
+        guard copy >= 0, let directory = fdopendir(copy) else {
+            if copy >= 0 { close(copy) }
+            return []
+        }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    /// Reads from the start of `fd` up to `limit` bytes.
+    static func readAll(_ fd: Int32, limit: Int) -> [UInt8] {
+        var result: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        var offset: off_t = 0
+        while result.count < limit {
+            let count = pread(fd, &buffer, min(buffer.count, limit - result.count), offset)
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            result.append(contentsOf: buffer.prefix(count))
+            offset += off_t(count)
+        }
+        return result
+    }
+
+    static func reason(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
+
+    static func fileError(_ code: Int32, _ what: String) -> Error {
+        switch code {
+        case ENOSPC, EDQUOT: .noSpace(what)
+        case ELOOP, ENOTDIR, EISDIR: .notAFolder(what)
+        default: .io(what, reason(code))
+        }
+    }
+
+    /// Why a store operation failed.
+    public enum Error: Swift.Error, Sendable, Hashable, CustomStringConvertible {
+        /// The data folder cannot be created or opened.
+        case dataFolder(String, String)
+        /// Nothing there.
+        case notFound
+        /// A symlink or a file stands where a folder (or a folder where a file) should be.
+        case notAFolder(String)
+        /// The disk (or quota) is full.
+        case noSpace(String)
+        /// Any other I/O failure.
+        case io(String, String)
+
+        /// A message for the user: what happened and what to do.
+        public var description: String {
+            switch self {
+            case .dataFolder(let path, let reason): "cannot use the data folder \(path): \(reason); pass --data with a folder you can write"
+            case .notFound: "not found"
+            case .notAFolder(let what): "\(what) is not a plain folder or file in the data folder (symlinks are never followed)"
+            case .noSpace(let what): "no space left on the device while storing \(what)"
+            case .io(let what, let reason): "\(what): \(reason)"
+            }
+        }
+    }
+}

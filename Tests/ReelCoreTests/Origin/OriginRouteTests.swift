@@ -1,0 +1,62 @@
+import Testing
+@testable import ReelCore
+
+@Suite struct OriginRouteTests {
+    @Test func layoutPathsRoute() throws {
+        let desk = try StreamLayout(streamID: "desk_2026-11-30")
+        #expect(OriginRoute(path: "/") == .index)
+        #expect(OriginRoute(path: "/health") == .health)
+        #expect(OriginRoute(path: "/api/streams") == .streamList)
+        #expect(OriginRoute(path: "/streams/desk_2026-11-30") == .stream(desk))
+        #expect(OriginRoute(path: "/streams/desk_2026-11-30/init.mp4") == .streamFile(desk, .initSegment))
+        #expect(OriginRoute(path: "/streams/desk_2026-11-30/playlist.m3u8") == .streamFile(desk, .playlist))
+        #expect(OriginRoute(path: "/streams/desk_2026-11-30/seg/000001.m4s") == .streamFile(desk, .segment(sequence: 1)))
+        #expect(OriginRoute(path: "/streams/desk_2026-11-30/seg/1234567890.m4s") == .streamFile(desk, .segment(sequence: 1_234_567_890)))
+        // Every path the publisher writes routes back to the same file.
+        for sequence in [1, 999_999, 1_000_000] {
+            #expect(OriginRoute(path: "/" + desk.segmentPath(sequence: sequence)) == .streamFile(desk, .segment(sequence: sequence)))
+        }
+        // Unreserved characters may be percent-encoded.
+        #expect(OriginRoute(path: "/streams/%64esk_2026-11-30/init.mp4") == .streamFile(desk, .initSegment))
+    }
+
+    @Test(arguments: [
+        "", "health", "//health", "/health/", "/api/streams/", "/streams", "/streams/", "/streams/x/",
+        "/streams/../etc/passwd", "/streams/x/../../etc/passwd", "/streams/%2e%2e/init.mp4", "/streams/%2E%2E/%2e%2e/token",
+        "/streams/x%2finit.mp4", "/streams/x/seg%2f000001.m4s", "/streams/x%2F..%2F..%2Ftoken", "/streams/x%00/init.mp4",
+        "/streams/x/init.mp4%00.m3u8", "/streams/x/init.mp4\u{0}", "//etc/passwd", "/etc/passwd", "/streams//init.mp4",
+        "/streams/x//init.mp4", "http://evil/streams/x/init.mp4", "/streams/x/init.mp4?x", "/streams/x/token",
+        "/streams/x/seg/00001.m4s", "/streams/x/seg/12345678901.m4s", "/streams/x/seg/00000a.m4s", "/streams/x/seg/000001.mp4",
+        "/streams/x/seg/-00001.m4s", "/streams/x/seg/.000001.m4s", "/streams/x/.init.mp4.tmp", "/streams/.hidden/init.mp4",
+        "/streams/a.b/init.mp4", "/streams/x/%", "/streams/x/%2", "/streams/x/%zz", "/streams/caf%C3%A9/init.mp4",
+        "/streams/x/%FF/init.mp4", "/streams/x/init.mp4/", "/streams/x/seg", "/streams/x/seg/", "/api", "/api/streams/x",
+        "\\streams\\x\\init.mp4", "/streams/x\\..\\..\\init.mp4",
+    ])
+    func everythingElseIsNothing(path: String) {
+        #expect(OriginRoute(path: path) == nil, "\(path)")
+    }
+
+    @Test func idsFollowTheLayoutRule() {
+        #expect(OriginRoute(path: "/streams/\(String(repeating: "a", count: 128))/init.mp4") != nil)
+        #expect(OriginRoute(path: "/streams/\(String(repeating: "a", count: 129))/init.mp4") == nil)
+        #expect(OriginRoute(path: "/" + String(repeating: "a", count: 2000)) == nil)
+    }
+
+    @Test func filesKnowTheirTypeCachingAndPlace() {
+        #expect(OriginFile.playlist.contentType == "application/vnd.apple.mpegurl")
+        #expect(OriginFile.initSegment.contentType == "video/mp4")
+        #expect(OriginFile.segment(sequence: 3).contentType == "video/iso.segment")
+        #expect(OriginFile.playlist.cacheControl == "no-cache, no-store, must-revalidate")
+        #expect(OriginFile.initSegment.cacheControl == "public, max-age=31536000, immutable")
+        #expect(OriginFile.segment(sequence: 3).cacheControl == "public, max-age=31536000, immutable")
+        #expect(OriginFile.playlist.isCompressible && !OriginFile.initSegment.isCompressible && !OriginFile.segment(sequence: 1).isCompressible)
+        #expect(OriginFile.segment(sequence: 42).location.folders == ["seg"])
+        #expect(OriginFile.segment(sequence: 42).location.name == "000042.m4s")
+        #expect(OriginFile.playlist.location.folders.isEmpty && OriginFile.playlist.location.name == "playlist.m3u8")
+        // The same MIME types the publisher sends.
+        let layout = try! StreamLayout(streamID: "x")
+        #expect(OriginFile.playlist.contentType == StreamLayout.contentType(forPath: layout.playlistPath))
+        #expect(OriginFile.initSegment.contentType == StreamLayout.contentType(forPath: layout.initPath))
+        #expect(OriginFile.segment(sequence: 1).contentType == StreamLayout.contentType(forPath: layout.segmentPath(sequence: 1)))
+    }
+}
