@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "ReelCLI", dependencies: ["ReelLive", "ReelOrigin", "ReelMedia", "ReelCore"]),
         .executableTarget(name: "reel", dependencies: ["ReelCLI"]),
 
-        .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore"], resources: [.copy("Golden")]),
+        .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
         // Helpers for tests only: subprocesses (ffprobe, ffmpeg, nginx), temporary folders.
         .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelCore", "ReelTestSupport"]),

@@ -1,3 +1,4 @@
+import ReelTestSupport
 import Testing
 @testable import ReelCore
 

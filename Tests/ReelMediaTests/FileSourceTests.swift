@@ -12,10 +12,7 @@ struct FileSourceTests {
         defer { dir.cleanup() }
         let file = dir.path("bframes.mp4")
         // libx264's defaults use B-frames: the decoder outputs each picture a few packets late.
-        let make = try Subprocess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-f", "lavfi",
-                                                 "-i", "sine=f=440:sample_rate=48000", "-t", "3", "-c:v", "libx264", "-bf", "3",
-                                                 "-c:a", "aac", file])
-        #expect(make.status == 0, "\(make.stderr)")
+        try TestMedia.makeClip(at: file, seconds: 3, width: 320, height: 240, extraArguments: ["-bf", "3"])
         let source = try FileSource(path: file, realTime: false)
         #expect(source.format.width == 320 && source.format.audio?.sampleRate == 48_000)
         var times: [MediaTime] = []
@@ -35,8 +32,7 @@ struct FileSourceTests {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
         let file = dir.path("two.mp4")
-        _ = try Subprocess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30", "-t", "2",
-                                          "-c:v", "libx264", file])
+        try TestMedia.makeClip(at: file, seconds: 2, width: 160, height: 120, audio: false)
         let source = try FileSource(path: file, realTime: true)
         let start = MonotonicClock.now()
         var lateness: [Double] = []

@@ -9,18 +9,6 @@ import Testing
 /// and the server still answering afterwards.
 @Suite("Origin fuzzing", .serialized)
 struct OriginFuzzTests {
-    /// SplitMix64: small, deterministic.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static func seeds(token: String) -> [[UInt8]] {
         let body = String(repeating: "m", count: 300)
         return [
@@ -39,7 +27,7 @@ struct OriginFuzzTests {
                                        "Content-Length: 99999999999\r\n", "Transfer-Encoding: chunked\r\n", "Expect: 100-continue\r\n",
                                        "Range: bytes=-\r\n", "\u{FF}\u{FE}", "HTTP/9.9", "?a=%zz", ":"].map { Array($0.utf8) }
 
-    static func mutate(_ seed: [UInt8], _ rng: inout Generator) -> [UInt8] {
+    static func mutate(_ seed: [UInt8], _ rng: inout SplitMix64) -> [UInt8] {
         var bytes = seed
         for _ in 0..<Int.random(in: 1...4, using: &rng) {
             let at = Int.random(in: 0...bytes.count, using: &rng)
@@ -73,7 +61,7 @@ struct OriginFuzzTests {
                               origin.base + path])
             }
             let outsideBefore = origin.filesOutsideData()
-            var rng = Generator(state: 20261130)
+            var rng = SplitMix64(seed: 20261130)
             let seeds = Self.seeds(token: origin.token)
             var statuses: [Int: Int] = [:]
             var unexpected: [String] = []

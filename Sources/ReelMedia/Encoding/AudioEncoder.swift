@@ -18,6 +18,7 @@ final class AudioEncoder {
 
     init(_ settings: AudioEncoderSettings, globalHeader: Bool) throws {
         self.settings = settings
+        FFmpegLog.quietByDefault
         guard let codec = avcodec_find_encoder_by_name("aac") else {
             throw FFmpegError("finding the AAC encoder", code: AV.error(ENOSYS))
         }

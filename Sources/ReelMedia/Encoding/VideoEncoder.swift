@@ -13,6 +13,7 @@ final class VideoEncoder {
 
     init(_ settings: VideoEncoderSettings, globalHeader: Bool) throws {
         self.settings = settings
+        FFmpegLog.quietByDefault
         guard let codec = avcodec_find_encoder_by_name(settings.codec) else {
             throw FFmpegError("finding encoder \(settings.codec) (is FFmpeg built with it?)", code: AV.error(ENOSYS))
         }

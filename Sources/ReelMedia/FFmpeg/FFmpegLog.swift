@@ -9,6 +9,12 @@ public enum FFmpegLog {
         case quiet = -8, error = 16, warning = 24, info = 32, debug = 48
     }
 
+    /// FFmpeg's own default prints every encoder's statistics at the info level; Reel's default
+    /// is warnings and errors. Evaluated once, by the first encoder or reader made.
+    static let quietByDefault: Void = {
+        if av_log_get_level() > Level.warning.rawValue { av_log_set_level(Level.warning.rawValue) }
+    }()
+
     /// Sends FFmpeg's lines up to `level` to standard error, prefixed with "ffmpeg: ".
     public static func configure(level: Level) {
         reel_set_log_callback({ _, line in

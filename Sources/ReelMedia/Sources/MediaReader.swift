@@ -39,6 +39,7 @@ final class MediaReader: @unchecked Sendable {
     init(url: String, inputFormat: String? = nil, options: [String: String] = [:],
          wantVideo: Bool = true, wantAudio: Bool = true, stallSeconds: Double = 0) throws {
         name = url
+        FFmpegLog.quietByDefault
         interrupt = Interrupt(stallSeconds: stallSeconds)
         avdevice_register_all()
         var input: UnsafePointer<AVInputFormat>?
