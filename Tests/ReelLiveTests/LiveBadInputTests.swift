@@ -64,7 +64,7 @@ struct LiveBadInputTests {
     func unreachableOrigin() throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
-        let port = try NginxOrigin.freeLoopbackPort()
+        let port = try Loopback.freePort()
         let result = try reel(["--source", "test", "--origin", "http://127.0.0.1:\(port)/", "--duration", "5"], in: dir)
         #expect(result.status == 1)
         #expect(result.stderr.contains("connection refused"), "\(result.stderr)")

@@ -6,26 +6,9 @@ import Testing
 /// and ffmpeg plays the stream over HTTP, while it grows and after it ended.
 @Suite("reel serve end to end", .serialized)
 struct ServeEndToEndTests {
-    /// A port nothing listens on right now.
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     /// Starts `reel serve` on a free port and waits for /health.
     static func serve(data: String, extra: [String] = []) async throws -> (BackgroundProcess, String) {
-        let port = try freePort()
+        let port = try Loopback.freePort()
         let server = try BackgroundProcess(ReelBinary.path(), ["serve", "--port", String(port), "--data", data] + extra)
         let base = "http://127.0.0.1:\(port)/"
         let deadline = ContinuousClock.now + .seconds(10)

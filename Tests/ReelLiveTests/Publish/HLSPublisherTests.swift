@@ -2,6 +2,7 @@ import Foundation
 import ReelCore
 import ReelLive
 import Synchronization
+import ReelTestSupport
 import Testing
 
 /// The publisher against a real nginx origin (and a local folder) on loopback.
@@ -207,7 +208,7 @@ import Testing
     @Test func drainTimeoutReportsWhatWasNotPublishedAndKeepsTheSpool() async throws {
         let spool = try Fixtures.temporaryDirectory("spool")
         defer { try? FileManager.default.removeItem(at: spool) }
-        let port = try NginxOrigin.freeLoopbackPort()
+        let port = try Loopback.freePort()
         let layout = try StreamLayout(streamID: "down")
         let publisher = try HLSPublisher(
             settings: .init(layout: layout, targetDuration: 2, spoolDirectory: spool, drainTimeout: .milliseconds(1500)),

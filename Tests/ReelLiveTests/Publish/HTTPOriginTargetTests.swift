@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelLive
+import ReelTestSupport
 import Testing
 
 @Suite(.serialized) struct HTTPOriginTargetTests {
@@ -70,7 +71,7 @@ import Testing
     }
 
     @Test func refusedConnectionIsRetryableAndNamesTheAddress() async throws {
-        let port = try NginxOrigin.freeLoopbackPort()
+        let port = try Loopback.freePort()
         let target = try HTTPOriginTarget(baseURL: URL(string: "http://127.0.0.1:\(port)/")!)
         let error = await #expect(throws: HTTPOriginTarget.Error.self) {
             try await target.put(path: "streams/a/init.mp4", body: Data("x".utf8), contentType: "video/mp4")

@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelLive
+import ReelTestSupport
 import Testing
 
 @Suite(.serialized) struct UplinkProbeTests {
@@ -19,7 +20,7 @@ import Testing
     }
 
     @Test func unreachableOriginIsAClearErrorAtStart() async throws {
-        let port = try NginxOrigin.freeLoopbackPort()
+        let port = try Loopback.freePort()
         let target = try HTTPOriginTarget(baseURL: URL(string: "http://127.0.0.1:\(port)/")!)
         let error = await #expect(throws: UplinkProbe.Error.self) {
             try await UplinkProbe(byteCount: 4096).measure(target: target, layout: try StreamLayout(streamID: "x"))

@@ -1,4 +1,5 @@
 import Foundation
+import ReelTestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -68,7 +69,7 @@ final class NginxOrigin: Sendable {
         for _ in 0..<5 {
             let directory = FileManager.default.temporaryDirectory
                 .appendingPathComponent("reel-nginx-\(UUID().uuidString)", isDirectory: true)
-            let origin = NginxOrigin(directory: directory, port: try freeLoopbackPort(), token: token)
+            let origin = NginxOrigin(directory: directory, port: try Loopback.freePort(), token: token)
             do {
                 try origin.writeConfiguration()
                 try await origin.launch()
@@ -231,27 +232,6 @@ final class NginxOrigin: Sendable {
             let fields = stat[stat.index(after: close)...].split(separator: " ")
             return fields.count > 2 && Int32(fields[1]) == parent
         }
-    }
-
-    /// A port nothing listens on right now: bind port 0, read the port, close.
-    static func freeLoopbackPort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw Failure.didNotStart("socket() failed: errno \(errno)") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard bound == 0 else { throw Failure.didNotStart("bind() failed: errno \(errno)") }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard named == 0 else { throw Failure.didNotStart("getsockname() failed: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     // MARK: Configuration
