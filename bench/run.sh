@@ -3,6 +3,7 @@
 #   1. bench/realtime.sh        5 min real-time run with the HEVC archive
 #   2. bench/fast-vs-ffmpeg.sh  throughput against one ffmpeg command (3 runs each)
 #   3. bench/latency.sh         publish latency against ffmpeg (5 min each)
+#   4. bench/origin-vs-nginx.sh reel serve against nginx with wrk (about 1.5 min)
 # About 25 minutes on a 2-core machine, plus about 2 minutes the first time to make the
 # inputs (cached in bench/.cache/).
 #
@@ -23,7 +24,7 @@ trap 'echo "run: interrupted" >&2; exit 130' INT
 trap 'exit 143' TERM
 
 failed=()
-for name in realtime fast-vs-ffmpeg latency; do
+for name in realtime fast-vs-ffmpeg latency origin-vs-nginx; do
     echo "run: ---- bench/$name.sh ----" | tee -a "$log" >&2
     # Result blocks (stdout) are kept; progress (stderr) goes to the terminal and the log.
     if ! bash "$here/$name.sh" 2> >(tee -a "$log" >&2) | tee -a "$log" >> "$results"; then
