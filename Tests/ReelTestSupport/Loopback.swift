@@ -10,11 +10,10 @@ public enum Loopback {
         public var description: String
     }
 
-    /// A port on 127.0.0.1 nothing listens on right now: bind port 0, read the port, close.
-    public static func freePort() throws -> Int {
+    /// A TCP socket bound to a free port on 127.0.0.1 (not listening yet); the caller owns `fd`.
+    public static func boundSocket() throws -> (fd: Int32, port: Int) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
-        defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = 0
@@ -22,12 +21,22 @@ public enum Loopback {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0 else { throw Failure(description: "bind() failed: errno \(errno)") }
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
+        let named = bound == 0 ? withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        } : -1
+        guard named == 0 else {
+            let code = errno
+            close(fd)
+            throw Failure(description: "binding a loopback port failed: errno \(code)")
         }
-        guard named == 0 else { throw Failure(description: "getsockname() failed: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
+    /// A port on 127.0.0.1 nothing listens on right now: bind port 0, read the port, close.
+    public static func freePort() throws -> Int {
+        let (fd, port) = try boundSocket()
+        close(fd)
+        return port
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ReelTestSupport
 import ReelCore
 import ReelLive
 import Synchronization
@@ -70,25 +71,14 @@ final class SilentListener: Sendable {
     private let fd: Int32
 
     init() throws {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        guard fd >= 0, bound == 0, named == 0, listen(fd, 16) == 0 else {
+        let (fd, port) = try Loopback.boundSocket()
+        guard listen(fd, 16) == 0 else {
             let code = errno
-            if fd >= 0 { close(fd) }
+            close(fd)
             throw NginxOrigin.Failure.didNotStart("could not open a silent listener: errno \(code)")
         }
         self.fd = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
     }
 
     deinit { close(fd) }
