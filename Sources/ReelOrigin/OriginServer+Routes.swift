@@ -21,13 +21,14 @@ extension OriginServer {
         let method = context.method
         let cors = method == "GET" || method == "HEAD" || method == "OPTIONS" ? Self.corsHeaders : []
         guard let route = OriginRoute(path: context.path) else {
-            return .respond(.text(404, "no such path. Reel's origin serves /streams/{id}/init.mp4, /streams/{id}/playlist.m3u8, "
-                + "/streams/{id}/seg/NNNNNN.m4s, /api/streams and /health; ids are 1 to 128 of A-Z a-z 0-9 _ -.", headers: cors))
+            return .respond(.text(404, "no such path. Reel's origin serves the viewer at / and /watch/{id}, /streams/{id}/init.mp4, "
+                + "/streams/{id}/playlist.m3u8, /streams/{id}/seg/NNNNNN.m4s, /api/streams and /health; "
+                + "ids are 1 to 128 of A-Z a-z 0-9 _ -.", headers: cors))
         }
         switch route {
-        case .index, .health, .streamList:
+        case .index, .watch, .viewerAsset, .health, .streamList:
             guard method == "GET" || method == "HEAD" else { return .respond(otherMethod(method, allowed: Self.readMethods)) }
-            return .respond(page(route))
+            return .respond(page(route, connection: connection))
         case .stream(let layout):
             guard method == "DELETE" else { return .respond(otherMethod(method, allowed: "DELETE")) }
             if let refusal = authorize(context, connection: connection) { return .respond(refusal) }
@@ -93,7 +94,7 @@ extension OriginServer {
         }
     }
 
-    func page(_ route: OriginRoute) -> OriginResponse {
+    func page(_ route: OriginRoute, connection: OpaquePointer) -> OriginResponse {
         let noStore = ("Cache-Control", "no-cache, no-store, must-revalidate")
         switch route {
         case .health:
@@ -102,10 +103,20 @@ extension OriginServer {
                                   body: .bytes(Array(body.utf8)))
         case .streamList:
             return OriginResponse(status: 200, headers: Self.corsHeaders + [("Content-Type", "application/json"), noStore],
-                                  body: .bytes(Array(StreamSummary.listJSON(store.streams()))))
-        default:
-            return OriginResponse(status: 200, headers: Self.corsHeaders + [("Content-Type", "text/html; charset=utf-8"), noStore],
-                                  body: .bytes(Array(OriginIndexPage.html(streams: store.streams()).utf8)))
+                                  body: .bytes(Array(StreamSummary.listJSON(store.streams(), serverTime: Date()))))
+        case .viewerAsset(let asset):
+            let (bytes, tag) = ViewerPage.asset(asset)
+            let headers = [("Cache-Control", "no-cache"), ("ETag", tag.headerValue), ("X-Content-Type-Options", "nosniff")]
+            if tag.matches(ifNoneMatch: header(connection, "If-None-Match")) {
+                return OriginResponse(status: 304, headers: headers)
+            }
+            return OriginResponse(status: 200, headers: headers + [("Content-Type", asset.contentType)], body: .bytes(bytes))
+        case .watch(let layout):
+            return OriginResponse(status: 200, headers: ViewerPage.pageHeaders(hlsJS: settings.hlsJS),
+                                  body: .bytes(Array(ViewerPage.html(streamID: layout.streamID, hlsJS: settings.hlsJS).utf8)))
+        case .index, .stream, .streamFile:
+            return OriginResponse(status: 200, headers: ViewerPage.pageHeaders(hlsJS: settings.hlsJS),
+                                  body: .bytes(Array(ViewerPage.html(streamID: nil, hlsJS: settings.hlsJS).utf8)))
         }
     }
 

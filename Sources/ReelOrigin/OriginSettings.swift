@@ -13,6 +13,9 @@ public struct OriginSettings: Sendable {
     public var tokenFile: URL?
     /// Where the access log goes.
     public var accessLog: AccessLogDestination
+    /// Where the viewer page loads hls.js from, for browsers without HLS of their own;
+    /// `nil`: such browsers are told to use another browser or player.
+    public var hlsJS: URL?
 
     /// Simultaneous connections at most; more are refused at accept.
     public var maxConnections: Int = 512

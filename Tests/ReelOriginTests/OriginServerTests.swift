@@ -296,7 +296,8 @@ struct OriginServerTests {
 
     @Test func streamListHealthIndexAndDelete() async throws {
         try await withOrigin { origin in
-            #expect(String(decoding: try curl([origin.base + "/api/streams"]).body, as: UTF8.self) == "{\"streams\":[]}")
+            let empty = String(decoding: try curl([origin.base + "/api/streams"]).body, as: UTF8.self)
+            #expect(empty.hasPrefix("{\"serverTime\":\"") && empty.hasSuffix("Z\",\"streams\":[]}"), "\(empty)")
             for (id, ended) in [("first", true), ("second", false), ("third", false)] {
                 #expect(try Self.put(origin, "/streams/\(id)/init.mp4", Data("i".utf8), token: origin.token).status == 201)
                 let text = Self.playlist + (ended ? "#EXT-X-ENDLIST\n" : "")
@@ -327,9 +328,6 @@ struct OriginServerTests {
             let health = try curl([origin.base + "/health"])
             #expect(health.status == 200 && health.headers["content-type"] == "application/json")
             #expect(String(decoding: health.body, as: UTF8.self).contains("\"status\":\"ok\""))
-            let index = try curl([origin.base + "/"])
-            #expect(index.status == 200 && index.headers["content-type"]?.hasPrefix("text/html") == true)
-            #expect(String(decoding: index.body, as: UTF8.self).contains("href=\"/streams/first/playlist.m3u8\""))
 
             #expect(try curl(["-X", "DELETE", origin.base + "/streams/second"]).status == 401)
             #expect(try curl(["-X", "DELETE", "-H", "Authorization: Bearer \(origin.token)", origin.base + "/streams/second"]).status == 204)
@@ -339,6 +337,43 @@ struct OriginServerTests {
             #expect(after.streams.map(\.streamId) == ["first", "fresh", "third"])
             #expect(try FileManager.default.contentsOfDirectory(atPath: origin.data.appendingPathComponent("streams").path).sorted()
                     == ["first", "fresh", "third"], "the deleted folder is gone, no trash left")
+        }
+    }
+
+    @Test func viewerPagesAndTheirAssetsComeFromTheBinary() async throws {
+        try await withOrigin { origin in
+            let index = try curl([origin.base + "/"])
+            let html = String(decoding: index.body, as: UTF8.self)
+            #expect(index.status == 200 && index.headers["content-type"] == "text/html; charset=utf-8")
+            #expect(html.contains("<script src=\"/viewer.js\" defer></script>") && html.contains("data-stream=\"\""))
+            #expect(html.contains("data-hls-js=\"\"") && html.contains("<video id=\"video\" muted autoplay playsinline controls"))
+            let policy = try #require(index.headers["content-security-policy"])
+            #expect(policy.contains("script-src 'self';") && policy.contains("connect-src 'self'") && policy.contains("media-src 'self' blob:"))
+            #expect(index.headers["x-content-type-options"] == "nosniff" && index.headers["cache-control"] == "no-cache")
+
+            let watch = try curl([origin.base + "/watch/desk_1"])
+            #expect(watch.status == 200 && String(decoding: watch.body, as: UTF8.self).contains("data-stream=\"desk_1\""))
+            #expect(try curl([origin.base + "/watch/a.b"]).status == 404, "ids follow the layout rule here too")
+            #expect(try curl([origin.base + "/watch/"]).status == 404)
+            #expect(try curl(["-X", "PUT", "-H", "Authorization: Bearer \(origin.token)", "--data-binary", "x", origin.base + "/watch/x"]).status == 405)
+
+            for (path, type, marker) in [("/viewer.js", "text/javascript; charset=utf-8", "/api/streams"),
+                                         ("/viewer.css", "text/css; charset=utf-8", ".state-live")] {
+                let asset = try curl([origin.base + path])
+                #expect(asset.status == 200 && asset.headers["content-type"] == type, "\(path)")
+                #expect(String(decoding: asset.body, as: UTF8.self).contains(marker))
+                let tag = try #require(asset.headers["etag"])
+                #expect(try curl(["-H", "If-None-Match: \(tag)", origin.base + path]).status == 304)
+                #expect(try curl(["-H", "If-None-Match: \"other\"", origin.base + path]).status == 200)
+            }
+            #expect(try curl([origin.base + "/viewer.jsx"]).status == 404)
+        }
+        // An operator's hls.js: named in the page, and the only other place scripts may come from.
+        try await withOrigin(configure: { $0.hlsJS = URL(string: "https://cdn.example.org:8443/hls/hls.min.js?v=1&x=\"") }) { origin in
+            let index = try curl([origin.base + "/watch/desk"])
+            let html = String(decoding: index.body, as: UTF8.self)
+            #expect(html.contains("data-hls-js=\"https://cdn.example.org:8443/hls/hls.min.js?v=1&amp;x=%22\""), "\(html)")
+            #expect(index.headers["content-security-policy"]?.contains("script-src 'self' https://cdn.example.org:8443;") == true)
         }
     }
 

@@ -83,7 +83,11 @@ struct ServeEndToEndTests {
         let badPort = try ReelBinary.run(["serve", "--port", "70000", "--data", dir.path("a")])
         #expect(badPort.status == 64 && badPort.stderr.contains("--port"))
         let help = try ReelBinary.run(["serve", "--help"])
-        #expect(help.status == 0 && ["--host", "--port", "--data", "--token-file", "--access-log"].allSatisfy(help.stdout.contains))
+        #expect(help.status == 0 && ["--host", "--port", "--data", "--token-file", "--access-log", "--hls-js"].allSatisfy(help.stdout.contains))
+        for wrong in ["hls.min.js", "ftp://cdn.example.org/hls.js", "javascript:alert(1)", "https://"] {
+            let refused = try ReelBinary.run(["serve", "--port", "0", "--hls-js", wrong, "--data", dir.path("e")])
+            #expect(refused.status == 64 && refused.stderr.contains("--hls-js"), "\(wrong): \(refused.stderr)")
+        }
         let badHost = try ReelBinary.run(["serve", "--host", "nowhere.invalid", "--port", "0", "--data", dir.path("b")])
         #expect(badHost.status == 1 && badHost.stderr.contains("--host"))
         #expect(!FileManager.default.fileExists(atPath: dir.path("b")), "nothing is created for a command that cannot run")

@@ -12,6 +12,8 @@ enum ServeCommand {
                                         help: "File holding the bearer token PUT and DELETE need; created (256 random bits, mode 0600) when missing. Default: token in the data folder.")
     static let accessLog = Option.value("access-log", placeholder: "FILE",
                                         help: "Append the access log (one line per request) to FILE instead of standard output; '-' for standard output, 'none' for no log.")
+    static let hlsJS = Option.value("hls-js", placeholder: "URL",
+                                    help: "Where the viewer loads hls.js from (an http or https URL you host or trust) for browsers without native HLS; without it, such browsers are told to use Safari, Chromium or an HLS player.")
 
     static let spec = CommandSpec(
         name: "serve",
@@ -20,13 +22,16 @@ enum ServeCommand {
             Stores what 'reel live --origin URL --token TOKEN' publishes (streams/{id}/init.mp4, \
             playlist.m3u8, seg/NNNNNN.m4s) atomically in the data folder and serves it with the right \
             MIME types, caching, ETags, ranges, gzip for playlists and CORS. GET /api/streams lists \
-            the streams, newest first; GET /health answers 200. PUT and DELETE need the bearer token. \
+            the streams, newest first; GET /health answers 200. The viewer at / plays the newest \
+            stream in the browser (/watch/{id} one stream) and shows LIVE, ENDED, WAITING or SERVER \
+            ERROR. PUT and DELETE need the bearer token. \
             Ctrl-C (SIGINT) or SIGTERM stops after the requests in flight.
             """,
-        options: [host, port, data, tokenFile, accessLog],
+        options: [host, port, data, tokenFile, accessLog, hlsJS],
         examples: [
             "reel serve",
             "reel serve --host 0.0.0.0 --port 8080 --data /srv/reel",
+            "reel serve --hls-js https://cdn.example.org/hls.js/1.5/hls.min.js",
             "reel live --origin http://127.0.0.1:8080/ --token \"$(cat ~/.local/share/reel/origin/token)\"",
         ])
 
@@ -36,6 +41,12 @@ enum ServeCommand {
         var settings = OriginSettings(host: arguments.string(host) ?? "127.0.0.1", port: portNumber)
         if let folder = arguments.string(data) { settings.dataDirectory = URL(fileURLWithPath: folder) }
         if let file = arguments.string(tokenFile) { settings.tokenFile = URL(fileURLWithPath: file) }
+        if let address = arguments.string(hlsJS) {
+            guard let url = URL(string: address), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host?.isEmpty == false else {
+                throw arguments.invalid(hlsJS, expected: "an http:// or https:// URL of hls.js (e.g. https://cdn.example.org/hls.min.js)")
+            }
+            settings.hlsJS = url
+        }
         switch arguments.string(accessLog) {
         case nil, "-": settings.accessLog = .standardOutput
         case "none": settings.accessLog = .none
@@ -49,7 +60,7 @@ enum ServeCommand {
         print("""
             reel serve: serving \(settings.dataDirectory.path)
               base URL:  \(base)
-              viewer:    \(base)   (a list of streams for now)
+              viewer:    \(base)   (one stream: \(base)watch/ID)
               streams:   \(base)api/streams
               token:     \(tokenPath)\(server.tokenFile.created ? " (new, mode 0600)" : "")
               publish:   reel live --origin \(base) --token "$(cat \(tokenPath))"

@@ -12,6 +12,14 @@ public struct EntityTag: Sendable, Hashable {
         opaque = "\(String(inode, radix: 16))-\(String(size, radix: 16))-\(String(modificationNanoseconds, radix: 16))"
     }
 
+    /// A tag for bytes that live in memory (the viewer's script and style): a 64-bit FNV-1a
+    /// hash of the content, so the tag changes exactly when the bytes do.
+    public init(content: some Sequence<UInt8>) {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in content { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        opaque = "c-\(String(hash, radix: 16))"
+    }
+
     private init(opaque: String) { self.opaque = opaque }
 
     /// The tag of the gzip-encoded representation of the same file.

@@ -3,7 +3,9 @@
 /// with 404.
 ///
 /// ```
-/// /                                    index page
+/// /                                    viewer page (the newest stream)
+/// /watch/{id}                          viewer page for one stream
+/// /viewer.js, /viewer.css              the viewer's script and style
 /// /health                              health check
 /// /api/streams                         the stream list (JSON)
 /// /streams/{id}                        a whole stream (DELETE)
@@ -17,8 +19,12 @@
 /// `..`, `%2e%2e`, an encoded `/` (`%2f`), a NUL (`%00`), empty components (`//etc`), a
 /// trailing slash and absolute-form targets (`http://…`) can never name anything.
 public enum OriginRoute: Sendable, Hashable {
-    /// `/`: the page listing streams.
+    /// `/`: the viewer, following the newest stream.
     case index
+    /// `/watch/{id}`: the viewer, showing one stream.
+    case watch(StreamLayout)
+    /// `/viewer.js` or `/viewer.css`.
+    case viewerAsset(ViewerAsset)
     /// `/health`.
     case health
     /// `/api/streams`.
@@ -44,12 +50,15 @@ public enum OriginRoute: Sendable, Hashable {
             switch components[0] {
             case "": self = .index
             case "health": self = .health
-            default: return nil
+            default:
+                guard let asset = ViewerAsset(rawValue: components[0]) else { return nil }
+                self = .viewerAsset(asset)
             }
         case 2:
             if components == ["api", "streams"] { self = .streamList; return }
-            guard components[0] == "streams", let layout = try? StreamLayout(streamID: components[1]) else { return nil }
-            self = .stream(layout)
+            guard components[0] == "streams" || components[0] == "watch",
+                  let layout = try? StreamLayout(streamID: components[1]) else { return nil }
+            self = components[0] == "watch" ? .watch(layout) : .stream(layout)
         case 3:
             guard components[0] == "streams", let layout = try? StreamLayout(streamID: components[1]) else { return nil }
             switch components[2] {
@@ -63,6 +72,20 @@ public enum OriginRoute: Sendable, Hashable {
             self = .streamFile(layout, .segment(sequence: sequence))
         default:
             return nil
+        }
+    }
+
+    /// The viewer's static files, served from the binary.
+    public enum ViewerAsset: String, Sendable, Hashable, CaseIterable {
+        case script = "viewer.js"
+        case style = "viewer.css"
+
+        /// Its `Content-Type`.
+        public var contentType: String {
+            switch self {
+            case .script: "text/javascript; charset=utf-8"
+            case .style: "text/css; charset=utf-8"
+            }
         }
     }
 

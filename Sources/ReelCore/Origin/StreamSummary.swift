@@ -29,9 +29,11 @@ public struct StreamSummary: Codable, Sendable, Hashable {
         isFinished = ended
     }
 
-    /// The `/api/streams` body: `{"streams":[…]}`, newest first (ties by id), dates in
-    /// ISO 8601 UTC with milliseconds.
-    public static func listJSON(_ streams: [StreamSummary]) -> Data {
+    /// The `/api/streams` body: `{"serverTime":…,"streams":[…]}`, newest first (ties by id),
+    /// dates in ISO 8601 UTC with milliseconds. `serverTime` (the origin's clock when it
+    /// answered, omitted when `nil`) lets a viewer judge how stale `updatedAt` is without
+    /// trusting its own clock.
+    public static func listJSON(_ streams: [StreamSummary], serverTime: Date? = nil) -> Data {
         let sorted = streams.sorted { a, b in
             a.updatedAt != b.updatedAt ? a.updatedAt > b.updatedAt : a.streamId < b.streamId
         }
@@ -41,7 +43,12 @@ public struct StreamSummary: Codable, Sendable, Hashable {
             var container = encoder.singleValueContainer()
             try container.encode(Self.timestamp(date))
         }
-        return try! encoder.encode(["streams": sorted])
+        return try! encoder.encode(List(serverTime: serverTime, streams: sorted))
+    }
+
+    private struct List: Encodable {
+        var serverTime: Date?
+        var streams: [StreamSummary]
     }
 
     /// `2026-11-30T03:40:00.123Z`.

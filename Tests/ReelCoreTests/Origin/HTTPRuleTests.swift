@@ -46,6 +46,13 @@ import Testing
         #expect(tag.gzipVariant != tag && tag.gzipVariant.headerValue.hasSuffix("-gz\""))
     }
 
+    @Test func contentMakesTheTagOfBytesInMemory() {
+        // FNV-1a 64 of "a" is af63dc4c8601ec8c (the published test vector).
+        #expect(EntityTag(content: Array("a".utf8)).headerValue == "\"c-af63dc4c8601ec8c\"")
+        #expect(EntityTag(content: Array("viewer".utf8)) == EntityTag(content: Array("viewer".utf8)))
+        #expect(EntityTag(content: Array("viewer".utf8)) != EntityTag(content: Array("viewe r".utf8)))
+    }
+
     @Test func ifNoneMatch() {
         #expect(tag.matches(ifNoneMatch: tag.headerValue))
         #expect(tag.matches(ifNoneMatch: "W/" + tag.headerValue))
@@ -198,6 +205,8 @@ import Testing
             {"isFinished":false,"playlistURL":"/streams/b/playlist.m3u8","segmentCount":0,"streamId":"b","updatedAt":"2023-11-14T22:13:20.500Z"}]}
             """)
         #expect(String(decoding: StreamSummary.listJSON([]), as: UTF8.self) == "{\"streams\":[]}")
+        #expect(String(decoding: StreamSummary.listJSON([], serverTime: Date(timeIntervalSince1970: 1_700_000_000.25)), as: UTF8.self)
+                == "{\"serverTime\":\"2023-11-14T22:13:20.250Z\",\"streams\":[]}")
     }
 }
 

@@ -7,6 +7,9 @@ import Testing
         #expect(OriginRoute(path: "/") == .index)
         #expect(OriginRoute(path: "/health") == .health)
         #expect(OriginRoute(path: "/api/streams") == .streamList)
+        #expect(OriginRoute(path: "/watch/desk_2026-11-30") == .watch(desk))
+        #expect(OriginRoute(path: "/viewer.js") == .viewerAsset(.script))
+        #expect(OriginRoute(path: "/viewer.css") == .viewerAsset(.style))
         #expect(OriginRoute(path: "/streams/desk_2026-11-30") == .stream(desk))
         #expect(OriginRoute(path: "/streams/desk_2026-11-30/init.mp4") == .streamFile(desk, .initSegment))
         #expect(OriginRoute(path: "/streams/desk_2026-11-30/playlist.m3u8") == .streamFile(desk, .playlist))
@@ -31,6 +34,8 @@ import Testing
         "/streams/a.b/init.mp4", "/streams/x/%", "/streams/x/%2", "/streams/x/%zz", "/streams/caf%C3%A9/init.mp4",
         "/streams/x/%FF/init.mp4", "/streams/x/init.mp4/", "/streams/x/seg", "/streams/x/seg/", "/api", "/api/streams/x",
         "\\streams\\x\\init.mp4", "/streams/x\\..\\..\\init.mp4",
+        "/watch", "/watch/", "/watch/a.b", "/watch/x/", "/watch/x/init.mp4", "/watch/%2e%2e", "/viewer.js/", "/viewer.JS",
+        "/x/viewer.js", "/viewer", "/viewer.html",
     ])
     func everythingElseIsNothing(path: String) {
         #expect(OriginRoute(path: path) == nil, "\(path)")

@@ -1,0 +1,97 @@
+import Foundation
+import ReelTestSupport
+import Testing
+
+/// The viewer and the origin's media in a real browser: Debian's chromium, headless, reads
+/// what `reel live` publishes to `reel serve`. Pages report what they see on the console
+/// (see ``HeadlessChromium``).
+@Suite("viewer in chromium", .serialized)
+struct ViewerBrowserTests {
+    /// A page on another origin (a file) that plays the playlist in a muted `<video
+    /// crossorigin>` and draws each frame it shows to a canvas; reading the canvas back
+    /// throws when CORS did not allow the capture.
+    static func probePage(playlist: String) -> String {
+        """
+        <!doctype html><html><body>
+        <video id="v" muted autoplay playsinline crossorigin="anonymous"></video>
+        <canvas id="c" width="64" height="36"></canvas>
+        <script>
+        const video = document.getElementById("v"), canvas = document.getElementById("c");
+        const context = canvas.getContext("2d", { willReadFrequently: true });
+        video.src = \(String(reflecting: playlist));
+        video.play().catch((e) => console.info("reel-probe " + JSON.stringify({ error: "play: " + e.message })));
+        video.addEventListener("error", () => console.info("reel-probe " + JSON.stringify({ error: "media: " + (video.error && video.error.message) })));
+        setInterval(() => {
+          const report = { currentTime: video.currentTime, readyState: video.readyState, luma: -1, brightest: -1 };
+          if (video.readyState >= 2) {
+            try {
+              context.drawImage(video, 0, 0, canvas.width, canvas.height);
+              const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
+              let sum = 0, brightest = 0;
+              for (let i = 0; i < pixels.length; i += 4) {
+                const y = 0.299 * pixels[i] + 0.587 * pixels[i + 1] + 0.114 * pixels[i + 2];
+                sum += y; brightest = Math.max(brightest, y);
+              }
+              report.luma = sum / (pixels.length / 4);
+              report.brightest = brightest;
+            } catch (e) { report.error = "canvas: " + e.message; }
+          }
+          console.info("reel-probe " + JSON.stringify(report));
+        }, 500);
+        </script></body></html>
+        """
+    }
+
+    @Test func viewerFollowsAStreamFromWaitingToLiveToEndedAndNoticesTheServerGoing() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let data = dir.path("origin")
+        let (server, base) = try await ServeEndToEndTests.serve(data: data, extra: ["--access-log", "none"])
+        let token = try String(contentsOfFile: data + "/token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+
+        let viewer = try HeadlessChromium(url: base + "?debug=1")
+        defer { viewer.stop() }
+        let waiting = await viewer.waitFor("reel-viewer", timeout: .seconds(30)) { $0.string("state") == "WAITING" }
+        #expect(waiting != nil, "the viewer says WAITING on an empty origin; chromium said:\n\(viewer.log())")
+
+        let live = try BackgroundProcess(ReelBinary.path(), [
+            "live", "--source", "test", "--duration", "18", "--quality", "low", "--origin", base, "--token", token,
+            "--no-archive", "--stream-id", "browser", "--quiet"], environment: ["XDG_STATE_HOME": dir.path("state")])
+        let isLive = await viewer.waitFor("reel-viewer", timeout: .seconds(30)) {
+            $0.string("state") == "LIVE" && $0.string("stream") == "browser"
+        }
+        #expect(isLive != nil, "the viewer finds the stream and says LIVE:\n\(viewer.log())")
+
+        // The viewer's own player advances and knows how far behind live it is.
+        let first = await viewer.waitFor("reel-viewer-playback", timeout: .seconds(20)) { ($0.number("currentTime") ?? 0) > 0 }
+        let start = first?.number("currentTime") ?? 0
+        let later = await viewer.waitFor("reel-viewer-playback", timeout: .seconds(20)) { ($0.number("currentTime") ?? 0) >= start + 2 }
+        #expect(first != nil && later != nil, "currentTime advances in the viewer:\n\(viewer.log())")
+        if let behind = later?.number("behind") { #expect(behind >= 0 && behind < 12, "behind live: \(behind) s") }
+        else { Issue.record("the viewer reports no distance behind live while LIVE: \(later?.text ?? "nothing")") }
+
+        // A page on another origin plays the same stream and draws real (non-black) frames.
+        let probeFile = dir.path("probe.html")
+        try Self.probePage(playlist: base + "streams/browser/playlist.m3u8").write(toFile: probeFile, atomically: true, encoding: .utf8)
+        let probe = try HeadlessChromium(url: URL(fileURLWithPath: probeFile).absoluteString,
+                                         extraFlags: ["--allow-file-access-from-files"])
+        defer { probe.stop() }
+        let drawn = await probe.waitFor("reel-probe", timeout: .seconds(30)) { ($0.number("luma") ?? -1) > 20 && ($0.number("brightest") ?? 0) > 100 }
+        let drawnAt = drawn?.number("currentTime") ?? 0
+        let advanced = await probe.waitFor("reel-probe", timeout: .seconds(15)) { ($0.number("currentTime") ?? 0) >= drawnAt + 1.5 }
+        let errors = probe.messages("reel-probe").compactMap { $0.string("error") }
+        #expect(drawn != nil && advanced != nil && errors.isEmpty,
+                "a cross-origin page draws non-black frames to a canvas while currentTime advances; errors: \(errors)\n\(probe.log())")
+        probe.stop()
+
+        let published = await live.wait(timeout: .seconds(60))
+        #expect(published.status == 0, "reel live: \(published.stderr)")
+        let ended = await viewer.waitFor("reel-viewer", timeout: .seconds(15)) { $0.string("state") == "ENDED" && $0.string("stream") == "browser" }
+        #expect(ended != nil, "the viewer says ENDED once the playlist has ENDLIST:\n\(viewer.log())")
+
+        server.send(SIGTERM)
+        _ = await server.wait(timeout: .seconds(15))
+        let failed = await viewer.waitFor("reel-viewer", timeout: .seconds(15)) { $0.string("state") == "SERVER ERROR" }
+        #expect(failed != nil, "the viewer says SERVER ERROR when the origin is gone:\n\(viewer.log())")
+    }
+}
