@@ -100,6 +100,31 @@ struct OriginStorageFailureTests {
         }
     }
 
+    @Test func aLongUploadToAFullDiskIsAnswered507NotDroppedAsASlowClient() async throws {
+        // After a failed write the server still reads the rest of the body, so that it can
+        // answer. The minimum upload rate (1 KiB/s on average once 10 s have passed) must count
+        // those bytes too: counting only the bytes stored, an upload that outlasts 10 s on a full
+        // disk was cut off as a slow client, and its sender saw a dropped connection instead of 507.
+        try await withReelServeOrigin(dataFolder: .tmpfs(bytes: 1 << 20)) { origin in
+            let fill = try origin.shell(#"head -c 2000000 /dev/zero > "$DATA/filler"; df -B1 --output=avail "$DATA" | tail -n 1"#)
+            #expect(fill.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "the disk is full: \(fill.stdout) \(fill.stderr)")
+            let chunk = Self.bytes(5, 4096), chunks = 24  // 96 KiB over 12 s: 8 KiB/s, well above the minimum rate
+            let client = try RawClient(port: origin.port, receiveTimeout: 20)
+            client.send("PUT /\(Self.segment(1)) HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(origin.token)\r\n"
+                        + "Content-Length: \(chunk.count * chunks)\r\n\r\n")
+            var sent = 0
+            for _ in 0..<chunks {
+                guard client.send(chunk) else { break }
+                sent += 1
+                try await Task.sleep(for: .milliseconds(500))
+            }
+            #expect(sent == chunks, "the server kept reading the body")
+            #expect(client.receiveStatus() == 507, "answered, not dropped")
+            #expect(!origin.accessLog.contains("slow"), "\(origin.accessLog)")
+            #expect(try origin.dataFiles() == ["filler", "streams/", "streams/desk/", "streams/desk/seg/"])
+        }
+    }
+
     @Test func noFreeInodesIsAFullDiskToo() async throws {
         // A tmpfs with room for a handful of files and folders (the root counts as one): a
         // PUT that cannot even create its temp file, or a new stream that cannot create its
