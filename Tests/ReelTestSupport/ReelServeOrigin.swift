@@ -95,6 +95,7 @@ public final class ReelServeOrigin: HTTPTestOrigin {
             if let token {
                 guard FileManager.default.createFile(atPath: tokenFile.path, contents: Data((token + "\n").utf8),
                                                      attributes: [.posixPermissions: 0o600]) else {
+                    try? FileManager.default.removeItem(at: directory)
                     throw Failure.didNotStart("cannot write the token file \(tokenFile.path)")
                 }
             }
