@@ -165,7 +165,7 @@ public final class OriginServer: Sendable {
         }
         if uploadSize.pointee > 0, let uploadData {
             upload.write(uploadData, count: uploadSize.pointee)
-            watchdog.uploaded(key, total: upload.written)
+            watchdog.uploaded(key, total: upload.received)
             uploadSize.pointee = 0
             return .YES
         }

@@ -91,18 +91,18 @@ public final class OriginStore: Sendable {
     /// beside the destination.
     public func beginWrite(_ layout: StreamLayout, _ file: OriginFile) throws(Error) -> PendingFile {
         let location = file.location
+        let displayPath = "\(layout.directory)/\((location.folders + [location.name]).joined(separator: "/"))"
         let folder = try openFolder(["streams", layout.streamID] + location.folders, create: true)
         var suffix = String(UInt64.random(in: 0...UInt64.max), radix: 16)
         suffix = String(repeating: "0", count: 16 - suffix.count) + suffix
         let temporary = ".\(location.name).\(suffix).tmp"
         let fd = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
-            let error = Self.fileError(errno, "\(layout.directory)/\(location.name)")
+            let error = Self.fileError(errno, displayPath)
             close(folder)
             throw error
         }
-        return PendingFile(folder: folder, fd: fd, temporaryName: temporary, name: location.name,
-                           displayPath: "\(layout.directory)/\((location.folders + [location.name]).joined(separator: "/"))")
+        return PendingFile(folder: folder, fd: fd, temporaryName: temporary, name: location.name, displayPath: displayPath)
     }
 
     /// Removes a stream: its folder is first renamed out of the layout (one atomic step that
@@ -156,12 +156,12 @@ public final class OriginStore: Sendable {
     func openFolder(_ components: [String], create: Bool) throws(Error) -> Int32 {
         var current = dup(root)
         guard current >= 0 else { throw .io(path, Self.reason()) }
-        for component in components {
+        for (depth, component) in components.enumerated() {
             if create {
                 if mkdirat(current, component, 0o755) == 0 {
                     fsync(current)
                 } else if errno != EEXIST {
-                    let error = Self.fileError(errno, component)
+                    let error = Self.fileError(errno, components[...depth].joined(separator: "/"))
                     close(current)
                     throw error
                 }

@@ -13,6 +13,9 @@ public final class PendingFile: @unchecked Sendable {
     public let displayPath: String
     /// Bytes written so far.
     public private(set) var written = 0
+    /// Bytes of the body received so far, written or not (after a failure the rest of the body
+    /// is still read, so the client gets its answer): what the upload-rate deadline measures.
+    public private(set) var received = 0
     /// The first write error; later writes are skipped, ``commit()`` throws it.
     public private(set) var failure: OriginStore.Error?
     private var finished = false
@@ -28,6 +31,7 @@ public final class PendingFile: @unchecked Sendable {
     /// Appends `count` bytes; remembers the first failure instead of throwing, so the
     /// request can still read the rest of its body and answer.
     public func write(_ bytes: UnsafeRawPointer, count: Int) {
+        received += count
         guard failure == nil, !finished else { return }
         var done = 0
         while done < count {

@@ -3,8 +3,10 @@ import ReelTestSupport
 import Synchronization
 import Testing
 
-/// `reel live` as a user runs it, publishing to a real nginx WebDAV origin on loopback, with a
+/// `reel live` as a user runs it, publishing to a real origin on loopback — nginx as a WebDAV
+/// PUT origin and Reel's own `reel serve`, each test that publishes runs against both — with a
 /// player-like reader polling the playlist and fetching every listed segment while it grows.
+/// The tests that write to `--output` only (archive, signals) need no origin and run once.
 @Suite("reel live end to end", .serialized)
 struct LiveEndToEndTests {
     /// What the reader saw while the stream ran.
@@ -22,7 +24,7 @@ struct LiveEndToEndTests {
 
     /// Polls the playlist every 100 ms; GETs every newly listed segment (and init once).
     /// Connection failures count only while `originUp()` says the origin should answer.
-    static func read(origin: NginxOrigin, streamID: String, log: ReaderLog, until done: @escaping @Sendable () -> Bool,
+    static func read(origin: any HTTPTestOrigin, streamID: String, log: ReaderLog, until done: @escaping @Sendable () -> Bool,
                      originUp: @escaping @Sendable () -> Bool = { true }) async {
         let base = "streams/\(streamID)/"
         while !done() {
@@ -51,7 +53,7 @@ struct LiveEndToEndTests {
     }
 
     /// Checks every rule a finished stream must keep; returns the summed EXTINF.
-    static func checkFinishedStream(origin: NginxOrigin, streamID: String, frameRate: Double = 30) async throws -> Double {
+    static func checkFinishedStream(origin: any HTTPTestOrigin, streamID: String, frameRate: Double = 30) async throws -> Double {
         let base = "streams/\(streamID)/"
         let response = try await origin.get(base + "playlist.m3u8")
         #expect(response.status == 200)
@@ -107,15 +109,15 @@ struct LiveEndToEndTests {
         return summed
     }
 
-    @Test("20 s of the test source: the growing playlist never lists a missing segment; the result keeps every HLS rule; the archive matches")
-    func liveToNginx() async throws {
-        try await withNginxOrigin { origin in
+    @Test("20 s of the test source: the growing playlist never lists a missing segment; the result keeps every HLS rule; the archive matches",
+          arguments: OriginKind.allCases)
+    func liveToOrigin(_ kind: OriginKind) async throws {
+        try await withOrigin(kind) { origin in
             let dir = try TemporaryDirectory()
             defer { dir.cleanup() }
             let archive = dir.path("archive.mp4")
-            let reel = try BackgroundProcess(ReelBinary.path(), [
-                "live", "--source", "test", "--origin", origin.baseURL.absoluteString, "--stream-id", "e2e",
-                "--duration", "20", "--archive", archive, "--quiet"], environment: ["XDG_STATE_HOME": dir.path("state")])
+            let reel = try BackgroundProcess(ReelBinary.path(), ["live", "--source", "test"] + origin.liveArguments + [
+                "--stream-id", "e2e", "--duration", "20", "--archive", archive, "--quiet"], environment: ["XDG_STATE_HOME": dir.path("state")])
             let log = ReaderLog()
             let reader = Task { await Self.read(origin: origin, streamID: "e2e", log: log, until: { !reel.isRunning }) }
             let result = await reel.wait(timeout: .seconds(90))
@@ -137,14 +139,14 @@ struct LiveEndToEndTests {
         }
     }
 
-    @Test("origin down from 6 s to 16 s of a 30 s stream: nothing lost, the final playlist complete and contiguous")
-    func outage() async throws {
-        try await withNginxOrigin { origin in
+    @Test("origin down from 6 s to 16 s of a 30 s stream: nothing lost, the final playlist complete and contiguous",
+          arguments: OriginKind.allCases)
+    func outage(_ kind: OriginKind) async throws {
+        try await withOrigin(kind) { origin in
             let dir = try TemporaryDirectory()
             defer { dir.cleanup() }
-            let reel = try BackgroundProcess(ReelBinary.path(), [
-                "live", "--source", "test", "--origin", origin.baseURL.absoluteString, "--stream-id", "outage",
-                "--duration", "30", "--no-archive", "--quiet"], environment: ["XDG_STATE_HOME": dir.path("state")])
+            let reel = try BackgroundProcess(ReelBinary.path(), ["live", "--source", "test"] + origin.liveArguments + [
+                "--stream-id", "outage", "--duration", "30", "--no-archive", "--quiet"], environment: ["XDG_STATE_HOME": dir.path("state")])
             let up = Mutex(true)
             let log = ReaderLog()
             let reader = Task {
@@ -166,14 +168,13 @@ struct LiveEndToEndTests {
         }
     }
 
-    @Test("--quality auto measures the loopback uplink and picks high; --landscape swaps the size")
-    func autoQualityLandscape() async throws {
-        try await withNginxOrigin { origin in
+    @Test("--quality auto measures the loopback uplink and picks high; --landscape swaps the size", arguments: OriginKind.allCases)
+    func autoQualityLandscape(_ kind: OriginKind) async throws {
+        try await withOrigin(kind) { origin in
             let dir = try TemporaryDirectory()
             defer { dir.cleanup() }
-            let result = try ReelBinary.run([
-                "live", "--source", "test", "--origin", origin.baseURL.absoluteString, "--stream-id", "auto",
-                "--quality", "auto", "--landscape", "--duration", "3", "--no-archive", "--quiet"],
+            let result = try ReelBinary.run(["live", "--source", "test"] + origin.liveArguments + [
+                "--stream-id", "auto", "--quality", "auto", "--landscape", "--duration", "3", "--no-archive", "--quiet"],
                 environment: ["XDG_STATE_HOME": dir.path("state")])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.contains("uplink:") && result.stdout.contains("high"), "\(result.stdout)")

@@ -314,3 +314,8 @@ func withNginxOrigin<T>(token: String? = nil, _ body: (NginxOrigin) async throws
         throw error
     }
 }
+
+extension NginxOrigin: HTTPTestOrigin {
+    var kind: OriginKind { .nginx }
+    var uploadToken: String? { token }
+}

@@ -1,0 +1,82 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The origins `reel live` is tested against: Debian's nginx as a WebDAV PUT origin, and
+/// Reel's own `reel serve`. Tests that are about publishing take one as an argument
+/// (`@Test(arguments: OriginKind.allCases)`), so each runs against both real servers.
+public enum OriginKind: String, CaseIterable, Sendable, CustomStringConvertible {
+    case nginx
+    case reelServe
+
+    public var description: String {
+        switch self {
+        case .nginx: "nginx"
+        case .reelServe: "reel serve"
+        }
+    }
+}
+
+/// A real HTTP origin running on loopback for a test: it stores PUTs and serves GETs, and can
+/// be stopped and started again on the same port with the same files (an outage).
+public protocol HTTPTestOrigin: AnyObject, Sendable {
+    /// Which server this is.
+    var kind: OriginKind { get }
+    /// `http://127.0.0.1:PORT/`.
+    var baseURL: URL { get }
+    /// The bearer token PUTs must carry; `nil` when the origin takes PUTs from anyone.
+    var uploadToken: String? { get }
+    /// A GET of `path` (relative to ``baseURL``), with no cache anywhere.
+    func get(_ path: String) async throws -> (status: Int, body: Data, headers: [String: String])
+    /// Stops the server and waits until it is gone. Idempotent.
+    func stop() async
+    /// Starts the server again on the same port, with the same files (and token).
+    func restart() async throws
+}
+
+extension HTTPTestOrigin {
+    /// `--origin URL`, and `--token TOKEN` when the origin wants one: what `reel live` needs.
+    public var liveArguments: [String] {
+        ["--origin", baseURL.absoluteString] + (uploadToken.map { ["--token", $0] } ?? [])
+    }
+}
+
+/// A URLSession for tests' own requests to a loopback server: no cache, short timeouts.
+public final class TestHTTPClient: Sendable {
+    private let session: URLSession
+
+    /// A client whose requests fail after `timeout` seconds without progress.
+    public init(timeout: TimeInterval = 5) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        session = URLSession(configuration: configuration)
+    }
+
+    /// Sends `method` to `url` with `body` and `headers`; returns the status, the body and the
+    /// headers (names lowercased).
+    public func send(_ method: String, _ url: URL, body: Data? = nil, headers: [String: String] = [:]) async throws
+        -> (status: Int, body: Data, headers: [String: String]) {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        request.cachePolicy = .reloadIgnoringLocalCacheData
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response): (Data, URLResponse)
+        if let body {
+            request.setValue(String(body.count), forHTTPHeaderField: "Content-Length")
+            (data, response) = try await session.upload(for: request, from: body)
+        } else {
+            (data, response) = try await session.data(for: request)
+        }
+        guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
+        var names: [String: String] = [:]
+        for (key, value) in http.allHeaderFields {
+            if let key = key as? String, let value = value as? String { names[key.lowercased()] = value }
+        }
+        return (http.statusCode, data, names)
+    }
+
+    deinit { session.invalidateAndCancel() }
+}
