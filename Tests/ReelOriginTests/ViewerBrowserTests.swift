@@ -42,11 +42,33 @@ struct ViewerBrowserTests {
         """
     }
 
+    /// A stand-in for hls.js with the part of its API the viewer uses; it hands the playlist
+    /// to the browser's own HLS, so the page plays for real once the viewer has loaded it
+    /// from the operator's URL (which the page's content security policy must allow).
+    static let hlsJSStandIn = """
+        window.Hls = class {
+          static isSupported() { return true; }
+          static get Events() { return { ERROR: "hlsError" }; }
+          on() {}
+          loadSource(url) { this.url = url; }
+          attachMedia(video) { console.info("reel-standin " + JSON.stringify({ url: this.url })); video.src = this.url; }
+          destroy() {}
+        };
+        """
+
     @Test func viewerFollowsAStreamFromWaitingToLiveToEndedAndNoticesTheServerGoing() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
+        // The operator's hls.js, on another origin (a plain file server on loopback).
+        try FileManager.default.createDirectory(atPath: dir.path("cdn"), withIntermediateDirectories: true)
+        try Self.hlsJSStandIn.write(toFile: dir.path("cdn/hls.min.js"), atomically: true, encoding: .utf8)
+        let cdnPort = try Loopback.freePort()
+        let cdn = try BackgroundProcess("/usr/bin/python3", ["-m", "http.server", "--bind", "127.0.0.1", String(cdnPort),
+                                                             "--directory", dir.path("cdn")])
+        defer { cdn.send(SIGKILL) }
+        let hlsJS = "http://127.0.0.1:\(cdnPort)/hls.min.js"
         let data = dir.path("origin")
-        let (server, base) = try await ServeEndToEndTests.serve(data: data, extra: ["--access-log", "none"])
+        let (server, base) = try await ServeEndToEndTests.serve(data: data, extra: ["--access-log", "none", "--hls-js", hlsJS])
         let token = try String(contentsOfFile: data + "/token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
 
         let viewer = try HeadlessChromium(url: base + "?debug=1")
@@ -55,7 +77,7 @@ struct ViewerBrowserTests {
         #expect(waiting != nil, "the viewer says WAITING on an empty origin; chromium said:\n\(viewer.log())")
 
         let live = try BackgroundProcess(ReelBinary.path(), [
-            "live", "--source", "test", "--duration", "18", "--quality", "low", "--origin", base, "--token", token,
+            "live", "--source", "test", "--duration", "24", "--quality", "low", "--origin", base, "--token", token,
             "--no-archive", "--stream-id", "browser", "--quiet"], environment: ["XDG_STATE_HOME": dir.path("state")])
         let isLive = await viewer.waitFor("reel-viewer", timeout: .seconds(30)) {
             $0.string("state") == "LIVE" && $0.string("stream") == "browser"
@@ -83,6 +105,16 @@ struct ViewerBrowserTests {
         #expect(drawn != nil && advanced != nil && errors.isEmpty,
                 "a cross-origin page draws non-black frames to a canvas while currentTime advances; errors: \(errors)\n\(probe.log())")
         probe.stop()
+
+        // A viewer told to use hls.js loads it from the operator's URL and plays through it.
+        let viaHlsJS = try HeadlessChromium(url: base + "watch/browser?player=hlsjs&debug=1")
+        defer { viaHlsJS.stop() }
+        let loaded = await viaHlsJS.waitFor("reel-viewer-player", timeout: .seconds(20)) { $0.string("player") == "hls.js" }
+        let handed = await viaHlsJS.waitFor("reel-standin", timeout: .seconds(5)) { $0.string("url") == "/streams/browser/playlist.m3u8" }
+        let playing = await viaHlsJS.waitFor("reel-viewer-playback", timeout: .seconds(20)) { ($0.number("currentTime") ?? 0) > 0.5 }
+        #expect(loaded?.string("source") == hlsJS && handed != nil && playing != nil,
+                "the viewer plays through the operator's hls.js:\n\(viaHlsJS.log())")
+        viaHlsJS.stop()
 
         let published = await live.wait(timeout: .seconds(60))
         #expect(published.status == 0, "reel live: \(published.stderr)")
