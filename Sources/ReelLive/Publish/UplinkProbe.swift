@@ -2,7 +2,10 @@ import Foundation
 import ReelCore
 
 /// Measures the uplink before a stream starts by uploading a few hundred KiB of random bytes
-/// to the stream's `init.mp4` path (the real init segment overwrites it later).
+/// to the stream's segment 0 (`seg/000000.m4s`). Media sequences start at 1, so no playlist
+/// ever lists that file: a CDN that caches segments as immutable can keep it forever without
+/// harm, and an origin that lists streams by their playlist or init segment (Reel's) does not
+/// show a stream that never started.
 ///
 /// It doubles as a check of the origin: a refused connection, a wrong token or a server that
 /// does not accept PUT fails here, before anything is captured, with a message that says what
@@ -48,7 +51,10 @@ public struct UplinkProbe: Sendable {
         }
     }
 
-    /// PUTs the random bytes to `layout.initPath` on `target` and returns the measured rate.
+    /// The path the probe writes: segment 0 of the stream, which no playlist lists.
+    public static func path(in layout: StreamLayout) -> String { layout.segmentPath(sequence: 0) }
+
+    /// PUTs the random bytes to ``path(in:)`` on `target` and returns the measured rate.
     public func measure(target: any PublishTarget, layout: StreamLayout) async throws -> Measurement {
         var generator = SystemRandomNumberGenerator()
         var bytes = [UInt8](repeating: 0, count: byteCount)
@@ -65,12 +71,12 @@ public struct UplinkProbe: Sendable {
         let clock = ContinuousClock()
         let started = clock.now
         do {
-            try await target.put(path: layout.initPath, body: body, contentType: StreamLayout.contentType(forPath: layout.initPath))
+            try await target.put(path: Self.path(in: layout), body: body, contentType: StreamLayout.contentType(forPath: Self.path(in: layout)))
         } catch is CancellationError {
             throw CancellationError()
         } catch {
             let retryable = (error as? any PublishTargetError)?.isRetryable ?? true
-            throw Error.uploadFailed(target: target.name, path: layout.initPath, reason: "\(error)", isRetryable: retryable)
+            throw Error.uploadFailed(target: target.name, path: Self.path(in: layout), reason: "\(error)", isRetryable: retryable)
         }
         let elapsed = clock.now - started
         let seconds = max(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, 1e-6)
