@@ -8,12 +8,12 @@ import Testing
 
 /// Collects what the HLS branch publishes (the branch's real output, bytes and all).
 final class CollectingSink: HLSSegmentSink {
-    struct Published { var sequence: Int; var duration: MediaTime; var date: Date; var bytes: Data }
+    struct Published { var sequence: Int; var duration: MediaTime; var date: Date; var followsDiscontinuity: Bool; var bytes: Data }
     let initBytes = Mutex<Data?>(nil)
     let segments = Mutex<[Published]>([])
     func publishInit(_ bytes: Data) { initBytes.withLock { $0 = bytes } }
-    func publishSegment(sequence: Int, duration: MediaTime, date: Date, bytes: Data) {
-        segments.withLock { $0.append(Published(sequence: sequence, duration: duration, date: date, bytes: bytes)) }
+    func publishSegment(sequence: Int, duration: MediaTime, date: Date, followsDiscontinuity: Bool, bytes: Data) {
+        segments.withLock { $0.append(Published(sequence: sequence, duration: duration, date: date, followsDiscontinuity: followsDiscontinuity, bytes: bytes)) }
     }
 }
 
@@ -74,5 +74,51 @@ struct HLSBranchTests {
         let flags = keys.stdout.split(separator: "\n").map { $0.hasPrefix("1") }
         #expect(flags.count == frames)
         #expect(flags.enumerated().filter(\.element).map(\.offset) == [0, 60, 120, 180])
+    }
+
+    @Test("a source that stalls for longer than 10 intervals: the segment after the gap follows a discontinuity, and the playlist plays")
+    func stallBecomesADiscontinuity() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let sink = CollectingSink()
+        let source = TestPatternSource(width: 320, height: 180, framesPerSecond: 30, realTime: false)
+        let clock = CaptureClockMap(capture: MonotonicClock.now(), date: Date(timeIntervalSince1970: 1_800_000_000))
+        let branch = try HLSBranch(
+            video: VideoEncoderSettings(codec: "libx264", width: 180, height: 320, framesPerSecond: 30, bitRate: 300_000,
+                                        preset: "veryfast", keyFramesOnDemand: true, zeroLatency: true),
+            audio: nil, segmentInterval: MediaTime(value: 2, timescale: 1), frameDuration: source.format.frameDuration,
+            sink: sink, clock: clock)
+        var first: MediaTime?
+        try source.run { sample in
+            guard case .video = sample else { return }
+            if first == nil { first = sample.captureTime }
+            let elapsed = (sample.captureTime - first!).seconds
+            if elapsed >= 28 { source.stop(); return }
+            // Frames from 3 s to 25 s never arrive: a 22 s stall, over 10 intervals of 2 s.
+            if elapsed >= 3 && elapsed < 25 { return }
+            try branch.handle(sample)
+        }
+        try branch.finish()
+        let segments = sink.segments.withLock { $0 }
+        #expect(segments.map(\.followsDiscontinuity) == [false, false, true, false], "\(segments.map { ($0.sequence, $0.duration.seconds) })")
+        #expect(abs(segments[1].duration.seconds - 1) < 0.001, "the interrupted segment ends with its last frame")
+        #expect(abs(segments[2].date.timeIntervalSince(segments[1].date) - 23) < 0.05, "the date after the gap is the capture's")
+
+        // Rendered with EXT-X-DISCONTINUITY, the stream plays from files in ffmpeg.
+        let folder = dir.url.appendingPathComponent("hls")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("seg"), withIntermediateDirectories: true)
+        try #require(sink.initBytes.withLock { $0 }).write(to: folder.appendingPathComponent("init.mp4"))
+        var playlist = HLSPlaylist(targetDuration: branch.targetDuration, isFinished: true)
+        for segment in segments {
+            try segment.bytes.write(to: folder.appendingPathComponent(StreamLayout.segmentURI(sequence: segment.sequence)))
+            playlist.segments.append(.init(sequence: segment.sequence, duration: segment.duration, programDateTime: segment.date,
+                                           followsDiscontinuity: segment.followsDiscontinuity))
+        }
+        let text = playlist.rendered()
+        #expect(text.components(separatedBy: "#EXT-X-DISCONTINUITY\n#EXT-X-PROGRAM-DATE-TIME").count == 2, "\(text)")
+        try text.write(to: folder.appendingPathComponent("playlist.m3u8"), atomically: true, encoding: .utf8)
+        let played = try Subprocess.run("ffmpeg", ["-nostdin", "-v", "error", "-allowed_extensions", "ALL",
+                                                   "-i", folder.appendingPathComponent("playlist.m3u8").path, "-f", "null", "-"])
+        #expect(played.status == 0 && played.stderr.isEmpty, "\(played.stderr)")
     }
 }

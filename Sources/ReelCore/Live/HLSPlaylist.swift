@@ -16,8 +16,14 @@ import Foundation
 /// #EXT-X-PROGRAM-DATE-TIME:2026-11-30T02:43:11.123Z
 /// #EXTINF:2.000,
 /// seg/000001.m4s
+/// #EXT-X-DISCONTINUITY                          (only before a segment after a gap)
+/// #EXT-X-PROGRAM-DATE-TIME:2026-11-30T02:43:31.500Z
+/// #EXTINF:2.000,
+/// seg/000002.m4s
 /// #EXT-X-ENDLIST
 /// ```
+///
+/// No EXT-X-DISCONTINUITY-SEQUENCE is needed: an EVENT playlist never drops a segment.
 public struct HLSPlaylist: Sendable, Hashable {
     /// One listed media segment.
     public struct Segment: Sendable, Hashable {
@@ -27,12 +33,16 @@ public struct HLSPlaylist: Sendable, Hashable {
         public var duration: MediaTime
         /// Wall-clock time of the segment's first frame (EXT-X-PROGRAM-DATE-TIME).
         public var programDateTime: Date
+        /// Whether a gap in the media timeline precedes this segment (the source stalled for
+        /// longer than the cut policy bridges): rendered as EXT-X-DISCONTINUITY before it.
+        public var followsDiscontinuity: Bool
 
         /// A segment listing.
-        public init(sequence: Int, duration: MediaTime, programDateTime: Date) {
+        public init(sequence: Int, duration: MediaTime, programDateTime: Date, followsDiscontinuity: Bool = false) {
             self.sequence = sequence
             self.duration = duration
             self.programDateTime = programDateTime
+            self.followsDiscontinuity = followsDiscontinuity
         }
 
         /// The segment's URI relative to the playlist, e.g. `seg/000001.m4s`.
@@ -73,6 +83,7 @@ public struct HLSPlaylist: Sendable, Hashable {
         ]
         lines.reserveCapacity(lines.count + segments.count * 3 + 1)
         for segment in segments {
+            if segment.followsDiscontinuity { lines.append("#EXT-X-DISCONTINUITY") }
             lines.append("#EXT-X-PROGRAM-DATE-TIME:\(Self.programDateTimeString(segment.programDateTime))")
             lines.append("#EXTINF:\(segment.duration.seconds.formatted3),")
             lines.append(segment.uri)

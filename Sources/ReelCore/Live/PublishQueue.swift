@@ -241,13 +241,15 @@ public struct PublishQueue: Sendable {
     /// Media segment `sequence` (1, 2, 3, …) is ready to upload.
     ///
     /// After a fatal failure the segment is only counted (so a report can name it).
-    public mutating func segmentReady(sequence: Int, duration: MediaTime, programDateTime: Date, now: MediaTime) throws(Error) -> [Action] {
+    public mutating func segmentReady(sequence: Int, duration: MediaTime, programDateTime: Date, followsDiscontinuity: Bool = false,
+                                      now: MediaTime) throws(Error) -> [Action] {
         if finishRequested { throw .segmentAfterFinish(sequence: sequence) }
         guard sequence == segments.count + 1 else {
             throw .unexpectedSequence(expected: segments.count + 1, got: sequence)
         }
         guard duration > .zero else { throw .nonPositiveDuration(sequence: sequence, duration: duration) }
-        segments.append(HLSPlaylist.Segment(sequence: sequence, duration: duration, programDateTime: programDateTime))
+        segments.append(HLSPlaylist.Segment(sequence: sequence, duration: duration, programDateTime: programDateTime,
+                                            followsDiscontinuity: followsDiscontinuity))
         segmentPhases.append(.queued)
         return pump(now: now)
     }

@@ -6,9 +6,9 @@ import ReelMedia
 public protocol HLSSegmentSink: Sendable {
     /// The init segment (ftyp + moov), before any media segment.
     func publishInit(_ bytes: Data)
-    /// Media segment `sequence` (1, 2, …) with its real duration and the wall-clock date of
-    /// its first frame.
-    func publishSegment(sequence: Int, duration: MediaTime, date: Date, bytes: Data)
+    /// Media segment `sequence` (1, 2, …) with its real duration, the wall-clock date of its
+    /// first frame, and whether a gap in the media precedes it.
+    func publishSegment(sequence: Int, duration: MediaTime, date: Date, followsDiscontinuity: Bool, bytes: Data)
 }
 
 /// The live HLS consumer of the capture fan-out: applies the spec's timing (the stream
@@ -88,7 +88,8 @@ final class HLSBranch: @unchecked Sendable {
             let duration = cut?.duration ?? segment.duration
             let start = cut?.start ?? segment.start
             let capture = start - (timeline.delta ?? .zero)
-            sink.publishSegment(sequence: published, duration: duration, date: clock.date(of: capture), bytes: segment.bytes)
+            sink.publishSegment(sequence: published, duration: duration, date: clock.date(of: capture),
+                                followsDiscontinuity: cut?.followsDiscontinuity ?? false, bytes: segment.bytes)
         }
     }
 }

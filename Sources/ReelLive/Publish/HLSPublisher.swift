@@ -6,7 +6,7 @@ import Synchronization
 /// them — to one or more targets (an HTTP origin, a local folder), each with its own
 /// ``ReelCore/PublishQueue``, so a dead origin never holds back the local folder.
 ///
-/// The writer hands over bytes with ``submitInit(_:)`` and ``submitSegment(sequence:duration:programDateTime:bytes:)``:
+/// The writer hands over bytes with ``submitInit(_:)`` and ``submitSegment(sequence:duration:programDateTime:followsDiscontinuity:bytes:)``:
 /// both return at once (the bytes are queued in memory, never waiting for I/O). The publisher
 /// first spools every file to ``Settings/spoolDirectory`` (fsync'ed, with a playlist of
 /// everything spooled), then uploads from the spool, so neither an origin outage nor a crash
@@ -113,8 +113,10 @@ public final class HLSPublisher: Sendable {
 
     /// Hands over media segment `sequence` (1, 2, 3, … without gaps): its real duration, the
     /// wall-clock time of its first frame, and its bytes. Returns at once.
-    public func submitSegment(sequence: Int, duration: MediaTime, programDateTime: Date, bytes: Data) {
-        input.yield(.segment(sequence: sequence, duration: duration, programDateTime: programDateTime, bytes: bytes))
+    public func submitSegment(sequence: Int, duration: MediaTime, programDateTime: Date, followsDiscontinuity: Bool = false,
+                              bytes: Data) {
+        input.yield(.segment(sequence: sequence, duration: duration, programDateTime: programDateTime,
+                             followsDiscontinuity: followsDiscontinuity, bytes: bytes))
     }
 
     /// Live counters per target, for a status line. Safe to read from any thread.

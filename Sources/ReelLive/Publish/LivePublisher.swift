@@ -67,9 +67,10 @@ final class LivePublisher: HLSSegmentSink, Sendable {
         publisher.withLock { $0 }?.submitInit(bytes)
     }
 
-    func publishSegment(sequence: Int, duration: MediaTime, date: Date, bytes: Data) {
+    func publishSegment(sequence: Int, duration: MediaTime, date: Date, followsDiscontinuity: Bool, bytes: Data) {
         counters.withLock { $0.produced += 1; $0.bytes += bytes.count; $0.seconds += duration.seconds }
-        publisher.withLock { $0 }?.submitSegment(sequence: sequence, duration: duration, programDateTime: date, bytes: bytes)
+        publisher.withLock { $0 }?.submitSegment(sequence: sequence, duration: duration, programDateTime: date,
+                                                            followsDiscontinuity: followsDiscontinuity, bytes: bytes)
     }
 
     /// Numbers for the status line: the slowest target's.

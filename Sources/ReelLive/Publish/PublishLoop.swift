@@ -8,7 +8,7 @@ import Synchronization
 struct PublishLoop {
     enum Event: Sendable {
         case initBytes(Data)
-        case segment(sequence: Int, duration: MediaTime, programDateTime: Date, bytes: Data)
+        case segment(sequence: Int, duration: MediaTime, programDateTime: Date, followsDiscontinuity: Bool, bytes: Data)
         case finish(drainTimeout: Duration)
         case uploaded(lane: Int, item: PublishQueue.Item, failure: PublishQueue.Failure?)
         case wake
@@ -114,14 +114,16 @@ struct PublishLoop {
             store(bytes, at: StreamLayout.initURI)
             forEachLane(group: &group) { queue, now in try queue.initReady(now: now) }
 
-        case .segment(let sequence, let duration, let programDateTime, let bytes):
+        case .segment(let sequence, let duration, let programDateTime, let followsDiscontinuity, let bytes):
             if !finishRequested, sequence == spoolPlaylist.segments.count + 1, duration > .zero {
                 store(bytes, at: StreamLayout.segmentURI(sequence: sequence))
-                spoolPlaylist.segments.append(.init(sequence: sequence, duration: duration, programDateTime: programDateTime))
+                spoolPlaylist.segments.append(.init(sequence: sequence, duration: duration, programDateTime: programDateTime,
+                                                    followsDiscontinuity: followsDiscontinuity))
                 store(spoolPlaylist.renderedData(), at: StreamLayout.playlistName)
             }
             forEachLane(group: &group) { queue, now in
-                try queue.segmentReady(sequence: sequence, duration: duration, programDateTime: programDateTime, now: now)
+                try queue.segmentReady(sequence: sequence, duration: duration, programDateTime: programDateTime,
+                                       followsDiscontinuity: followsDiscontinuity, now: now)
             }
 
         case .finish(let drainTimeout):

@@ -21,6 +21,23 @@ import Testing
         segment(3, seconds: 1.4666, at: 4.002),
     ]
 
+    @Test func aSegmentAfterAGapFollowsADiscontinuityTag() {
+        var late = Self.segment(2, seconds: 2, at: 30)
+        late.followsDiscontinuity = true
+        let text = HLSPlaylist(targetDuration: 2, segments: [Self.segment(1, seconds: 1, at: 0), late]).rendered()
+        #expect(text.hasSuffix("""
+            #EXT-X-PROGRAM-DATE-TIME:2026-11-30T02:43:11.123Z
+            #EXTINF:1.000,
+            seg/000001.m4s
+            #EXT-X-DISCONTINUITY
+            #EXT-X-PROGRAM-DATE-TIME:2026-11-30T02:43:41.123Z
+            #EXTINF:2.000,
+            seg/000002.m4s
+
+            """), "\(text)")
+        #expect(!HLSPlaylist(targetDuration: 2, segments: Self.threeSegments).rendered().contains("DISCONTINUITY"))
+    }
+
     @Test func liveEventPlaylistMatchesGolden() throws {
         let playlist = HLSPlaylist(targetDuration: 2, segments: Self.threeSegments)
         try GoldenFile.expect(playlist.rendered(), matches: "playlist-live.m3u8")

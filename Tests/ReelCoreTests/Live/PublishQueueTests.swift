@@ -30,6 +30,18 @@ import Testing
         return (queue, actions)
     }
 
+    @Test func aDiscontinuityIsCarriedIntoThePublishedPlaylist() throws {
+        var queue = PublishQueue(settings: .init(targetDuration: 2))
+        _ = try queue.initReady(now: .zero)
+        _ = queue.uploadSucceeded(.initSegment, now: .zero)
+        _ = try queue.segmentReady(sequence: 1, duration: Self.two, programDateTime: Self.start, now: .zero)
+        _ = try queue.segmentReady(sequence: 2, duration: Self.two, programDateTime: Self.start.addingTimeInterval(30),
+                                   followsDiscontinuity: true, now: .zero)
+        _ = queue.uploadSucceeded(.segment(1), now: .zero)
+        _ = queue.uploadSucceeded(.segment(2), now: .zero)
+        #expect(queue.publishablePlaylist.segments.map(\.followsDiscontinuity) == [false, true])
+    }
+
     @Test func initGoesFirstAndSegmentsWaitForIt() throws {
         var queue = PublishQueue(settings: .init(targetDuration: 2))
         #expect(try queue.segmentReady(sequence: 1, duration: Self.two, programDateTime: Self.start, now: .zero) == [])
