@@ -114,7 +114,9 @@ public struct HTTPOriginTarget: PublishTarget {
         case invalidBaseURL(String)
         /// HTTP 401 or 403: the token is missing, wrong or not allowed to write here. Not retryable.
         case unauthorized(url: URL, status: Int, tokenGiven: Bool)
-        /// Any other non-2xx status; retryable.
+        /// Any other non-2xx status: retryable for 5xx, 408, 425 and 429 (the origin or the way
+        /// there may recover); any other 4xx is an answer about the request itself (wrong URL,
+        /// method not allowed, too large, conflict), which the same request will get again.
         case httpStatus(url: URL, status: Int, detail: String)
         /// No HTTP exchange happened (refused, host not found, connection lost); retryable.
         case unreachable(url: URL, reason: String)
@@ -123,12 +125,20 @@ public struct HTTPOriginTarget: PublishTarget {
         /// The answer was not HTTP.
         case invalidResponse(url: URL)
 
-        /// `false` only for ``unauthorized(url:status:tokenGiven:)`` and ``invalidBaseURL(_:)``.
+        /// `false` for ``unauthorized(url:status:tokenGiven:)``, ``invalidBaseURL(_:)`` and a
+        /// 4xx status other than 408, 425 and 429.
         public var isRetryable: Bool {
             switch self {
             case .unauthorized, .invalidBaseURL: false
-            case .httpStatus, .unreachable, .timedOut, .invalidResponse: true
+            case .httpStatus(_, let status, _): Self.isRetryable(status: status)
+            case .unreachable, .timedOut, .invalidResponse: true
             }
+        }
+
+        /// Whether sending the same request again may succeed: 5xx, 408 Request Timeout, 425
+        /// Too Early, 429 Too Many Requests.
+        public static func isRetryable(status: Int) -> Bool {
+            status >= 500 || status == 408 || status == 425 || status == 429
         }
 
         /// A message for the user: what happened and what to do.
@@ -153,7 +163,8 @@ public struct HTTPOriginTarget: PublishTarget {
                 default: hint = ""
                 }
                 let body = detail.isEmpty ? "" : " (\(detail.prefix(120)))"
-                return "The origin answered HTTP \(status) to the upload of \(url.absoluteString)\(body).\(hint)"
+                let final = Self.isRetryable(status: status) ? "" : " Retrying will not help."
+                return "The origin answered HTTP \(status) to the upload of \(url.absoluteString)\(body).\(hint)\(final)"
             case .unreachable(let url, let reason):
                 return "Could not reach the origin for \(url.absoluteString): \(reason). Check that the origin is running and the URL (host and port) is right; Reel retries while streaming."
             case .timedOut(let url, let seconds):

@@ -53,7 +53,7 @@ import Testing
         }
     }
 
-    @Test func otherStatusesAreRetryableAndCarryTheStatus() async throws {
+    @Test func aClientErrorStatusIsFinalAndCarriesTheStatus() async throws {
         try await withNginxOrigin { origin in
             let target = try HTTPOriginTarget(baseURL: origin.baseURL)
             // nginx answers 409 Conflict for a PUT to a collection (a path ending in "/").
@@ -65,9 +65,12 @@ import Testing
                 return
             }
             #expect(status == 409)
-            #expect(error?.isRetryable == true)
-            #expect(error?.description.contains("HTTP 409") == true)
+            #expect(error?.isRetryable == false, "the same PUT gets the same conflict")
+            #expect(error?.description.contains("HTTP 409") == true && error?.description.contains("Retrying will not help") == true)
         }
+        // Which statuses may pass if tried again.
+        for status in [500, 502, 503, 504, 507, 408, 425, 429] { #expect(HTTPOriginTarget.Error.isRetryable(status: status), "\(status)") }
+        for status in [400, 404, 405, 409, 410, 411, 413, 414, 415] { #expect(!HTTPOriginTarget.Error.isRetryable(status: status), "\(status)") }
     }
 
     @Test func refusedConnectionIsRetryableAndNamesTheAddress() async throws {
