@@ -95,9 +95,10 @@ done
 say "comparing the pictures of run 1 (PSNR, Reel vs ffmpeg)"
 psnr_live=$(picture_psnr "${live_of[reel-1]}" "${live_of[ffmpeg-1]}")
 psnr_archive=$(picture_psnr "${archive_of[reel-1]}" "${archive_of[ffmpeg-1]}")
-same_picture() {  # same_picture DB: the number, rounded, and what it means
-    awk -v p="$1" 'BEGIN { if (p == "") print "?"; else if (p == "inf" || p >= 30) printf "%.1f dB (same)", p;
-                           else printf "%.1f dB (DIFFERENT: below 30 dB)", p }'
+same_picture() {  # same_picture "DB SHIFT": the number, rounded, what it means, the frame pairing
+    awk -v p="${1% *}" -v s="${1#* }" -v a="Reel's" -v b="ffmpeg's" 'BEGIN { if (p == "") { print "?"; exit }
+        if (p == "inf" || p >= 30) printf "%.1f dB (same)", p; else printf "%.1f dB (DIFFERENT: below 30 dB)", p
+        if (s != 0) printf ", paired after %d extra leading frame(s) in %s", (s < 0 ? -s : s), (s < 0 ? a : b) }'
 }
 
 stat() {  # stat WHO FIELD: median over the runs

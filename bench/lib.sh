@@ -155,10 +155,24 @@ make_input() {
     printf '%s\n' "$file"
 }
 
-# picture_psnr A B: average PSNR (dB) of two videos' pictures, frame by frame from their
-# first frames (timestamps reset, so different start times do not matter).
+# picture_psnr A B: average PSNR (dB) of two videos' pictures over their first 10 s,
+# paired by frame order (timestamps ignored: edit lists and start offsets differ between
+# muxers). One may start a frame or two later than the other (an encoder's priming, a
+# dropped first frame), so the frames are paired at shifts of -2..2 and the best is taken:
+# prints "DB SHIFT" (SHIFT > 0: B has SHIFT extra frames at its start; SHIFT < 0: A has).
 picture_psnr() {
-    ffmpeg -nostdin -hide_banner -v info -i "$1" -i "$2" \
-        -lavfi "[0:v]setpts=PTS-STARTPTS[a];[1:v]setpts=PTS-STARTPTS[b];[a][b]psnr" -f null - 2>&1 |
-        sed -n 's/.*PSNR .*average:\([0-9.inf]*\).*/\1/p' | tail -n 1
+    local best="" best_shift=0 shift db a b
+    for shift in 0 1 -1 2 -2; do
+        a="[0:v]setpts=N/(30*TB)[a]"; b="[1:v]setpts=N/(30*TB)[b]"
+        [ "$shift" -gt 0 ] && b="[1:v]trim=start_frame=$shift,setpts=N/(30*TB)[b]"
+        [ "$shift" -lt 0 ] && a="[0:v]trim=start_frame=$((-shift)),setpts=N/(30*TB)[a]"
+        db=$(ffmpeg -nostdin -hide_banner -v info -t 10 -i "$1" -t 10 -i "$2" -lavfi "$a;$b;[a][b]psnr=shortest=1" -f null - 2>&1 |
+            sed -n 's/.*PSNR .*average:\([0-9.inf]*\).*/\1/p' | tail -n 1)
+        [ -z "$db" ] && continue
+        if [ -z "$best" ] || [ "$db" = inf ] || { [ "$best" != inf ] && awk -v x="$db" -v y="$best" 'BEGIN { exit !(x > y) }'; }; then
+            best=$db; best_shift=$shift
+        fi
+        [ "$best" = inf ] && break
+    done
+    [ -n "$best" ] && echo "$best $best_shift"
 }
