@@ -347,3 +347,17 @@ struct RecordingValuesTests {
         #expect(stalled(12.5))
     }
 }
+
+@Suite("XDG folders")
+struct XDGDirectoriesTests {
+    @Test("defaults under the home folder, variables when absolute, relative or empty ones ignored")
+    func folders() {
+        let defaults = XDGDirectories(environment: [:], home: "/home/kai/")
+        #expect(defaults == XDGDirectories(environment: ["XDG_DATA_HOME": "", "XDG_STATE_HOME": "relative/state"], home: "/home/kai"))
+        #expect(defaults.data == "/home/kai/.local/share")
+        #expect(defaults.state == "/home/kai/.local/state")
+        #expect(defaults.videos == "/home/kai/Videos")
+        let set = XDGDirectories(environment: ["XDG_DATA_HOME": "/d", "XDG_STATE_HOME": "/s", "XDG_VIDEOS_DIR": "/v"], home: "/h")
+        #expect(set.data == "/d" && set.state == "/s" && set.videos == "/v")
+    }
+}
