@@ -36,7 +36,7 @@ final class RecordTerminalReporter: RecordReporter, @unchecked Sendable {
     func status(_ s: RecordStatus) {
         guard !quiet else { return }
         var line = "\(s.state.rawValue) | active \(StatusLinePrinter.clock(s.activeSeconds)) | wall \(StatusLinePrinter.clock(s.wallSeconds))"
-            + " | \(s.framesWritten) frames | \(Self.bytes(s.fileBytes))"
+            + " | \(s.framesWritten) frame\(s.framesWritten == 1 ? "" : "s") | \(Self.bytes(s.fileBytes))"
         if let free = s.freeBytes { line += " | \(Self.bytes(free)) free" }
         if s.queuedFrames > 2 { line += " | \(s.queuedFrames) queued" }
         printer.status(line, elapsed: s.wallSeconds)

@@ -156,6 +156,27 @@ struct StudyRecorderTests {
         #expect(!FileManager.default.fileExists(atPath: checkpointPath))
     }
 
+    @Test("the file in progress gets a fragment at most 2 s of capture after its first frame, also when no new frame comes")
+    func fragmentsOnTime() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let base = MonotonicClock.now() + MediaTime(seconds: 0.2)
+        let opener = SourceOpener([.success(ScriptedSource([.realTimeFrames(from: 0, to: 30, at: 0), .silence(30)], base: base))])
+        var s = settings(dir, mode: .timelapse, interval: 0.5)
+        s.stallLimit = MediaTime(seconds: 60)
+        let recorder = try StudyRecorder(settings: s, reporter: CollectingReporter(), openSource: opener.open)
+        let run = Task { await recorder.run() }
+        let inProgress = s.sessionFolder + "/recording.mp4"
+        MonotonicClock.sleep(until: base + MediaTime(seconds: 1.5))
+        #expect(try VideoInspection.boxes(of: inProgress) == ["ftyp", "moov"], "two frames written, not yet 2 s old")
+        MonotonicClock.sleep(until: base + MediaTime(seconds: 2.6))
+        #expect(try VideoInspection.boxes(of: inProgress) == ["ftyp", "moov", "moof", "mdat"], "cut 2 s after the first frame")
+        #expect(try VideoInspection.frameIndices(of: inProgress, width: 320, height: 180) == [0, 15])
+        recorder.requestStop(reason: "test")
+        let report = await run.value
+        #expect(report.succeeded && report.framesWritten == 2, "\(report)")
+    }
+
     @Test("an existing output, an output folder that is a file, or a source that cannot open: a clear reason, nothing left behind")
     func refusesBeforeRecording() async throws {
         let dir = try TemporaryDirectory()

@@ -32,7 +32,8 @@ enum RecordCommand {
             (H.264, constant quality); full keeps every frame at its active time (H.264, 5 Mbps).
 
             Controls: on a terminal, space pauses and resumes, q finishes. Otherwise standard \
-            input takes the lines pause, resume, toggle and stop. SIGUSR1 toggles pause (for a \
+            input takes the lines pause, resume, toggle and stop (a named pipe opened with <> \
+            keeps taking them). SIGUSR1 toggles pause (for a \
             desktop shortcut: pkill -USR1 -x reel); Ctrl-C (SIGINT) or SIGTERM finishes cleanly.
 
             While recording, the video is a fragmented MP4 (fragments of at most 2 s) in \
@@ -47,7 +48,7 @@ enum RecordCommand {
             "reel record --source v4l2:/dev/video0 --mode timelapse --interval 5 --title 'Chemistry' --tag exam",
             "reel record --source v4l2:/dev/video0 --mode full --canvas 1280x720 --output ~/study/today.mp4",
             "reel record --source test --mode timelapse --interval 1 --duration 30 --output /tmp/t.mp4",
-            "echo pause > /proc/$(pgrep -x reel)/fd/0   # or: pkill -USR1 -x reel",
+            "mkfifo /tmp/reel-ctl; reel record --source test --mode full <> /tmp/reel-ctl &  echo pause > /tmp/reel-ctl",
         ])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
