@@ -112,7 +112,7 @@ public final class StudyRecorder: Sendable {
         }
         // 3. The recording in progress: its folder, the fragmented file, the first checkpoint.
         let folder = settings.sessionFolder
-        let videoPath = folder + "/recording.mp4", checkpointPath = folder + "/checkpoint.json"
+        let videoPath = folder + "/recording.mp4", checkpointPath = folder + "/" + CheckpointFile.name
         let encoder = settings.videoEncoder(sourceFramesPerSecond: source.format.framesPerSecond)
         let branch: RecordingBranch
         let startedAt = Date()

@@ -127,9 +127,7 @@ struct StudyRecorderTests {
         let recorder = try StudyRecorder(settings: s, reporter: CollectingReporter(), openSource: opener.open)
         let run = Task { await recorder.run() }
         let checkpointPath = s.sessionFolder + "/checkpoint.json"
-        func checkpoint() throws -> RecordingCheckpoint {
-            try RecordingCheckpoint.decode(json: Data(contentsOf: URL(fileURLWithPath: checkpointPath)))
-        }
+        func checkpoint() throws -> RecordingCheckpoint { try CheckpointFile.read(at: checkpointPath) }
         try await Task.sleep(for: .milliseconds(1700))
         let periodic = try checkpoint()
         #expect(periodic.state == .recording)
@@ -236,6 +234,28 @@ struct RecorderFileTests {
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)
         #expect(mode.intValue & 0o077 != 0o077 && mode.intValue & 0o600 == 0o600)
         #expect(throws: FileError.self) { try FileIO.writeAtomically(Data(), to: dir.path("missing/x.json")) }
+    }
+
+    @Test("a checkpoint file reads back what was written; a missing, cut-short or foreign one names the file and the problem")
+    func checkpointFile() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let checkpoint = RecordingCheckpoint(
+            id: UUID(), videoPath: dir.path("recording.mp4"), outputPath: dir.path("out.mp4"), canvas: VideoDimensions(width: 1280, height: 720),
+            mode: .full, intervalSeconds: nil, activeSeconds: 12.5, framesWritten: 375, state: .paused, startedAt: Date(timeIntervalSince1970: 1e9),
+            updatedAt: Date(timeIntervalSince1970: 1e9 + 20), title: nil, tags: [], faceTrack: FaceTrack())
+        let path = dir.path(CheckpointFile.name)
+        try CheckpointFile.write(checkpoint, to: path)
+        #expect(try CheckpointFile.read(at: path) == checkpoint)
+        func problem(_ path: String) -> String {
+            do { _ = try CheckpointFile.read(at: path); return "read" } catch { return error.description }
+        }
+        #expect(problem(dir.path("none.json")) == "checkpoint \(dir.path("none.json")): there is no such file")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        try bytes.prefix(bytes.count - 10).write(to: URL(fileURLWithPath: dir.path("short.json")))
+        #expect(problem(dir.path("short.json")).hasPrefix("checkpoint \(dir.path("short.json")): the checkpoint is not a Reel checkpoint"))
+        try Data("{\"hello\": 1}".utf8).write(to: URL(fileURLWithPath: dir.path("foreign.json")))
+        #expect(problem(dir.path("foreign.json")).contains("not a Reel checkpoint"))
     }
 
     @Test("an append-only file refuses to replace one, and counts what it wrote")

@@ -137,6 +137,6 @@ final class RecordingBranch: @unchecked Sendable {
         checkpoint.framesWritten = writer.videoFrames
         checkpoint.updatedAt = Date()
         checkpoint.faceTrack = faceTrack
-        try FileIO.writeAtomically(checkpoint.jsonData(), to: checkpointPath)
+        try CheckpointFile.write(checkpoint, to: checkpointPath)
     }
 }
