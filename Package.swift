@@ -2,9 +2,9 @@
 import PackageDescription
 
 // Layers (arrows only point down):
-//   reel (CLI entry) → ReelCLI → ReelLive → ReelMedia → CFFmpeg
-//                          │         ↘         ↘
-//                          │          ReelCore (pure Swift, no C, no I/O)
+//   reel (CLI entry) → ReelCLI → ReelLive ──→ ReelMedia → CFFmpeg
+//                          │ └──→ ReelRecord ↗    ↘
+//                          │                   ReelCore (pure Swift, no C, no I/O)
 //                          └──────→ ReelOrigin → CMicroHTTPD, CZlib, ReelCore
 let package = Package(
     name: "Reel",
@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "ReelCore", targets: ["ReelCore"]),
         .library(name: "ReelMedia", targets: ["ReelMedia"]),
         .library(name: "ReelLive", targets: ["ReelLive"]),
+        .library(name: "ReelRecord", targets: ["ReelRecord"]),
         .library(name: "ReelOrigin", targets: ["ReelOrigin"]),
     ],
     targets: [
@@ -35,10 +36,12 @@ let package = Package(
         .target(name: "ReelMedia", dependencies: ["CFFmpeg", "ReelCore"]),
         // Layer 4: pipelines (live HLS recorder, publisher).
         .target(name: "ReelLive", dependencies: ["ReelMedia", "ReelCore"]),
+        // Layer 4: the study recorder (active-time timelapse and full recording, crash-safe).
+        .target(name: "ReelRecord", dependencies: ["ReelMedia", "ReelCore"]),
         // Layer 4: the origin server (`reel serve`): stores PUTs, serves HLS.
         .target(name: "ReelOrigin", dependencies: ["ReelCore", "CMicroHTTPD", "CZlib"]),
         // Layer 5: the command line: parses, wires, reports.
-        .target(name: "ReelCLI", dependencies: ["ReelLive", "ReelOrigin", "ReelMedia", "ReelCore"]),
+        .target(name: "ReelCLI", dependencies: ["ReelLive", "ReelRecord", "ReelOrigin", "ReelMedia", "ReelCore"]),
         .executableTarget(name: "reel", dependencies: ["ReelCLI"]),
 
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
@@ -46,6 +49,7 @@ let package = Package(
         .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelLiveTests", dependencies: ["ReelLive", "ReelMedia", "ReelCore", "ReelTestSupport"]),
+        .testTarget(name: "ReelRecordTests", dependencies: ["ReelRecord", "ReelMedia", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelCLITests", dependencies: ["ReelCLI", "ReelTestSupport"]),
         .testTarget(name: "ReelOriginTests", dependencies: ["ReelOrigin", "ReelCore", "CZlib", "ReelTestSupport"]),
     ],

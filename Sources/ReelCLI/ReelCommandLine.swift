@@ -22,6 +22,7 @@ public enum ReelCommandLine {
     /// Every subcommand, in help order. Add a command here with its spec and its run function.
     public static let subcommands: [Subcommand] = [
         Subcommand(spec: LiveCommand.spec, run: LiveCommand.run),
+        Subcommand(spec: RecordCommand.spec, run: RecordCommand.run),
         Subcommand(spec: ServeCommand.spec, run: ServeCommand.run),
     ]
 

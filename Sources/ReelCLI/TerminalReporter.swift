@@ -6,10 +6,7 @@ import ReelLive
 /// stderr, and a summary at the end.
 final class TerminalReporter: LiveReporter, @unchecked Sendable {
     private let quiet: Bool
-    private let isTerminal = isatty(STDERR_FILENO) == 1
-    private let lock = NSLock()
-    private var lastPrinted = -1.0
-    private var statusShown = false
+    private let printer = StatusLinePrinter(period: 10)
 
     init(quiet: Bool) { self.quiet = quiet }
 
@@ -25,15 +22,7 @@ final class TerminalReporter: LiveReporter, @unchecked Sendable {
         if let frames = s.archiveFrames {
             line += String(format: " | archive %d frames (%d queued)", frames, s.archiveBacklog)
         }
-        lock.withLock {
-            if isTerminal {
-                FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
-                statusShown = true
-            } else if s.elapsed - lastPrinted >= 10 {
-                lastPrinted = s.elapsed
-                FileHandle.standardError.write(Data((line + "\n").utf8))
-            }
-        }
+        printer.status(line, elapsed: s.elapsed)
     }
 
     func finished(_ r: LiveReport) {
@@ -61,22 +50,13 @@ final class TerminalReporter: LiveReporter, @unchecked Sendable {
         }
         if let error = r.sourceError { lines.append("source: FAILED — \(error)") }
         let text = lines.joined(separator: "\n") + "\n"
-        lock.withLock {
-            if statusShown { FileHandle.standardError.write(Data("\n".utf8)); statusShown = false }
-        }
+        printer.endStatus()
         if r.succeeded { emit(text, toError: false, newline: false) } else { emit(text, toError: true, newline: false) }
     }
 
     private func emit(_ line: String, toError: Bool, newline: Bool = true) {
-        lock.withLock {
-            if statusShown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-            let data = Data((line + (newline ? "\n" : "")).utf8)
-            (toError ? FileHandle.standardError : FileHandle.standardOutput).write(data)
-        }
+        printer.emit(line, toError: toError, newline: newline)
     }
 
-    static func clock(_ seconds: Double) -> String {
-        let s = Int(seconds)
-        return String(format: "%02d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
-    }
+    static func clock(_ seconds: Double) -> String { StatusLinePrinter.clock(seconds) }
 }

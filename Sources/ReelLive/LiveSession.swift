@@ -145,7 +145,7 @@ public final class LiveSession: Sendable {
         if isStopRequested { source.stop() }
         report.started = true
         let started = MonotonicClock.now()
-        let captureDone = CaptureThread.run(name: "reel.capture") { [settings] in
+        let captureDone = WorkerThread.run(name: "reel.capture") { [settings] in
             var first: MediaTime?
             try source.run { sample in
                 if first == nil { first = sample.captureTime }
@@ -221,26 +221,5 @@ public final class LiveSession: Sendable {
                           backlog: stats.backlog, droppedFrames: live.stats.dropped, bitRate: stats.bitRate,
                           failedAttempts: stats.failedAttempts, archiveFrames: archive?.framesWritten,
                           archiveBacklog: archiveQueue?.stats.depth ?? 0)
-    }
-}
-
-/// A thread running a throwing body once, observable from async code.
-final class CaptureThread: Sendable {
-    private let state = Mutex<(finished: Bool, error: (any Error)?)>((false, nil))
-
-    var isFinished: Bool { state.withLock { $0.finished } }
-    var error: (any Error)? { state.withLock { $0.error } }
-
-    static func run(name: String, _ body: @escaping @Sendable () throws -> Void) -> CaptureThread {
-        let handle = CaptureThread()
-        let thread = Thread {
-            var failure: (any Error)?
-            do { try body() } catch { failure = error }
-            handle.state.withLock { $0 = (true, failure) }
-        }
-        thread.name = name
-        thread.stackSize = 4 << 20
-        thread.start()
-        return handle
     }
 }

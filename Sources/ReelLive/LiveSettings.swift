@@ -98,9 +98,8 @@ public struct LiveSettings: Sendable {
 
     /// `$XDG_STATE_HOME/reel/spool/{id}` (default `~/.local/state/reel/spool/{id}`).
     public static func defaultSpool(streamID: String) -> URL {
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/state")
-        return base.appendingPathComponent("reel/spool/\(streamID)")
+        let folders = XDGDirectories(environment: ProcessInfo.processInfo.environment,
+                                     home: FileManager.default.homeDirectoryForCurrentUser.path)
+        return URL(fileURLWithPath: folders.state).appendingPathComponent("reel/spool/\(streamID)")
     }
 }

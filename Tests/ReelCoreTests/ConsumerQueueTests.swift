@@ -57,6 +57,23 @@ struct ConsumerQueueTests {
         #expect(received.values == [.video(7), nil])
     }
 
+    @Test func popWithADeadlineReturnsEmptyWhenNothingCameThenItemsAndEndOfStream() {
+        let queue = Queue(name: "q", capacity: 4, policy: .neverDrop)
+        let started = Date()
+        #expect(queue.pop(waitingUntil: started.addingTimeInterval(0.05)) == .empty)
+        #expect(Date().timeIntervalSince(started) >= 0.05, "it waited for the deadline")
+        let producer = Thread {
+            Thread.sleep(forTimeInterval: 0.02)
+            queue.push(.video(1))
+        }
+        producer.start()
+        #expect(queue.pop(waitingUntil: Date().addingTimeInterval(5)) == .element(.video(1)), "an item ends the wait early")
+        queue.push(.video(2))
+        queue.close()
+        #expect(queue.pop(waitingUntil: Date().addingTimeInterval(5)) == .element(.video(2)))
+        #expect(queue.pop(waitingUntil: Date().addingTimeInterval(5)) == .endOfStream)
+    }
+
     @Test func aClosureCanDecideDroppability() {
         // Plain integers: even ones droppable.
         let queue = ConsumerQueue<Int>(name: "ints", capacity: 2, policy: .dropOldest) { $0.isMultiple(of: 2) }

@@ -7,14 +7,19 @@ public final class BackgroundProcess: @unchecked Sendable {
     private let out = LockedData(), err = LockedData()
     private let outPipe = Pipe(), errPipe = Pipe()
 
-    /// Starts `executable` with `arguments`.
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    private let inPipe: Pipe?
+
+    /// Starts `executable` with `arguments`; with `standardInput`, its standard input is a
+    /// pipe the test writes to (``send(line:)``), otherwise /dev/null.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                standardInput: Bool = false) throws {
+        inPipe = standardInput ? Pipe() : nil
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         process.standardOutput = outPipe
         process.standardError = errPipe
-        process.standardInput = FileHandle.nullDevice
+        process.standardInput = inPipe ?? FileHandle.nullDevice
         try process.run()
         for (pipe, sink) in [(outPipe, out), (errPipe, err)] {
             let reader = Thread { sink.set(pipe.fileHandleForReading.readDataToEndOfFile()) }
@@ -26,6 +31,11 @@ public final class BackgroundProcess: @unchecked Sendable {
     public var pid: Int32 { process.processIdentifier }
     /// Whether it is still running.
     public var isRunning: Bool { process.isRunning }
+
+    /// Writes `line` and a newline to its standard input (started with `standardInput: true`).
+    public func send(line: String) {
+        inPipe?.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
 
     /// Sends `signal` (e.g. SIGINT).
     public func send(_ signal: Int32) { kill(process.processIdentifier, signal) }

@@ -31,6 +31,8 @@ static inline int reel_avfmt_globalheader(void) { return AVFMT_GLOBALHEADER; }
 static inline int reel_avfmt_nofile(void) { return AVFMT_NOFILE; }
 static inline int reel_codec_flag_global_header(void) { return AV_CODEC_FLAG_GLOBAL_HEADER; }
 static inline int reel_pkt_flag_key(void) { return AV_PKT_FLAG_KEY; }
+static inline int reel_codec_flag_qscale(void) { return AV_CODEC_FLAG_QSCALE; }
+static inline int reel_qp2lambda(void) { return FF_QP2LAMBDA; }
 
 /// Default channel layout for `channels` (mono, stereo, …).
 static inline void reel_default_layout(AVChannelLayout *layout, int channels) {

@@ -98,9 +98,8 @@ enum LiveCommand {
 
     /// `$XDG_VIDEOS_DIR` or `~/Videos`, then `reel/reel-{id}.mp4`.
     static func defaultArchivePath(streamID: String) -> String {
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_VIDEOS_DIR"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent("Videos")
-        return base.appendingPathComponent("reel/reel-\(streamID).mp4").path
+        let folders = XDGDirectories(environment: ProcessInfo.processInfo.environment,
+                                     home: FileManager.default.homeDirectoryForCurrentUser.path)
+        return URL(fileURLWithPath: folders.videos).appendingPathComponent("reel/reel-\(streamID).mp4").path
     }
 }

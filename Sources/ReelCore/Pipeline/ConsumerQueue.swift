@@ -215,6 +215,18 @@ public final class ConsumerQueue<Element: Sendable>: @unchecked Sendable {
         return takeFirst()
     }
 
+    /// The next item, waiting while the queue is empty and open, but not past `deadline`:
+    /// `.empty` when the deadline came first (a consumer that also has periodic work).
+    public func pop(waitingUntil deadline: Date) -> PopResult {
+        condition.lock()
+        defer { condition.unlock() }
+        while depth == 0, !isClosedLocked, !isCancelledLocked {
+            if !condition.wait(until: deadline) { break }
+        }
+        if let element = takeFirst() { return .element(element) }
+        return isClosedLocked || isCancelledLocked ? .endOfStream : .empty
+    }
+
     /// The next item without waiting.
     public func tryPop() -> PopResult {
         condition.lock()

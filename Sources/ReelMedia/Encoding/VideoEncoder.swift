@@ -28,9 +28,16 @@ final class VideoEncoder {
         context.pointee.pix_fmt = AV_PIX_FMT_YUV420P
         context.pointee.time_base = VideoEncoder.timeBase
         context.pointee.framerate = AVRational(num: Int32(settings.framesPerSecond), den: 1)
-        context.pointee.bit_rate = Int64(settings.bitRate)
-        context.pointee.rc_max_rate = Int64(settings.bitRate) * 3 / 2
-        context.pointee.rc_buffer_size = Int32(settings.bitRate * 2)
+        if settings.constantRateFactor != nil {
+            // Constant quality, the bitrate only caps the peaks (VBV).
+            context.pointee.bit_rate = 0
+            context.pointee.rc_max_rate = Int64(settings.bitRate)
+            context.pointee.rc_buffer_size = Int32(settings.bitRate * 2)
+        } else {
+            context.pointee.bit_rate = Int64(settings.bitRate)
+            context.pointee.rc_max_rate = Int64(settings.bitRate) * 3 / 2
+            context.pointee.rc_buffer_size = Int32(settings.bitRate * 2)
+        }
         context.pointee.max_b_frames = 0
         context.pointee.thread_count = Int32(settings.threads)
         context.pointee.gop_size = Int32(settings.keyFramesOnDemand ? settings.framesPerSecond * 3600 : settings.keyFrameInterval)
@@ -39,6 +46,7 @@ final class VideoEncoder {
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
         av_dict_set(&options, "preset", settings.preset, 0)
+        if let crf = settings.constantRateFactor { av_dict_set(&options, "crf", String(crf), 0) }
         if settings.codec == "libx264" {
             av_dict_set(&options, "profile", "high", 0)
             if settings.zeroLatency { av_dict_set(&options, "tune", "zerolatency", 0) }

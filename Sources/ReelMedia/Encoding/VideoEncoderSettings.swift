@@ -6,8 +6,12 @@ public struct VideoEncoderSettings: Sendable, Equatable {
     public var width: Int, height: Int
     /// Nominal frame rate (for rate control; timestamps come from the frames).
     public var framesPerSecond: Int
-    /// Average bitrate in bits per second.
+    /// Average bitrate in bits per second; with ``constantRateFactor`` set, the peak rate
+    /// instead (0: no cap).
     public var bitRate: Int
+    /// x264/x265 constant rate factor (lower is better, 23 is x264's default): encode for a
+    /// constant quality instead of an average bitrate. Nil: average bitrate.
+    public var constantRateFactor: Int?
     /// Encoder speed preset ("ultrafast" … "veryslow").
     public var preset: String
     /// Key frames come only where the caller forces them (segment boundaries) when true;
@@ -22,7 +26,8 @@ public struct VideoEncoderSettings: Sendable, Equatable {
 
     /// Settings with Reel's defaults for the rest.
     public init(codec: String, width: Int, height: Int, framesPerSecond: Int, bitRate: Int, preset: String = "veryfast",
-                keyFramesOnDemand: Bool = false, keyFrameInterval: Int = 60, threads: Int = 0, zeroLatency: Bool = false) {
+                keyFramesOnDemand: Bool = false, keyFrameInterval: Int = 60, threads: Int = 0, zeroLatency: Bool = false,
+                constantRateFactor: Int? = nil) {
         self.codec = codec
         self.width = width
         self.height = height
@@ -33,6 +38,7 @@ public struct VideoEncoderSettings: Sendable, Equatable {
         self.keyFrameInterval = keyFrameInterval
         self.threads = threads
         self.zeroLatency = zeroLatency
+        self.constantRateFactor = constantRateFactor
     }
 }
 

@@ -17,14 +17,14 @@ final class EncodingMuxer {
     private(set) var videoFrames = 0
 
     init(video settings: VideoEncoderSettings, audio audioSettings: AudioEncoderSettings?,
-         output: MP4Muxer.Output, movflags: String) throws {
+         output: MP4Muxer.Output, movflags: String, metadata: [String: String] = [:]) throws {
         scaler = VideoScaler(width: settings.width, height: settings.height)
         video = try VideoEncoder(settings, globalHeader: true)
         audio = try audioSettings.map { try AudioEncoder($0, globalHeader: true) }
         muxer = try MP4Muxer(output: output, movflags: movflags)
         try muxer.addStream(from: video.context)
         if let audio { try muxer.addStream(from: audio.context) }
-        try muxer.writeHeader()
+        try muxer.writeHeader(metadata: metadata)
     }
 
     deinit {

@@ -84,9 +84,11 @@ final class MP4Muxer {
         UInt32(a.asciiValue!) | UInt32(b.asciiValue!) << 8 | UInt32(c.asciiValue!) << 16 | UInt32(d.asciiValue!) << 24
     }
 
-    /// Writes the header (with delay_moov, nothing reaches the output yet).
-    func writeHeader() throws {
+    /// Writes the header (with delay_moov, nothing reaches the output yet); `metadata` are
+    /// global tags such as "title" and "comment".
+    func writeHeader(metadata: [String: String] = [:]) throws {
         guard let context else { return }
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) { av_dict_set(&context.pointee.metadata, key, value, 0) }
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
         av_dict_set(&options, "movflags", movflags, 0)

@@ -142,6 +142,22 @@ final class MediaReader: @unchecked Sendable {
         return av_rescale_q(context.pointee.start_time, reel_av_time_base_q(), AVRational(num: 1, den: 1_000_000_000))
     }
 
+    /// Moves to the key frame at or before `nanoseconds` (the input's own clock) and drops
+    /// what the decoders held, so the next frames read are from there.
+    func seek(toNanoseconds nanoseconds: Int64) throws {
+        guard let context = formatContext else { return }
+        let target = av_rescale_q(nanoseconds, AVRational(num: 1, den: 1_000_000_000), reel_av_time_base_q())
+        try check(av_seek_frame(context, -1, target, AVSEEK_FLAG_BACKWARD), "seeking in \(name)")
+        if let videoDecoder { avcodec_flush_buffers(videoDecoder) }
+        if let audioDecoder { avcodec_flush_buffers(audioDecoder) }
+    }
+
+    /// The input's duration in nanoseconds, when known.
+    var durationNanoseconds: Int64? {
+        guard let context = formatContext, context.pointee.duration != AV.noPTS, context.pointee.duration > 0 else { return nil }
+        return av_rescale_q(context.pointee.duration, reel_av_time_base_q(), AVRational(num: 1, den: 1_000_000_000))
+    }
+
     /// One decoded frame with its timestamp in nanoseconds of the input's own clock.
     enum Decoded {
         case video(UnsafeMutablePointer<AVFrame>, ns: Int64)

@@ -1,0 +1,100 @@
+import Foundation
+import ReelCore
+import ReelMedia
+import ReelRecord
+
+/// `reel record`: the study recorder — an active-time timelapse or a full recording.
+enum RecordCommand {
+    static let source = Option.value("source", short: "s", placeholder: "SRC", required: true,
+                                     help: "test[:WxH[@FPS]], file:PATH or v4l2:/dev/videoN.")
+    static let mode = Option.value("mode", short: "m", placeholder: "MODE", required: true, choices: RecordingMode.allCases.map(\.rawValue),
+                                   help: "timelapse: one frame per interval of study, played at 10 fps; full: every frame, H.264 5 Mbps.")
+    static let interval = Option.value("interval", short: "i", as: Duration.self, default: "5",
+                                       help: "Timelapse: study time between frames (e.g. 5, 10s, 1m). Paused time never counts.")
+    static let canvas = Option.value("canvas", placeholder: "WxH", default: "1920x1080", choices: RecordingCanvas.allCases.map(\.rawValue),
+                                     help: "Picture size; the capture is scaled to fill it (centre crop).")
+    static let portrait = Option.flag("portrait", help: "Portrait canvas (1080x1920 or 720x1280).")
+    static let title = Option.value("title", short: "t", placeholder: "TEXT", help: "A title, kept in the MP4.")
+    static let tag = Option.value("tag", placeholder: "NAME", repeatable: true, help: "A tag, kept in the MP4 (repeat for several).")
+    static let output = Option.value("output", short: "o", placeholder: "FILE.mp4",
+                                     help: "Where the finished MP4 goes (default: reel-DATE-TIME-MODE.mp4 in reel/recordings of the XDG data folder, ~/.local/share). Never replaces a file.")
+    static let duration = Option.value("duration", short: "d", as: Duration.self,
+                                       help: "Stop after this long of capture (for scripts and tests); default: until stopped.")
+    static let quiet = Option.flag("quiet", help: "No status line; state changes and the summary only.")
+
+    static let spec = CommandSpec(
+        name: "record",
+        summary: "Record study time: an active-time timelapse or a full recording, pause and resume, crash-safe.",
+        discussion: """
+            Only active time counts: the clock follows the frames' capture timestamps while \
+            recording, so paused time, and time while the source delivers nothing, never enters \
+            the video. timelapse keeps one frame per --interval of study and plays them at 10 fps \
+            (H.264, constant quality); full keeps every frame at its active time (H.264, 5 Mbps).
+
+            Controls: on a terminal, space pauses and resumes, q finishes. Otherwise standard \
+            input takes the lines pause, resume, toggle and stop (a named pipe opened with <> \
+            keeps taking them). SIGUSR1 toggles pause (for a \
+            desktop shortcut: pkill -USR1 -x reel); Ctrl-C (SIGINT) or SIGTERM finishes cleanly.
+
+            While recording, the video is a fragmented MP4 (fragments of at most 2 s) in \
+            reel/recordings/ID of the XDG state folder (~/.local/state), with a checkpoint every \
+            30 s and at every pause. On finish it becomes a normal MP4 (moov first) at --output, \
+            with NAME.jpg (its middle frame) and NAME.faces.json (face positions; empty until the \
+            privacy tracker exists) beside it. A source that stops delivering makes the recording \
+            interrupted; a camera is reopened until it comes back. Audio is not recorded yet.
+            """,
+        options: [source, mode, interval, canvas, portrait, title, tag, output, duration, quiet],
+        examples: [
+            "reel record --source v4l2:/dev/video0 --mode timelapse --interval 5 --title 'Chemistry' --tag exam",
+            "reel record --source v4l2:/dev/video0 --mode full --canvas 1280x720 --output ~/study/today.mp4",
+            "reel record --source test --mode timelapse --interval 1 --duration 30 --output /tmp/t.mp4",
+            "mkfifo /tmp/reel-ctl; reel record --source test --mode full <> /tmp/reel-ctl &  echo pause > /tmp/reel-ctl",
+        ])
+
+    static func run(_ arguments: ParsedArguments) async throws -> Int32 {
+        let sourceSpec: SourceSpec
+        do {
+            sourceSpec = try SourceSpec(parsing: try arguments.require(source))
+        } catch let error as SourceSpec.Error {
+            throw arguments.invalid(source, expected: error.reason + "; use test[:WxH[@FPS]], file:PATH or v4l2:/dev/videoN")
+        }
+        guard let recordingMode = RecordingMode(rawValue: try arguments.require(mode)) else {
+            throw arguments.invalid(mode, expected: "timelapse or full")
+        }
+        if recordingMode == .full && arguments.count(interval) > 0 {
+            FileHandle.standardError.write(Data("reel record: --interval applies to --mode timelapse only\nRun 'reel record --help' for usage.\n".utf8))
+            return ReelCommandLine.usageExitCode
+        }
+        let folders = XDGDirectories(environment: ProcessInfo.processInfo.environment,
+                                     home: FileManager.default.homeDirectoryForCurrentUser.path)
+        let outputPath = arguments.string(output).map { ($0 as NSString).expandingTildeInPath }
+            .map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
+            ?? RecordSettings.defaultOutputPath(folders, mode: recordingMode)
+        let settings = RecordSettings(
+            source: sourceSpec, mode: recordingMode, interval: MediaTime(seconds: try arguments.seconds(interval) ?? 5),
+            canvas: RecordingCanvas(rawValue: arguments.string(canvas) ?? "1920x1080") ?? .hd1080,
+            portrait: arguments.flag(portrait), title: arguments.string(title), tags: arguments.strings(tag),
+            outputPath: outputPath, stateFolder: RecordSettings.defaultStateFolder(folders),
+            duration: try arguments.seconds(duration))
+        do {
+            try settings.validate()
+        } catch {
+            FileHandle.standardError.write(Data("reel record: \(error)\nRun 'reel record --help' for usage.\n".utf8))
+            return ReelCommandLine.usageExitCode
+        }
+        FFmpegLog.configure(level: .error)
+        let reporter = RecordTerminalReporter(quiet: arguments.flag(quiet))
+        let recorder = try StudyRecorder(settings: settings, reporter: reporter)
+        let stops = SignalTrap(signals: [SIGINT, SIGTERM]) { signal in
+            recorder.requestStop(reason: signal == SIGINT ? "interrupted (Ctrl-C)" : "terminated (SIGTERM)")
+        }
+        defer { stops.cancel() }
+        let toggles = SignalTrap(signals: [SIGUSR1], escalates: false) { _ in recorder.control(.toggle) }
+        defer { toggles.cancel() }
+        let controls = RecordControls(recorder: recorder, reporter: reporter)
+        controls.start()
+        defer { controls.restoreTerminal() }
+        let report = await recorder.run()
+        return report.succeeded ? 0 : 1
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// How a long-running command talks to a person: lines on stdout or stderr, and one status
+/// line that a terminal rewrites in place (`\r` + erase) while a file or pipe gets a plain
+/// line every `period` seconds instead. Shared by `reel live` and `reel record`.
+final class StatusLinePrinter: @unchecked Sendable {
+    /// Whether standard error is a terminal (the status line is rewritten in place).
+    let isTerminal = isatty(STDERR_FILENO) == 1
+    private let period: Double
+    private let lock = NSLock()
+    private var lastPrinted: Double?
+    private var statusShown = false
+
+    /// A printer writing a plain status line every `period` seconds when not on a terminal.
+    init(period: Double) { self.period = period }
+
+    /// Shows `line` as the status at `elapsed` seconds (on a terminal always, else every period).
+    func status(_ line: String, elapsed: Double) {
+        lock.withLock {
+            if isTerminal {
+                FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+                statusShown = true
+            } else if elapsed - (lastPrinted ?? -1) >= period {
+                lastPrinted = elapsed
+                FileHandle.standardError.write(Data((line + "\n").utf8))
+            }
+        }
+    }
+
+    /// Prints a line (clearing the status line first on a terminal).
+    func emit(_ line: String, toError: Bool, newline: Bool = true) {
+        lock.withLock {
+            if statusShown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            let data = Data((line + (newline ? "\n" : "")).utf8)
+            (toError ? FileHandle.standardError : FileHandle.standardOutput).write(data)
+        }
+    }
+
+    /// Ends the status line (a newline on a terminal), before a summary.
+    func endStatus() {
+        lock.withLock {
+            if statusShown { FileHandle.standardError.write(Data("\n".utf8)); statusShown = false }
+        }
+    }
+
+    /// "HH:MM:SS".
+    static func clock(_ seconds: Double) -> String {
+        let s = Int(max(0, seconds))
+        return String(format: "%02d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+
+/// Where the face was in one recorded frame: the series the recorder stores beside the video
+/// and the export's mosaic follows (spec §1, Face tracker). Positions only, never pixels.
+public struct FaceTrackSample: Sendable, Equatable {
+    /// How the box was found. Every change between a detected face and an estimate starts a
+    /// new segment (the unit the review step edits).
+    public enum Kind: Int, Sendable, Equatable, CaseIterable {
+        /// A detected face (expanded and smoothed), or one held for up to 1.5 s after it was lost.
+        case face = 0
+        /// The head estimated from an upper body (its top 50 %, middle 75 % width).
+        case upperBody = 1
+        /// A wider box around the last face (no upper body found).
+        case widenedFace = 2
+        /// No face seen yet: the top region of the picture.
+        case defaultRegion = 3
+    }
+
+    /// Video time of the frame (the recording's own timeline, not capture time).
+    public var time: MediaTime
+    /// The segment number.
+    public var segment: Int
+    /// How the box was found.
+    public var kind: Kind
+    /// The box in the recorded picture (the canvas), normalized, origin top-left.
+    public var box: NormalizedRect
+
+    /// A sample.
+    public init(time: MediaTime, segment: Int, kind: Kind, box: NormalizedRect) {
+        self.time = time
+        self.segment = segment
+        self.kind = kind
+        self.box = box
+    }
+}
+
+/// The face positions of a recording, in video-time order: versioned and compact.
+///
+/// Stored as JSON, one small array per sample so an hour of full recording (18 000 samples
+/// at 5 a second) stays a few hundred kilobytes:
+///
+/// ```json
+/// {"version":1,"timescale":600,"boxScale":10000,"samples":[[0,0,0,1500,0,7000,4500],...]}
+/// ```
+///
+/// Each sample is `[time, segment, kind, x, y, width, height]`: time in 1/600 s of video
+/// time (exact for 10 fps timelapses and for full recordings, whose timestamps use that
+/// timescale), the box in 1/10000 of the picture (a fifth of a pixel at 1920 wide).
+public struct FaceTrack: Sendable, Equatable, Codable {
+    /// The format this Reel writes.
+    public static let currentVersion = 1
+    /// Units per second of sample times.
+    public static let timescale: Int32 = 600
+    /// Units per picture width or height of box coordinates.
+    public static let boxScale = 10_000
+
+    /// The samples, in the order they were taken.
+    public var samples: [FaceTrackSample]
+
+    /// A track holding `samples`.
+    public init(samples: [FaceTrackSample] = []) {
+        self.samples = samples
+    }
+
+    /// Adds a sample, stored at the track's precision (so what is kept in memory equals what
+    /// a reader gets back).
+    public mutating func append(_ sample: FaceTrackSample) {
+        samples.append(FaceTrack.quantized(sample))
+    }
+
+    /// `sample` rounded to the stored precision.
+    public static func quantized(_ sample: FaceTrackSample) -> FaceTrackSample {
+        func q(_ v: Double) -> Double { (v * Double(boxScale)).rounded() / Double(boxScale) }
+        return FaceTrackSample(time: sample.time.converted(to: timescale), segment: sample.segment, kind: sample.kind,
+                               box: NormalizedRect(x: q(sample.box.x), y: q(sample.box.y),
+                                                   width: q(sample.box.width), height: q(sample.box.height)))
+    }
+
+    /// A track that cannot be read.
+    public enum Error: Swift.Error, CustomStringConvertible, Equatable {
+        /// Written by a newer Reel.
+        case unsupportedVersion(Int)
+        /// A sample that is not seven whole numbers, or holds an unknown kind.
+        case badSample(index: Int, reason: String)
+
+        public var description: String {
+            switch self {
+            case .unsupportedVersion(let version):
+                "face track version \(version) is newer than this Reel understands (\(FaceTrack.currentVersion)); update Reel"
+            case let .badSample(index, reason): "face track sample \(index) is damaged: \(reason)"
+            }
+        }
+    }
+
+    private enum Keys: String, CodingKey { case version, timescale, boxScale, samples }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Keys.self)
+        let version = try container.decode(Int.self, forKey: .version)
+        guard version <= FaceTrack.currentVersion, version >= 1 else { throw Error.unsupportedVersion(version) }
+        let timescale = try container.decode(Int32.self, forKey: .timescale)
+        let boxScale = try container.decode(Int.self, forKey: .boxScale)
+        guard timescale > 0, boxScale > 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .timescale, in: container, debugDescription: "timescale and boxScale must be positive")
+        }
+        let rows = try container.decode([[Int64]].self, forKey: .samples)
+        samples = try rows.enumerated().map { index, row in
+            guard row.count == 7 else { throw Error.badSample(index: index, reason: "\(row.count) numbers instead of 7") }
+            guard let kind = FaceTrackSample.Kind(rawValue: Int(row[2])) else {
+                throw Error.badSample(index: index, reason: "unknown kind \(row[2])")
+            }
+            let scale = Double(boxScale)
+            return FaceTrackSample(time: MediaTime(value: row[0], timescale: timescale), segment: Int(row[1]), kind: kind,
+                                   box: NormalizedRect(x: Double(row[3]) / scale, y: Double(row[4]) / scale,
+                                                       width: Double(row[5]) / scale, height: Double(row[6]) / scale))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(FaceTrack.currentVersion, forKey: .version)
+        try container.encode(FaceTrack.timescale, forKey: .timescale)
+        try container.encode(FaceTrack.boxScale, forKey: .boxScale)
+        let scale = Double(FaceTrack.boxScale)
+        let rows: [[Int64]] = samples.map { s in
+            [s.time.converted(to: FaceTrack.timescale).value, Int64(s.segment), Int64(s.kind.rawValue),
+             Int64((s.box.x * scale).rounded()), Int64((s.box.y * scale).rounded()),
+             Int64((s.box.width * scale).rounded()), Int64((s.box.height * scale).rounded())]
+        }
+        try container.encode(rows, forKey: .samples)
+    }
+
+    /// The track as compact JSON (keys sorted, so equal tracks give equal bytes).
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(self)
+    }
+
+    /// Reads a track written by ``jsonData()``.
+    public static func decode(json data: Data) throws -> FaceTrack {
+        try JSONDecoder().decode(FaceTrack.self, from: data)
+    }
+}
+
+/// When the recorder asks the face tracker for a position (spec §1: one sample per written
+/// frame in timelapse mode, one per 0.2 s in full mode), on the video's own timeline.
+public struct FaceSampleSchedule: Sendable, Equatable {
+    /// Time between samples in full mode.
+    public static let fullModeCadence = MediaTime(value: 1, timescale: 5)
+
+    /// How often.
+    public enum Cadence: Sendable, Equatable {
+        /// Every written frame (timelapse).
+        case everyWrittenFrame
+        /// At most one frame per this much video time, the first frame always (full mode).
+        case every(MediaTime)
+    }
+
+    /// The cadence.
+    public let cadence: Cadence
+    /// The video time of the last sample; nil before the first.
+    public private(set) var lastSample: MediaTime?
+
+    /// A schedule with `cadence`.
+    public init(cadence: Cadence) {
+        self.cadence = cadence
+    }
+
+    /// The schedule for a recording mode.
+    public init(mode: RecordingMode) {
+        self.init(cadence: mode == .timelapse ? .everyWrittenFrame : .every(FaceSampleSchedule.fullModeCadence))
+    }
+
+    /// Whether the written frame at video time `time` is sampled (and if so, counts it).
+    public mutating func isDue(at time: MediaTime) -> Bool {
+        switch cadence {
+        case .everyWrittenFrame:
+            lastSample = time
+            return true
+        case .every(let step):
+            if let lastSample, time - lastSample < step { return false }
+            lastSample = time
+            return true
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import CFFmpeg
+import Foundation
+import ReelCore
+
+/// Copies the streams of one MP4 (any layout, e.g. fragmented) into a normal MP4 with the
+/// moov box first ("faststart": a player can start and seek before it has the whole file).
+/// Nothing is re-encoded.
+public enum MP4Remuxer {
+    /// What the copy holds.
+    public struct Summary: Sendable, Equatable {
+        /// Packets copied.
+        public var packets: Int
+        /// The video's duration (first picture to the end of the last), or zero without video.
+        public var duration: MediaTime
+    }
+
+    /// Copies `input` to `output` (created; an existing file is replaced), moov first. The
+    /// input's global metadata (title, comment) is kept.
+    @discardableResult
+    public static func faststart(from input: String, to output: String) throws -> Summary {
+        FFmpegLog.quietByDefault
+        var inContext: UnsafeMutablePointer<AVFormatContext>?
+        try check(avformat_open_input(&inContext, input, nil, nil), "opening \(input)")
+        defer { avformat_close_input(&inContext) }
+        try check(avformat_find_stream_info(inContext, nil), "reading the streams of \(input)")
+        var outContext: UnsafeMutablePointer<AVFormatContext>?
+        try check(avformat_alloc_output_context2(&outContext, nil, "mp4", output), "preparing \(output)")
+        guard let outContext, let inContext else { throw FFmpegError("preparing \(output)", code: AV.error(ENOMEM)) }
+        defer {
+            if outContext.pointee.pb != nil { avio_closep(&outContext.pointee.pb) }
+            avformat_free_context(outContext)
+        }
+        av_dict_copy(&outContext.pointee.metadata, inContext.pointee.metadata, 0)
+        var map: [Int32] = []
+        var video: Int32 = -1
+        for index in 0..<Int(inContext.pointee.nb_streams) {
+            let stream = inContext.pointee.streams[index]!
+            let type = stream.pointee.codecpar.pointee.codec_type
+            guard type == AVMEDIA_TYPE_VIDEO || type == AVMEDIA_TYPE_AUDIO, let out = avformat_new_stream(outContext, nil) else {
+                map.append(-1)
+                continue
+            }
+            try check(avcodec_parameters_copy(out.pointee.codecpar, stream.pointee.codecpar), "copying stream \(index)")
+            out.pointee.time_base = stream.pointee.time_base
+            if stream.pointee.codecpar.pointee.codec_id != AV_CODEC_ID_HEVC { out.pointee.codecpar.pointee.codec_tag = 0 }
+            if type == AVMEDIA_TYPE_VIDEO && video < 0 { video = out.pointee.index }
+            map.append(out.pointee.index)
+        }
+        try check(avio_open(&outContext.pointee.pb, output, reel_avio_flag_write()), "creating \(output)")
+        var options: OpaquePointer?
+        defer { av_dict_free(&options) }
+        av_dict_set(&options, "movflags", "faststart", 0)
+        try check(avformat_write_header(outContext, &options), "writing the header of \(output)")
+        guard let packet = av_packet_alloc() else { throw FFmpegError("allocating a packet", code: AV.error(ENOMEM)) }
+        var owned: UnsafeMutablePointer<AVPacket>? = packet
+        defer { av_packet_free(&owned) }
+        var packets = 0
+        var first: MediaTime?, end: MediaTime?
+        while true {
+            let status = av_read_frame(inContext, packet)
+            if status == AV.eof { break }
+            try check(status, "reading \(input)")
+            defer { av_packet_unref(packet) }
+            let index = Int(packet.pointee.stream_index)
+            guard index < map.count, map[index] >= 0 else { continue }
+            let inBase = inContext.pointee.streams[index]!.pointee.time_base
+            let out = outContext.pointee.streams[Int(map[index])]!
+            if map[index] == video, packet.pointee.pts != AV.noPTS {
+                let start = MediaTime(value: packet.pointee.pts, timescale: inBase.den) * Int64(inBase.num)
+                let stop = MediaTime(value: packet.pointee.pts + max(packet.pointee.duration, 0), timescale: inBase.den) * Int64(inBase.num)
+                first = min(first ?? start, start)
+                end = max(end ?? stop, stop)
+            }
+            packet.pointee.stream_index = map[index]
+            av_packet_rescale_ts(packet, inBase, out.pointee.time_base)
+            packet.pointee.pos = -1
+            try check(av_interleaved_write_frame(outContext, packet), "writing \(output)")
+            packets += 1
+        }
+        try check(av_write_trailer(outContext), "finishing \(output)")
+        let duration = first.flatMap { f in end.map { $0 - f } } ?? .zero
+        return Summary(packets: packets, duration: duration)
+    }
+}

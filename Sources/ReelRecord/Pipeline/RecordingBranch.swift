@@ -1,0 +1,142 @@
+import Foundation
+import ReelCore
+import ReelMedia
+import Synchronization
+
+/// A frame the state machine decided to write, on its way to the writer.
+struct RecordedFrame: Sendable {
+    /// The captured picture.
+    let frame: VideoFrame
+    /// Where it goes in the video.
+    let output: RecordingStateMachine.OutputFrame
+}
+
+/// The recorder's writer: scales and encodes the frames it is given into the fragmented MP4
+/// in progress, cuts a fragment at least every `fragmentDuration` of capture time (also when
+/// no new frame comes, as in a timelapse), samples the face tracker where the schedule says,
+/// and writes checkpoints when asked.
+///
+/// Runs on its own thread (``run(queue:)``), which owns the encoder, the file and the face
+/// track; other threads only read ``progress`` and post checkpoint requests, both behind
+/// one lock, which is why the class can be `@unchecked Sendable`.
+final class RecordingBranch: @unchecked Sendable {
+    /// Counters other threads may read.
+    struct Progress: Sendable {
+        var framesWritten = 0
+        var fileBytes: Int64 = 0
+        var faceSamples = 0
+    }
+
+    /// What the checkpoint records about the recorder when it was asked for.
+    struct CheckpointRequest: Sendable {
+        var state: RecordingStateMachine.State
+        var activeSeconds: Double
+    }
+
+    private let writer: FragmentedMP4Writer
+    private let file: AppendOnlyFile
+    private let tracker: any FaceTracker
+    private let canvas: VideoDimensions
+    private let fragmentDuration: MediaTime
+    private let checkpointPath: String
+    private var checkpoint: RecordingCheckpoint
+    private var fragmentStart: MediaTime?
+    private(set) var faceTrack = FaceTrack()
+    private let shared = Mutex<(progress: Progress, request: CheckpointRequest?)>((Progress(), nil))
+
+    /// Creates the file at `videoPath` (it must not exist) and the encoder.
+    init(settings: RecordSettings, videoPath: String, checkpointPath: String, encoder: VideoEncoderSettings,
+         tracker: any FaceTracker, startedAt: Date) throws {
+        canvas = settings.dimensions
+        fragmentDuration = settings.fragmentDuration
+        self.tracker = tracker
+        self.checkpointPath = checkpointPath
+        checkpoint = RecordingCheckpoint(
+            id: settings.id, videoPath: videoPath, outputPath: settings.outputPath, canvas: settings.dimensions,
+            mode: settings.mode, intervalSeconds: settings.mode == .timelapse ? settings.interval.seconds : nil,
+            activeSeconds: 0, framesWritten: 0, state: .recording, startedAt: startedAt, updatedAt: startedAt,
+            title: settings.title, tags: settings.tags, faceTrack: FaceTrack())
+        writer = try FragmentedMP4Writer(video: encoder, metadata: settings.metadata)
+        file = try AppendOnlyFile(creating: videoPath)
+    }
+
+    /// The counters.
+    var progress: Progress { shared.withLock { $0.progress } }
+
+    /// Asks the writer thread to cut, sync and write a checkpoint (within a quarter second;
+    /// a newer request replaces one not yet handled).
+    func requestCheckpoint(_ request: CheckpointRequest) {
+        shared.withLock { $0.request = request }
+    }
+
+    /// The writer thread's body: handles frames until the queue ends, then finishes the file.
+    /// On a failure the queue is cancelled (the capture never waits for a dead writer), the
+    /// file keeps every fragment cut so far, and the error is thrown.
+    func run(queue: ConsumerQueue<RecordedFrame>) throws {
+        do {
+            loop: while true {
+                switch queue.pop(waitingUntil: Date().addingTimeInterval(0.25)) {
+                case .element(let item): try write(item)
+                case .empty: break
+                case .endOfStream: break loop
+                }
+                if writer.framesSinceCut > 0, let start = fragmentStart, MonotonicClock.now() - start >= fragmentDuration {
+                    try cut()
+                }
+                if let request = shared.withLock({ state -> CheckpointRequest? in defer { state.request = nil }; return state.request }) {
+                    try writeCheckpoint(request)
+                }
+            }
+            try file.append(writer.finish())
+            try file.sync()
+            file.close()
+            updateProgress()
+        } catch {
+            queue.cancel()
+            writer.abandon()
+            try? file.sync()
+            file.close()
+            throw error
+        }
+    }
+
+    private func write(_ item: RecordedFrame) throws {
+        let frame = item.frame
+        if writer.framesSinceCut > 0, let start = fragmentStart, frame.captureTime - start >= fragmentDuration {
+            try cut()
+        }
+        if item.output.samplesFace, let found = tracker.track(frame, videoTime: item.output.pts) {
+            let crop = NormalizedRect.centreFill(source: VideoDimensions(width: frame.width, height: frame.height), target: canvas)
+            faceTrack.append(FaceTrackSample(time: item.output.pts, segment: found.segment, kind: found.kind,
+                                             box: found.box.relative(to: crop)))
+        }
+        try writer.appendVideo(frame, pts: item.output.pts)
+        if fragmentStart == nil { fragmentStart = frame.captureTime }
+        updateProgress()
+    }
+
+    /// Ends the fragment in progress and puts it on the disk.
+    private func cut() throws {
+        try file.append(writer.cutFragment())
+        try file.sync()
+        fragmentStart = nil
+        updateProgress()
+    }
+
+    private func updateProgress() {
+        let progress = Progress(framesWritten: writer.videoFrames, fileBytes: file.size, faceSamples: faceTrack.samples.count)
+        shared.withLock { $0.progress = progress }
+    }
+
+    /// Cuts what is pending, syncs, and replaces the checkpoint atomically. The writer
+    /// thread's (or, before it starts and after it ends, the owner's) call only.
+    func writeCheckpoint(_ request: CheckpointRequest) throws {
+        try cut()
+        checkpoint.state = request.state
+        checkpoint.activeSeconds = request.activeSeconds
+        checkpoint.framesWritten = writer.videoFrames
+        checkpoint.updatedAt = Date()
+        checkpoint.faceTrack = faceTrack
+        try CheckpointFile.write(checkpoint, to: checkpointPath)
+    }
+}

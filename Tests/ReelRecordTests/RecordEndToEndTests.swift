@@ -1,0 +1,209 @@
+import Foundation
+import ReelTestSupport
+import Testing
+
+/// `reel record`, the real binary, in real time (issue 4's acceptance): the 24 s script with a
+/// pause from 8 s to 14 s in both modes, SIGUSR1 and SIGINT, and bad input. The test source is
+/// 1280x720@30 and draws each frame's number into the picture, so the output tells exactly
+/// which captured frames it holds.
+@Suite("reel record end to end", .serialized)
+struct RecordEndToEndTests {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        /// Capture seconds of the pause and of the resume, from the state lines.
+        var pausedAt: Double?, resumedAt: Double?
+        /// From the summary.
+        var activeSeconds: Double?, frames: Int?
+
+        init(_ result: (status: Int32, stdout: String, stderr: String, timedOut: Bool)) {
+            status = result.status
+            stdout = result.stdout
+            stderr = result.stderr
+            func number(after marker: String, in line: Substring) -> Double? {
+                guard let range = line.range(of: marker) else { return nil }
+                return Double(line[range.upperBound...].prefix { $0.isNumber || $0 == "." })
+            }
+            for line in stdout.split(separator: "\n") {
+                if line.hasPrefix("state: paused") { pausedAt = number(after: "at capture ", in: line) }
+                if line.hasPrefix("state: recording (resumed)") { resumedAt = number(after: "at capture ", in: line) }
+                if line.contains(" frames, video ") {
+                    activeSeconds = number(after: "active ", in: line)
+                    frames = number(after: ": ", in: line).map { Int($0) }
+                }
+            }
+        }
+    }
+
+    func environment(_ dir: TemporaryDirectory) -> [String: String] {
+        ["XDG_STATE_HOME": dir.path("state"), "XDG_DATA_HOME": dir.path("data")]
+    }
+
+    /// Runs `reel record` with `arguments`; `script` acts on it while it runs.
+    func record(_ arguments: [String], in dir: TemporaryDirectory,
+                script: (BackgroundProcess) async throws -> Void = { _ in }) async throws -> Run {
+        let process = try BackgroundProcess(try ReelBinary.path(), ["record"] + arguments, environment: environment(dir),
+                                            standardInput: true)
+        try await script(process)
+        let result = await process.wait(timeout: .seconds(90))
+        #expect(!result.timedOut, "reel record did not finish")
+        return Run(result)
+    }
+
+    /// The 24 s script: pause (stdin) at 8 s, resume at 14 s, the run ends by --duration 24.
+    func pauseFrom8To14(_ process: BackgroundProcess) async throws {
+        try await Task.sleep(for: .seconds(8))
+        process.send(line: "pause")
+        try await Task.sleep(for: .seconds(6))
+        process.send(line: "resume")
+    }
+
+    /// Files left anywhere below `folder`.
+    func files(below folder: String) -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { return [] }
+        return walker.compactMap { $0 as? String }.filter { path in
+            var isFolder: ObjCBool = false
+            _ = FileManager.default.fileExists(atPath: folder + "/" + path, isDirectory: &isFolder)
+            return !isFolder.boolValue
+        }
+    }
+
+    /// Checks common to every finished recording: moov before mdat, decodes cleanly, the
+    /// thumbnail and face track beside it, no recording in progress left.
+    func checkFinished(_ output: String, in dir: TemporaryDirectory) throws {
+        let boxes = try VideoInspection.boxes(of: output)
+        let moov = try #require(boxes.firstIndex(of: "moov")), mdat = try #require(boxes.firstIndex(of: "mdat"))
+        #expect(moov < mdat, "moov first: \(boxes)")
+        #expect(!boxes.contains("moof"))
+        #expect(try VideoInspection.decodeErrors(of: output) == "", "plays in ffmpeg without errors")
+        let base = (output as NSString).deletingPathExtension
+        #expect(FileManager.default.fileExists(atPath: base + ".jpg"))
+        #expect(try String(contentsOfFile: base + ".faces.json", encoding: .utf8).contains(#""samples":[]"#))
+        #expect(files(below: dir.path("state")).isEmpty, "the recording in progress is gone: \(files(below: dir.path("state")))")
+    }
+
+    /// No captured frame between the pause and the resume is in the video: frames up to the
+    /// last one seen before the pause may be, frames after it up to the last one seen before
+    /// the resume may not.
+    func checkNothingFromThePause(_ indices: [Int], _ run: Run) throws {
+        let paused = try #require(run.pausedAt, "\(run.stdout)"), resumed = try #require(run.resumedAt, "\(run.stdout)")
+        let (p, r) = (Int((paused * 30).rounded()), Int((resumed * 30).rounded()))
+        #expect(abs(Double(r - p) / 30 - 6) < 0.5, "the pause lasted about 6 s of capture: frames \(p)…\(r)")
+        let inside = indices.filter { $0 > p && $0 <= r }
+        #expect(inside.isEmpty, "frames \(inside) were captured during the pause (\(p)…\(r))")
+        #expect(indices.contains { $0 <= p } && indices.contains { $0 > r }, "frames from before and after the pause")
+    }
+
+    @Test("timelapse, interval 1 s, 24 s paused from 8 s to 14 s: 17–20 frames at 10 fps, none from the pause, ≥ 1 s of capture apart")
+    func timelapse() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let output = dir.path("out/timelapse.mp4")
+        let run = try await record(["--source", "test", "--mode", "timelapse", "--interval", "1", "--duration", "24",
+                                    "--output", output], in: dir, script: pauseFrom8To14)
+        #expect(run.status == 0, "\(run.stderr)")
+        let frames = try #require(run.frames, "\(run.stdout)")
+        #expect((17...20).contains(frames))
+        let packets = try VideoInspection.packets(of: output)
+        #expect(packets.count == frames)
+        #expect(packets.map(\.pts) == (0..<frames).map { Double($0) / 10 }, "frame k at k/10 s")
+        #expect(abs(try VideoInspection.duration(of: output) - Double(frames) / 10) < 0.011)
+        let indices = try VideoInspection.frameIndices(of: output, width: 1280, height: 720)
+        #expect(indices.count == frames)
+        for (a, b) in zip(indices, indices.dropFirst()) { #expect(b - a >= 30, "frames \(a) and \(b) are less than 1 s apart") }
+        try checkNothingFromThePause(indices, run)
+        let active = try #require(run.activeSeconds)
+        #expect(abs(active - (24 - (run.resumedAt! - run.pausedAt!))) < 0.1, "active \(active) s")
+        try checkFinished(output, in: dir)
+    }
+
+    @Test("full mode, the same script: duration = active time ± 1 frame, strictly increasing timestamps, nothing from the pause")
+    func full() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let output = dir.path("out/full.mp4")
+        let run = try await record(["--source", "test", "--mode", "full", "--canvas", "1280x720", "--duration", "24",
+                                    "--output", output], in: dir, script: pauseFrom8To14)
+        #expect(run.status == 0, "\(run.stderr)")
+        let active = try #require(run.activeSeconds, "\(run.stdout)")
+        let duration = try VideoInspection.duration(of: output)
+        #expect(abs(duration - active) <= 1.0 / 30 + 0.002, "video \(duration) s against \(active) s of active time")
+        let pts = try VideoInspection.packets(of: output).map(\.pts)
+        #expect(zip(pts, pts.dropFirst()).allSatisfy { $1 > $0 }, "strictly increasing")
+        let indices = try VideoInspection.frameIndices(of: output, width: 1280, height: 720)
+        #expect(indices.count == pts.count && indices.count == run.frames)
+        let jumps = zip(indices, indices.dropFirst()).filter { $1 - $0 != 1 }
+        #expect(jumps.count == 1, "every captured frame except the pause: \(jumps)")
+        try checkNothingFromThePause(indices, run)
+        #expect(abs(Double(indices.count) / 30 - active) < 0.1)
+        try checkFinished(output, in: dir)
+    }
+
+    @Test("SIGUSR1 toggles pause; SIGINT finishes with a playable file")
+    func signals() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let output = dir.path("out/signals.mp4")
+        let run = try await record(["--source", "test", "--mode", "full", "--canvas", "1280x720", "--output", output], in: dir) { process in
+            try await Task.sleep(for: .seconds(3))
+            process.send(SIGUSR1)
+            try await Task.sleep(for: .seconds(2))
+            process.send(SIGUSR1)
+            try await Task.sleep(for: .seconds(2))
+            process.send(SIGINT)
+        }
+        #expect(run.status == 0, "\(run.stderr)")
+        let paused = try #require(run.pausedAt, "\(run.stdout)"), resumed = try #require(run.resumedAt, "\(run.stdout)")
+        #expect(abs(resumed - paused - 2) < 0.5)
+        let indices = try VideoInspection.frameIndices(of: output, width: 1280, height: 720)
+        let (p, r) = (Int((paused * 30).rounded()), Int((resumed * 30).rounded()))
+        #expect(indices.allSatisfy { $0 <= p || $0 > r }, "nothing from the pause")
+        #expect(abs(try VideoInspection.duration(of: output) - (run.activeSeconds ?? 0)) <= 1.0 / 30 + 0.002)
+        try checkFinished(output, in: dir)
+    }
+
+    @Test("bad input: a clear message, exit 64 for the command line and 1 for the machine, nothing half-written left behind")
+    func badInput() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        func reel(_ arguments: [String]) throws -> Subprocess {
+            try ReelBinary.run(["record"] + arguments, environment: environment(dir))
+        }
+        let out = dir.path("data/out.mp4")
+        let unknown = try reel(["--source", "webcam", "--mode", "timelapse", "--output", out])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("--source") && unknown.stderr.contains("unknown kind of source"), "\(unknown.stderr)")
+        let noMode = try reel(["--source", "test"])
+        #expect(noMode.status == 64 && noMode.stderr.contains("--mode"), "\(noMode.stderr)")
+        let zero = try reel(["--source", "test", "--mode", "timelapse", "--interval", "0", "--output", out])
+        #expect(zero.status == 64 && zero.stderr.contains("more than 0 s"), "\(zero.stderr)")
+        let intervalInFull = try reel(["--source", "test", "--mode", "full", "--interval", "5", "--output", out])
+        #expect(intervalInFull.status == 64 && intervalInFull.stderr.contains("timelapse only"), "\(intervalInFull.stderr)")
+        let mov = try reel(["--source", "test", "--mode", "full", "--output", dir.path("x.mov")])
+        #expect(mov.status == 64 && mov.stderr.contains(".mp4"), "\(mov.stderr)")
+        let missing = try reel(["--source", "file:" + dir.path("nope.mp4"), "--mode", "full", "--output", out])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no such file") && missing.stderr.contains("nothing was recorded"), "\(missing.stderr)")
+        // Unwritable outputs, checked before capturing.
+        try Data("a file".utf8).write(to: URL(fileURLWithPath: dir.path("afile")))
+        let notAFolder = try reel(["--source", "test", "--mode", "timelapse", "--output", dir.path("afile/out.mp4"), "--duration", "5"])
+        #expect(notAFolder.status == 1 && notAFolder.stderr.contains("Not a directory"), "\(notAFolder.stderr)")
+        let proc = try reel(["--source", "test", "--mode", "timelapse", "--output", "/proc/reel-\(UUID().uuidString)/out.mp4", "--duration", "5"])
+        #expect(proc.status == 1 && proc.stderr.contains("cannot record there"), "\(proc.stderr)")
+        if getuid() != 0 {
+            try FileManager.default.createDirectory(atPath: dir.path("locked"), withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o555])
+            let locked = try reel(["--source", "test", "--mode", "timelapse", "--output", dir.path("locked/out.mp4"), "--duration", "5"])
+            #expect(locked.status == 1 && locked.stderr.contains("Permission denied"), "\(locked.stderr)")
+        }
+        // An existing output is never replaced.
+        try FileManager.default.createDirectory(atPath: dir.path("data"), withIntermediateDirectories: true)
+        try Data("precious".utf8).write(to: URL(fileURLWithPath: out))
+        let exists = try reel(["--source", "test", "--mode", "timelapse", "--output", out, "--duration", "5"])
+        #expect(exists.status == 1 && exists.stderr.contains("already exists"), "\(exists.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: out)) == Data("precious".utf8))
+        #expect(files(below: dir.path("data")) == ["out.mp4"], "nothing half-written: \(files(below: dir.path("data")))")
+        #expect(files(below: dir.path("state")).isEmpty, "\(files(below: dir.path("state")))")
+    }
+}

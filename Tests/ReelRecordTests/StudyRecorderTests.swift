@@ -1,0 +1,305 @@
+import Foundation
+import ReelCore
+import ReelTestSupport
+import Testing
+@testable import ReelMedia
+@testable import ReelRecord
+
+/// The recorder pipeline in process, driven by scripted sources: what reaches the file, the
+/// face track, checkpoints, interruptions, and the checks before anything is recorded.
+@Suite("Study recorder", .serialized)
+struct StudyRecorderTests {
+    let quickReopen = RetryPolicy(quickDelays: [MediaTime(seconds: 0.01)], backoffInitial: MediaTime(seconds: 0.01),
+                                  backoffCap: MediaTime(seconds: 0.02))
+
+    func settings(_ dir: TemporaryDirectory, mode: RecordingMode, source: SourceSpec = .file(path: "scripted"),
+                  interval: Double = 1) -> RecordSettings {
+        var settings = RecordSettings(source: source, mode: mode, interval: MediaTime(seconds: interval), canvas: .hd720,
+                                      title: "Test", tags: ["a", "b"], outputPath: dir.path("out/study.mp4"),
+                                      stateFolder: dir.path("state"))
+        settings.reopenPolicy = quickReopen
+        return settings
+    }
+
+    @Test("timelapse: one frame per second of capture at k/10 s, moov first, thumbnail, face samples on every frame; the work folder is gone")
+    func timelapse() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let base = MonotonicClock.now()
+        let opener = SourceOpener([.success(ScriptedSource([.frames(from: 0, to: 300, at: 0)], base: base))])
+        let tracker = CentreFaceTracker()
+        let s = settings(dir, mode: .timelapse)
+        let recorder = try StudyRecorder(settings: s, reporter: CollectingReporter(), tracker: { tracker }, openSource: opener.open)
+        let report = await recorder.run()
+        #expect(report.succeeded, "\(report)")
+        #expect(report.framesWritten == 10)
+        #expect(abs(report.videoSeconds - 1.0) < 0.001)
+        #expect(abs(report.activeSeconds - 299.0 / 30) < 0.001)
+        let output = try #require(report.outputPath)
+        #expect(try VideoInspection.frameIndices(of: output, width: 320, height: 180) == Array(stride(from: 0, to: 300, by: 30)))
+        let packets = try VideoInspection.packets(of: output)
+        #expect(packets.map(\.pts) == (0..<10).map { Double($0) / 10 })
+        #expect(packets.first?.key == true)
+        let boxes = try VideoInspection.boxes(of: output)
+        #expect(boxes.firstIndex(of: "moov")! < boxes.firstIndex(of: "mdat")!, "\(boxes)")
+        #expect(!boxes.contains("moof"), "a normal MP4, not fragmented: \(boxes)")
+        #expect(try VideoInspection.decodeErrors(of: output).isEmpty)
+        let metadata = try VideoInspection.output("ffprobe", ["-v", "error", "-show_entries", "format_tags=title,comment", "-of", "compact=p=0", output])
+        #expect(String(decoding: metadata, as: UTF8.self).contains("title=Test"))
+        #expect(String(decoding: metadata, as: UTF8.self).contains("tags: a, b"))
+        // Thumbnail: a JPEG of the middle frame.
+        let jpeg = try Data(contentsOf: URL(fileURLWithPath: s.thumbnailPath))
+        #expect(jpeg.prefix(3) == Data([0xFF, 0xD8, 0xFF]))
+        // Face track: one sample per written frame, at the frame's video time.
+        #expect(tracker.times == (0..<10).map { MediaTime(value: Int64($0), timescale: 10) })
+        let track = try FaceTrack.decode(json: Data(contentsOf: URL(fileURLWithPath: s.faceTrackPath)))
+        #expect(track.samples.count == 10)
+        #expect(track.samples.first?.box == NormalizedRect(x: 0.4, y: 0.3, width: 0.2, height: 0.4))
+        #expect(report.faceSamples == 10)
+        #expect(!FileManager.default.fileExists(atPath: s.sessionFolder), "the recording in progress is removed once finished")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path("out")).sorted()
+        #expect(leftovers == ["study.faces.json", "study.jpg", "study.mp4"], "no temporary file left: \(leftovers)")
+    }
+
+    @Test("full mode: a source that goes silent is interrupted by the watchdog; the silence is not in the video and recording resumes with the frames")
+    func stallInterruption() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let base = MonotonicClock.now() + MediaTime(seconds: 0.2)
+        let opener = SourceOpener([.success(ScriptedSource([
+            .realTimeFrames(from: 0, to: 30, at: 0), .silence(1.2), .realTimeFrames(from: 30, to: 60, at: 2.2),
+        ], base: base))])
+        var s = settings(dir, mode: .full)
+        s.stallLimit = MediaTime(seconds: 0.4)
+        let reporter = CollectingReporter()
+        let recorder = try StudyRecorder(settings: s, reporter: reporter, openSource: opener.open)
+        let report = await recorder.run()
+        #expect(report.succeeded, "\(report)")
+        #expect(reporter.changes.map(\.to) == [.interrupted, .recording, .finished])
+        #expect(reporter.changes.first?.detail == "no frames for 0.4 s")
+        #expect(reporter.changes.dropFirst().first?.cause == .sourceReturned)
+        #expect(report.interruptions == 1)
+        // 29 frame steps before, the 1/30 s step at the return, 29 after.
+        #expect(abs(report.activeSeconds - 59.0 / 30) < 0.002, "\(report.activeSeconds)")
+        let output = try #require(report.outputPath)
+        #expect(try VideoInspection.frameIndices(of: output, width: 320, height: 180) == Array(0..<60))
+        let pts = try VideoInspection.packets(of: output).map(\.pts)
+        #expect(zip(pts, pts.dropFirst()).allSatisfy { $1 > $0 })
+        #expect(abs(report.videoSeconds - (report.activeSeconds + 1.0 / 30)) < 0.002, "video \(report.videoSeconds), active \(report.activeSeconds)")
+    }
+
+    @Test("a camera that fails is reopened with backoff; the time away never counts")
+    func reopen() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let base = MonotonicClock.now()
+        let opener = SourceOpener([
+            .success(ScriptedSource([.frames(from: 0, to: 60, at: 0), .fail("unplugged")], base: base)),
+            .failure(CaptureError(source: "/dev/video9", reason: "no such file or device")),
+            .success(ScriptedSource([.frames(from: 60, to: 120, at: 10), .silence(30)], base: base)),
+        ])
+        var s = settings(dir, mode: .full, source: .camera(device: "/dev/video9", audio: .none))
+        s.duration = 11.9
+        let reporter = CollectingReporter()
+        let recorder = try StudyRecorder(settings: s, reporter: reporter, openSource: opener.open)
+        let report = await recorder.run()
+        #expect(report.succeeded, "\(report)")
+        #expect(opener.opened == 3)
+        #expect(reporter.changes.map(\.to) == [.interrupted, .recording, .finished])
+        #expect(reporter.changes.first?.detail?.contains("unplugged") == true)
+        #expect(reporter.lines.contains(where: { $0.contains("source back after 2 attempts") }), "\(reporter.lines)")
+        #expect(reporter.lines.contains(where: { $0.contains("reopening the source failed (attempt 1)") }), "\(reporter.lines)")
+        #expect(report.interruptions == 1)
+        // Frames 0…59 (59 steps), 60 comes back (the 1/30 s step), 61…116 (56 steps); 117 reaches 11.9 s.
+        #expect(report.framesWritten == 117)
+        #expect(abs(report.activeSeconds - (59.0 + 1 + 56) / 30) < 0.002, "\(report.activeSeconds)")
+        #expect(try VideoInspection.frameIndices(of: report.outputPath!, width: 320, height: 180) == Array(0..<117))
+    }
+
+    @Test("a pause writes a checkpoint at once, and the file in progress then holds every frame it counts; checkpoints also come every period")
+    func checkpoints() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let base = MonotonicClock.now() + MediaTime(seconds: 0.2)
+        let opener = SourceOpener([.success(ScriptedSource([.realTimeFrames(from: 0, to: 300, at: 0)], base: base))])
+        var s = settings(dir, mode: .full)
+        s.checkpointPeriod = MediaTime(seconds: 0.5)
+        let recorder = try StudyRecorder(settings: s, reporter: CollectingReporter(), openSource: opener.open)
+        let run = Task { await recorder.run() }
+        let checkpointPath = s.sessionFolder + "/checkpoint.json"
+        func checkpoint() throws -> RecordingCheckpoint { try CheckpointFile.read(at: checkpointPath) }
+        try await Task.sleep(for: .milliseconds(1700))
+        let periodic = try checkpoint()
+        #expect(periodic.state == .recording)
+        #expect(periodic.framesWritten > 15, "a periodic checkpoint came within the first 1.5 s: \(periodic.framesWritten)")
+        recorder.control(.pause)
+        try await Task.sleep(for: .milliseconds(600))
+        let paused = try checkpoint()
+        #expect(paused.state == .paused)
+        #expect(paused.videoPath == s.sessionFolder + "/recording.mp4")
+        #expect(paused.outputPath == s.outputPath)
+        #expect(paused.mode == .full && paused.canvasWidth == 1280 && paused.canvasHeight == 720)
+        #expect(paused.title == "Test" && paused.tags == ["a", "b"])
+        #expect(abs(paused.activeSeconds - Double(paused.framesWritten - 1) / 30) < 0.05, "\(paused.activeSeconds) s for \(paused.framesWritten) frames")
+        // The file in progress, as a crash would leave it, plays and holds every counted frame.
+        let inProgress = try VideoInspection.frameIndices(of: paused.videoPath, width: 320, height: 180)
+        #expect(inProgress.count == paused.framesWritten)
+        #expect(inProgress == Array(0..<paused.framesWritten))
+        recorder.control(.resume)
+        try await Task.sleep(for: .milliseconds(800))
+        #expect(try checkpoint().state == .recording)
+        recorder.requestStop(reason: "test")
+        let report = await run.value
+        #expect(report.succeeded, "\(report)")
+        #expect(!FileManager.default.fileExists(atPath: checkpointPath))
+    }
+
+    @Test("the file in progress gets a fragment at most 2 s of capture after its first frame, also when no new frame comes")
+    func fragmentsOnTime() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let base = MonotonicClock.now() + MediaTime(seconds: 0.2)
+        let opener = SourceOpener([.success(ScriptedSource([.realTimeFrames(from: 0, to: 30, at: 0), .silence(30)], base: base))])
+        var s = settings(dir, mode: .timelapse, interval: 0.5)
+        s.stallLimit = MediaTime(seconds: 60)
+        let recorder = try StudyRecorder(settings: s, reporter: CollectingReporter(), openSource: opener.open)
+        let run = Task { await recorder.run() }
+        let inProgress = s.sessionFolder + "/recording.mp4"
+        MonotonicClock.sleep(until: base + MediaTime(seconds: 1.5))
+        #expect(try VideoInspection.boxes(of: inProgress) == ["ftyp", "moov"], "two frames written, not yet 2 s old")
+        MonotonicClock.sleep(until: base + MediaTime(seconds: 2.6))
+        #expect(try VideoInspection.boxes(of: inProgress) == ["ftyp", "moov", "moof", "mdat"], "cut 2 s after the first frame")
+        #expect(try VideoInspection.frameIndices(of: inProgress, width: 320, height: 180) == [0, 15])
+        recorder.requestStop(reason: "test")
+        let report = await run.value
+        #expect(report.succeeded && report.framesWritten == 2, "\(report)")
+    }
+
+    @Test("an existing output, an output folder that is a file, or a source that cannot open: a clear reason, nothing left behind")
+    func refusesBeforeRecording() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let neverOpened = SourceOpener([])
+        // The output exists.
+        try FileManager.default.createDirectory(atPath: dir.path("out"), withIntermediateDirectories: true)
+        try Data("keep".utf8).write(to: URL(fileURLWithPath: dir.path("out/study.mp4")))
+        var report = await (try StudyRecorder(settings: settings(dir, mode: .full), reporter: CollectingReporter(), openSource: neverOpened.open)).run()
+        #expect(!report.started && report.startError?.contains("already exists") == true, "\(report)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir.path("out/study.mp4"))) == Data("keep".utf8))
+        #expect(neverOpened.opened == 0, "the source is not even opened")
+        // The output's folder is a file.
+        var s = settings(dir, mode: .full)
+        s.outputPath = dir.path("out/study.mp4/inside/x.mp4")
+        report = await (try StudyRecorder(settings: s, reporter: CollectingReporter(), openSource: neverOpened.open)).run()
+        #expect(report.startError?.contains("Not a directory") == true, "\(report)")
+        // The source cannot be opened: the folders made for it are removed again.
+        s = settings(dir, mode: .full)
+        s.outputPath = dir.path("new/deeper/x.mp4")
+        report = await (try StudyRecorder(settings: s, reporter: CollectingReporter(), openSource: neverOpened.open)).run()
+        #expect(report.startError?.contains("no such device") == true, "\(report)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("new")), "no empty folders left")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: dir.path("state"))) ?? []).isEmpty, "no recording in progress left")
+    }
+
+    @Test("paused from the start and stopped: nothing recorded, no file, a clear message")
+    func nothingRecorded() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let opener = SourceOpener([.success(ScriptedSource([.silence(30)], base: MonotonicClock.now()))])
+        let s = settings(dir, mode: .timelapse)
+        let recorder = try StudyRecorder(settings: s, reporter: CollectingReporter(), openSource: opener.open)
+        recorder.control(.pause)
+        let run = Task { await recorder.run() }
+        try await Task.sleep(for: .milliseconds(300))
+        recorder.requestStop(reason: "test")
+        let report = await run.value
+        #expect(report.started && !report.succeeded)
+        #expect(report.finishError?.contains("nothing was recorded") == true)
+        #expect(!FileManager.default.fileExists(atPath: s.outputPath))
+        #expect(!FileManager.default.fileExists(atPath: s.sessionFolder))
+    }
+}
+
+@Suite("Recorder files")
+struct RecorderFileTests {
+    @Test("an atomic write replaces the file whole, leaves no temporary file, and follows the umask")
+    func atomicWrite() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let path = dir.path("checkpoint.json")
+        try FileIO.writeAtomically(Data("one".utf8), to: path)
+        try FileIO.writeAtomically(Data("two, longer".utf8), to: path)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "two, longer")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path) == ["checkpoint.json"])
+        let mode = try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)
+        #expect(mode.intValue & 0o077 != 0o077 && mode.intValue & 0o600 == 0o600)
+        #expect(throws: FileError.self) { try FileIO.writeAtomically(Data(), to: dir.path("missing/x.json")) }
+    }
+
+    @Test("a checkpoint file reads back what was written; a missing, cut-short or foreign one names the file and the problem")
+    func checkpointFile() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let checkpoint = RecordingCheckpoint(
+            id: UUID(), videoPath: dir.path("recording.mp4"), outputPath: dir.path("out.mp4"), canvas: VideoDimensions(width: 1280, height: 720),
+            mode: .full, intervalSeconds: nil, activeSeconds: 12.5, framesWritten: 375, state: .paused, startedAt: Date(timeIntervalSince1970: 1e9),
+            updatedAt: Date(timeIntervalSince1970: 1e9 + 20), title: nil, tags: [], faceTrack: FaceTrack())
+        let path = dir.path(CheckpointFile.name)
+        try CheckpointFile.write(checkpoint, to: path)
+        #expect(try CheckpointFile.read(at: path) == checkpoint)
+        func problem(_ path: String) -> String {
+            do { _ = try CheckpointFile.read(at: path); return "read" } catch { return error.description }
+        }
+        #expect(problem(dir.path("none.json")) == "checkpoint \(dir.path("none.json")): there is no such file")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        try bytes.prefix(bytes.count - 10).write(to: URL(fileURLWithPath: dir.path("short.json")))
+        #expect(problem(dir.path("short.json")).hasPrefix("checkpoint \(dir.path("short.json")): the checkpoint is not a Reel checkpoint"))
+        try Data("{\"hello\": 1}".utf8).write(to: URL(fileURLWithPath: dir.path("foreign.json")))
+        #expect(problem(dir.path("foreign.json")).contains("not a Reel checkpoint"))
+    }
+
+    @Test("an append-only file refuses to replace one, and counts what it wrote")
+    func appendOnly() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let file = try AppendOnlyFile(creating: dir.path("v.mp4"))
+        try file.append(Data([1, 2, 3]))
+        try file.append(Data())
+        try file.sync()
+        #expect(file.size == 3)
+        file.close()
+        #expect(throws: FileError.self) { try AppendOnlyFile(creating: dir.path("v.mp4")) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir.path("v.mp4"))) == Data([1, 2, 3]))
+    }
+
+    @Test("default paths: dated names under the XDG data folder, never an existing name; work folders under XDG state")
+    func defaultPaths() {
+        let folders = XDGDirectories(environment: ["XDG_DATA_HOME": "/d", "XDG_STATE_HOME": "/s"], home: "/h")
+        var components = DateComponents()
+        (components.year, components.month, components.day, components.hour, components.minute, components.second) = (2025, 3, 9, 7, 5, 1)
+        let date = Calendar.current.date(from: components)!
+        #expect(RecordSettings.defaultOutputPath(folders, mode: .timelapse, now: date, exists: { _ in false })
+            == "/d/reel/recordings/reel-20250309-070501-timelapse.mp4")
+        let taken: Set = ["/d/reel/recordings/reel-20250309-070501-full.mp4", "/d/reel/recordings/reel-20250309-070501-full-2.jpg"]
+        #expect(RecordSettings.defaultOutputPath(folders, mode: .full, now: date, exists: { taken.contains($0) })
+            == "/d/reel/recordings/reel-20250309-070501-full-3.mp4")
+        #expect(RecordSettings.defaultStateFolder(folders) == "/s/reel/recordings")
+        let s = RecordSettings(source: .test(width: 64, height: 64, framesPerSecond: 30), mode: .full, outputPath: "/x/study.mp4", stateFolder: "/s")
+        #expect(s.thumbnailPath == "/x/study.jpg" && s.faceTrackPath == "/x/study.faces.json")
+    }
+
+    @Test("settings a user can get wrong are refused with what to do")
+    func validation() {
+        func problem(_ change: (inout RecordSettings) -> Void) -> String? {
+            var s = RecordSettings(source: .test(width: 64, height: 64, framesPerSecond: 30), mode: .timelapse, outputPath: "/x/a.mp4", stateFolder: "/s")
+            change(&s)
+            do { try s.validate(); return nil } catch { return error.description }
+        }
+        #expect(problem { _ in } == nil)
+        #expect(problem { $0.interval = .zero }?.contains("more than 0 s") == true)
+        #expect(problem { $0.outputPath = "/x/a.mov" }?.contains(".mp4") == true)
+        #expect(problem { $0.duration = 0 }?.contains("--duration") == true)
+        #expect(problem { $0.tags = ["a,b"] }?.contains("--tag") == true)
+        #expect(problem { $0.mode = .full; $0.interval = .zero } == nil, "the interval does not matter in full mode")
+    }
+}
