@@ -31,6 +31,7 @@ public final class OriginServer: Sendable {
     public let store: OriginStore
 
     let log: AccessLog
+    let cache: ResponseCache
     let watchdog: ConnectionWatchdog
     let limiter: Mutex<AuthFailureLimiter>
     private let daemon = Mutex<OpaquePointer?>(nil)
@@ -47,6 +48,8 @@ public final class OriginServer: Sendable {
         tokenFile = try OriginTokenFile.loadOrCreate(at: settings.resolvedTokenFile)
         token = tokenFile.token
         log = try AccessLog(settings.accessLog)
+        cache = ResponseCache(maxBytes: settings.responseCacheBytes, maxEntries: settings.responseCacheEntries,
+                              maxFileBytes: settings.responseCacheFileBytes)
         watchdog = ConnectionWatchdog(deadlines: settings.deadlines, interval: settings.watchdogInterval)
         limiter = Mutex(AuthFailureLimiter(maxFailures: settings.maxAuthFailures, window: settings.authFailureWindow))
     }
@@ -206,8 +209,13 @@ public final class OriginServer: Sendable {
 
     /// Hands `response` to libmicrohttpd and records what was sent.
     func queue(_ response: OriginResponse, context: RequestContext, connection: OpaquePointer) -> MHD_Result {
+        context.status = response.status
+        context.bytes = context.method == "HEAD" ? 0 : response.bodyCount
         let made: OpaquePointer?
         switch response.body {
+        case .prepared(let ready):
+            // libmicrohttpd takes its own reference: the response outlives the cache's.
+            return MHD_queue_response(connection, UInt32(ready.status), ready.pointer)
         case .bytes(let bytes):
             made = bytes.withUnsafeBytes { buffer in
                 MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress),
@@ -222,8 +230,6 @@ public final class OriginServer: Sendable {
         for (name, value) in response.headers {
             MHD_add_response_header(made, name, value)
         }
-        context.status = response.status
-        context.bytes = context.method == "HEAD" ? 0 : response.bodyCount
         if response.status >= 500, case .bytes(let bytes) = response.body {
             // A server-side failure (disk full, I/O error): say why on standard error too.
             let reason = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -33,6 +33,13 @@ public struct OriginSettings: Sendable {
     public var maxAuthFailures: Int = 10
     /// Seconds a failed authentication counts.
     public var authFailureWindow: Double = 60
+    /// Bytes of ready responses for small files (playlists, init segments) kept in memory
+    /// (``ResponseCache``); 0 keeps none.
+    public var responseCacheBytes: Int = 16 << 20
+    /// Most responses kept.
+    public var responseCacheEntries: Int = 1024
+    /// Largest file whose responses are kept; larger ones are always sent from the file.
+    public var responseCacheFileBytes: Int = 256 << 10
     /// Seconds a shutdown waits for requests in flight before closing their connections.
     public var shutdownGrace: Double = 10
 
