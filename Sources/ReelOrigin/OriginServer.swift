@@ -265,18 +265,26 @@ public final class OriginServer: Sendable {
 
     static func clientAddress(_ connection: OpaquePointer) -> String {
         guard let address = reel_mhd_client_address(connection) else { return "-" }
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         switch Int32(address.pointee.sa_family) {
         case AF_INET:
-            var value = UnsafeRawPointer(address).load(as: sockaddr_in.self).sin_addr
-            inet_ntop(AF_INET, &value, &text, socklen_t(text.count))
+            // Dotted quad by hand: this runs for every request.
+            let value = UInt32(bigEndian: UnsafeRawPointer(address).load(as: sockaddr_in.self).sin_addr.s_addr)
+            var text: [UInt8] = []
+            text.reserveCapacity(15)
+            for shift in stride(from: 24, through: 0, by: -8) {
+                if shift != 24 { text.append(UInt8(ascii: ".")) }
+                TimestampFormat.appendDecimal(UInt64(value >> UInt32(shift) & 0xFF), to: &text)
+            }
+            return String(decoding: text, as: UTF8.self)
         case AF_INET6:
             var value = UnsafeRawPointer(address).load(as: sockaddr_in6.self).sin6_addr
-            inet_ntop(AF_INET6, &value, &text, socklen_t(text.count))
+            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN) + 1) { text in
+                guard inet_ntop(AF_INET6, &value, text.baseAddress, socklen_t(text.count)) != nil else { return "-" }
+                return String(cString: text.baseAddress!)
+            }
         default:
             return "-"
         }
-        return String(decoding: text.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Why the server could not start.

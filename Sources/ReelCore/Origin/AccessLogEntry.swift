@@ -94,17 +94,29 @@ public struct AccessLogEntry: Sendable, Hashable {
 
     /// Appends ``escaped(_:)``'s bytes.
     public static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
-        let start = bytes.count
-        for byte in text.utf8.prefix(512) {
-            if byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "%") {
-                bytes.append(byte)
+        var text = text
+        text.withUTF8 { utf8 in
+            let input = UnsafeBufferPointer(rebasing: utf8.prefix(512))
+            if input.isEmpty {
+                bytes.append(UInt8(ascii: "-"))
+            } else if input.allSatisfy(isKeptAsIs) {
+                bytes.append(contentsOf: input)  // the usual case: nothing to escape
             } else {
-                bytes.append(UInt8(ascii: "%"))
-                bytes.append(hexDigit(byte >> 4))
-                bytes.append(hexDigit(byte & 0xF))
+                for byte in input {
+                    if isKeptAsIs(byte) {
+                        bytes.append(byte)
+                    } else {
+                        bytes.append(UInt8(ascii: "%"))
+                        bytes.append(hexDigit(byte >> 4))
+                        bytes.append(hexDigit(byte & 0xF))
+                    }
+                }
             }
         }
-        if bytes.count == start { bytes.append(UInt8(ascii: "-")) }
+    }
+
+    private static func isKeptAsIs(_ byte: UInt8) -> Bool {
+        byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "%")
     }
 
     private static func hexDigit(_ value: UInt8) -> UInt8 {

@@ -14,24 +14,38 @@
 ///   therefore never meets an old answer.
 /// - Bounded: at most `maxEntries` answers and `maxBytes` bytes; inserting beyond either drops
 ///   the least recently used answers first. An answer larger than `maxBytes` is not stored.
+///
+/// (Inlinable so the server's use is specialized: it runs on every GET.)
 public struct AnswerCache<Key: Hashable, Value> {
-    private struct Entry {
-        var version: FileVersion
-        var value: Value
-        var bytes: Int
-        var lastUsed: UInt64
+    @usableFromInline
+    struct Entry {
+        @usableFromInline var version: FileVersion
+        @usableFromInline var value: Value
+        @usableFromInline var bytes: Int
+        @usableFromInline var lastUsed: UInt64
+
+        @inlinable
+        init(version: FileVersion, value: Value, bytes: Int, lastUsed: UInt64) {
+            self.version = version
+            self.value = value
+            self.bytes = bytes
+            self.lastUsed = lastUsed
+        }
     }
 
     /// Byte budget of all answers together.
     public let maxBytes: Int
     /// Most answers kept.
     public let maxEntries: Int
+    @usableFromInline var currentGeneration: UInt64 = 0
+    @usableFromInline var keptBytes = 0
+    @usableFromInline var entries: [Key: Entry] = [:]
+    @usableFromInline var clock: UInt64 = 0
+
     /// Advanced by every invalidation.
-    public private(set) var generation: UInt64 = 0
+    @inlinable public var generation: UInt64 { currentGeneration }
     /// Bytes of the answers kept.
-    public private(set) var totalBytes = 0
-    private var entries: [Key: Entry] = [:]
-    private var clock: UInt64 = 0
+    @inlinable public var totalBytes: Int { keptBytes }
 
     /// An empty cache; `maxBytes` 0 keeps nothing.
     public init(maxBytes: Int, maxEntries: Int) {
@@ -40,10 +54,10 @@ public struct AnswerCache<Key: Hashable, Value> {
     }
 
     /// Answers kept.
-    public var count: Int { entries.count }
+    @inlinable public var count: Int { entries.count }
 
     /// The answer for `key` if it was made from exactly `version`.
-    public mutating func lookup(_ key: Key, version: FileVersion) -> Value? {
+    @inlinable public mutating func lookup(_ key: Key, version: FileVersion) -> Value? {
         guard let entry = entries[key], entry.version == version else { return nil }
         clock += 1
         entries[key]?.lastUsed = clock
@@ -53,34 +67,34 @@ public struct AnswerCache<Key: Hashable, Value> {
     /// Stores `value` (`bytes` long) for `key` at `version`, replacing what `key` had —
     /// unless an invalidation happened since `generation` was read, or it exceeds the budget.
     /// Returns whether it was stored and the answers dropped (to release outside a lock).
-    public mutating func insert(_ value: Value, bytes: Int, for key: Key, version: FileVersion,
+    @inlinable public mutating func insert(_ value: Value, bytes: Int, for key: Key, version: FileVersion,
                                 generation: UInt64) -> (stored: Bool, dropped: [Value]) {
-        guard generation == self.generation, bytes <= maxBytes, maxEntries > 0 else { return (false, []) }
+        guard generation == currentGeneration, bytes <= maxBytes, maxEntries > 0 else { return (false, []) }
         var dropped: [Value] = []
         if let old = entries.removeValue(forKey: key) {
-            totalBytes -= old.bytes
+            keptBytes -= old.bytes
             dropped.append(old.value)
         }
-        while !entries.isEmpty && (totalBytes + bytes > maxBytes || entries.count + 1 > maxEntries) {
+        while !entries.isEmpty && (keptBytes + bytes > maxBytes || entries.count + 1 > maxEntries) {
             let oldest = entries.min { $0.value.lastUsed < $1.value.lastUsed }!
             entries.removeValue(forKey: oldest.key)
-            totalBytes -= oldest.value.bytes
+            keptBytes -= oldest.value.bytes
             dropped.append(oldest.value.value)
         }
         clock += 1
         entries[key] = Entry(version: version, value: value, bytes: bytes, lastUsed: clock)
-        totalBytes += bytes
+        keptBytes += bytes
         return (true, dropped)
     }
 
     /// Drops every answer whose key `matches`, and advances ``generation``; returns the
     /// answers dropped.
-    public mutating func invalidate(where matches: (Key) -> Bool) -> [Value] {
-        generation &+= 1
+    @inlinable public mutating func invalidate(where matches: (Key) -> Bool) -> [Value] {
+        currentGeneration &+= 1
         var dropped: [Value] = []
         for (key, entry) in entries where matches(key) {
             entries.removeValue(forKey: key)
-            totalBytes -= entry.bytes
+            keptBytes -= entry.bytes
             dropped.append(entry.value)
         }
         return dropped

@@ -79,28 +79,29 @@ public enum TimestampFormat {
         bytes.append(UInt8(ascii: "Z"))
     }
 
-    /// Appends a non-negative integer in decimal (a minus sign first for a negative one).
-    public static func appendDecimal<T: BinaryInteger>(_ value: T, to bytes: inout [UInt8]) {
-        if value < 0 {
-            bytes.append(UInt8(ascii: "-"))
-            bytes.append(contentsOf: String(value.magnitude).utf8)
-            return
-        }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        guard var rest = UInt64(exactly: value) else {
-            bytes.append(contentsOf: String(value).utf8)
-            return
-        }
-        withUnsafeMutableBytes(of: &digits) { buffer in
+    /// Appends an integer in decimal (a minus sign first for a negative one), as `String(value)` writes it.
+    public static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendDecimal(value.magnitude, to: &bytes)
+    }
+
+    /// Appends an integer in decimal.
+    public static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        appendDecimal(Int64(value), to: &bytes)
+    }
+
+    /// Appends an unsigned integer in decimal.
+    public static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
+        // 20 digits at most, written backwards into a buffer on the stack.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var rest = value
             var index = buffer.count
             repeat {
                 index -= 1
                 buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
                 rest /= 10
             } while rest > 0
-            bytes.append(contentsOf: buffer[index...])
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[index...]))
         }
     }
 
