@@ -74,29 +74,36 @@ extension OriginServer {
         let tag = gzip ? opened.tag.gzipVariant : opened.tag
         var headers = Self.readHeaders(file, tag: tag, version: opened.version)
         headers.append(("Content-Type", file.contentType))
-        if gzip || cacheable {
+        if gzip {
             let bytes = OriginStore.readAll(opened.fd, limit: Int(opened.size))
             // Kept only when what was read is the whole of the version opened (not changed in place meanwhile).
             let whole = bytes.count == Int(opened.size) && OriginStore.version(of: opened.fd) == opened.version
-            if !gzip && !whole {
-                return OriginResponse(status: 200, headers: headers, body: .file(fd: opened.fd, offset: 0, count: opened.size))
-            }
             close(opened.fd)
-            var answer: (headers: [(String, String)], body: [UInt8])
-            if !gzip {
-                answer = (headers, bytes)
-            } else if let compressed = Gzip.compress(bytes) {
-                answer = (headers + [("Content-Encoding", "gzip")], compressed)
-            } else {
+            guard let compressed = Gzip.compress(bytes) else {
                 // zlib failed: the identity bytes, with their own tag (not kept).
                 return OriginResponse(status: 200, headers: headers.map { $0.0 == "ETag" ? ("ETag", opened.tag.headerValue) : $0 },
                                       body: .bytes(bytes))
             }
-            guard cacheable, whole, let ready = PreparedResponse(status: 200, headers: answer.headers, body: answer.body) else {
-                return OriginResponse(status: 200, headers: answer.headers, body: .bytes(answer.body))
+            headers.append(("Content-Encoding", "gzip"))
+            if cacheable && whole, let body = ResponseBody(count: compressed.count, memory: cache.memory) {
+                compressed.withUnsafeBytes { body.bytes.copyMemory(from: $0) }
+                if let ready = PreparedResponse(status: 200, headers: headers, body: body) {
+                    cache.insert(ready, for: key, version: opened.version, generation: generation)
+                    return OriginResponse(status: 200, body: .prepared(ready))
+                }
             }
-            cache.insert(ready, for: key, version: opened.version, generation: generation)
-            return OriginResponse(status: 200, body: .prepared(ready))
+            return OriginResponse(status: 200, headers: headers, body: .bytes(compressed))
+        }
+        if cacheable, let body = ResponseBody(count: Int(opened.size), memory: cache.memory) {
+            let count = OriginStore.read(opened.fd, into: body.bytes, count: body.bodyCount)
+            // Kept only when what was read is the whole of the version opened (not changed in place meanwhile).
+            if count == body.bodyCount && OriginStore.version(of: opened.fd) == opened.version,
+               let ready = PreparedResponse(status: 200, headers: headers, body: body) {
+                close(opened.fd)
+                cache.insert(ready, for: key, version: opened.version, generation: generation)
+                return OriginResponse(status: 200, body: .prepared(ready))
+            }
+            // Otherwise sent from the descriptor, as a large file is.
         }
         let range = ByteRange(header: rangeHeader, length: opened.size)
         switch range {

@@ -263,6 +263,19 @@ public final class OriginStore: Sendable {
         return result
     }
 
+    /// Reads from the start of `fd` into `buffer`, up to `count` bytes; returns the bytes read
+    /// (fewer at the end of the file or on an error).
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, count: Int) -> Int {
+        var done = 0
+        while done < count {
+            let result = pread(fd, buffer.baseAddress! + done, count - done, off_t(done))
+            if result < 0 && errno == EINTR { continue }
+            guard result > 0 else { break }
+            done += result
+        }
+        return done
+    }
+
     static func reason(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }
 
     static func fileError(_ code: Int32, _ what: String) -> Error {

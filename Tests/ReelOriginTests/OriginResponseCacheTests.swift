@@ -62,6 +62,9 @@ struct OriginResponseCacheTests {
             #expect(try curl(["-X", "DELETE", "-H", "Authorization: Bearer \(origin.token)", origin.base + "/streams/desk"]).status == 204)
             #expect(try Self.get(origin, path).status == 404)
             #expect(origin.server.cache.count == 0)
+            // Every body was given back once dropped and sent (curl's connections are closed).
+            for _ in 0..<100 where origin.server.cache.memory.inUse != 0 { try await Task.sleep(for: .milliseconds(10)) }
+            #expect(origin.server.cache.memory.inUse == 0)
         }
     }
 
@@ -94,16 +97,20 @@ struct OriginResponseCacheTests {
                 }
             }
             #expect(origin.server.cache.count == 2, "one plain and one gzip response of the newest version")
-            // Media: an init segment is kept too; a segment over the size limit never is.
+            // Media: init and media segments are kept too, except over the size limit (2 MiB).
             let initSegment = Data((0..<3000).map { UInt8($0 % 256) })
             #expect(try OriginServerTests.put(origin, "/streams/desk/init.mp4", initSegment, token: origin.token).status == 201)
-            let segment = Data(repeating: 9, count: 300 << 10)
+            let segment = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
             #expect(try OriginServerTests.put(origin, "/streams/desk/seg/000001.m4s", segment, token: origin.token).status == 201)
+            let large = Data(repeating: 9, count: (2 << 20) + 1)
+            #expect(try OriginServerTests.put(origin, "/streams/desk/seg/000002.m4s", large, token: origin.token).status == 201)
             for _ in 0..<2 {
                 #expect(try Self.get(origin, "/streams/desk/init.mp4").body == initSegment)
                 #expect(try Self.get(origin, "/streams/desk/seg/000001.m4s").body == segment)
+                #expect(try Self.get(origin, "/streams/desk/seg/000001.m4s", ["-r", "1000-1999"]).body == segment[1000..<2000])
+                #expect(try Self.get(origin, "/streams/desk/seg/000002.m4s").body == large)
             }
-            #expect(origin.server.cache.count == 3)
+            #expect(origin.server.cache.count == 4)
         }
     }
 
@@ -151,6 +158,31 @@ struct OriginResponseCacheTests {
             #expect(try Self.get(origin, "/streams/a/playlist.m3u8").body == Self.playlist(1))
             #expect(try Self.get(origin, "/streams/a/playlist.m3u8", ["--compressed"]).body == Self.playlist(1))
             #expect(origin.server.cache.count == 0, "0 bytes keeps nothing")
+        }
+    }
+
+    @Test func bodyMemoryHasAHardLimit() async throws {
+        let memory = ResponseMemory(limit: 1000)
+        var bodies = [ResponseBody]()
+        for _ in 0..<4 { bodies.append(try #require(ResponseBody(count: 250, memory: memory))) }
+        #expect(memory.inUse == 1000)
+        #expect(ResponseBody(count: 1, memory: memory) == nil, "nothing past the limit")
+        bodies.removeLast()
+        #expect(memory.inUse == 750 && ResponseBody(count: 250, memory: memory) != nil, "given back on release")
+        bodies.removeAll()
+        #expect(memory.inUse == 0)
+
+        // A server whose allowance is used up still answers right: from the file.
+        try await withOrigin(configure: { $0.responseCacheBytes = 16 << 10 }) { (origin: TestOrigin) async throws in
+            let reserved = try #require(ResponseBody(count: origin.server.cache.memory.limit, memory: origin.server.cache.memory))
+            let body = Self.playlist(1)
+            #expect(try OriginServerTests.put(origin, "/streams/a/playlist.m3u8", body, token: origin.token).status == 201)
+            for _ in 0..<2 {
+                #expect(try Self.get(origin, "/streams/a/playlist.m3u8").body == body)
+                #expect(try Self.get(origin, "/streams/a/playlist.m3u8", ["--compressed"]).body == body)
+            }
+            #expect(origin.server.cache.count == 0)
+            _ = reserved
         }
     }
 }
