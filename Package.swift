@@ -5,7 +5,7 @@ import PackageDescription
 //   reel (CLI entry) → ReelCLI → ReelLive ──→ ReelMedia → CFFmpeg
 //                          │ └──→ ReelRecord ↗    ↘
 //                          │                   ReelCore (pure Swift, no C, no I/O)
-//                          └──────→ ReelOrigin → CMicroHTTPD, CZlib, ReelCore
+//                          └──────→ ReelOrigin → CMicroHTTPD, CZlib, CLinux, ReelCore
 let package = Package(
     name: "Reel",
     products: [
@@ -30,6 +30,8 @@ let package = Package(
         // each header wraps the variadic functions and macros Swift cannot call.
         .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Layer 1: Linux system calls glibc does not wrap (openat2), as static inline C.
+        .systemLibrary(name: "CLinux"),
         // Layer 2: every rule of the spec that is arithmetic or a state machine.
         .target(name: "ReelCore", linkerSettings: [.linkedLibrary("m")]),
         // Layer 3: FFmpeg-backed media (sources, encoders, segmenter, MP4 writer).
@@ -39,7 +41,7 @@ let package = Package(
         // Layer 4: the study recorder (active-time timelapse and full recording, crash-safe).
         .target(name: "ReelRecord", dependencies: ["ReelMedia", "ReelCore"]),
         // Layer 4: the origin server (`reel serve`): stores PUTs, serves HLS.
-        .target(name: "ReelOrigin", dependencies: ["ReelCore", "CMicroHTTPD", "CZlib"]),
+        .target(name: "ReelOrigin", dependencies: ["ReelCore", "CMicroHTTPD", "CZlib", "CLinux"]),
         // Layer 5: the command line: parses, wires, reports.
         .target(name: "ReelCLI", dependencies: ["ReelLive", "ReelRecord", "ReelOrigin", "ReelMedia", "ReelCore"]),
         .executableTarget(name: "reel", dependencies: ["ReelCLI"]),

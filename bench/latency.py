@@ -1,13 +1,17 @@
 #!/usr/bin/python3
-"""Publish latency of HLS streams PUT to a local nginx origin (standard library only).
+"""Publish latency of HLS streams PUT to a local origin (standard library only).
 
     latency.py --log ORIGIN/logs/access.log --www ORIGIN/www [--fps 30]
+               [--log-format nginx|reel] [--goal-ratio R]
                [--started ID=UNIX_TIME ...] CANDIDATE [BASELINE]
 
 Each ID is a stream under /streams/ID/ on the origin; its final playlist is read from
 WWW/streams/ID/playlist.m3u8. The access log is the tab-separated one of
 scripts/nginx-origin.sh: msec, method, uri, status, body_bytes_sent, request_length,
-content_length, request_time (msec = when nginx finished the request, i.e. stored the file).
+content_length, request_time (msec = when nginx finished the request, i.e. stored the file);
+or, with --log-format reel, the access log of `reel serve` (time the request ended, with
+milliseconds; client; method; path; status; bytes; duration), which has no Content-Length,
+so playlist PUTs are counted by order (see below).
 
 For each segment k of the final playlist:
 
@@ -100,7 +104,7 @@ def analyse(stream, log, www, fps, started):
     playlist_uri = prefix + "playlist.m3u8"
     pl = Playlist(f"{www}/streams/{stream}/playlist.m3u8")
     mine = [r for r in log if r["uri"].startswith(prefix) and r["method"] == "PUT" and r["status"].startswith("2")]
-    failed = [r for r in log if r["uri"].startswith(prefix) and not r["status"].startswith("2")]
+    failed = [r for r in log if r["uri"].startswith(prefix) and r["method"] == "PUT" and not r["status"].startswith("2")]
     seg_uris = {urllib.parse.urljoin(playlist_uri, s["uri"]): i for i, s in enumerate(pl.segments, start=1)}
 
     # Log lines are in completion order: "after" means a later line (same-ms ties kept in order).
@@ -165,6 +169,22 @@ def analyse(stream, log, www, fps, started):
     return out
 
 
+def read_reel_log(path):
+    """reel serve's access log: `2026-11-30T03:40:00.123Z 127.0.0.1 PUT /streams/a/x 201 0 3.2ms`."""
+    rows = []
+    for line in open(path, encoding="utf-8", errors="replace"):
+        f = line.split()
+        if len(f) < 7:
+            continue
+        try:
+            when = dt.datetime.fromisoformat(f[0].replace("Z", "+00:00")).timestamp()
+            rows.append({"msec": when, "method": f[2], "uri": urllib.parse.unquote(f[3]), "status": f[4],
+                         "content_length": None})
+        except ValueError:
+            continue
+    return rows
+
+
 def read_log(path):
     rows = []
     for line in open(path, encoding="utf-8", errors="replace"):
@@ -192,13 +212,17 @@ def main():
     ap.add_argument("--started", action="append", default=[], help="ID=UNIX_TIME the process was launched")
     ap.add_argument("--csv", help="write per-segment rows here")
     ap.add_argument("--goal-p95", type=float, default=0.3, help="seconds (default 0.3)")
+    ap.add_argument("--log-format", choices=["nginx", "reel"], default="nginx",
+                    help="nginx: scripts/nginx-origin.sh's tab-separated log; reel: reel serve's access log")
+    ap.add_argument("--goal-ratio", type=float,
+                    help="instead of the p95 goals: PASS when CANDIDATE's p95 is at most this times BASELINE's")
     ap.add_argument("streams", nargs="+")
     args = ap.parse_args()
     started = {}
     for s in args.started:
         k, v = s.split("=", 1)
         started[k] = float(v)
-    log = read_log(args.log)
+    log = read_reel_log(args.log) if args.log_format == "reel" else read_log(args.log)
     results = [analyse(s, log, args.www, args.fps, started) for s in args.streams]
 
     if args.csv:
@@ -239,7 +263,7 @@ def main():
             order_note = f" ({r['fewer']} miss a segment stored before them)"
         notes = [f"{r['playlist_puts']} playlist PUTs, {r['verified']} identified by size" + order_note,
                  "ENDLIST" if r["endlist"] else "NO ENDLIST",
-                 f"{r['failed']} failed requests",
+                 f"{r['failed']} failed PUTs",
                  f"PROGRAM-DATE-TIME continuity within {r['pdt_gap_max'] * 1000:.0f} ms"]
         if r["listed_first"]:
             notes.append(f"{r['listed_first']} segments listed in a playlist stored before the segment itself")
@@ -267,6 +291,11 @@ def main():
                 x, y = percentile(a[key], 95), percentile(b[key], 95)
                 verdict.append(f"{what} {a['stream']} p95 is {'below' if x < y else 'NOT below'} {b['stream']}'s ({fmt(x)} vs {fmt(y)} s)")
     met = p95 < args.goal_p95 and (len(results) < 2 or percentile(a["lat"], 95) < percentile(results[1]["lat"], 95))
+    if args.goal_ratio is not None and len(results) >= 2:
+        ratio = p95 / percentile(results[1]["lat"], 95)
+        verdict = [f"{a['stream']}/{results[1]['stream']} p95 {ratio:.2f}x ({fmt(p95)} vs {fmt(percentile(results[1]['lat'], 95))} s), "
+                   f"goal at most {args.goal_ratio:.2f}x"]
+        met = ratio <= args.goal_ratio
     print(f"result: {'PASS' if met and not bad else 'FAIL'}: " + "; ".join(verdict)
           + ("; latency.py found problems (see checks)" if bad else ""))
     return 1 if bad else 0

@@ -15,6 +15,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 command -v wrk >/dev/null 2>&1 || fail "wrk is not installed (Debian package 'wrk'): run 'make setup'"
 duration=${DURATION:-20}
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 connections=${CONNECTIONS:-64}
 threads=${THREADS:-2}
 
@@ -89,7 +90,7 @@ echo
 echo "==== origin-vs-nginx: wrk -t$threads -c$connections -d${duration}s on loopback, same files, same folder ===="
 echo "reel:     $("$reel" --version 2>/dev/null || echo "$reel")"
 echo "nginx:    $(nginx -v 2>&1 | sed 's/.*: //')"
-echo "machine:  $(nproc) cores, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "machine:  $(nproc) cores, load before: $load_before"
 printf '                      %12s %12s %12s %12s %10s\n' "nginx req/s" "reel req/s" "nginx p99 ms" "reel p99 ms" "reel/nginx"
 for kind in segment playlist; do
     read -r n_rps n_p99 <<<"${result[$kind-nginx]}"

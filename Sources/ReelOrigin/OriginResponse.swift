@@ -1,11 +1,14 @@
 import Foundation
+import ReelCore
 
 /// An answer before it is handed to libmicrohttpd: status, headers and a body that is either
-/// bytes or a range of an open file (sent with sendfile; libmicrohttpd closes the descriptor).
+/// bytes, a range of an open file (sent with sendfile; libmicrohttpd closes the descriptor),
+/// or a response made earlier (``ResponseCache``; its headers are in it, `headers` is unused).
 struct OriginResponse {
     enum Body {
         case bytes([UInt8])
         case file(fd: Int32, offset: Int64, count: Int64)
+        case prepared(PreparedResponse)
     }
 
     var status: Int
@@ -29,6 +32,7 @@ struct OriginResponse {
         switch body {
         case .bytes(let bytes): Int64(bytes.count)
         case .file(_, _, let count): count
+        case .prepared(let response): response.bodyCount
         }
     }
 
@@ -57,14 +61,5 @@ struct OriginResponse {
     }
 
     /// `Sun, 06 Nov 1994 08:49:37 GMT` (RFC 9110 §5.6.7).
-    static func httpDate(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
-    }
+    static func httpDate(_ date: Date) -> String { TimestampFormat.httpDate(date) }
 }

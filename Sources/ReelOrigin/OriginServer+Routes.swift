@@ -32,6 +32,7 @@ extension OriginServer {
         case .stream(let layout):
             guard method == "DELETE" else { return .respond(otherMethod(method, allowed: "DELETE")) }
             if let refusal = authorize(context, connection: connection) { return .respond(refusal) }
+            defer { cache.invalidate(streamID: layout.streamID, file: nil) }
             do {
                 return .respond(try store.deleteStream(layout)
                     ? OriginResponse(status: 204) : .text(404, "there is no stream \(layout.streamID)"))
@@ -50,31 +51,60 @@ extension OriginServer {
     // MARK: Reading
 
     func serve(_ layout: StreamLayout, _ file: OriginFile, connection: OpaquePointer) -> OriginResponse {
+        let generation = cache.generation  // before opening: see AnswerCache
         guard let opened = store.openFile(layout, file) else {
             return .text(404, "\(layout.directory)/\((file.location.folders + [file.location.name]).joined(separator: "/")) does not exist (yet)",
                          headers: Self.corsHeaders)
         }
         let rangeHeader = header(connection, "Range")
         let gzip = file.isCompressible && rangeHeader == nil && ContentCoding.acceptsGzip(header(connection, "Accept-Encoding"))
-        let tag = gzip ? opened.tag.gzipVariant : opened.tag
-        var headers = Self.corsHeaders + [
-            ("Cache-Control", file.cacheControl), ("ETag", tag.headerValue),
-            ("Last-Modified", OriginResponse.httpDate(opened.modified)), ("Accept-Ranges", "bytes"),
-        ]
-        if file.isCompressible { headers.append(("Vary", "Accept-Encoding")) }
-        if tag.matches(ifNoneMatch: header(connection, "If-None-Match")) {
-            close(opened.fd)
-            return OriginResponse(status: 304, headers: headers)
+        if let ifNoneMatch = header(connection, "If-None-Match") {
+            let tag = gzip ? opened.tag.gzipVariant : opened.tag
+            if tag.matches(ifNoneMatch: ifNoneMatch) {
+                close(opened.fd)
+                return OriginResponse(status: 304, headers: Self.readHeaders(file, tag: tag, version: opened.version))
+            }
         }
+        // The whole of a small file: the response made for this very version, or made now and kept.
+        let cacheable = rangeHeader == nil && opened.size <= cache.maxFileBytes
+        let key = ResponseCache.Key(streamID: layout.streamID, file: file, gzip: gzip)
+        if cacheable, let ready = cache.lookup(key, version: opened.version) {
+            close(opened.fd)
+            return OriginResponse(status: ready.status, body: .prepared(ready))
+        }
+        let tag = gzip ? opened.tag.gzipVariant : opened.tag
+        var headers = Self.readHeaders(file, tag: tag, version: opened.version)
         headers.append(("Content-Type", file.contentType))
         if gzip {
             let bytes = OriginStore.readAll(opened.fd, limit: Int(opened.size))
+            // Kept only when what was read is the whole of the version opened (not changed in place meanwhile).
+            let whole = bytes.count == Int(opened.size) && OriginStore.version(of: opened.fd) == opened.version
             close(opened.fd)
-            if let compressed = Gzip.compress(bytes) {
-                return OriginResponse(status: 200, headers: headers + [("Content-Encoding", "gzip")], body: .bytes(compressed))
+            guard let compressed = Gzip.compress(bytes) else {
+                // zlib failed: the identity bytes, with their own tag (not kept).
+                return OriginResponse(status: 200, headers: headers.map { $0.0 == "ETag" ? ("ETag", opened.tag.headerValue) : $0 },
+                                      body: .bytes(bytes))
             }
-            return OriginResponse(status: 200, headers: headers.map { $0.0 == "ETag" ? ("ETag", opened.tag.headerValue) : $0 },
-                                  body: .bytes(bytes))
+            headers.append(("Content-Encoding", "gzip"))
+            if cacheable && whole, let body = ResponseBody(count: compressed.count, memory: cache.memory) {
+                compressed.withUnsafeBytes { body.bytes.copyMemory(from: $0) }
+                if let ready = PreparedResponse(status: 200, headers: headers, body: body) {
+                    cache.insert(ready, for: key, version: opened.version, generation: generation)
+                    return OriginResponse(status: 200, body: .prepared(ready))
+                }
+            }
+            return OriginResponse(status: 200, headers: headers, body: .bytes(compressed))
+        }
+        if cacheable, let body = ResponseBody(count: Int(opened.size), memory: cache.memory) {
+            let count = OriginStore.read(opened.fd, into: body.bytes, count: body.bodyCount)
+            // Kept only when what was read is the whole of the version opened (not changed in place meanwhile).
+            if count == body.bodyCount && OriginStore.version(of: opened.fd) == opened.version,
+               let ready = PreparedResponse(status: 200, headers: headers, body: body) {
+                close(opened.fd)
+                cache.insert(ready, for: key, version: opened.version, generation: generation)
+                return OriginResponse(status: 200, body: .prepared(ready))
+            }
+            // Otherwise sent from the descriptor, as a large file is.
         }
         let range = ByteRange(header: rangeHeader, length: opened.size)
         switch range {
@@ -92,6 +122,20 @@ extension OriginServer {
             return .text(416, "the Range \(rangeHeader ?? "") is outside the \(opened.size) bytes of this file",
                          headers: Self.corsHeaders + [("Content-Range", range.contentRange(length: opened.size)!)])
         }
+    }
+
+    /// The headers of every GET/HEAD answer of a stored file (200, 206, 304).
+    static func readHeaders(_ file: OriginFile, tag: EntityTag, version: FileVersion) -> [(String, String)] {
+        let modified = version.modificationNanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+        let seconds = modified.quotient - (modified.remainder < 0 ? 1 : 0)
+        var headers = corsHeaders
+        headers.reserveCapacity(corsHeaders.count + 7)
+        headers.append(("Cache-Control", file.cacheControl))
+        headers.append(("ETag", tag.headerValue))
+        headers.append(("Last-Modified", TimestampFormat.httpDate(secondsSince1970: seconds)))
+        headers.append(("Accept-Ranges", "bytes"))
+        if file.isCompressible { headers.append(("Vary", "Accept-Encoding")) }
+        return headers
     }
 
     func page(_ route: OriginRoute, connection: OpaquePointer) -> OriginResponse {
@@ -176,6 +220,12 @@ extension OriginServer {
     }
 
     func finishUpload(_ upload: PendingFile, context: RequestContext) -> OriginResponse {
+        defer {
+            // After the rename: no response of the replaced version is used, or kept, from now on.
+            if case .streamFile(let layout, let file) = OriginRoute(path: context.path) {
+                cache.invalidate(streamID: layout.streamID, file: file)
+            }
+        }
         do {
             let replaced = try upload.commit()
             return OriginResponse(status: replaced ? 204 : 201, headers: replaced ? [] : [("Location", context.path)])

@@ -31,6 +31,7 @@ public final class OriginServer: Sendable {
     public let store: OriginStore
 
     let log: AccessLog
+    let cache: ResponseCache
     let watchdog: ConnectionWatchdog
     let limiter: Mutex<AuthFailureLimiter>
     private let daemon = Mutex<OpaquePointer?>(nil)
@@ -47,6 +48,8 @@ public final class OriginServer: Sendable {
         tokenFile = try OriginTokenFile.loadOrCreate(at: settings.resolvedTokenFile)
         token = tokenFile.token
         log = try AccessLog(settings.accessLog)
+        cache = ResponseCache(maxBytes: settings.responseCacheBytes, maxEntries: settings.responseCacheEntries,
+                              maxFileBytes: settings.responseCacheFileBytes)
         watchdog = ConnectionWatchdog(deadlines: settings.deadlines, interval: settings.watchdogInterval)
         limiter = Mutex(AuthFailureLimiter(maxFailures: settings.maxAuthFailures, window: settings.authFailureWindow))
     }
@@ -206,8 +209,13 @@ public final class OriginServer: Sendable {
 
     /// Hands `response` to libmicrohttpd and records what was sent.
     func queue(_ response: OriginResponse, context: RequestContext, connection: OpaquePointer) -> MHD_Result {
+        context.status = response.status
+        context.bytes = context.method == "HEAD" ? 0 : response.bodyCount
         let made: OpaquePointer?
         switch response.body {
+        case .prepared(let ready):
+            // libmicrohttpd takes its own reference: the response outlives the cache's.
+            return MHD_queue_response(connection, UInt32(ready.status), ready.pointer)
         case .bytes(let bytes):
             made = bytes.withUnsafeBytes { buffer in
                 MHD_create_response_from_buffer(buffer.count, UnsafeMutableRawPointer(mutating: buffer.baseAddress),
@@ -222,8 +230,6 @@ public final class OriginServer: Sendable {
         for (name, value) in response.headers {
             MHD_add_response_header(made, name, value)
         }
-        context.status = response.status
-        context.bytes = context.method == "HEAD" ? 0 : response.bodyCount
         if response.status >= 500, case .bytes(let bytes) = response.body {
             // A server-side failure (disk full, I/O error): say why on standard error too.
             let reason = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
@@ -259,18 +265,26 @@ public final class OriginServer: Sendable {
 
     static func clientAddress(_ connection: OpaquePointer) -> String {
         guard let address = reel_mhd_client_address(connection) else { return "-" }
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         switch Int32(address.pointee.sa_family) {
         case AF_INET:
-            var value = UnsafeRawPointer(address).load(as: sockaddr_in.self).sin_addr
-            inet_ntop(AF_INET, &value, &text, socklen_t(text.count))
+            // Dotted quad by hand: this runs for every request.
+            let value = UInt32(bigEndian: UnsafeRawPointer(address).load(as: sockaddr_in.self).sin_addr.s_addr)
+            var text: [UInt8] = []
+            text.reserveCapacity(15)
+            for shift in stride(from: 24, through: 0, by: -8) {
+                if shift != 24 { text.append(UInt8(ascii: ".")) }
+                TimestampFormat.appendDecimal(UInt64(value >> UInt32(shift) & 0xFF), to: &text)
+            }
+            return String(decoding: text, as: UTF8.self)
         case AF_INET6:
             var value = UnsafeRawPointer(address).load(as: sockaddr_in6.self).sin6_addr
-            inet_ntop(AF_INET6, &value, &text, socklen_t(text.count))
+            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN) + 1) { text in
+                guard inet_ntop(AF_INET6, &value, text.baseAddress, socklen_t(text.count)) != nil else { return "-" }
+                return String(cString: text.baseAddress!)
+            }
         default:
             return "-"
         }
-        return String(decoding: text.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Why the server could not start.

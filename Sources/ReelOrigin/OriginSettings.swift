@@ -36,6 +36,15 @@ public struct OriginSettings: Sendable {
     public var maxAuthFailures: Int = 10
     /// Seconds a failed authentication counts.
     public var authFailureWindow: Double = 60
+    /// Bytes of ready responses kept in memory (``ResponseCache``: playlists, init and media
+    /// segments up to ``responseCacheFileBytes``); 0 keeps none. Bodies still being sent after
+    /// they were dropped count too, up to twice this in all.
+    public var responseCacheBytes: Int = 32 << 20
+    /// Most responses kept.
+    public var responseCacheEntries: Int = 1024
+    /// Largest file whose responses are kept; larger ones, and ranges, are sent from the file
+    /// (sendfile).
+    public var responseCacheFileBytes: Int = 2 << 20
     /// Seconds a shutdown waits for requests in flight before closing their connections.
     public var shutdownGrace: Double = 10
 

@@ -1,5 +1,7 @@
+import CLinux
 import Foundation
 import ReelCore
+import Synchronization
 
 /// The data folder, reached only through file descriptors: every path is walked from the
 /// folder's own descriptor one component at a time with `openat(O_NOFOLLOW | O_DIRECTORY)`,
@@ -15,6 +17,8 @@ public final class OriginStore: Sendable {
     /// The data folder's path (for messages).
     public let path: String
     private let root: Int32
+    /// Whether reads still try `openat2` (cleared once it proved unavailable).
+    let beneathAvailable = Atomic<Bool>(true)
 
     /// Opens (and creates, mode 0700, when missing) the data folder.
     public init(directory: URL) throws(Error) {
@@ -60,31 +64,60 @@ public final class OriginStore: Sendable {
     public struct OpenFile: Sendable {
         /// The descriptor; close it (or hand it to a response that closes it).
         public var fd: Int32
+        /// What `fstat` of `fd` said: which version of the file this is.
+        public var version: FileVersion
         /// Size in bytes.
-        public var size: Int64
+        public var size: Int64 { version.size }
         /// Last modification.
-        public var modified: Date
+        public var modified: Date {
+            let (seconds, nanoseconds) = version.modificationNanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+            return Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
+        }
         /// The version's strong tag.
-        public var tag: EntityTag
+        public var tag: EntityTag { version.tag }
     }
 
     /// Opens a stream file for reading; `nil` when it does not exist (or a symlink or
     /// something other than a regular file stands in its way).
+    ///
+    /// One `openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS)` from the data folder's descriptor
+    /// resolves `streams/{id}/[seg/]NAME` without following a symlink anywhere on the way;
+    /// where the kernel lacks `openat2` (before Linux 5.6, or a seccomp filter refuses it)
+    /// the same walk is done one `openat(O_NOFOLLOW)` per component.
     public func openFile(_ layout: StreamLayout, _ file: OriginFile) -> OpenFile? {
         let location = file.location
-        guard let folder = try? openFolder(["streams", layout.streamID] + location.folders, create: false) else { return nil }
-        defer { close(folder) }
-        let fd = openat(folder, location.name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        let flags = O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK
+        var fd: Int32 = -1
+        var fallBack = !beneathAvailable.load(ordering: .relaxed)
+        if !fallBack {
+            var path = "streams/" + layout.streamID + "/"
+            for folder in location.folders { path += folder + "/" }
+            path += location.name
+            fd = reel_open_beneath(root, path, flags)
+            // Not available here: walk instead (and stop trying once the walk succeeds).
+            if fd < 0 && (errno == ENOSYS || errno == EPERM) { fallBack = true }
+        }
+        if fallBack {
+            guard let folder = try? openFolder(["streams", layout.streamID] + location.folders, create: false) else { return nil }
+            fd = openat(folder, location.name, flags)
+            close(folder)
+            if fd >= 0 { beneathAvailable.store(false, ordering: .relaxed) }
+        }
         guard fd >= 0 else { return nil }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+        guard let version = Self.version(of: fd) else {
             close(fd)
             return nil
         }
-        let nanoseconds = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-        return OpenFile(fd: fd, size: Int64(info.st_size),
-                        modified: Date(timeIntervalSince1970: Double(info.st_mtim.tv_sec) + Double(info.st_mtim.tv_nsec) / 1e9),
-                        tag: EntityTag(inode: UInt64(info.st_ino), size: Int64(info.st_size), modificationNanoseconds: nanoseconds))
+        return OpenFile(fd: fd, version: version)
+    }
+
+    /// The version of the regular file open as `fd`; `nil` for anything else.
+    static func version(of fd: Int32) -> FileVersion? {
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return FileVersion(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                           modificationNanoseconds: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+                           changeNanoseconds: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec))
     }
 
     /// Starts writing a new version of a stream file: creates the folders, opens a temp file
@@ -228,6 +261,19 @@ public final class OriginStore: Sendable {
             offset += off_t(count)
         }
         return result
+    }
+
+    /// Reads from the start of `fd` into `buffer`, up to `count` bytes; returns the bytes read
+    /// (fewer at the end of the file or on an error).
+    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, count: Int) -> Int {
+        var done = 0
+        while done < count {
+            let result = pread(fd, buffer.baseAddress! + done, count - done, off_t(done))
+            if result < 0 && errno == EINTR { continue }
+            guard result > 0 else { break }
+            done += result
+        }
+        return done
     }
 
     static func reason(_ code: Int32 = errno) -> String { String(cString: strerror(code)) }

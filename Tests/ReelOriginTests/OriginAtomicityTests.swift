@@ -11,22 +11,22 @@ import Testing
 /// Readers never see a partial or mixed file while a writer replaces it over and over.
 @Suite("Origin atomicity", .serialized)
 struct OriginAtomicityTests {
-    static let size = 5 * 1024 * 1024
     static let versions = 200
 
-    /// Version `n`: one random 5 MB base with `n` stamped into the first 8 bytes of every
-    /// 64 KiB block, so a mix of two versions has a checksum that belongs to neither.
+    /// Version `n`: one random base (5 MB, or 512 KiB: a size the origin keeps ready
+    /// responses of) with `n` stamped into the first 8 bytes of every 64 KiB block, so a mix
+    /// of two versions has a checksum that belongs to neither.
     static func version(_ n: Int, base: Data) -> Data {
         var data = base
         data.withUnsafeMutableBytes { raw in
-            for offset in stride(from: 0, to: size, by: 65536) {
+            for offset in stride(from: 0, to: raw.count, by: 65536) {
                 raw.storeBytes(of: UInt64(n).littleEndian, toByteOffset: offset, as: UInt64.self)
             }
         }
         return data
     }
 
-    static func randomBase() -> Data {
+    static func randomBase(size: Int) -> Data {
         var generator = SystemRandomNumberGenerator()
         var base = Data(count: size)
         base.withUnsafeMutableBytes { raw in
@@ -50,9 +50,10 @@ struct OriginAtomicityTests {
         data.withUnsafeBytes { crc32(0, $0.baseAddress?.assumingMemoryBound(to: UInt8.self), uInt($0.count)) }
     }
 
-    @Test func everyReadIsOneCompleteVersion() async throws {
+    @Test(arguments: [5 * 1024 * 1024, 512 * 1024])
+    func everyReadIsOneCompleteVersion(size: Int) async throws {
         try await withOrigin { origin in
-            let base = Self.randomBase()
+            let base = Self.randomBase(size: size)
             let checksums = Dictionary(uniqueKeysWithValues: (0..<Self.versions).map { (Self.crc(Self.version($0, base: base)), $0) })
             #expect(checksums.count == Self.versions)
 
@@ -68,7 +69,7 @@ struct OriginAtomicityTests {
                 var request = URLRequest(url: url)
                 request.httpMethod = "PUT"
                 request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
-                request.setValue(String(Self.size), forHTTPHeaderField: "Content-Length")
+                request.setValue(String(size), forHTTPHeaderField: "Content-Length")
                 let (data, response) = try await session.upload(for: request, from: Self.version(n, base: base))
                 return ((response as! HTTPURLResponse).statusCode, String(decoding: data.prefix(300), as: UTF8.self))
             }
@@ -109,6 +110,8 @@ struct OriginAtomicityTests {
             #expect(result.versions.count >= 5, "reads saw many versions (\(result.versions.count))")
             let final = try Data(contentsOf: origin.data.appendingPathComponent("streams/desk/seg/000001.m4s"))
             #expect(checksums[Self.crc(final)] == Self.versions - 1)
+            let (served, _) = try await session.data(from: url)
+            #expect(checksums[Self.crc(served)] == Self.versions - 1, "the last version is what is served now")
             #expect(origin.temporaryFiles().isEmpty)
         }
     }

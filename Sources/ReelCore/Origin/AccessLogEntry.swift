@@ -41,22 +41,85 @@ public struct AccessLogEntry: Sendable, Hashable {
 
     /// The line, without the newline.
     public var line: String {
-        let milliseconds = (duration * 1000 * 10).rounded() / 10
-        var text = "\(StreamSummary.timestamp(time)) \(Self.escaped(client)) \(Self.escaped(method)) \(Self.escaped(path)) \(status) \(bytes) \(milliseconds)ms"
-        if let note { text += " \(Self.escaped(note))" }
-        return text
+        var bytes: [UInt8] = []
+        appendLine(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the line's bytes (without the newline) to `buffer`: what ``line`` is, built
+    /// without intermediate strings (the server writes one per request).
+    public func appendLine(to buffer: inout [UInt8]) {
+        buffer.reserveCapacity(buffer.count + 96 + min(path.utf8.count, 512))
+        TimestampFormat.appendISO8601Milliseconds(time, to: &buffer)
+        buffer.append(UInt8(ascii: " "))
+        Self.appendEscaped(client, to: &buffer)
+        buffer.append(UInt8(ascii: " "))
+        Self.appendEscaped(method, to: &buffer)
+        buffer.append(UInt8(ascii: " "))
+        Self.appendEscaped(path, to: &buffer)
+        buffer.append(UInt8(ascii: " "))
+        TimestampFormat.appendDecimal(status, to: &buffer)
+        buffer.append(UInt8(ascii: " "))
+        TimestampFormat.appendDecimal(bytes, to: &buffer)
+        buffer.append(UInt8(ascii: " "))
+        Self.appendMilliseconds(duration, to: &buffer)
+        if let note {
+            buffer.append(UInt8(ascii: " "))
+            Self.appendEscaped(note, to: &buffer)
+        }
+    }
+
+    /// `3.2ms`: the duration in milliseconds rounded to a tenth, as Swift prints that `Double`.
+    static func appendMilliseconds(_ duration: Double, to bytes: inout [UInt8]) {
+        let tenths = (duration * 1000 * 10).rounded()
+        if tenths.sign == .plus && tenths < 1e12 {
+            // Below 10^11 ms a tenth-rounded value prints as "INTEGER.DIGIT", exactly as
+            // Double's description would (checked against it in the tests).
+            let whole = Int64(tenths)
+            TimestampFormat.appendDecimal(whole / 10, to: &bytes)
+            bytes.append(UInt8(ascii: "."))
+            bytes.append(UInt8(ascii: "0") + UInt8(whole % 10))
+        } else {
+            bytes.append(contentsOf: "\(tenths / 10)".utf8)
+        }
+        bytes.append(contentsOf: [UInt8(ascii: "m"), UInt8(ascii: "s")])
     }
 
     /// Printable ASCII stays; everything else becomes `%XX`; at most 512 bytes of input.
     public static func escaped(_ text: String) -> String {
-        var result = ""
-        for byte in text.utf8.prefix(512) {
-            if byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "%") {
-                result.unicodeScalars.append(Unicode.Scalar(byte))
+        var bytes: [UInt8] = []
+        appendEscaped(text, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``escaped(_:)``'s bytes.
+    public static func appendEscaped(_ text: String, to bytes: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { utf8 in
+            let input = UnsafeBufferPointer(rebasing: utf8.prefix(512))
+            if input.isEmpty {
+                bytes.append(UInt8(ascii: "-"))
+            } else if input.allSatisfy(isKeptAsIs) {
+                bytes.append(contentsOf: input)  // the usual case: nothing to escape
             } else {
-                result += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+                for byte in input {
+                    if isKeptAsIs(byte) {
+                        bytes.append(byte)
+                    } else {
+                        bytes.append(UInt8(ascii: "%"))
+                        bytes.append(hexDigit(byte >> 4))
+                        bytes.append(hexDigit(byte & 0xF))
+                    }
+                }
             }
         }
-        return result.isEmpty ? "-" : result
+    }
+
+    private static func isKeptAsIs(_ byte: UInt8) -> Bool {
+        byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "%")
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
     }
 }

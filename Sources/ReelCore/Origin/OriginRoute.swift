@@ -39,12 +39,8 @@ public enum OriginRoute: Sendable, Hashable {
 
     /// The route for the raw request path (without the query), or `nil` for anything else.
     public init?(path: String) {
-        guard path.utf8.count <= Self.maximumPathLength, path.utf8.first == UInt8(ascii: "/") else { return nil }
-        var components: [String] = []
-        for raw in path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
-            guard let decoded = Self.percentDecoded(raw) else { return nil }
-            components.append(decoded)
-        }
+        var path = path
+        guard let components = path.withUTF8(Self.components) else { return nil }
         switch components.count {
         case 1:
             switch components[0] {
@@ -72,6 +68,35 @@ public enum OriginRoute: Sendable, Hashable {
             self = .streamFile(layout, .segment(sequence: sequence))
         default:
             return nil
+        }
+    }
+
+    /// The path's components after the leading `/`, each percent-decoded; `nil` for a path
+    /// that is too long, not absolute, has more than four components (no route has) or a
+    /// component that does not decode.
+    static func components(_ path: UnsafeBufferPointer<UInt8>) -> [String]? {
+        guard path.count <= maximumPathLength, path.first == UInt8(ascii: "/") else { return nil }
+        var components: [String] = []
+        components.reserveCapacity(4)
+        var start = 1
+        while true {
+            guard components.count < 4 else { return nil }
+            var end = start
+            var escaped = false
+            while end < path.count && path[end] != UInt8(ascii: "/") {
+                if path[end] == UInt8(ascii: "%") { escaped = true }
+                end += 1
+            }
+            let raw = UnsafeBufferPointer(rebasing: path[start..<end])
+            if escaped {
+                guard let decoded = percentDecoded(raw) else { return nil }
+                components.append(decoded)
+            } else {
+                // Nothing to decode (the usual case); the bytes are a String's, so valid UTF-8.
+                components.append(String(decoding: raw, as: UTF8.self))
+            }
+            guard end < path.count else { return components }
+            start = end + 1
         }
     }
 

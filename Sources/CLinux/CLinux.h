@@ -1,0 +1,42 @@
+// Reel's bridge to Linux system calls glibc has no wrapper for (Swift cannot call the
+// variadic syscall()). Header only: static inline functions with a `reel_` prefix.
+#ifndef REEL_CLINUX_H
+#define REEL_CLINUX_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef SYS_openat2
+#define SYS_openat2 437  /* the same number on every architecture (Linux 5.6) */
+#endif
+
+/// struct open_how of <linux/openat2.h>, declared here so the bridge builds with old headers.
+struct reel_open_how {
+    uint64_t flags;
+    uint64_t mode;
+    uint64_t resolve;
+};
+
+#define REEL_RESOLVE_NO_XDEV 0x01
+#define REEL_RESOLVE_NO_MAGICLINKS 0x02
+#define REEL_RESOLVE_NO_SYMLINKS 0x04
+#define REEL_RESOLVE_BENEATH 0x08
+
+/// Opens `path` relative to `directory` in one system call without following any symlink on
+/// the way (not in a folder component, not the file itself: ELOOP) and without ever leaving
+/// `directory` (EXDEV): openat2(2) with RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+/// RESOLVE_NO_MAGICLINKS. Returns the descriptor, or -1 with errno set; ENOSYS (a kernel
+/// before 5.6) or EPERM (a seccomp filter that does not know the call) mean "not available".
+static inline int reel_open_beneath(int directory, const char *path, int flags) {
+    struct reel_open_how how = {
+        .flags = (uint64_t)(unsigned int)flags,
+        .mode = 0,
+        .resolve = REEL_RESOLVE_BENEATH | REEL_RESOLVE_NO_SYMLINKS | REEL_RESOLVE_NO_MAGICLINKS,
+    };
+    return (int)syscall(SYS_openat2, directory, path, &how, sizeof how);
+}
+
+#endif

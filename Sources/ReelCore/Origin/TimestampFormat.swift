@@ -1,0 +1,157 @@
+import Foundation
+
+/// The two timestamps the origin writes on every request, formatted by arithmetic into bytes
+/// (no calendar, no time zone lookup, no intermediate strings): the HTTP date of
+/// `Last-Modified` and the access log's ISO 8601 time.
+///
+/// ```
+/// Sun, 06 Nov 1994 08:49:37 GMT        httpDate (RFC 9110 §5.6.7, IMF-fixdate)
+/// 2026-11-30T03:40:00.123Z             iso8601Milliseconds (what StreamSummary.timestamp writes)
+/// ```
+///
+/// Both give exactly what the slower Foundation formatters give (unit-tested against them):
+/// UTC, seconds rounded down, milliseconds truncated.
+public enum TimestampFormat {
+    /// `Sun, 06 Nov 1994 08:49:37 GMT` for a time in seconds since 1970 (rounded down).
+    public static func httpDate(secondsSince1970 seconds: Int64) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        appendHTTPDate(secondsSince1970: seconds, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// ``httpDate(secondsSince1970:)`` of a `Date`.
+    public static func httpDate(_ date: Date) -> String {
+        httpDate(secondsSince1970: Int64(date.timeIntervalSince1970.rounded(.down)))
+    }
+
+    /// Appends ``httpDate(secondsSince1970:)``'s bytes.
+    public static func appendHTTPDate(secondsSince1970 seconds: Int64, to bytes: inout [UInt8]) {
+        let (days, secondOfDay) = floorDivide(seconds, 86_400)
+        let civil = CivilDate(daysSince1970: days)
+        let weekday = Int(floorDivide(days + 4, 7).remainder)  // 1970-01-01 was a Thursday (4)
+        bytes.append(contentsOf: weekdayNames[weekday])
+        bytes.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: " ")])
+        appendTwoDigits(civil.day, to: &bytes)
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(contentsOf: monthNames[civil.month - 1])
+        bytes.append(UInt8(ascii: " "))
+        appendDecimal(civil.year, to: &bytes)
+        bytes.append(UInt8(ascii: " "))
+        appendTimeOfDay(secondOfDay, to: &bytes)
+        bytes.append(contentsOf: [UInt8(ascii: " "), UInt8(ascii: "G"), UInt8(ascii: "M"), UInt8(ascii: "T")])
+    }
+
+    /// `2026-11-30T03:40:00.123Z` (UTC, milliseconds truncated).
+    public static func iso8601Milliseconds(_ date: Date) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        appendISO8601Milliseconds(date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``iso8601Milliseconds(_:)``'s bytes.
+    public static func appendISO8601Milliseconds(_ date: Date, to bytes: inout [UInt8]) {
+        let interval = date.timeIntervalSince1970
+        let whole = interval.rounded(.down)
+        guard whole.magnitude < 1e15 else {
+            bytes.append(contentsOf: StreamSummary.timestamp(date).utf8)  // beyond any real clock: the slow way
+            return
+        }
+        let milliseconds = min(999, Int(((interval - whole) * 1000).rounded(.down)))
+        let (days, secondOfDay) = floorDivide(Int64(whole), 86_400)
+        let civil = CivilDate(daysSince1970: days)
+        if civil.year < 0 || civil.year > 9999 {
+            bytes.append(contentsOf: StreamSummary.timestamp(date).utf8)
+            return
+        }
+        appendTwoDigits(civil.year / 100, to: &bytes)
+        appendTwoDigits(civil.year % 100, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendTwoDigits(civil.month, to: &bytes)
+        bytes.append(UInt8(ascii: "-"))
+        appendTwoDigits(civil.day, to: &bytes)
+        bytes.append(UInt8(ascii: "T"))
+        appendTimeOfDay(secondOfDay, to: &bytes)
+        bytes.append(UInt8(ascii: "."))
+        bytes.append(UInt8(ascii: "0") + UInt8(milliseconds / 100))
+        appendTwoDigits(milliseconds % 100, to: &bytes)
+        bytes.append(UInt8(ascii: "Z"))
+    }
+
+    /// Appends an integer in decimal (a minus sign first for a negative one), as `String(value)` writes it.
+    public static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendDecimal(value.magnitude, to: &bytes)
+    }
+
+    /// Appends an integer in decimal.
+    public static func appendDecimal(_ value: Int, to bytes: inout [UInt8]) {
+        appendDecimal(Int64(value), to: &bytes)
+    }
+
+    /// Appends an unsigned integer in decimal.
+    public static func appendDecimal(_ value: UInt64, to bytes: inout [UInt8]) {
+        // 20 digits at most, written backwards into a buffer on the stack.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            var rest = value
+            var index = buffer.count
+            repeat {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest > 0
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[index...]))
+        }
+    }
+
+    // MARK: Arithmetic
+
+    /// A proleptic Gregorian date from days since 1970-01-01 (Howard Hinnant's `civil_from_days`).
+    struct CivilDate {
+        var year: Int
+        var month: Int  // 1...12
+        var day: Int    // 1...31
+
+        init(daysSince1970 days: Int64) {
+            let z = days + 719_468
+            let era = floorDivide(z, 146_097).quotient
+            let dayOfEra = z - era * 146_097                                                 // 0...146096
+            let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365  // 0...399
+            let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)  // 0...365, from March 1
+            let shiftedMonth = (5 * dayOfYear + 2) / 153                                      // 0...11, March = 0
+            day = Int(dayOfYear - (153 * shiftedMonth + 2) / 5 + 1)
+            month = Int(shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9)
+            year = Int(yearOfEra + era * 400) + (month <= 2 ? 1 : 0)
+        }
+    }
+
+    /// Quotient rounded towards minus infinity, and the remainder (0 ..< divisor).
+    static func floorDivide(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+        var quotient = value / divisor
+        var remainder = value % divisor
+        if remainder < 0 {
+            quotient -= 1
+            remainder += divisor
+        }
+        return (quotient, remainder)
+    }
+
+    private static func appendTimeOfDay(_ secondOfDay: Int64, to bytes: inout [UInt8]) {
+        let second = Int(secondOfDay)
+        appendTwoDigits(second / 3600, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendTwoDigits(second / 60 % 60, to: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+        appendTwoDigits(second % 60, to: &bytes)
+    }
+
+    private static func appendTwoDigits(_ value: Int, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "0") + UInt8(value / 10))
+        bytes.append(UInt8(ascii: "0") + UInt8(value % 10))
+    }
+
+    private static let weekdayNames: [[UInt8]] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"].map { Array($0.utf8) }
+    private static let monthNames: [[UInt8]] = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        .map { Array($0.utf8) }
+}
