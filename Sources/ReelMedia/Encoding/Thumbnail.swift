@@ -53,23 +53,7 @@ public enum Thumbnail {
             sourceRange = source.pointee.color_range == AVCOL_RANGE_JPEG ? 1 : 0
             sws_setColorspaceDetails(scaler, inverse, sourceRange, table, 1, brightness, contrast, saturation)
         }
-        let scaled = withUnsafePointer(to: &source.pointee.data) { srcData in
-            withUnsafePointer(to: &source.pointee.linesize) { srcLines in
-                withUnsafeMutablePointer(to: &out.pointee.data) { dstData in
-                    withUnsafeMutablePointer(to: &out.pointee.linesize) { dstLines in
-                        srcData.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { s in
-                            dstData.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { d in
-                                srcLines.withMemoryRebound(to: Int32.self, capacity: 8) { sl in
-                                    dstLines.withMemoryRebound(to: Int32.self, capacity: 8) { dl in
-                                        sws_scale(scaler, s, sl, 0, source.pointee.height, d, dl)
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        let scaled = VideoScaler.scale(scaler, from: source, to: out)
         try check(scaled, "scaling the thumbnail")
         guard let codec = avcodec_find_encoder(AV_CODEC_ID_MJPEG) else {
             throw FFmpegError("finding the JPEG encoder", code: AV.error(ENOSYS))

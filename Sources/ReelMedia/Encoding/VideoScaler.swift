@@ -71,15 +71,22 @@ final class VideoScaler {
             }
         }
         try check(av_frame_make_writable(out), "preparing an output picture")
-        let result = withUnsafePointer(to: &view.pointee.data) { srcData in
-            withUnsafePointer(to: &view.pointee.linesize) { srcLines in
+        let result = Self.scale(context, from: view, to: out)
+        try check(result, "scaling \(source.width)x\(source.height) to \(width)x\(height)")
+    }
+
+    /// `sws_scale` of a whole frame into another (Swift cannot pass the frames' fixed-size
+    /// plane arrays directly); returns its result (the output height, or a negative error).
+    static func scale(_ context: OpaquePointer?, from source: UnsafeMutablePointer<AVFrame>, to out: UnsafeMutablePointer<AVFrame>) -> Int32 {
+        withUnsafePointer(to: &source.pointee.data) { srcData in
+            withUnsafePointer(to: &source.pointee.linesize) { srcLines in
                 withUnsafeMutablePointer(to: &out.pointee.data) { dstData in
                     withUnsafeMutablePointer(to: &out.pointee.linesize) { dstLines in
                         srcData.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { s in
                             dstData.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { d in
                                 srcLines.withMemoryRebound(to: Int32.self, capacity: 8) { sl in
                                     dstLines.withMemoryRebound(to: Int32.self, capacity: 8) { dl in
-                                        sws_scale(context, s, sl, 0, view.pointee.height, d, dl)
+                                        sws_scale(context, s, sl, 0, source.pointee.height, d, dl)
                                     }
                                 }
                             }
@@ -88,6 +95,5 @@ final class VideoScaler {
                 }
             }
         }
-        try check(result, "scaling \(source.width)x\(source.height) to \(width)x\(height)")
     }
 }
