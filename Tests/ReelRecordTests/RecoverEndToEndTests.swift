@@ -174,6 +174,28 @@ struct RecoverEndToEndTests {
                                             (folder as NSString).lastPathComponent + "/recording.mp4"])
     }
 
+    @Test("a recording still running is skipped by reel recover (its recorder holds the folder) and finishes normally")
+    func runningRecordingIsLeftAlone() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let home = Home(dir: dir)
+        let output = dir.path("out/running.mp4")
+        let process = try BackgroundProcess(try ReelBinary.path(),
+                                            ["record", "--source", "test", "--mode", "full", "--canvas", "1280x720", "--quiet",
+                                             "--output", output, "--library", home.library], environment: home.environment)
+        try await Task.sleep(for: .seconds(3))
+        let recover = try home.reel(["recover", "--library", home.library])
+        #expect(recover.status == 0 && recover.stdout.contains("skipped") && recover.stdout.contains("still writing"), "\(recover.stdout)\(recover.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+        process.send(SIGINT)
+        let result = await process.wait(timeout: .seconds(30))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try VideoInspection.decodeErrors(of: output) == "")
+        let sessions = try home.sessionsJSON()
+        #expect(sessions.count == 1 && sessions.first?["recovered"] as? Bool == false)
+        #expect(files(below: home.state).isEmpty)
+    }
+
     @Test("reel record registers the session on finish; reel sessions shows it as a table and as JSON with every field")
     func sessions() async throws {
         let dir = try TemporaryDirectory()
