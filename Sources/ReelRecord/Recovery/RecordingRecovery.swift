@@ -126,6 +126,7 @@ public struct RecordingRecovery {
                     outcome.message = "nothing had reached the disk before the crash (it stopped in its first 2 s); removed"
                     return outcome
                 }
+                _ = try FileIO.makeFolders(FileIO.folder(of: checkpoint.outputPath))  // moved or removed since
                 summary = try finisher.placeVideo()
                 outcome.kind = .recovered
             }
