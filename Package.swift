@@ -4,7 +4,7 @@ import PackageDescription
 // Layers (arrows only point down):
 //   reel (CLI entry) → ReelCLI → ReelLive ──→ ReelMedia → CFFmpeg
 //                          │ └──→ ReelRecord ↗    ↘
-//                          │                   ReelCore (pure Swift, no C, no I/O)
+//                          │          └──→ ReelStore → CSQLite, ReelCore (pure Swift, no C, no I/O)
 //                          └──────→ ReelOrigin → CMicroHTTPD, CZlib, CLinux, ReelCore
 let package = Package(
     name: "Reel",
@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "ReelMedia", targets: ["ReelMedia"]),
         .library(name: "ReelLive", targets: ["ReelLive"]),
         .library(name: "ReelRecord", targets: ["ReelRecord"]),
+        .library(name: "ReelStore", targets: ["ReelStore"]),
         .library(name: "ReelOrigin", targets: ["ReelOrigin"]),
     ],
     targets: [
@@ -32,18 +33,22 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Layer 1: Linux system calls glibc does not wrap (openat2), as static inline C.
         .systemLibrary(name: "CLinux"),
+        // Layer 1: SQLite 3 (the study library); the header wraps SQLITE_TRANSIENT (a macro).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Layer 2: every rule of the spec that is arithmetic or a state machine.
         .target(name: "ReelCore", linkerSettings: [.linkedLibrary("m")]),
         // Layer 3: FFmpeg-backed media (sources, encoders, segmenter, MP4 writer).
         .target(name: "ReelMedia", dependencies: ["CFFmpeg", "ReelCore"]),
+        // Layer 3: the store: a small SQLite wrapper and the study library (sessions, tags).
+        .target(name: "ReelStore", dependencies: ["CSQLite", "ReelCore"]),
         // Layer 4: pipelines (live HLS recorder, publisher).
         .target(name: "ReelLive", dependencies: ["ReelMedia", "ReelCore"]),
         // Layer 4: the study recorder (active-time timelapse and full recording, crash-safe).
-        .target(name: "ReelRecord", dependencies: ["ReelMedia", "ReelCore"]),
+        .target(name: "ReelRecord", dependencies: ["ReelMedia", "ReelStore", "ReelCore"]),
         // Layer 4: the origin server (`reel serve`): stores PUTs, serves HLS.
         .target(name: "ReelOrigin", dependencies: ["ReelCore", "CMicroHTTPD", "CZlib", "CLinux"]),
         // Layer 5: the command line: parses, wires, reports.
-        .target(name: "ReelCLI", dependencies: ["ReelLive", "ReelRecord", "ReelOrigin", "ReelMedia", "ReelCore"]),
+        .target(name: "ReelCLI", dependencies: ["ReelLive", "ReelRecord", "ReelOrigin", "ReelStore", "ReelMedia", "ReelCore"]),
         .executableTarget(name: "reel", dependencies: ["ReelCLI"]),
 
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
@@ -51,7 +56,8 @@ let package = Package(
         .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelLiveTests", dependencies: ["ReelLive", "ReelMedia", "ReelCore", "ReelTestSupport"]),
-        .testTarget(name: "ReelRecordTests", dependencies: ["ReelRecord", "ReelMedia", "ReelCore", "ReelTestSupport"]),
+        .testTarget(name: "ReelRecordTests", dependencies: ["ReelRecord", "ReelStore", "ReelMedia", "ReelCore", "ReelTestSupport"]),
+        .testTarget(name: "ReelStoreTests", dependencies: ["ReelStore", "ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
         .testTarget(name: "ReelCLITests", dependencies: ["ReelCLI", "ReelTestSupport"]),
         .testTarget(name: "ReelOriginTests", dependencies: ["ReelOrigin", "ReelCore", "CZlib", "ReelTestSupport"]),
     ],

@@ -23,6 +23,8 @@ public enum ReelCommandLine {
     public static let subcommands: [Subcommand] = [
         Subcommand(spec: LiveCommand.spec, run: LiveCommand.run),
         Subcommand(spec: RecordCommand.spec, run: RecordCommand.run),
+        Subcommand(spec: SessionsCommand.spec, run: SessionsCommand.run),
+        Subcommand(spec: RecoverCommand.spec, run: RecoverCommand.run),
         Subcommand(spec: ServeCommand.spec, run: ServeCommand.run),
     ]
 

@@ -49,6 +49,8 @@ public struct RecordReport: Sendable {
     /// Frames written; bytes of the finished file.
     public var framesWritten = 0
     public var fileBytes: Int64 = 0
+    /// Whether the session went into the library.
+    public var sessionRegistered = false
     /// Face samples stored.
     public var faceSamples = 0
     /// Times the source stopped delivering, and capture time left out for gaps between frames.

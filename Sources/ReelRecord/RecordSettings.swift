@@ -26,6 +26,8 @@ public struct RecordSettings: Sendable {
     public var stateFolder: String
     /// Stop after this many seconds of capture (nil: until stopped).
     public var duration: Double?
+    /// The study library the finished session goes into (nil: none, as in-process tests).
+    public var libraryPath: String?
     /// No frame for this long: the source counts as interrupted.
     public var stallLimit = RecordingStateMachine.defaultStallLimit
     /// Time between periodic checkpoints.
@@ -49,7 +51,7 @@ public struct RecordSettings: Sendable {
     /// Settings with defaults for the tuning knobs.
     public init(id: UUID = UUID(), source: SourceSpec, mode: RecordingMode, interval: MediaTime = MediaTime(value: 5, timescale: 1),
                 canvas: RecordingCanvas = .hd1080, portrait: Bool = false, title: String? = nil, tags: [String] = [],
-                outputPath: String, stateFolder: String, duration: Double? = nil) {
+                outputPath: String, stateFolder: String, duration: Double? = nil, libraryPath: String? = nil) {
         self.id = id
         self.source = source
         self.mode = mode
@@ -61,6 +63,7 @@ public struct RecordSettings: Sendable {
         self.outputPath = outputPath
         self.stateFolder = stateFolder
         self.duration = duration
+        self.libraryPath = libraryPath
     }
 
     /// A settings problem a user can fix.
@@ -116,9 +119,9 @@ public struct RecordSettings: Sendable {
     /// The folder of this recording in progress.
     public var sessionFolder: String { stateFolder + "/" + id.uuidString.lowercased() }
     /// The thumbnail beside the output: `NAME.jpg`.
-    public var thumbnailPath: String { ((outputPath as NSString).deletingPathExtension) + ".jpg" }
+    public var thumbnailPath: String { RecordingFinisher.thumbnailPath(for: outputPath) }
     /// The face track beside the output: `NAME.faces.json`.
-    public var faceTrackPath: String { ((outputPath as NSString).deletingPathExtension) + ".faces.json" }
+    public var faceTrackPath: String { RecordingFinisher.faceTrackPath(for: outputPath) }
 
     /// `$XDG_STATE_HOME/reel/recordings`.
     public static func defaultStateFolder(_ folders: XDGDirectories) -> String {

@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelMedia
+import ReelStore
 import Synchronization
 
 /// One `reel record` run (spec §1, Study recorder; issue 4):
@@ -110,14 +111,26 @@ public final class StudyRecorder: Sendable {
         } catch {
             return failStart("\(error)")
         }
+        // The library, opened (created, migrated) now so an unusable one stops us before
+        // anything is recorded rather than after an hour of study.
+        if let libraryPath = settings.libraryPath {
+            do {
+                _ = try StudyLibrary(path: libraryPath)
+            } catch {
+                source.stop()
+                return failStart("cannot use the library: \(error)")
+            }
+        }
         // 3. The recording in progress: its folder, the fragmented file, the first checkpoint.
         let folder = settings.sessionFolder
         let videoPath = folder + "/recording.mp4", checkpointPath = folder + "/" + CheckpointFile.name
         let encoder = settings.videoEncoder(sourceFramesPerSecond: source.format.framesPerSecond)
         let branch: RecordingBranch
         let startedAt = Date()
+        let folderLock: WorkFolderLock
         do {
             guard mkdir(folder, 0o755) == 0 else { throw FileError("creating folder", folder) }
+            folderLock = try WorkFolderLock(folder)
             branch = try RecordingBranch(settings: settings, videoPath: videoPath, checkpointPath: checkpointPath,
                                          encoder: encoder, tracker: makeTracker(), startedAt: startedAt)
             try branch.writeCheckpoint(.init(state: .recording, activeSeconds: 0))
@@ -211,8 +224,14 @@ public final class StudyRecorder: Sendable {
             reporter.finished(report)
             return report
         }
-        RecordingFinisher(settings: settings, videoPath: videoPath, folder: folder, faceTrack: branch.faceTrack)
-            .finish(into: &report)
+        let session = StudySession(
+            id: settings.id, startedAt: startedAt, endedAt: Date(), activeSeconds: machine.active.seconds, videoSeconds: 0,
+            mode: settings.mode, intervalSeconds: settings.mode == .timelapse ? settings.interval.seconds : nil,
+            filePath: settings.outputPath, thumbnailPath: nil, faceTrackPath: nil, title: settings.title, tags: settings.tags)
+        RecordingFinisher(id: settings.id, videoPath: videoPath, folder: folder, stateFolder: settings.stateFolder,
+                          outputPath: settings.outputPath)
+            .finish(faceTrack: branch.faceTrack, session: session, libraryPath: settings.libraryPath, into: &report)
+        withExtendedLifetime(folderLock) {}
         reporter.finished(report)
         return report
     }

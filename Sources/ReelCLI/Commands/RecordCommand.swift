@@ -14,8 +14,8 @@ enum RecordCommand {
     static let canvas = Option.value("canvas", placeholder: "WxH", default: "1920x1080", choices: RecordingCanvas.allCases.map(\.rawValue),
                                      help: "Picture size; the capture is scaled to fill it (centre crop).")
     static let portrait = Option.flag("portrait", help: "Portrait canvas (1080x1920 or 720x1280).")
-    static let title = Option.value("title", short: "t", placeholder: "TEXT", help: "A title, kept in the MP4.")
-    static let tag = Option.value("tag", placeholder: "NAME", repeatable: true, help: "A tag, kept in the MP4 (repeat for several).")
+    static let title = Option.value("title", short: "t", placeholder: "TEXT", help: "A title, kept in the MP4 and the library.")
+    static let tag = Option.value("tag", placeholder: "NAME", repeatable: true, help: "A tag, kept in the MP4 and the library (repeat for several).")
     static let output = Option.value("output", short: "o", placeholder: "FILE.mp4",
                                      help: "Where the finished MP4 goes (default: reel-DATE-TIME-MODE.mp4 in reel/recordings of the XDG data folder, ~/.local/share). Never replaces a file.")
     static let duration = Option.value("duration", short: "d", as: Duration.self,
@@ -40,10 +40,12 @@ enum RecordCommand {
             reel/recordings/ID of the XDG state folder (~/.local/state), with a checkpoint every \
             30 s and at every pause. On finish it becomes a normal MP4 (moov first) at --output, \
             with NAME.jpg (its middle frame) and NAME.faces.json (face positions; empty until the \
-            privacy tracker exists) beside it. A source that stops delivering makes the recording \
+            privacy tracker exists) beside it, and the session goes into the study library \
+            (--library; list them with 'reel sessions'). After a crash, 'reel recover' finishes the \
+            recording. A source that stops delivering makes the recording \
             interrupted; a camera is reopened until it comes back. Audio is not recorded yet.
             """,
-        options: [source, mode, interval, canvas, portrait, title, tag, output, duration, quiet],
+        options: [source, mode, interval, canvas, portrait, title, tag, output, LibraryOption.option, duration, quiet],
         examples: [
             "reel record --source v4l2:/dev/video0 --mode timelapse --interval 5 --title 'Chemistry' --tag exam",
             "reel record --source v4l2:/dev/video0 --mode full --canvas 1280x720 --output ~/study/today.mp4",
@@ -75,7 +77,7 @@ enum RecordCommand {
             canvas: RecordingCanvas(rawValue: arguments.string(canvas) ?? "1920x1080") ?? .hd1080,
             portrait: arguments.flag(portrait), title: arguments.string(title), tags: arguments.strings(tag),
             outputPath: outputPath, stateFolder: RecordSettings.defaultStateFolder(folders),
-            duration: try arguments.seconds(duration))
+            duration: try arguments.seconds(duration), libraryPath: LibraryOption.path(arguments))
         do {
             try settings.validate()
         } catch {

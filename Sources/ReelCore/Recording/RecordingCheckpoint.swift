@@ -3,7 +3,7 @@ import Foundation
 /// What a recording in progress writes next to its video every 30 s and at every pause, so
 /// the next start can finish it after a crash (spec §1, Robustness on a desk; issue 4).
 ///
-/// JSON, keys sorted, dates ISO 8601. The writer replaces it atomically (temp file, fsync,
+/// JSON, keys sorted, dates ISO 8601 UTC with milliseconds. The writer replaces it atomically (temp file, fsync,
 /// rename): a reader finds the previous checkpoint or the new one, never a mix.
 public struct RecordingCheckpoint: Sendable, Equatable, Codable {
     /// The format this Reel writes.
@@ -68,18 +68,30 @@ public struct RecordingCheckpoint: Sendable, Equatable, Codable {
         public var description: String
     }
 
+    /// Dates: ISO 8601 UTC with milliseconds (recovery measures from the start; whole seconds
+    /// also read, as the first checkpoints were written).
+    static let dateStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC")!)
+
     /// The JSON bytes.
     public func jsonData() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        encoder.dateEncodingStrategy = .iso8601
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(date.formatted(RecordingCheckpoint.dateStyle))
+        }
         return try encoder.encode(self)
     }
 
     /// Reads a checkpoint; a damaged or newer one is an ``Error`` that says so.
     public static func decode(json data: Data) throws(Error) -> RecordingCheckpoint {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            if let date = try? RecordingCheckpoint.dateStyle.parse(text) { return date }
+            if let date = try? Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!).parse(text) { return date }
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "'\(text)' is not an ISO 8601 date"))
+        }
         struct VersionOnly: Decodable { var version: Int }
         guard let probe = try? decoder.decode(VersionOnly.self, from: data) else {
             throw Error(description: data.isEmpty ? "the checkpoint is empty" : "the checkpoint is not a Reel checkpoint (no version field, or not JSON)")

@@ -81,4 +81,35 @@ public enum MP4Remuxer {
         let duration = first.flatMap { f in end.map { $0 - f } } ?? .zero
         return Summary(packets: packets, duration: duration)
     }
+
+    /// Reads every packet of `path` without writing anything: the video's packets and duration
+    /// as ``faststart(from:to:)`` would report them (to describe a file already finished).
+    public static func summary(of path: String) throws -> Summary {
+        FFmpegLog.quietByDefault
+        var context: UnsafeMutablePointer<AVFormatContext>?
+        try check(avformat_open_input(&context, path, nil, nil), "opening \(path)")
+        defer { avformat_close_input(&context) }
+        guard let context else { throw FFmpegError("opening \(path)", code: AV.error(ENOMEM)) }
+        try check(avformat_find_stream_info(context, nil), "reading the streams of \(path)")
+        let video = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+        guard let packet = av_packet_alloc() else { throw FFmpegError("allocating a packet", code: AV.error(ENOMEM)) }
+        var owned: UnsafeMutablePointer<AVPacket>? = packet
+        defer { av_packet_free(&owned) }
+        var packets = 0
+        var first: MediaTime?, end: MediaTime?
+        while true {
+            let status = av_read_frame(context, packet)
+            if status == AV.eof { break }
+            try check(status, "reading \(path)")
+            defer { av_packet_unref(packet) }
+            guard packet.pointee.stream_index == video, packet.pointee.pts != AV.noPTS else { continue }
+            let base = context.pointee.streams[Int(video)]!.pointee.time_base
+            let start = MediaTime(value: packet.pointee.pts, timescale: base.den) * Int64(base.num)
+            let stop = MediaTime(value: packet.pointee.pts + max(packet.pointee.duration, 0), timescale: base.den) * Int64(base.num)
+            first = min(first ?? start, start)
+            end = max(end ?? stop, stop)
+            packets += 1
+        }
+        return Summary(packets: packets, duration: first.flatMap { f in end.map { $0 - f } } ?? .zero)
+    }
 }

@@ -295,7 +295,9 @@ struct RecordingValuesTests {
         let data = try original.jsonData()
         #expect(try RecordingCheckpoint.decode(json: data) == original)
         let text = String(decoding: data, as: UTF8.self)
-        #expect(text.contains(#""startedAt" : "2025-06-15T15:06:40Z""#), "\(text)")
+        #expect(text.contains(#""startedAt" : "2025-06-15T15:06:40.000Z""#), "\(text)")
+        let wholeSeconds = text.replacingOccurrences(of: ".000Z", with: "Z")
+        #expect(try RecordingCheckpoint.decode(json: Data(wholeSeconds.utf8)) == original, "whole-second dates (the first format) still read")
         #expect(text.contains(#""state" : "paused""#))
     }
 

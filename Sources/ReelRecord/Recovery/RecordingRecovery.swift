@@ -1,0 +1,175 @@
+import Foundation
+import ReelCore
+import ReelMedia
+import ReelStore
+
+/// `reel recover`: finishes the recordings a crash left in the state folder
+/// (`$XDG_STATE_HOME/reel/recordings/{id}/`, a fragmented `recording.mp4` and its
+/// `checkpoint.json`), each into the normal MP4 it was going to be, with its thumbnail, face
+/// track and session, then removes the work folder.
+///
+/// Idempotent: what is already done is not done again (an output in place is never remade
+/// or replaced, a session already in the library is not added twice), so running it again,
+/// or after a crash of the recovery itself, only finishes what is left. A folder whose
+/// checkpoint cannot be read is reported by name and left exactly as it is; a folder a
+/// running recorder holds (``WorkFolderLock``) is skipped.
+public struct RecordingRecovery {
+    /// The folder of recordings in progress.
+    public var stateFolder: String
+    /// The library sessions go into.
+    public var libraryPath: String
+
+    /// A recovery of `stateFolder` into the library at `libraryPath`.
+    public init(stateFolder: String, libraryPath: String) {
+        self.stateFolder = stateFolder
+        self.libraryPath = libraryPath
+    }
+
+    /// What happened to one work folder.
+    public struct Outcome: Sendable {
+        public enum Kind: Sendable, Equatable {
+            /// Made the MP4 from the fragmented file and registered it.
+            case recovered
+            /// The MP4 was already in place (a crash after it was finished); registered and cleaned up.
+            case completed
+            /// Nothing had reached the file before the crash; the folder was removed.
+            case empty
+            /// A running recording: left alone.
+            case skipped
+            /// Could not be recovered; the folder is untouched (or kept) and ``message`` says why.
+            case failed
+        }
+        public var kind: Kind
+        /// The work folder.
+        public var folder: String
+        /// The finished MP4 (when known).
+        public var outputPath: String?
+        /// The session id (when the checkpoint was read).
+        public var id: UUID?
+        /// The video's and the active time's length, in seconds.
+        public var videoSeconds = 0.0, activeSeconds = 0.0
+        /// Bytes of a torn last fragment that were cut off.
+        public var tornBytes: Int64 = 0
+        /// Whether the session was added now (false: it was already there).
+        public var addedToLibrary = false
+        /// Why it failed, or notes.
+        public var message: String?
+        public var warnings: [String] = []
+    }
+
+    /// The work folders now, sorted.
+    public func workFolders() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: stateFolder)) ?? []
+        return names.filter { !$0.hasPrefix(".") }.sorted().map { stateFolder + "/" + $0 }.filter { path in
+            var isFolder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+        }
+    }
+
+    /// Recovers every work folder; the library is opened first (an unusable library is
+    /// thrown before any folder is touched).
+    public func run() throws -> [Outcome] {
+        let folders = workFolders()
+        guard !folders.isEmpty else { return [] }
+        let library = try StudyLibrary(path: libraryPath)
+        return folders.map { recover($0, library: library) }
+    }
+
+    /// Recovers one work folder.
+    func recover(_ folder: String, library: StudyLibrary) -> Outcome {
+        var outcome = Outcome(kind: .failed, folder: folder)
+        let lock: WorkFolderLock
+        do {
+            lock = try WorkFolderLock(folder)
+        } catch {
+            if error.code == EWOULDBLOCK {
+                outcome.kind = .skipped
+                outcome.message = "a reel record is still writing it"
+            } else {
+                outcome.message = "\(error)"
+            }
+            return outcome
+        }
+        defer { withExtendedLifetime(lock) {} }
+        let checkpoint: RecordingCheckpoint
+        do {
+            checkpoint = try CheckpointFile.read(at: folder + "/" + CheckpointFile.name)
+        } catch {
+            outcome.message = "\(error); the folder is left as it is (move it away or remove it once you have what you need from it)"
+            return outcome
+        }
+        outcome.id = checkpoint.id
+        outcome.outputPath = checkpoint.outputPath
+        let videoPath = folder + "/recording.mp4"
+        let finisher = RecordingFinisher(id: checkpoint.id, videoPath: videoPath, folder: folder, stateFolder: stateFolder,
+                                         outputPath: checkpoint.outputPath)
+        var endedAt = checkpoint.updatedAt
+        if let modified = (try? FileManager.default.attributesOfItem(atPath: videoPath)[.modificationDate]) as? Date {
+            endedAt = max(endedAt, modified)
+        }
+        let summary: MP4Remuxer.Summary
+        do {
+            if FileManager.default.fileExists(atPath: checkpoint.outputPath) {
+                // Finished before the crash: the output is the recording; never remade.
+                summary = try MP4Remuxer.summary(of: checkpoint.outputPath)
+                outcome.kind = .completed
+            } else {
+                guard FileManager.default.fileExists(atPath: videoPath) else {
+                    outcome.message = "neither \(videoPath) nor \(checkpoint.outputPath) exists; the folder is left as it is"
+                    return outcome
+                }
+                outcome.tornBytes = try TornFragment.trim(videoPath)
+                let inFile = try MP4Remuxer.summary(of: videoPath)
+                if inFile.packets == 0 {
+                    try finisher.removeFolder()
+                    outcome.kind = .empty
+                    outcome.message = "nothing had reached the disk before the crash (it stopped in its first 2 s); removed"
+                    return outcome
+                }
+                _ = try FileIO.makeFolders(FileIO.folder(of: checkpoint.outputPath))  // moved or removed since
+                summary = try finisher.placeVideo()
+                outcome.kind = .recovered
+            }
+        } catch {
+            outcome.kind = .failed
+            outcome.message = "\(error); the folder is kept"
+            return outcome
+        }
+        outcome.videoSeconds = summary.duration.seconds
+        // Active time: the checkpoint's is up to 30 s old. Full mode stamps frames with active
+        // time, so the video's length is the active time it holds; a timelapse holds one frame
+        // per interval of active time.
+        let active: Double = switch checkpoint.mode {
+        case .full: max(checkpoint.activeSeconds, outcome.videoSeconds)
+        case .timelapse: max(checkpoint.activeSeconds, Double(max(0, summary.packets - 1)) * (checkpoint.intervalSeconds ?? 0))
+        }
+        outcome.activeSeconds = active
+        var thumbnail: String? = finisher.thumbnailPath, faces: String? = finisher.faceTrackPath
+        do { try finisher.writeThumbnail(videoSeconds: outcome.videoSeconds) } catch {
+            thumbnail = nil
+            outcome.warnings.append("no thumbnail: \(error)")
+        }
+        do { try finisher.writeFaceTrack(checkpoint.faceTrack) } catch {
+            faces = nil
+            outcome.warnings.append("no face track: \(error)")
+        }
+        let session = StudySession(
+            id: checkpoint.id, startedAt: checkpoint.startedAt, endedAt: endedAt, activeSeconds: active,
+            videoSeconds: outcome.videoSeconds, mode: checkpoint.mode, intervalSeconds: checkpoint.intervalSeconds,
+            filePath: checkpoint.outputPath, thumbnailPath: thumbnail, faceTrackPath: faces, title: checkpoint.title,
+            tags: checkpoint.tags, recovered: outcome.kind == .recovered)
+        do {
+            outcome.addedToLibrary = try library.add(session)
+        } catch {
+            outcome.kind = .failed
+            outcome.message = "the video is at \(checkpoint.outputPath) but the session could not be registered: \(error); the checkpoint is kept for the next run"
+            return outcome
+        }
+        do {
+            try finisher.removeFolder()
+        } catch {
+            outcome.warnings.append("the work folder could not be removed: \(error)")
+        }
+        return outcome
+    }
+}

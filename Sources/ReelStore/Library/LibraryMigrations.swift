@@ -1,0 +1,44 @@
+/// The library's schema, as named migrations applied in order. **Only ever append**: a
+/// migration that shipped is never edited, renamed or removed (a library made by any earlier
+/// Reel must migrate with no loss). The schema they produce is kept as a golden file
+/// (`Tests/ReelStoreTests/Golden/library-schema.sql`).
+public enum LibraryMigrations {
+    /// One migration: a unique name and the SQL that applies it (run in one transaction with
+    /// its entry in `schema_migration`).
+    public struct Migration: Sendable {
+        public var name: String
+        public var sql: String
+    }
+
+    /// Every migration, oldest first.
+    public static let all: [Migration] = [
+        Migration(name: "0001-study-sessions-and-tags", sql: """
+            CREATE TABLE study_session (
+                id TEXT PRIMARY KEY NOT NULL CHECK (length(id) = 36),
+                started_at TEXT NOT NULL,
+                ended_at TEXT NOT NULL,
+                active_seconds REAL NOT NULL CHECK (active_seconds >= 0),
+                video_seconds REAL NOT NULL CHECK (video_seconds >= 0),
+                mode TEXT NOT NULL CHECK (mode IN ('timelapse', 'full')),
+                interval_seconds REAL CHECK (interval_seconds IS NULL OR interval_seconds > 0),
+                file_path TEXT NOT NULL,
+                thumbnail_path TEXT,
+                face_track_path TEXT,
+                title TEXT,
+                recovered INTEGER NOT NULL DEFAULT 0 CHECK (recovered IN (0, 1))
+            ) STRICT;
+            CREATE INDEX study_session_by_start ON study_session (started_at);
+            CREATE TABLE tag (
+                id INTEGER PRIMARY KEY,
+                name TEXT NOT NULL UNIQUE CHECK (length(name) > 0)
+            ) STRICT;
+            CREATE TABLE study_session_tag (
+                session_id TEXT NOT NULL REFERENCES study_session (id) ON DELETE CASCADE,
+                tag_id INTEGER NOT NULL REFERENCES tag (id) ON DELETE CASCADE,
+                position INTEGER NOT NULL,
+                PRIMARY KEY (session_id, tag_id)
+            ) STRICT;
+            CREATE INDEX study_session_tag_by_tag ON study_session_tag (tag_id);
+            """),
+    ]
+}

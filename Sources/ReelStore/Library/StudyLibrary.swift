@@ -1,0 +1,159 @@
+import Foundation
+import ReelCore
+
+/// The study library (spec §1, Library; issues 4 and 6): one SQLite file, default
+/// `$XDG_DATA_HOME/reel/library.sqlite`, in WAL mode with foreign keys on, its schema made by
+/// ``LibraryMigrations`` (named, append-only). Every write is one `BEGIN IMMEDIATE`
+/// transaction, so writers (the recorder finishing, `reel recover`) take turns and a reader
+/// never sees half a session.
+///
+/// One connection, used from one thread at a time (open one per command).
+public final class StudyLibrary {
+    /// The database file.
+    public let path: String
+    /// The connection (for the library's own types and tests).
+    public let connection: SQLiteConnection
+
+    /// A library that cannot be used, with the path and what to do.
+    public struct Error: Swift.Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// `$XDG_DATA_HOME/reel/library.sqlite`.
+    public static func defaultPath(_ folders: XDGDirectories) -> String { folders.data + "/reel/library.sqlite" }
+
+    /// Opens the library at `path`, creating the file and its folder when missing and applying
+    /// every migration it lacks. A library written by a newer Reel (a migration this one does
+    /// not know) is refused, untouched.
+    public init(path: String, create: Bool = true) throws(Error) {
+        self.path = path
+        let folder = (path as NSString).deletingLastPathComponent
+        if create, !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+            do {
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            } catch {
+                throw Error(description: "library \(path): cannot create its folder (\((error as NSError).localizedFailureReason ?? error.localizedDescription))")
+            }
+        }
+        do {
+            connection = try SQLiteConnection(path: path, mode: create ? .create : .readWrite)
+            let mode = try connection.rows("PRAGMA journal_mode = WAL").first?.first?.text
+            guard mode == "wal" else { throw SQLiteError(code: 0, message: "journal mode is \(mode ?? "unknown"), not WAL", context: "opening \(path)") }
+            try connection.executeScript("PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL")
+            try migrate()
+        } catch let error as Error {
+            throw error
+        } catch {
+            throw Error(description: "library \(path): \(error)")
+        }
+    }
+
+    /// Names of the migrations applied, in order.
+    public func appliedMigrations() throws(SQLiteError) -> [String] {
+        try connection.rows("SELECT name FROM schema_migration ORDER BY position").compactMap { $0.first?.text }
+    }
+
+    private func migrate() throws {
+        try connection.transaction {
+            try connection.run("""
+                CREATE TABLE IF NOT EXISTS schema_migration (
+                    position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, applied_at TEXT NOT NULL) STRICT
+                """)
+            let applied = try appliedMigrations()
+            let known = LibraryMigrations.all.map(\.name)
+            guard applied.count <= known.count, Array(known.prefix(applied.count)) == applied else {
+                let unknown = applied.filter { !known.contains($0) }
+                throw Error(description: "library \(path) was changed by a newer Reel (migrations \(unknown.isEmpty ? applied.joined(separator: ", ") : unknown.joined(separator: ", ")) unknown to this one); update Reel — the library is left as it is")
+            }
+            for (index, migration) in LibraryMigrations.all.enumerated().dropFirst(applied.count) {
+                try connection.executeScript(migration.sql)
+                try connection.run("INSERT INTO schema_migration (position, name, applied_at) VALUES (?, ?, ?)",
+                                   [index + 1, migration.name, StudyLibrary.timestamp(Date())])
+            }
+        }
+    }
+
+    /// The schema as SQLite holds it (tables and indexes, sorted by name), for the golden file.
+    public func schemaDump() throws(SQLiteError) -> String {
+        try connection.rows("SELECT sql FROM sqlite_schema WHERE sql IS NOT NULL ORDER BY type DESC, name")
+            .compactMap { $0.first?.text.map { $0 + ";\n" } }.joined(separator: "\n")
+    }
+
+    // MARK: Sessions
+
+    /// Adds `session` with its tags (tags created by name when new). Returns false, changing
+    /// nothing, when a session with its id is already there (so registering twice is safe).
+    @discardableResult
+    public func add(_ session: StudySession) throws(SQLiteError) -> Bool {
+        do {
+            return try connection.transaction {
+                guard try connection.rows("SELECT 1 FROM study_session WHERE id = ?", [StudyLibrary.key(session.id)]).isEmpty else { return false }
+                try connection.run("""
+                    INSERT INTO study_session (id, started_at, ended_at, active_seconds, video_seconds, mode, interval_seconds,
+                                               file_path, thumbnail_path, face_track_path, title, recovered)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, [StudyLibrary.key(session.id), StudyLibrary.timestamp(session.startedAt), StudyLibrary.timestamp(session.endedAt),
+                          session.activeSeconds, session.videoSeconds, session.mode.rawValue, session.intervalSeconds,
+                          session.filePath, session.thumbnailPath, session.faceTrackPath, session.title, session.recovered])
+                let addTag = try connection.prepare("INSERT INTO tag (name) VALUES (?) ON CONFLICT (name) DO NOTHING")
+                let link = try connection.prepare("""
+                    INSERT INTO study_session_tag (session_id, tag_id, position) SELECT ?, id, ? FROM tag WHERE name = ?
+                    """)
+                for (position, name) in session.tags.enumerated() {
+                    try addTag.run([name])
+                    try link.run([StudyLibrary.key(session.id), position, name])
+                }
+                return true
+            }
+        } catch let error as SQLiteError {
+            throw error
+        } catch {
+            throw SQLiteError(code: 1, message: "\(error)", context: "adding session \(session.id)")
+        }
+    }
+
+    /// Whether a session with `id` is in the library.
+    public func contains(_ id: UUID) throws(SQLiteError) -> Bool {
+        try !connection.rows("SELECT 1 FROM study_session WHERE id = ?", [StudyLibrary.key(id)]).isEmpty
+    }
+
+    /// Every session, oldest first, with its tags.
+    public func sessions() throws(SQLiteError) -> [StudySession] {
+        let tagRows = try connection.rows("""
+            SELECT st.session_id, t.name FROM study_session_tag st JOIN tag t ON t.id = st.tag_id ORDER BY st.session_id, st.position
+            """)
+        var tags: [String: [String]] = [:]
+        for row in tagRows { if let id = row[0].text, let name = row[1].text { tags[id, default: []].append(name) } }
+        return try connection.rows("""
+            SELECT id, started_at, ended_at, active_seconds, video_seconds, mode, interval_seconds,
+                   file_path, thumbnail_path, face_track_path, title, recovered
+            FROM study_session ORDER BY started_at, id
+            """).compactMap { row in
+            guard let idText = row[0].text, let id = UUID(uuidString: idText),
+                  let start = row[1].text.flatMap(StudyLibrary.date), let end = row[2].text.flatMap(StudyLibrary.date),
+                  let mode = row[5].text.flatMap(RecordingMode.init(rawValue:)), let file = row[7].text else { return nil }
+            return StudySession(id: id, startedAt: start, endedAt: end, activeSeconds: row[3].double ?? 0, videoSeconds: row[4].double ?? 0,
+                                mode: mode, intervalSeconds: row[6].double, filePath: file, thumbnailPath: row[8].text,
+                                faceTrackPath: row[9].text, title: row[10].text, tags: tags[idText] ?? [], recovered: row[11].integer == 1)
+        }
+    }
+
+    /// Every tag name, sorted.
+    public func tagNames() throws(SQLiteError) -> [String] {
+        try connection.rows("SELECT name FROM tag ORDER BY name").compactMap { $0.first?.text }
+    }
+
+    // MARK: Encoding
+
+    /// Ids are stored as lowercase UUID text.
+    static func key(_ id: UUID) -> String { id.uuidString.lowercased() }
+
+    /// Dates are stored as ISO 8601 UTC text with milliseconds (sorts as text).
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC")!))
+    }
+
+    static func date(_ text: String) -> Date? {
+        try? Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC")!).parse(text)
+    }
+}

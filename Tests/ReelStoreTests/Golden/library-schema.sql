@@ -1,0 +1,33 @@
+CREATE TABLE schema_migration (
+    position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, applied_at TEXT NOT NULL) STRICT;
+
+CREATE TABLE study_session (
+    id TEXT PRIMARY KEY NOT NULL CHECK (length(id) = 36),
+    started_at TEXT NOT NULL,
+    ended_at TEXT NOT NULL,
+    active_seconds REAL NOT NULL CHECK (active_seconds >= 0),
+    video_seconds REAL NOT NULL CHECK (video_seconds >= 0),
+    mode TEXT NOT NULL CHECK (mode IN ('timelapse', 'full')),
+    interval_seconds REAL CHECK (interval_seconds IS NULL OR interval_seconds > 0),
+    file_path TEXT NOT NULL,
+    thumbnail_path TEXT,
+    face_track_path TEXT,
+    title TEXT,
+    recovered INTEGER NOT NULL DEFAULT 0 CHECK (recovered IN (0, 1))
+) STRICT;
+
+CREATE TABLE study_session_tag (
+    session_id TEXT NOT NULL REFERENCES study_session (id) ON DELETE CASCADE,
+    tag_id INTEGER NOT NULL REFERENCES tag (id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    PRIMARY KEY (session_id, tag_id)
+) STRICT;
+
+CREATE TABLE tag (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE CHECK (length(name) > 0)
+) STRICT;
+
+CREATE INDEX study_session_by_start ON study_session (started_at);
+
+CREATE INDEX study_session_tag_by_tag ON study_session_tag (tag_id);
