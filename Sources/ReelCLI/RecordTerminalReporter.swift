@@ -61,6 +61,7 @@ final class RecordTerminalReporter: RecordReporter, @unchecked Sendable {
         if r.interruptions > 0 { lines.append("  the source stopped delivering \(r.interruptions) time\(r.interruptions == 1 ? "" : "s"); that time is not in the video") }
         if r.skippedGapSeconds > 0 { lines.append("  \(r.skippedGapSeconds.formatted3) s of gaps between frames left out") }
         for warning in r.warnings { lines.append("  warning: \(warning)") }
+        if let disk = r.diskStop { lines.append("stopped: \(disk); the recording is finished and kept") }
         if let error = r.sourceError { lines.append("source: FAILED — \(error)") }
         if let error = r.writerError { lines.append("writer: FAILED — \(error)") }
         if r.outputPath != nil, let error = r.finishError { lines.append("finishing: FAILED — \(error)") }

@@ -61,6 +61,9 @@ public struct RecordReport: Sendable {
     public var sourceError: String?
     public var writerError: String?
     public var finishError: String?
+    /// Set when the recording was stopped (and finished) because the disk was almost full:
+    /// what the file system had. The run then counts as failed (exit status 1).
+    public var diskStop: String?
     /// Problems that did not fail the recording (no thumbnail, …).
     public var warnings: [String] = []
     /// When the recording could not be finished: the folder holding the fragmented video and
@@ -72,7 +75,7 @@ public struct RecordReport: Sendable {
 
     /// True when a finished file exists and nothing failed.
     public var succeeded: Bool {
-        outputPath != nil && startError == nil && sourceError == nil && writerError == nil && finishError == nil
+        outputPath != nil && startError == nil && sourceError == nil && writerError == nil && finishError == nil && diskStop == nil
     }
 }
 

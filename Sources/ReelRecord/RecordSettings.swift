@@ -39,6 +39,13 @@ public struct RecordSettings: Sendable {
     public var reopenPolicy = RetryPolicy(quickDelays: [MediaTime(value: 1, timescale: 2)],
                                           backoffInitial: MediaTime(value: 1, timescale: 1),
                                           backoffCap: MediaTime(value: 10, timescale: 1))
+    /// Refuse to start when the disk would be full within this many hours of recording
+    /// (0: never refuse; the floor still stops the recording).
+    public var minHours = 1.0
+    /// The free space kept while recording (the floor) and used for the estimate.
+    public var diskBudget = DiskBudget.standard
+    /// Time between free-space checks while recording.
+    public var diskCheckPeriod = MediaTime(value: 2, timescale: 1)
 
     /// Full mode: the spec's average bitrate, 5 Mbps (≈ 2.25 GB an hour).
     public static let fullModeBitRate = 5_000_000
@@ -80,11 +87,20 @@ public struct RecordSettings: Sendable {
         guard outputPath.lowercased().hasSuffix(".mp4"), (outputPath as NSString).lastPathComponent.count > 4 else {
             throw Error(description: "--output must name an .mp4 file, got '\(outputPath)'")
         }
+        if !(minHours >= 0) || !minHours.isFinite { throw Error(description: "--min-hours must be 0 or a positive number of hours") }
         if let duration, !(duration > 0) { throw Error(description: "--duration must be a positive number of seconds") }
         if let title, title.contains(where: { $0.isNewline }) { throw Error(description: "--title must be one line") }
         for tag in tags where tag.trimmingCharacters(in: .whitespaces).isEmpty || tag.contains(where: { $0.isNewline || $0 == "," }) {
             throw Error(description: "--tag must be a non-empty name without commas or line breaks, got '\(tag)'")
         }
+    }
+
+    /// Bytes of video an hour of active study makes, an upper estimate (``DiskBudget``).
+    public var videoBytesPerHour: Int64 {
+        DiskBudget.videoBytesPerHour(mode: mode, fullBitRate: RecordSettings.fullModeBitRate,
+                                     timelapsePeakBitRate: RecordSettings.timelapsePeakBitRate,
+                                     outputFramesPerSecond: Double(TimelapseSchedule.outputFramesPerSecond),
+                                     intervalSeconds: interval.seconds)
     }
 
     /// The picture size.

@@ -25,6 +25,7 @@ public final class StudyRecorder: Sendable {
     private let reporter: any RecordReporter
     private let makeTracker: @Sendable () -> any FaceTracker
     private let openSource: @Sendable (SourceSpec) throws -> any CaptureSource
+    private let freeBytes: @Sendable (String) -> Int64?
 
     private struct Core {
         var machine: RecordingStateMachine
@@ -38,12 +39,15 @@ public final class StudyRecorder: Sendable {
 
     /// A recorder for `settings`. `tracker` makes the face tracker (none by default);
     /// `openSource` opens the capture (``CaptureSources/open(_:realTime:)`` by default; tests
-    /// pass scripted sources).
+    /// pass scripted sources); `freeBytes` measures the free space on the file system holding a
+    /// path (statvfs by default; tests pass a scripted disk).
     public init(settings: RecordSettings, reporter: any RecordReporter,
                 tracker: @escaping @Sendable () -> any FaceTracker = { NoFaceTracker() },
-                openSource: @escaping @Sendable (SourceSpec) throws -> any CaptureSource = { try CaptureSources.open($0) }) throws {
+                openSource: @escaping @Sendable (SourceSpec) throws -> any CaptureSource = { try CaptureSources.open($0) },
+                freeBytes: (@Sendable (String) -> Int64?)? = nil) throws {
         self.settings = settings
         self.reporter = reporter
+        self.freeBytes = freeBytes ?? { FileIO.freeBytes(at: $0) }
         makeTracker = tracker
         self.openSource = openSource
         let machine = try RecordingStateMachine(mode: settings.mode, interval: settings.interval, stallLimit: settings.stallLimit)
@@ -103,6 +107,10 @@ public final class StudyRecorder: Sendable {
         } catch {
             return failStart("cannot record there: \(error)")
         }
+        // The space: enough for --min-hours of recording (the folders made above are removed
+        // again when not).
+        let disks = DiskWatch(settings: settings, outputFolder: outputFolder, freeBytes: freeBytes)
+        if let refusal = disks.refusal() { return failStart(refusal) }
         // 2. The source: opened before the recording exists, so a missing camera or file
         // leaves nothing behind.
         let source: any CaptureSource
@@ -167,6 +175,7 @@ public final class StudyRecorder: Sendable {
         var checkpoints = CheckpointSchedule(period: settings.checkpointPeriod)
         checkpoints.written(at: started)
         var lastStatus = started
+        var lastDiskCheck = started
         while !captureDone.isFinished {
             try? await Task.sleep(for: .milliseconds(100))
             let now = MonotonicClock.now()
@@ -182,6 +191,14 @@ public final class StudyRecorder: Sendable {
             if checkpoints.isDue(now: now) {
                 branch.requestCheckpoint(checkpointRequest())
                 checkpoints.written(at: now)
+            }
+            if now - lastDiskCheck >= settings.diskCheckPeriod, report.diskStop == nil {
+                lastDiskCheck = now
+                if let message = disks.floorReached(recordingBytes: branch.progress.fileBytes) {
+                    report.diskStop = message
+                    reporter.warning("stopping: \(message)")
+                    requestStop(reason: "disk almost full")
+                }
             }
             if let duration = settings.duration, (now - started).seconds > duration + settings.stallLimit.seconds + 1 {
                 requestStop(reason: "the duration was reached")
@@ -320,8 +337,76 @@ public final class StudyRecorder: Sendable {
         let (state, active) = core.withLock { ($0.machine.state, $0.machine.active.seconds) }
         let progress = branch.progress
         return RecordStatus(state: state, activeSeconds: active, wallSeconds: wall, framesWritten: progress.framesWritten,
-                            fileBytes: progress.fileBytes, freeBytes: FileIO.freeBytes(at: settings.stateFolder),
+                            fileBytes: progress.fileBytes, freeBytes: freeBytes(settings.stateFolder),
                             queuedFrames: queue.stats.depth)
+    }
+}
+
+/// The file systems a recording uses (the work folder's and the output's, one when they are
+/// the same), measured for ``DiskBudget``: the check before starting and the floor while
+/// recording.
+struct DiskWatch {
+    let settings: RecordSettings
+    /// A path on each file system (its nearest existing folder) and what it holds.
+    let places: [(path: String, holdsWork: Bool, holdsOutput: Bool)]
+    let freeBytes: @Sendable (String) -> Int64?
+
+    init(settings: RecordSettings, outputFolder: String, freeBytes: @escaping @Sendable (String) -> Int64?) {
+        self.settings = settings
+        self.freeBytes = freeBytes
+        let work = FileIO.existingAncestor(settings.stateFolder), output = FileIO.existingAncestor(outputFolder)
+        let workDevice = FileIO.device(work), outputDevice = FileIO.device(output)
+        if work == output || (workDevice != nil && workDevice == outputDevice) {
+            places = [(output, true, true)]
+        } else {
+            places = [(output, false, true), (work, true, false)]
+        }
+    }
+
+    /// The volumes now (those whose free space cannot be read are left out).
+    func volumes() -> [(path: String, volume: DiskBudget.Volume)] {
+        places.compactMap { place in
+            freeBytes(place.path).map { (place.path, DiskBudget.Volume(free: $0, holdsWork: place.holdsWork, holdsOutput: place.holdsOutput)) }
+        }
+    }
+
+    private func describe(_ path: String, _ volume: DiskBudget.Volume) -> String {
+        let what = volume.holdsWork && volume.holdsOutput ? "the output and the work folder"
+            : volume.holdsOutput ? "the output" : "the work folder"
+        return "\(path) (\(what))"
+    }
+
+    /// Why the recording must not start, with the numbers and what to do (nil: start).
+    func refusal() -> String? {
+        let perHour = settings.videoBytesPerHour
+        let all = volumes()
+        let short = settings.diskBudget.shortfalls(all.map(\.volume), videoBytesPerHour: perHour, minHours: settings.minHours)
+        guard !short.isEmpty else { return nil }
+        let budget = settings.diskBudget
+        let what = settings.mode == .full
+            ? "a full recording makes about \(FileIO.bytesText(perHour)) of video an hour (5 Mbps)"
+            : "this timelapse makes at most \(FileIO.bytesText(perHour)) of video an hour (a frame every \(settings.interval.seconds.formatted3.trimmedZeros) s of study, ≤ 100 kB each)"
+        var lines = ["not enough free disk space for \(settings.minHours.formatted3.trimmedZeros) h of recording (--min-hours):"]
+        for fit in short {
+            let path = all.first { $0.volume == fit.volume }?.path ?? "?"
+            lines.append("  \(describe(path, fit.volume)): \(FileIO.bytesText(fit.volume.free)) free, needs \(FileIO.bytesText(fit.neededPerHour)) an hour, "
+                         + String(format: "%.1f h fit", fit.hours))
+        }
+        lines.append("  (\(what); the finished MP4 is a copy written at the end beside the one in progress, so a disk holding both needs twice that; "
+                     + "the recording stops while \(FileIO.binaryBytesText(budget.minimumFree)) is still free, or the finishing copy plus \(FileIO.binaryBytesText(budget.margin)) where the output goes)")
+        lines.append("  free some space, choose another --output, or record anyway with --min-hours 0 (the recording then stops by itself, finished, when the disk is almost full)")
+        return lines.joined(separator: "\n")
+    }
+
+    /// The message when a file system fell under its floor (nil: keep recording).
+    func floorReached(recordingBytes: Int64) -> String? {
+        let all = volumes()
+        guard let volume = settings.diskBudget.shouldStop(volumes: all.map(\.volume), recordingBytes: recordingBytes),
+              let path = all.first(where: { $0.volume == volume })?.path else { return nil }
+        let floor = settings.diskBudget.floor(for: volume, recordingBytes: recordingBytes)
+        return "disk almost full: \(describe(path, volume)) has \(FileIO.bytesText(volume.free)) free, under the floor of \(FileIO.binaryBytesText(floor)) "
+            + "(Reel keeps \(FileIO.binaryBytesText(settings.diskBudget.minimumFree)) free, and room for the finished copy of the "
+            + "\(FileIO.bytesText(recordingBytes)) recording plus \(FileIO.binaryBytesText(settings.diskBudget.margin)))"
     }
 }
 

@@ -163,6 +163,63 @@ struct RecordEndToEndTests {
         try checkFinished(output, in: dir)
     }
 
+    @Test("disk: --min-hours 100000 is refused with the numbers, nothing created; on a real 40 MB tmpfs the default refuses, and with --min-hours 0 the floor stops the recording, finished and playable")
+    func disk() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        // No disk holds 100000 hours: exit 1, the numbers, what to do, nothing made.
+        let out = dir.path("data/deep/out.mp4")
+        let refused = try ReelBinary.run(["record", "--source", "test", "--mode", "full", "--min-hours", "100000", "--output", out,
+                                          "--library", dir.path("lib.sqlite")], environment: environment(dir))
+        #expect(refused.status == 1, "\(refused.stderr)")
+        #expect(refused.stderr.contains("not enough free disk space for 100000 h of recording (--min-hours)"), "\(refused.stderr)")
+        #expect(refused.stderr.range(of: #"GB free, needs 4\.50 GB an hour, [0-9.]+ h fit"#, options: .regularExpression) != nil, "\(refused.stderr)")
+        #expect(refused.stderr.contains("--min-hours 0") && refused.stderr.contains("nothing was recorded"), "\(refused.stderr)")
+        #expect(files(below: dir.url.path).filter { !$0.hasPrefix("lib.sqlite") }.isEmpty, "nothing created: \(files(below: dir.url.path))")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("data/deep")) && !FileManager.default.fileExists(atPath: dir.path("state/reel")))
+
+        // A real 40 MB tmpfs, mounted in a private mount namespace (gone with the shell): the
+        // output, the work folder and the library on it. The finished files are copied out
+        // before the namespace ends.
+        let mountPoint = dir.path("disk"), copy = dir.path("copy")
+        try FileManager.default.createDirectory(atPath: mountPoint, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+        let script = #"""
+            mount -t tmpfs -o size=40m reel-test-disk "$0" || exit 97
+            export XDG_STATE_HOME="$0/state" XDG_DATA_HOME="$0/data"
+            "$1" record --source test --mode full --output "$0/out/study.mp4" --library "$0/lib.sqlite" --duration 20 --quiet
+            echo "refused-exit=$?"; echo "after-refusal: [$(ls -A "$0")]"
+            "$1" record --source test --mode full --min-hours 0 --output "$0/out/study.mp4" --library "$0/lib.sqlite" --duration 20 --quiet
+            rc=$?
+            cp -r "$0/out" "$2/" 2>/dev/null
+            echo "state-left: [$(ls -A "$0/state/reel/recordings")]"
+            exit $rc
+            """#
+        let result = try Subprocess.run("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/sh", "-c", script,
+                                                           mountPoint, try ReelBinary.path(), copy])
+        try #require(result.status != 97 && !result.stderr.contains("unshare:"),
+                     "could not mount a tmpfs in a private mount namespace (\(result.stderr)); this test needs root (or CAP_SYS_ADMIN) and util-linux's unshare")
+        // The default --min-hours 1 refuses on 40 MB, showing them; nothing was made on it.
+        #expect(result.stdout.contains("refused-exit=1"), "\(result.stdout)")
+        #expect(result.stderr.range(of: #"4[0-9]\.[0-9]{2} MB free, needs 4\.50 GB an hour, 0\.0 h fit"#, options: .regularExpression) != nil, "\(result.stderr)")
+        #expect(result.stdout.contains("after-refusal: []"), "nothing on the disk after the refusal: \(result.stdout)")
+        // With --min-hours 0 it records, and the floor (1 GiB: 40 MB is under it) stops it at the
+        // first check, about 2 s in: exit 1, finished, playable, the summary naming the disk.
+        #expect(result.status == 1, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stderr.contains("warning: stopping: disk almost full: \(mountPoint)/out (the output and the work folder)"), "\(result.stderr)")
+        #expect(result.stderr.contains("recorded: \(mountPoint)/out/study.mp4"), "\(result.stderr)")
+        #expect(result.stderr.range(of: #"stopped: disk almost full: .* MB free, under the floor of 1 GiB .*; the recording is finished and kept"#,
+                                    options: .regularExpression) != nil, "\(result.stderr)")
+        #expect(result.stdout.contains("state-left: []"), "the recording in progress is gone: \(result.stdout)")
+        let output = copy + "/out/study.mp4"
+        let seconds = try VideoInspection.duration(of: output)
+        #expect(seconds > 1 && seconds < 6, "stopped by the floor, not the 20 s duration: \(seconds) s")
+        #expect(try VideoInspection.decodeErrors(of: output) == "", "plays in ffmpeg without errors")
+        let boxes = try VideoInspection.boxes(of: output)
+        #expect(boxes.firstIndex(of: "moov")! < boxes.firstIndex(of: "mdat")! && !boxes.contains("moof"), "\(boxes)")
+        #expect(FileManager.default.fileExists(atPath: copy + "/out/study.jpg"))
+    }
+
     @Test("bad input: a clear message, exit 64 for the command line and 1 for the machine, nothing half-written left behind")
     func badInput() async throws {
         let dir = try TemporaryDirectory()

@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelTestSupport
+import Synchronization
 import Testing
 @testable import ReelMedia
 @testable import ReelRecord
@@ -199,6 +200,91 @@ struct StudyRecorderTests {
         #expect(report.startError?.contains("no such device") == true, "\(report)")
         #expect(!FileManager.default.fileExists(atPath: dir.path("new")), "no empty folders left")
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: dir.path("state"))) ?? []).isEmpty, "no recording in progress left")
+    }
+
+    /// Bytes of the files below `folder`.
+    static func used(below folder: String) -> Int64 {
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { return 0 }
+        return walker.compactMap { $0 as? String }.reduce(0) { sum, path in
+            let size = (try? FileManager.default.attributesOfItem(atPath: folder + "/" + path)[.size] as? NSNumber)?.int64Value ?? 0
+            return sum + size
+        }
+    }
+
+    @Test("not enough disk for --min-hours: refused with the numbers and what to do, nothing left behind; the same disk takes a timelapse")
+    func diskRefusal() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let neverOpened = SourceOpener([])
+        var s = settings(dir, mode: .full)
+        s.outputPath = dir.path("new/deeper/x.mp4")
+        // A scripted disk with 2 GiB free: a full recording (4.5 GB an hour here, keeping 1 GiB) fits ≈ 0.45 h
+        // (the recording and its copy may take (2 GiB − 256 MiB) / 2 ≈ 1.0 GB).
+        let twoGiB: @Sendable (String) -> Int64? = { _ in 2 << 30 }
+        let reporter = CollectingReporter()
+        let report = await (try StudyRecorder(settings: s, reporter: reporter, openSource: neverOpened.open, freeBytes: twoGiB)).run()
+        let message = try #require(report.startError)
+        #expect(!report.started && !report.succeeded)
+        #expect(message.contains("not enough free disk space for 1 h"), "\(message)")
+        #expect(message.contains("2.15 GB free, needs 4.50 GB an hour, 0.4 h fit"), "\(message)")
+        #expect(message.contains("the output and the work folder"), "\(message)")
+        #expect(message.contains("--min-hours 0") && message.contains("another --output"), "\(message)")
+        #expect(neverOpened.opened == 0, "the source is not even opened")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("new")), "no empty folders left")
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: dir.path("state"))) ?? []).isEmpty, "no recording in progress left")
+        // A timelapse needs far less: the same disk takes it (≈ 7 h at a frame every 5 s).
+        s.mode = .timelapse
+        s.interval = MediaTime(seconds: 5)
+        let timelapse = await (try StudyRecorder(settings: s, reporter: reporter, openSource: neverOpened.open, freeBytes: twoGiB)).run()
+        #expect(timelapse.startError?.contains("disk") != true, "\(timelapse)")
+        #expect(timelapse.startError?.contains("no such device") == true, "it went on to open the source: \(timelapse)")
+    }
+
+    @Test("the disk floor reached while recording: stopped and finished cleanly, playable, the summary names the disk, not a success")
+    func diskFloor() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let opener = SourceOpener([.success(ScriptedSource([.realTimeFrames(from: 0, to: 900, at: 0)], base: MonotonicClock.now()))])
+        var s = settings(dir, mode: .full)
+        s.fragmentDuration = MediaTime(seconds: 0.5)
+        s.diskCheckPeriod = MediaTime(seconds: 0.25)
+        s.minHours = 0
+        // A scripted disk that fills as the work folder grows: 100 GiB free until the first
+        // fragment is on it (b bytes), then 1 GiB + 3b − what the folder holds. The floor
+        // (1 GiB; the recording plus 256 MiB only past 768 MiB) is reached once the folder
+        // holds more than 3b: a few fragments in, measured rather than timed.
+        let state = dir.path("state")
+        let firstFragment = Mutex<Int64?>(nil)
+        let disk: @Sendable (String) -> Int64? = { _ in
+            let used = Self.used(below: state)
+            let base = firstFragment.withLock { value -> Int64? in
+                if value == nil, used > 0 { value = used }
+                return value
+            }
+            guard let base else { return 100 << 30 }
+            return (1 << 30) + 3 * base - used
+        }
+        let reporter = CollectingReporter()
+        let started = MonotonicClock.now()
+        let report = await (try StudyRecorder(settings: s, reporter: reporter, openSource: opener.open, freeBytes: disk)).run()
+        let wall = (MonotonicClock.now() - started).seconds
+        #expect(report.started && !report.succeeded, "the run reports the stop (exit status 1)")
+        let stop = try #require(report.diskStop, "\(report)")
+        #expect(stop.contains("disk almost full: " + dir.path("out") + " (the output and the work folder)"), "\(stop)")
+        #expect(stop.contains("free, under the floor of 1 GiB"), "\(stop)")
+        #expect(reporter.lines.contains { $0.hasPrefix("warning: stopping: disk almost full") }, "\(reporter.lines)")
+        #expect(wall < 25, "stopped by the floor, long before the 30 s script ends (\(wall) s)")
+        #expect(report.writerError == nil && report.finishError == nil && report.sourceError == nil, "\(report)")
+        // Everything kept and finished, as on stop.
+        let output = try #require(report.outputPath)
+        #expect(report.framesWritten > 15, "\(report.framesWritten)")
+        let indices = try VideoInspection.frameIndices(of: output, width: 320, height: 180)
+        #expect(indices == Array(0..<report.framesWritten))
+        #expect(try VideoInspection.decodeErrors(of: output).isEmpty)
+        let boxes = try VideoInspection.boxes(of: output)
+        #expect(boxes.firstIndex(of: "moov")! < boxes.firstIndex(of: "mdat")! && !boxes.contains("moof"), "\(boxes)")
+        #expect(FileManager.default.fileExists(atPath: s.thumbnailPath) && FileManager.default.fileExists(atPath: s.faceTrackPath))
+        #expect(!FileManager.default.fileExists(atPath: s.sessionFolder), "the recording in progress is gone once finished")
     }
 
     @Test("paused from the start and stopped: nothing recorded, no file, a clear message")

@@ -20,6 +20,8 @@ enum RecordCommand {
                                      help: "Where the finished MP4 goes (default: reel-DATE-TIME-MODE.mp4 in reel/recordings of the XDG data folder, ~/.local/share). Never replaces a file.")
     static let duration = Option.value("duration", short: "d", as: Duration.self,
                                        help: "Stop after this long of capture (for scripts and tests); default: until stopped.")
+    static let minHours = Option.value("min-hours", as: Double.self, default: "1",
+                                       help: "Refuse to start when the disk would be full within this many hours of recording (0: start anyway).")
     static let quiet = Option.flag("quiet", help: "No status line; state changes and the summary only.")
 
     static let spec = CommandSpec(
@@ -42,10 +44,20 @@ enum RecordCommand {
             with NAME.jpg (its middle frame) and NAME.faces.json (face positions; empty until the \
             privacy tracker exists) beside it, and the session goes into the study library \
             (--library; list them with 'reel sessions'). After a crash, 'reel recover' finishes the \
-            recording. A source that stops delivering makes the recording \
+            recording.
+
+            Disk: before starting, Reel estimates the space an hour of recording needs (full: \
+            2.25 GB of video an hour, twice that where the output and the work folder share a \
+            disk, since the finished MP4 is a copy made at the end; timelapse: far less) and \
+            refuses, with the numbers, when the disk would be full within --min-hours. While \
+            recording it checks every 2 s and stops cleanly, finishing the MP4 (exit status 1, \
+            "disk almost full"), when free space falls under 1 GiB or under what finishing needs \
+            (the recording's size plus 256 MiB), whichever is larger.
+
+            A source that stops delivering makes the recording \
             interrupted; a camera is reopened until it comes back. Audio is not recorded yet.
             """,
-        options: [source, mode, interval, canvas, portrait, title, tag, output, LibraryOption.option, duration, quiet],
+        options: [source, mode, interval, canvas, portrait, title, tag, output, LibraryOption.option, duration, minHours, quiet],
         examples: [
             "reel record --source v4l2:/dev/video0 --mode timelapse --interval 5 --title 'Chemistry' --tag exam",
             "reel record --source v4l2:/dev/video0 --mode full --canvas 1280x720 --output ~/study/today.mp4",
@@ -72,12 +84,13 @@ enum RecordCommand {
         let outputPath = arguments.string(output).map { ($0 as NSString).expandingTildeInPath }
             .map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
             ?? RecordSettings.defaultOutputPath(folders, mode: recordingMode)
-        let settings = RecordSettings(
+        var settings = RecordSettings(
             source: sourceSpec, mode: recordingMode, interval: MediaTime(seconds: try arguments.seconds(interval) ?? 5),
             canvas: RecordingCanvas(rawValue: arguments.string(canvas) ?? "1920x1080") ?? .hd1080,
             portrait: arguments.flag(portrait), title: arguments.string(title), tags: arguments.strings(tag),
             outputPath: outputPath, stateFolder: RecordSettings.defaultStateFolder(folders),
             duration: try arguments.seconds(duration), libraryPath: LibraryOption.path(arguments))
+        settings.minHours = try arguments.double(minHours) ?? 1
         do {
             try settings.validate()
         } catch {

@@ -179,3 +179,36 @@ final class AppendOnlyFile {
         }
     }
 }
+
+extension FileIO {
+    /// `path` itself, or its nearest folder that exists (what a file there would be on).
+    static func existingAncestor(_ path: String) -> String {
+        var current = path
+        while !current.isEmpty, current != "/", !FileManager.default.fileExists(atPath: current) {
+            current = (current as NSString).deletingLastPathComponent
+        }
+        return current.isEmpty ? "/" : current
+    }
+
+    /// The device (file system) holding `path`, or nil.
+    static func device(_ path: String) -> UInt64? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return UInt64(info.st_dev)
+    }
+
+    /// "1.50 GB" (decimal units, as the status line).
+    static func bytesText(_ count: Int64) -> String {
+        let units = ["B", "kB", "MB", "GB", "TB"]
+        var value = Double(count)
+        var unit = 0
+        while abs(value) >= 1000 && unit < units.count - 1 { value /= 1000; unit += 1 }
+        return unit == 0 ? "\(count) B" : String(format: "%.2f %@", value, units[unit])
+    }
+
+    /// "1 GiB", "256 MiB" (binary units, for the fixed reserves).
+    static func binaryBytesText(_ count: Int64) -> String {
+        count >= 1 << 30 && count % (1 << 30) == 0 ? "\(count >> 30) GiB"
+            : count >= 1 << 20 && count % (1 << 20) == 0 ? "\(count >> 20) MiB" : bytesText(count)
+    }
+}
