@@ -8,7 +8,7 @@ import ReelCore
 public enum MP4Remuxer {
     /// What the copy holds.
     public struct Summary: Sendable, Equatable {
-        /// Packets copied.
+        /// Video packets (pictures) in the file.
         public var packets: Int
         /// The video's duration (first picture to the end of the last), or zero without video.
         public var duration: MediaTime
@@ -55,7 +55,7 @@ public enum MP4Remuxer {
         var owned: UnsafeMutablePointer<AVPacket>? = packet
         defer { av_packet_free(&owned) }
         var packets = 0
-        var first: MediaTime?, end: MediaTime?
+        var span = VideoSpan()
         while true {
             let status = av_read_frame(inContext, packet)
             if status == AV.eof { break }
@@ -65,21 +65,17 @@ public enum MP4Remuxer {
             guard index < map.count, map[index] >= 0 else { continue }
             let inBase = inContext.pointee.streams[index]!.pointee.time_base
             let out = outContext.pointee.streams[Int(map[index])]!
-            if map[index] == video, packet.pointee.pts != AV.noPTS {
-                let start = MediaTime(value: packet.pointee.pts, timescale: inBase.den) * Int64(inBase.num)
-                let stop = MediaTime(value: packet.pointee.pts + max(packet.pointee.duration, 0), timescale: inBase.den) * Int64(inBase.num)
-                first = min(first ?? start, start)
-                end = max(end ?? stop, stop)
+            if map[index] == video {
+                span.add(packet, timeBase: inBase)
+                packets += 1
             }
             packet.pointee.stream_index = map[index]
             av_packet_rescale_ts(packet, inBase, out.pointee.time_base)
             packet.pointee.pos = -1
             try check(av_interleaved_write_frame(outContext, packet), "writing \(output)")
-            packets += 1
         }
         try check(av_write_trailer(outContext), "finishing \(output)")
-        let duration = first.flatMap { f in end.map { $0 - f } } ?? .zero
-        return Summary(packets: packets, duration: duration)
+        return Summary(packets: packets, duration: span.duration)
     }
 
     /// Reads every packet of `path` without writing anything: the video's packets and duration
@@ -96,20 +92,32 @@ public enum MP4Remuxer {
         var owned: UnsafeMutablePointer<AVPacket>? = packet
         defer { av_packet_free(&owned) }
         var packets = 0
-        var first: MediaTime?, end: MediaTime?
+        var span = VideoSpan()
         while true {
             let status = av_read_frame(context, packet)
             if status == AV.eof { break }
             try check(status, "reading \(path)")
             defer { av_packet_unref(packet) }
-            guard packet.pointee.stream_index == video, packet.pointee.pts != AV.noPTS else { continue }
-            let base = context.pointee.streams[Int(video)]!.pointee.time_base
-            let start = MediaTime(value: packet.pointee.pts, timescale: base.den) * Int64(base.num)
-            let stop = MediaTime(value: packet.pointee.pts + max(packet.pointee.duration, 0), timescale: base.den) * Int64(base.num)
-            first = min(first ?? start, start)
-            end = max(end ?? stop, stop)
+            guard packet.pointee.stream_index == video else { continue }
+            span.add(packet, timeBase: context.pointee.streams[Int(video)]!.pointee.time_base)
             packets += 1
         }
-        return Summary(packets: packets, duration: first.flatMap { f in end.map { $0 - f } } ?? .zero)
+        return Summary(packets: packets, duration: span.duration)
+    }
+
+    /// The video's span over its packets: the earliest presentation time to the end of the
+    /// latest packet.
+    private struct VideoSpan {
+        private var first: MediaTime?, end: MediaTime?
+
+        mutating func add(_ packet: UnsafeMutablePointer<AVPacket>, timeBase: AVRational) {
+            guard packet.pointee.pts != AV.noPTS else { return }
+            let start = MediaTime(value: packet.pointee.pts, timescale: timeBase.den) * Int64(timeBase.num)
+            let stop = MediaTime(value: packet.pointee.pts + max(packet.pointee.duration, 0), timescale: timeBase.den) * Int64(timeBase.num)
+            first = min(first ?? start, start)
+            end = max(end ?? stop, stop)
+        }
+
+        var duration: MediaTime { first.flatMap { f in end.map { $0 - f } } ?? .zero }
     }
 }
