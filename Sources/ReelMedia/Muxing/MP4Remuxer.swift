@@ -51,18 +51,11 @@ public enum MP4Remuxer {
         defer { av_dict_free(&options) }
         av_dict_set(&options, "movflags", "faststart", 0)
         try check(avformat_write_header(outContext, &options), "writing the header of \(output)")
-        guard let packet = av_packet_alloc() else { throw FFmpegError("allocating a packet", code: AV.error(ENOMEM)) }
-        var owned: UnsafeMutablePointer<AVPacket>? = packet
-        defer { av_packet_free(&owned) }
         var packets = 0
         var span = VideoSpan()
-        while true {
-            let status = av_read_frame(inContext, packet)
-            if status == AV.eof { break }
-            try check(status, "reading \(input)")
-            defer { av_packet_unref(packet) }
+        try forEachPacket(of: inContext, path: input) { packet in
             let index = Int(packet.pointee.stream_index)
-            guard index < map.count, map[index] >= 0 else { continue }
+            guard index < map.count, map[index] >= 0 else { return }
             let inBase = inContext.pointee.streams[index]!.pointee.time_base
             let out = outContext.pointee.streams[Int(map[index])]!
             if map[index] == video {
@@ -88,21 +81,30 @@ public enum MP4Remuxer {
         guard let context else { throw FFmpegError("opening \(path)", code: AV.error(ENOMEM)) }
         try check(avformat_find_stream_info(context, nil), "reading the streams of \(path)")
         let video = av_find_best_stream(context, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
-        guard let packet = av_packet_alloc() else { throw FFmpegError("allocating a packet", code: AV.error(ENOMEM)) }
-        var owned: UnsafeMutablePointer<AVPacket>? = packet
-        defer { av_packet_free(&owned) }
         var packets = 0
         var span = VideoSpan()
-        while true {
-            let status = av_read_frame(context, packet)
-            if status == AV.eof { break }
-            try check(status, "reading \(path)")
-            defer { av_packet_unref(packet) }
-            guard packet.pointee.stream_index == video else { continue }
+        try forEachPacket(of: context, path: path) { packet in
+            guard packet.pointee.stream_index == video else { return }
             span.add(packet, timeBase: context.pointee.streams[Int(video)]!.pointee.time_base)
             packets += 1
         }
         return Summary(packets: packets, duration: span.duration)
+    }
+
+    /// Calls `body` with every packet of `context` in file order (the packet is unreferenced
+    /// after each call).
+    private static func forEachPacket(of context: UnsafeMutablePointer<AVFormatContext>, path: String,
+                                      _ body: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+        guard let packet = av_packet_alloc() else { throw FFmpegError("allocating a packet", code: AV.error(ENOMEM)) }
+        var owned: UnsafeMutablePointer<AVPacket>? = packet
+        defer { av_packet_free(&owned) }
+        while true {
+            let status = av_read_frame(context, packet)
+            if status == AV.eof { return }
+            try check(status, "reading \(path)")
+            defer { av_packet_unref(packet) }
+            try body(packet)
+        }
     }
 
     /// The video's span over its packets: the earliest presentation time to the end of the
