@@ -33,6 +33,25 @@ public protocol HTTPTestOrigin: AnyObject, Sendable {
     func stop() async
     /// Starts the server again on the same port, with the same files (and token).
     func restart() async throws
+    /// Removes the origin's files (after ``stop()``).
+    func removeFiles()
+}
+
+/// Runs `body` with an origin `start` made; the origin is always stopped and its files
+/// removed afterwards, whether `body` returned or threw.
+public func withStartedOrigin<Origin: HTTPTestOrigin, T>(_ start: () async throws -> Origin,
+                                                         _ body: (Origin) async throws -> T) async throws -> T {
+    let origin = try await start()
+    do {
+        let result = try await body(origin)
+        await origin.stop()
+        origin.removeFiles()
+        return result
+    } catch {
+        await origin.stop()
+        origin.removeFiles()
+        throw error
+    }
 }
 
 extension HTTPTestOrigin {

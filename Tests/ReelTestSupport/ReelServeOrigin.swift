@@ -302,15 +302,5 @@ public final class ReelServeOrigin: HTTPTestOrigin {
 /// Runs `body` with a fresh `reel serve`; it is always stopped and its folder removed afterwards.
 public func withReelServeOrigin<T>(token: String? = nil, dataFolder: ReelServeOrigin.DataFolder = .disk,
                                    _ body: (ReelServeOrigin) async throws -> T) async throws -> T {
-    let origin = try await ReelServeOrigin.start(token: token, dataFolder: dataFolder)
-    do {
-        let result = try await body(origin)
-        await origin.stop()
-        origin.removeFiles()
-        return result
-    } catch {
-        await origin.stop()
-        origin.removeFiles()
-        throw error
-    }
+    try await withStartedOrigin({ try await ReelServeOrigin.start(token: token, dataFolder: dataFolder) }, body)
 }

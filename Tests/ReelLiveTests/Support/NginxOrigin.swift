@@ -302,17 +302,7 @@ final class NginxOrigin: Sendable {
 
 /// Runs `body` with a fresh origin; nginx is always stopped and its folder removed afterwards.
 func withNginxOrigin<T>(token: String? = nil, _ body: (NginxOrigin) async throws -> T) async throws -> T {
-    let origin = try await NginxOrigin.start(token: token)
-    do {
-        let result = try await body(origin)
-        await origin.stop()
-        origin.removeFiles()
-        return result
-    } catch {
-        await origin.stop()
-        origin.removeFiles()
-        throw error
-    }
+    try await withStartedOrigin({ try await NginxOrigin.start(token: token) }, body)
 }
 
 extension NginxOrigin: HTTPTestOrigin {
