@@ -1,0 +1,26 @@
+/// One thing a detector found in a picture: the input of the face tracker's policy (spec §1,
+/// Face tracker). Detectors (ReelVision) produce these; the tracker's rules (ReelCore) consume
+/// them, so the rules are tested with scripted detections and no pixels.
+public struct Detection: Sendable, Hashable {
+    /// What was found.
+    public enum Kind: Sendable, Hashable {
+        /// A face.
+        case face
+        /// An upper body (head and shoulders), looked for when the face has been lost.
+        case upperBody
+    }
+
+    /// What was found.
+    public var kind: Kind
+    /// Where, normalized to the analysed picture (origin top-left).
+    public var box: NormalizedRect
+    /// The detector's confidence, 0…1 (1 for detectors that give none, such as cascades).
+    public var score: Double
+
+    /// A detection.
+    public init(kind: Kind, box: NormalizedRect, score: Double = 1) {
+        self.kind = kind
+        self.box = box
+        self.score = score
+    }
+}
