@@ -39,6 +39,8 @@ final class RecordTerminalReporter: RecordReporter, @unchecked Sendable {
             + " | \(s.framesWritten) frame\(s.framesWritten == 1 ? "" : "s") | \(Self.bytes(s.fileBytes))"
         if let free = s.freeBytes { line += " | \(Self.bytes(free)) free" }
         if s.queuedFrames > 2 { line += " | \(s.queuedFrames) queued" }
+        if let share = s.cpuShare { line += " | CPU \(Int((share * 100).rounded())) %" }
+        if s.load != .normal { line += " | \(s.load)" + (s.loadReason.map { ": \($0)" } ?? "") }
         printer.status(line, elapsed: s.wallSeconds)
     }
 
@@ -59,6 +61,11 @@ final class RecordTerminalReporter: RecordReporter, @unchecked Sendable {
         if let thumbnail = r.thumbnailPath { lines.append("  thumbnail: \(thumbnail)") }
         if let track = r.faceTrackPath { lines.append("  face track: \(track) (\(r.faceSamples) samples)") }
         if r.interruptions > 0 { lines.append("  the source stopped delivering \(r.interruptions) time\(r.interruptions == 1 ? "" : "s"); that time is not in the video") }
+        if let share = r.load.cpuShare { lines.append("  CPU: \(Int((share * 100).rounded())) % of a core on average" + (r.load.peakCelsius.map { ", hottest \(Int($0.rounded())) °C" } ?? "")) }
+        if r.load.wasAdapted {
+            lines.append("  eased for heat or load: \(r.load.easedSeconds.formatted3) s eased, \(r.load.reducedSeconds.formatted3) s reduced ("
+                         + r.load.reasons.joined(separator: ", ") + ")" + (r.framesShed > 0 ? "; \(r.framesShed) frames left out on purpose" : ""))
+        }
         if r.skippedGapSeconds > 0 { lines.append("  \(r.skippedGapSeconds.formatted3) s of gaps between frames left out") }
         for warning in r.warnings { lines.append("  warning: \(warning)") }
         if let disk = r.diskStop { lines.append("stopped: \(disk); the recording is finished and kept") }

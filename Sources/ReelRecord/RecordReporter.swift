@@ -31,6 +31,11 @@ public struct RecordStatus: Sendable {
     public var freeBytes: Int64?
     /// Frames waiting for the encoder.
     public var queuedFrames: Int
+    /// How hard the recorder works (heat and load), and why when not normal.
+    public var load: LoadLevel = .normal
+    public var loadReason: String?
+    /// CPU share of the recorder over the last few seconds (of one core; nil: not yet known).
+    public var cpuShare: Double?
 }
 
 /// What a recording produced.
@@ -53,6 +58,10 @@ public struct RecordReport: Sendable {
     public var sessionRegistered = false
     /// Face samples stored.
     public var faceSamples = 0
+    /// Heat and load over the recording (also kept with the session).
+    public var load = RecordingLoad()
+    /// Full mode: frames left out on purpose under load.
+    public var framesShed = 0
     /// Times the source stopped delivering, and capture time left out for gaps between frames.
     public var interruptions = 0
     public var skippedGapSeconds = 0.0

@@ -46,6 +46,15 @@ public struct RecordSettings: Sendable {
     public var diskBudget = DiskBudget.standard
     /// Time between free-space checks while recording.
     public var diskCheckPeriod = MediaTime(value: 2, timescale: 1)
+    /// Time between heat and load readings (``LoadAdaptationPolicy``).
+    public var loadCheckPeriod = MediaTime(value: 2, timescale: 1)
+    /// Where Linux exposes its thermal zones (`REEL_THERMAL_FOLDER` overrides it for `reel
+    /// record`: a machine with sensors elsewhere, or a test).
+    public var thermalFolder = "/sys/class/thermal"
+    /// The command that keeps the machine awake while recording, before the program it runs
+    /// (nil: do not; see `SleepInhibitor`).
+    public var keepAwakeCommand: [String]? = ["systemd-inhibit", "--what=sleep:idle", "--mode=block", "--who=Reel",
+                                              "--why=Recording a study session"]
 
     /// Full mode: the spec's average bitrate, 5 Mbps (≈ 2.25 GB an hour).
     public static let fullModeBitRate = 5_000_000

@@ -171,11 +171,21 @@ public final class StudyRecorder: Sendable {
             try capture(from: source, into: queue)
         }
 
-        // 5. Watchdog, checkpoints and status while capturing.
+        // 5. Watchdog, checkpoints, disk, heat and load, and status while capturing; the
+        // machine kept awake meanwhile.
+        let inhibitor = settings.keepAwakeCommand.map { SleepInhibitor(command: $0) }
+        defer { inhibitor?.release() }
+        var inhibitorChecked = inhibitor == nil
         var checkpoints = CheckpointSchedule(period: settings.checkpointPeriod)
         checkpoints.written(at: started)
         var lastStatus = started
         var lastDiskCheck = started
+        let probe = LoadProbe(thermalFolder: settings.thermalFolder)
+        var policy = LoadAdaptationPolicy()
+        _ = probe.read(now: started, behind: false)
+        var lastLoadCheck = started
+        var producerWaits = 0
+        var load: (reason: String?, cpuShare: Double?) = (nil, nil)
         while !captureDone.isFinished {
             try? await Task.sleep(for: .milliseconds(100))
             let now = MonotonicClock.now()
@@ -200,12 +210,36 @@ public final class StudyRecorder: Sendable {
                     requestStop(reason: "disk almost full")
                 }
             }
+            if now - lastLoadCheck >= settings.loadCheckPeriod {
+                lastLoadCheck = now
+                let stats = queue.stats
+                let behind = stats.depth * 2 >= queueCapacity || stats.producerWaits > producerWaits
+                producerWaits = stats.producerWaits
+                let reading = probe.read(now: now, behind: behind)
+                load.cpuShare = reading.cpuShare
+                if let change = policy.observe(reading) {
+                    core.withLock { $0.machine.adapt(to: change.to) }
+                    load.reason = change.to == .normal ? nil : "\(change.reason)"
+                    let what = "load: \(change.to) (\(change.reason)): \(levers(change.to))"
+                    if change.to > change.from { reporter.warning(what) } else { reporter.info(what) }
+                }
+            }
+            if !inhibitorChecked, (now - started).seconds >= 1, let inhibitor {
+                inhibitorChecked = true
+                if let failure = inhibitor.failure {
+                    reporter.warning("could not keep the machine awake (\(failure)); it may go to sleep while you study")
+                }
+            }
             if let duration = settings.duration, (now - started).seconds > duration + settings.stallLimit.seconds + 1 {
                 requestStop(reason: "the duration was reached")
             }
             if (now - lastStatus).seconds >= 1 {
                 lastStatus = now
-                reporter.status(status(wall: (now - started).seconds, branch: branch, queue: queue))
+                var snapshot = status(wall: (now - started).seconds, branch: branch, queue: queue)
+                snapshot.load = policy.level
+                snapshot.loadReason = load.reason
+                snapshot.cpuShare = load.cpuShare
+                reporter.status(snapshot)
             }
         }
         runningSource.withLock { $0 = nil }
@@ -221,6 +255,9 @@ public final class StudyRecorder: Sendable {
         report.activeSeconds = machine.active.seconds
         report.interruptions = interruptions
         report.skippedGapSeconds = machine.skippedGapTime.seconds
+        _ = policy.observe(probe.read(now: MonotonicClock.now(), behind: false))
+        report.load = policy.summary
+        report.framesShed = machine.framesShed
         let progress = branch.progress
         report.framesWritten = progress.framesWritten
         report.faceSamples = progress.faceSamples
@@ -244,7 +281,8 @@ public final class StudyRecorder: Sendable {
         let session = StudySession(
             id: settings.id, startedAt: startedAt, endedAt: Date(), activeSeconds: machine.active.seconds, videoSeconds: 0,
             mode: settings.mode, intervalSeconds: settings.mode == .timelapse ? settings.interval.seconds : nil,
-            filePath: settings.outputPath, thumbnailPath: nil, faceTrackPath: nil, title: settings.title, tags: settings.tags)
+            filePath: settings.outputPath, thumbnailPath: nil, faceTrackPath: nil, title: settings.title, tags: settings.tags,
+            load: report.load)
         RecordingFinisher(id: settings.id, videoPath: videoPath, folder: folder, stateFolder: settings.stateFolder,
                           outputPath: settings.outputPath)
             .finish(faceTrack: branch.faceTrack, session: session, libraryPath: settings.libraryPath, into: &report)
@@ -326,6 +364,18 @@ public final class StudyRecorder: Sendable {
                                                 captureSeconds: capture, activeSeconds: transition.active.seconds, detail: detail))
         if transition.to == .paused || transition.to == .interrupted {
             branch?.requestCheckpoint(.init(state: transition.to, activeSeconds: transition.active.seconds))
+        }
+    }
+
+    /// What a load level does to this recording, for the user.
+    private func levers(_ level: LoadLevel) -> String {
+        let factor = level.faceCadenceFactor
+        switch settings.mode {
+        case .timelapse:
+            return "face analysis on " + (factor == 1 ? "every written frame" : "every \(factor)th written frame")
+        case .full:
+            let cadence = (FaceSampleSchedule.fullModeCadence * Int64(factor)).seconds.formatted3.trimmedZeros
+            return "face analysis every \(cadence) s, " + (level.fullModeFrameStep == 1 ? "every frame written" : "1 frame in \(level.fullModeFrameStep) written")
         }
     }
 

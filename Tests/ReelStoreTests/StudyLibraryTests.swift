@@ -42,6 +42,62 @@ struct StudyLibraryTests {
         #expect(try reopened.appliedMigrations().count == LibraryMigrations.all.count, "opening again applies nothing")
     }
 
+    @Test("heat and load round-trip with a session; a session without them reads back as not measured")
+    func load() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let library = try StudyLibrary(path: dir.path("library.sqlite"))
+        var hot = session(tags: [])
+        hot.load = RecordingLoad(cpuShare: 0.42, peakCelsius: 91.5, easedSeconds: 12, reducedSeconds: 30.5, reasons: ["hot", "behind real time"])
+        var calm = session(tags: [], start: 1_790_000_100)
+        calm.load = RecordingLoad(cpuShare: 0.05)
+        let unmeasured = session(tags: [], start: 1_790_000_200)
+        for s in [hot, calm, unmeasured] { #expect(try library.add(s)) }
+        let back = try library.sessions()
+        #expect(back == [hot, calm, unmeasured])
+        #expect(back[1].load?.reasons == [] && back[1].load?.wasAdapted == false)
+        #expect(back[2].load == nil)
+    }
+
+    @Test("a library made by the first migration alone migrates with no loss")
+    func migratesFirstSchema() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let path = dir.path("library.sqlite")
+        // The library as the first Reel with sessions made it: migration 0001 only, one session, two tags.
+        do {
+            let raw = try SQLiteConnection(path: path)
+            try raw.run("CREATE TABLE schema_migration (position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, applied_at TEXT NOT NULL) STRICT")
+            let first = LibraryMigrations.all[0]
+            #expect(first.name == "0001-study-sessions-and-tags")
+            try raw.executeScript(first.sql)
+            try raw.run("INSERT INTO schema_migration VALUES (0, ?, '2026-11-01T00:00:00.000Z')", [first.name])
+            try raw.run("""
+                INSERT INTO study_session VALUES ('0b8e2a1c-5a49-4a53-9d1c-2f6f9d0c0001', '2026-11-01T09:00:00.000Z',
+                    '2026-11-01T10:00:00.250Z', 3000.5, 60.1, 'timelapse', 5, '/v/a.mp4', '/v/a.jpg', '/v/a.faces.json', 'Chemistry', 1)
+                """)
+            try raw.run("INSERT INTO tag (name) VALUES ('exam'), ('chem')")
+            try raw.run("INSERT INTO study_session_tag VALUES ('0b8e2a1c-5a49-4a53-9d1c-2f6f9d0c0001', 2, 0), ('0b8e2a1c-5a49-4a53-9d1c-2f6f9d0c0001', 1, 1)")
+        }
+        let library = try StudyLibrary(path: path)
+        #expect(try library.appliedMigrations() == LibraryMigrations.all.map(\.name))
+        let sessions = try library.sessions()
+        #expect(sessions.count == 1)
+        let s = try #require(sessions.first)
+        #expect(s.id == UUID(uuidString: "0b8e2a1c-5a49-4a53-9d1c-2f6f9d0c0001"))
+        #expect(s.startedAt == Date(timeIntervalSince1970: 1_793_523_600))
+        #expect(s.endedAt == Date(timeIntervalSince1970: 1_793_527_200.25))
+        #expect(s.activeSeconds == 3000.5 && s.videoSeconds == 60.1 && s.mode == .timelapse && s.intervalSeconds == 5)
+        #expect(s.filePath == "/v/a.mp4" && s.thumbnailPath == "/v/a.jpg" && s.faceTrackPath == "/v/a.faces.json")
+        #expect(s.title == "Chemistry" && s.tags == ["chem", "exam"] && s.recovered)
+        #expect(s.load == nil, "not measured before migration 0002")
+        let fresh = try StudyLibrary(path: dir.path("fresh.sqlite"))
+        for table in ["study_session", "tag", "study_session_tag"] {
+            #expect(try library.connection.rows("PRAGMA table_info(\(table))") == fresh.connection.rows("PRAGMA table_info(\(table))"),
+                    "\(table): the same columns as a library made new")
+        }
+    }
+
     @Test("foreign keys hold: a tag link to no session is refused")
     func foreignKeys() throws {
         let dir = try TemporaryDirectory()

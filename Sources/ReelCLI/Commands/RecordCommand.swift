@@ -23,6 +23,7 @@ enum RecordCommand {
     static let minHours = Option.value("min-hours", as: Double.self, default: "1",
                                        help: "Refuse to start when the disk would be full within this many hours of recording (0: start anyway).")
     static let quiet = Option.flag("quiet", help: "No status line; state changes and the summary only.")
+    static let noKeepAwake = Option.flag("no-keep-awake", help: "Let the machine sleep while recording (by default Reel holds a systemd-inhibit lock).")
 
     static let spec = CommandSpec(
         name: "record",
@@ -54,10 +55,19 @@ enum RecordCommand {
             "disk almost full"), when free space falls under 1 GiB or under what finishing needs \
             (the recording's size plus 256 MiB), whichever is larger.
 
+            Heat and load: every 2 s Reel reads the thermal zones (/sys/class/thermal) and its own \
+            CPU share. Near a zone's limit, with every core busy, or when the encoder falls behind \
+            real time, it eases its work: face analysis less often, and at the hottest a full \
+            recording keeps every second frame (timestamps stay active time). The status line and \
+            the session say so; it goes back after 30 s of calm.
+
+            The machine is kept awake while recording (a systemd-inhibit lock on sleep and idle, \
+            released when Reel exits, however it exits; --no-keep-awake to skip).
+
             A source that stops delivering makes the recording \
             interrupted; a camera is reopened until it comes back. Audio is not recorded yet.
             """,
-        options: [source, mode, interval, canvas, portrait, title, tag, output, LibraryOption.option, duration, minHours, quiet],
+        options: [source, mode, interval, canvas, portrait, title, tag, output, LibraryOption.option, duration, minHours, quiet, noKeepAwake],
         examples: [
             "reel record --source v4l2:/dev/video0 --mode timelapse --interval 5 --title 'Chemistry' --tag exam",
             "reel record --source v4l2:/dev/video0 --mode full --canvas 1280x720 --output ~/study/today.mp4",
@@ -91,6 +101,8 @@ enum RecordCommand {
             outputPath: outputPath, stateFolder: RecordSettings.defaultStateFolder(folders),
             duration: try arguments.seconds(duration), libraryPath: LibraryOption.path(arguments))
         settings.minHours = try arguments.double(minHours) ?? 1
+        if arguments.flag(noKeepAwake) { settings.keepAwakeCommand = nil }
+        if let folder = ProcessInfo.processInfo.environment["REEL_THERMAL_FOLDER"], !folder.isEmpty { settings.thermalFolder = folder }
         do {
             try settings.validate()
         } catch {

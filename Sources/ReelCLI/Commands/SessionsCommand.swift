@@ -47,7 +47,7 @@ enum SessionsCommand {
         let session: StudySession
         enum Key: String, CodingKey {
             case id, startedAt, endedAt, activeSeconds, videoSeconds, mode, intervalSeconds, filePath, thumbnailPath
-            case faceTrackPath, title, tags, recovered
+            case faceTrackPath, title, tags, recovered, load
         }
         func encode(to encoder: any Encoder) throws {
             let s = session
@@ -66,6 +66,21 @@ enum SessionsCommand {
             try c.encode(s.title, forKey: .title)
             try c.encode(s.tags, forKey: .tags)
             try c.encode(s.recovered, forKey: .recovered)
+            try c.encode(s.load.map(LoadJSON.init), forKey: .load)
+        }
+    }
+
+    /// Heat and load (null when not measured); every key always there.
+    private struct LoadJSON: Encodable {
+        let load: RecordingLoad
+        enum Key: String, CodingKey { case cpuShare, peakCelsius, easedSeconds, reducedSeconds, reasons }
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: Key.self)
+            try c.encode(load.cpuShare, forKey: .cpuShare)
+            try c.encode(load.peakCelsius, forKey: .peakCelsius)
+            try c.encode(load.easedSeconds, forKey: .easedSeconds)
+            try c.encode(load.reducedSeconds, forKey: .reducedSeconds)
+            try c.encode(load.reasons, forKey: .reasons)
         }
     }
 

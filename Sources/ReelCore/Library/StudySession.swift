@@ -29,11 +29,14 @@ public struct StudySession: Sendable, Equatable, Codable {
     public var tags: [String]
     /// True when `reel recover` finished it after a crash (its end may be up to 2 s short).
     public var recovered: Bool
+    /// How the recording coped with heat and load (nil: not measured, as for a recovered
+    /// session or one recorded before Reel measured it).
+    public var load: RecordingLoad?
 
     /// A session.
     public init(id: UUID, startedAt: Date, endedAt: Date, activeSeconds: Double, videoSeconds: Double, mode: RecordingMode,
                 intervalSeconds: Double?, filePath: String, thumbnailPath: String?, faceTrackPath: String?,
-                title: String?, tags: [String], recovered: Bool = false) {
+                title: String?, tags: [String], recovered: Bool = false, load: RecordingLoad? = nil) {
         self.id = id
         self.startedAt = startedAt
         self.endedAt = endedAt
@@ -48,5 +51,6 @@ public struct StudySession: Sendable, Equatable, Codable {
         var seen = Set<String>()
         self.tags = tags.filter { seen.insert($0).inserted }
         self.recovered = recovered
+        self.load = load
     }
 }

@@ -145,6 +145,9 @@ public struct FaceTrack: Sendable, Equatable, Codable {
 
 /// When the recorder asks the face tracker for a position (spec §1: one sample per written
 /// frame in timelapse mode, one per 0.2 s in full mode), on the video's own timeline.
+///
+/// Under heat or load the recorder widens the cadence by ``factor`` (``LoadLevel``): every
+/// `factor`-th written frame in timelapse mode, `factor` × 0.2 s in full mode.
 public struct FaceSampleSchedule: Sendable, Equatable {
     /// Time between samples in full mode.
     public static let fullModeCadence = MediaTime(value: 1, timescale: 5)
@@ -159,8 +162,13 @@ public struct FaceSampleSchedule: Sendable, Equatable {
 
     /// The cadence.
     public let cadence: Cadence
+    /// The cadence is widened this many times (1: as the spec says).
+    public var factor = 1 {
+        didSet { precondition(factor >= 1, "factor must be at least 1") }
+    }
     /// The video time of the last sample; nil before the first.
     public private(set) var lastSample: MediaTime?
+    private var framesSinceSample = 0
 
     /// A schedule with `cadence`.
     public init(cadence: Cadence) {
@@ -174,14 +182,15 @@ public struct FaceSampleSchedule: Sendable, Equatable {
 
     /// Whether the written frame at video time `time` is sampled (and if so, counts it).
     public mutating func isDue(at time: MediaTime) -> Bool {
+        framesSinceSample += 1
         switch cadence {
         case .everyWrittenFrame:
-            lastSample = time
-            return true
+            if lastSample != nil, framesSinceSample < factor { return false }
         case .every(let step):
-            if let lastSample, time - lastSample < step { return false }
-            lastSample = time
-            return true
+            if let lastSample, time - lastSample < step * Int64(factor) { return false }
         }
+        lastSample = time
+        framesSinceSample = 0
+        return true
     }
 }

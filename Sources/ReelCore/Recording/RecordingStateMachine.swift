@@ -20,6 +20,9 @@
 /// - Timelapse: ``TimelapseSchedule`` picks the frames and gives output frame k the time k/10 s.
 ///   Full: every frame, ``FullModeTimestamps`` (active time at 1/600 s, strictly increasing).
 /// - Face samples: ``FaceSampleSchedule`` marks the written frames the tracker looks at.
+/// - Heat and load: ``adapt(to:)`` widens the face cadence and, in full mode at
+///   ``LoadLevel/reduced``, writes one frame in ``LoadLevel/fullModeFrameStep`` (the others
+///   still count as study time; the written ones keep active-time stamps).
 ///
 /// Not thread-safe by itself: the recorder keeps it behind one lock.
 public struct RecordingStateMachine: Sendable {
@@ -89,6 +92,9 @@ public struct RecordingStateMachine: Sendable {
         case finished
         /// Timelapse: not yet an interval since the last written frame.
         case notDue
+        /// Full mode under heat or load (``LoadLevel/reduced``): left out on purpose; the
+        /// active clock still counts it.
+        case shed
     }
 
     /// What to do with one captured frame.
@@ -135,6 +141,11 @@ public struct RecordingStateMachine: Sendable {
     public private(set) var sourceAvailable = true
     /// Capture time left out because a gap between frames exceeded the stall limit.
     public private(set) var skippedGapTime = MediaTime.zero
+    /// How hard the recorder works now (``adapt(to:)``).
+    public private(set) var load = LoadLevel.normal
+    /// Full mode: frames left out on purpose under load.
+    public private(set) var framesShed = 0
+    private var framesShedInRow = 0
 
     /// The default stall limit: 3 s without a frame.
     public static let defaultStallLimit = MediaTime(value: 3, timescale: 1)
@@ -152,6 +163,13 @@ public struct RecordingStateMachine: Sendable {
 
     /// The active time so far.
     public var active: MediaTime { clock.active }
+
+    /// Applies a load level from the next frame on: the face cadence factor, and in full mode
+    /// the frame step.
+    public mutating func adapt(to level: LoadLevel) {
+        load = level
+        faceSchedule.factor = level.faceCadenceFactor
+    }
 
     /// Applies a control; returns the change of state, or nil when it changes nothing
     /// (pausing while paused, anything once finished).
@@ -201,6 +219,13 @@ public struct RecordingStateMachine: Sendable {
                 OutputFrame(index: written.index, pts: written.pts, active: clock.active, samplesFace: false)
             }
         case .full:
+            // One frame in `step` is written: the frames in between are shed.
+            if framesWritten > 0, framesShedInRow + 1 < load.fullModeFrameStep {
+                framesShedInRow += 1
+                framesShed += 1
+                return FrameStep(decision: .skip(.shed), transition: transition, skippedGap: skippedGap)
+            }
+            framesShedInRow = 0
             let stamped = timestamps.stamp(active: clock.active)
             clock.moveForward(to: stamped.active)
             output = OutputFrame(index: framesWritten, pts: stamped.pts, active: clock.active, samplesFace: false)

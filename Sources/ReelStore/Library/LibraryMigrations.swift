@@ -40,5 +40,14 @@ public enum LibraryMigrations {
             ) STRICT;
             CREATE INDEX study_session_tag_by_tag ON study_session_tag (tag_id);
             """),
+        // Heat and load (issue 4): NULL eased_seconds means "not measured" (sessions from
+        // before, recovered ones); load_reasons is a comma-separated list of reason kinds.
+        Migration(name: "0002-session-load", sql: """
+            ALTER TABLE study_session ADD COLUMN cpu_share REAL CHECK (cpu_share IS NULL OR cpu_share >= 0);
+            ALTER TABLE study_session ADD COLUMN peak_celsius REAL;
+            ALTER TABLE study_session ADD COLUMN eased_seconds REAL CHECK (eased_seconds IS NULL OR eased_seconds >= 0);
+            ALTER TABLE study_session ADD COLUMN reduced_seconds REAL CHECK (reduced_seconds IS NULL OR reduced_seconds >= 0);
+            ALTER TABLE study_session ADD COLUMN load_reasons TEXT;
+            """),
     ]
 }

@@ -90,11 +90,14 @@ public final class StudyLibrary {
                 guard try connection.rows("SELECT 1 FROM study_session WHERE id = ?", [StudyLibrary.key(session.id)]).isEmpty else { return false }
                 try connection.run("""
                     INSERT INTO study_session (id, started_at, ended_at, active_seconds, video_seconds, mode, interval_seconds,
-                                               file_path, thumbnail_path, face_track_path, title, recovered)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                               file_path, thumbnail_path, face_track_path, title, recovered,
+                                               cpu_share, peak_celsius, eased_seconds, reduced_seconds, load_reasons)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, [StudyLibrary.key(session.id), StudyLibrary.timestamp(session.startedAt), StudyLibrary.timestamp(session.endedAt),
                           session.activeSeconds, session.videoSeconds, session.mode.rawValue, session.intervalSeconds,
-                          session.filePath, session.thumbnailPath, session.faceTrackPath, session.title, session.recovered])
+                          session.filePath, session.thumbnailPath, session.faceTrackPath, session.title, session.recovered,
+                          session.load?.cpuShare, session.load?.peakCelsius, session.load?.easedSeconds, session.load?.reducedSeconds,
+                          session.load.map { $0.reasons.joined(separator: ",") }])
                 let addTag = try connection.prepare("INSERT INTO tag (name) VALUES (?) ON CONFLICT (name) DO NOTHING")
                 let link = try connection.prepare("""
                     INSERT INTO study_session_tag (session_id, tag_id, position) SELECT ?, id, ? FROM tag WHERE name = ?
@@ -126,7 +129,8 @@ public final class StudyLibrary {
         for row in tagRows { if let id = row[0].text, let name = row[1].text { tags[id, default: []].append(name) } }
         return try connection.rows("""
             SELECT id, started_at, ended_at, active_seconds, video_seconds, mode, interval_seconds,
-                   file_path, thumbnail_path, face_track_path, title, recovered
+                   file_path, thumbnail_path, face_track_path, title, recovered,
+                   cpu_share, peak_celsius, eased_seconds, reduced_seconds, load_reasons
             FROM study_session ORDER BY started_at, id
             """).compactMap { row in
             guard let idText = row[0].text, let id = UUID(uuidString: idText),
@@ -134,7 +138,12 @@ public final class StudyLibrary {
                   let mode = row[5].text.flatMap(RecordingMode.init(rawValue:)), let file = row[7].text else { return nil }
             return StudySession(id: id, startedAt: start, endedAt: end, activeSeconds: row[3].double ?? 0, videoSeconds: row[4].double ?? 0,
                                 mode: mode, intervalSeconds: row[6].double, filePath: file, thumbnailPath: row[8].text,
-                                faceTrackPath: row[9].text, title: row[10].text, tags: tags[idText] ?? [], recovered: row[11].integer == 1)
+                                faceTrackPath: row[9].text, title: row[10].text, tags: tags[idText] ?? [], recovered: row[11].integer == 1,
+                                load: row[14].double.map { eased in
+                                    RecordingLoad(cpuShare: row[12].double, peakCelsius: row[13].double, easedSeconds: eased,
+                                                  reducedSeconds: row[15].double ?? 0,
+                                                  reasons: (row[16].text ?? "").split(separator: ",").map(String.init))
+                                })
         }
     }
 

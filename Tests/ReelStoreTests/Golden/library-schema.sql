@@ -14,7 +14,7 @@ CREATE TABLE study_session (
     face_track_path TEXT,
     title TEXT,
     recovered INTEGER NOT NULL DEFAULT 0 CHECK (recovered IN (0, 1))
-) STRICT;
+, cpu_share REAL CHECK (cpu_share IS NULL OR cpu_share >= 0), peak_celsius REAL, eased_seconds REAL CHECK (eased_seconds IS NULL OR eased_seconds >= 0), reduced_seconds REAL CHECK (reduced_seconds IS NULL OR reduced_seconds >= 0), load_reasons TEXT) STRICT;
 
 CREATE TABLE study_session_tag (
     session_id TEXT NOT NULL REFERENCES study_session (id) ON DELETE CASCADE,
