@@ -140,6 +140,85 @@ struct RecordEndToEndTests {
         try checkFinished(output, in: dir)
     }
 
+    @Test("a hot machine reduces a full recording and the session says so; the machine is kept awake until reel ends, even when it is killed")
+    func heatAndKeepAwake() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        // A hot thermal zone, laid out as /sys/class/thermal shows it.
+        let zone = dir.path("thermal/thermal_zone0")
+        try FileManager.default.createDirectory(atPath: zone, withIntermediateDirectories: true)
+        for (name, value) in [("type", "x86_pkg_temp"), ("temp", "95000"), ("trip_point_0_type", "passive"), ("trip_point_0_temp", "90000")] {
+            try "\(value)\n".write(toFile: zone + "/" + name, atomically: true, encoding: .utf8)
+        }
+        // systemd-inhibit as it behaves with logind: runs the program it is given (Reel's `cat`)
+        // for as long as it runs; this one also notes its pid.
+        let bin = dir.path("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let pidFile = dir.path("inhibitor.pid")
+        try """
+            #!/bin/sh
+            echo "$*" > "\(pidFile).args"
+            while [ "${1#--}" != "$1" ]; do shift; done
+            echo $$ > "\(pidFile).tmp" && mv "\(pidFile).tmp" "\(pidFile)"
+            exec "$@"
+
+            """.write(toFile: bin + "/systemd-inhibit", atomically: true, encoding: .utf8)
+        chmod(bin + "/systemd-inhibit", 0o755)
+        var environment = environment(dir)
+        environment["REEL_THERMAL_FOLDER"] = dir.path("thermal")
+        environment["PATH"] = bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        func inhibitorPID() async throws -> Int32 {
+            for _ in 0..<50 {
+                if let text = try? String(contentsOfFile: pidFile, encoding: .utf8), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                    return pid
+                }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: pidFile])
+        }
+        func isAlive(_ pid: Int32) -> Bool {
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
+            return !stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
+        }
+        func waitGone(_ pid: Int32) async throws -> Bool {
+            for _ in 0..<30 where isAlive(pid) { try await Task.sleep(for: .milliseconds(100)) }
+            return !isAlive(pid)
+        }
+
+        // 1. A finished recording on a hot machine.
+        let library = dir.path("lib.sqlite"), output = dir.path("out/hot.mp4")
+        let process = try BackgroundProcess(try ReelBinary.path(), ["record", "--source", "test", "--mode", "full", "--canvas", "1280x720",
+                                                                    "--duration", "6", "--output", output, "--library", library],
+                                            environment: environment)
+        let first = try await inhibitorPID()
+        try await Task.sleep(for: .seconds(1))
+        #expect(isAlive(first), "the machine is kept awake while recording")
+        #expect(try String(contentsOfFile: pidFile + ".args", encoding: .utf8).hasPrefix("--what=sleep:idle --mode=block --who=Reel"))
+        let run = Run(await process.wait(timeout: .seconds(60)))
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("warning: load: reduced (hot: x86_pkg_temp at 95 °C, limit 90 °C)"), "\(run.stderr)")
+        #expect(run.stdout.contains("eased for heat or load:") && run.stdout.contains("frames left out on purpose"), "\(run.stdout)")
+        #expect(try await waitGone(first), "released when reel ends")
+        let sessions = try ReelBinary.run(["sessions", "--json", "--library", library])
+        let json = try #require(JSONSerialization.jsonObject(with: Data(sessions.stdout.utf8)) as? [[String: Any]])
+        let load = try #require(json.first?["load"] as? [String: Any], "\(sessions.stdout)")
+        #expect(load["reasons"] as? [String] == ["hot"] && load["peakCelsius"] as? Double == 95)
+        #expect((load["reducedSeconds"] as? Double ?? 0) > 4)
+        #expect(abs(try VideoInspection.duration(of: output) - (run.activeSeconds ?? 0)) <= 1.0 / 30 + 0.002, "still the study time")
+
+        // 2. Killed: the pipe to the inhibitor closes with reel, so the lock goes too.
+        try FileManager.default.removeItem(atPath: pidFile)
+        let killed = try BackgroundProcess(try ReelBinary.path(), ["record", "--source", "test", "--mode", "timelapse", "--quiet",
+                                                                   "--output", dir.path("out/killed.mp4"), "--library", library],
+                                           environment: environment)
+        let second = try await inhibitorPID()
+        try await Task.sleep(for: .seconds(1))
+        #expect(isAlive(second))
+        killed.send(SIGKILL)
+        _ = await killed.wait(timeout: .seconds(10))
+        #expect(try await waitGone(second), "no process is left keeping the machine awake after a crash")
+    }
+
     @Test("SIGUSR1 toggles pause; SIGINT finishes with a playable file")
     func signals() async throws {
         let dir = try TemporaryDirectory()

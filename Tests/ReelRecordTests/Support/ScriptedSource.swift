@@ -95,7 +95,10 @@ final class CollectingReporter: RecordReporter, @unchecked Sendable {
     func info(_ line: String) { lock.withLock { _lines.append(line) } }
     func warning(_ line: String) { lock.withLock { _lines.append("warning: " + line) } }
     func stateChanged(_ change: RecordStateChange) { lock.withLock { _changes.append(change) } }
-    func status(_ status: RecordStatus) {}
+    private var _statuses: [RecordStatus] = []
+    /// Every status snapshot (about one a second).
+    var statuses: [RecordStatus] { lock.withLock { _statuses } }
+    func status(_ status: RecordStatus) { lock.withLock { _statuses.append(status) } }
     func finished(_ report: RecordReport) {}
 }
 
