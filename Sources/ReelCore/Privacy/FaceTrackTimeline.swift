@@ -58,7 +58,8 @@ public struct FaceTrackTimeline: Sendable {
             }
             let b = samples[low]
             if a.segment == b.segment && a.kind == b.kind {
-                let fraction = (time - a.time).seconds / (b.time - a.time).seconds
+                // In seconds: MediaTime's difference would round to the finer of the two timescales.
+                let fraction = (time.seconds - a.time.seconds) / (b.time.seconds - a.time.seconds)
                 result.append(FaceBox(subject: a.subject, segment: a.segment, kind: a.kind,
                                       box: a.box.interpolated(to: b.box, fraction: fraction)))
             } else {

@@ -20,8 +20,9 @@ extension NormalizedRect {
     }
 
     /// The part inside the picture (0…1 on both axes); an empty rectangle on the nearest
-    /// border when nothing is inside.
+    /// border when nothing is inside; the rectangle itself, bit for bit, when it is inside.
     public func clamped() -> NormalizedRect {
+        if x >= 0, y >= 0, maxX <= 1, maxY <= 1, width >= 0, height >= 0 { return self }
         let left = min(max(x, 0), 1), top = min(max(y, 0), 1)
         let right = min(max(maxX, left), 1), bottom = min(max(maxY, top), 1)
         return NormalizedRect(x: left, y: top, width: right - left, height: bottom - top)

@@ -41,9 +41,13 @@ public struct PrivacyEdits: Sendable, Equatable, Codable {
         /// Whether this is no edit at all.
         public var isEmpty: Bool { self == SegmentEdit() }
 
-        /// `box` after this edit: scaled about its centre, moved, clamped to the picture.
+        /// `box` after this edit: scaled about its centre, moved, clamped to the picture
+        /// (exactly `box.clamped()` when there is nothing to scale or move).
         public func apply(to box: NormalizedRect) -> NormalizedRect {
-            box.scaled(width: scale, height: scale).offsetBy(dx: dx, dy: dy).clamped()
+            var result = box
+            if scale != 1 { result = result.scaled(width: scale, height: scale) }
+            if dx != 0 || dy != 0 { result = result.offsetBy(dx: dx, dy: dy) }
+            return result.clamped()
         }
     }
 
