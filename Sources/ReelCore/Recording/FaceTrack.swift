@@ -24,13 +24,17 @@ public struct FaceTrackSample: Sendable, Equatable {
     public var kind: Kind
     /// The box in the recorded picture (the canvas), normalized, origin top-left.
     public var box: NormalizedRect
+    /// Whose face: 0 for a study session's single subject; in arbitrary videos, where every
+    /// face is tracked, one stable id per face.
+    public var subject: Int
 
     /// A sample.
-    public init(time: MediaTime, segment: Int, kind: Kind, box: NormalizedRect) {
+    public init(time: MediaTime, segment: Int, kind: Kind, box: NormalizedRect, subject: Int = 0) {
         self.time = time
         self.segment = segment
         self.kind = kind
         self.box = box
+        self.subject = subject
     }
 }
 
@@ -46,9 +50,17 @@ public struct FaceTrackSample: Sendable, Equatable {
 /// Each sample is `[time, segment, kind, x, y, width, height]`: time in 1/600 s of video
 /// time (exact for 10 fps timelapses and for full recordings, whose timestamps use that
 /// timescale), the box in 1/10000 of the picture (a fifth of a pixel at 1920 wide).
+///
+/// Version 2 adds the subject as an eighth number, `[time, segment, kind, x, y, width,
+/// height, subject]`, for tracks of several faces (arbitrary videos, `--all-faces`). A track
+/// whose samples are all subject 0 (every study session) is still written as version 1, byte
+/// for byte as before, so older Reels keep reading it; a track of several faces is version 2,
+/// which an older Reel refuses ("update Reel") instead of mixing the faces into one. Both
+/// versions are read.
 public struct FaceTrack: Sendable, Equatable, Codable {
-    /// The format this Reel writes.
-    public static let currentVersion = 1
+    /// The newest format this Reel reads and writes (version 1 is still written when every
+    /// sample is subject 0).
+    public static let currentVersion = 2
     /// Units per second of sample times.
     public static let timescale: Int32 = 600
     /// Units per picture width or height of box coordinates.
@@ -73,14 +85,16 @@ public struct FaceTrack: Sendable, Equatable, Codable {
         func q(_ v: Double) -> Double { (v * Double(boxScale)).rounded() / Double(boxScale) }
         return FaceTrackSample(time: sample.time.converted(to: timescale), segment: sample.segment, kind: sample.kind,
                                box: NormalizedRect(x: q(sample.box.x), y: q(sample.box.y),
-                                                   width: q(sample.box.width), height: q(sample.box.height)))
+                                                   width: q(sample.box.width), height: q(sample.box.height)),
+                               subject: sample.subject)
     }
 
     /// A track that cannot be read.
     public enum Error: Swift.Error, CustomStringConvertible, Equatable {
         /// Written by a newer Reel.
         case unsupportedVersion(Int)
-        /// A sample that is not seven whole numbers, or holds an unknown kind.
+        /// A sample that is not seven (version 1) or eight (version 2) whole numbers, or holds
+        /// an unknown kind, a negative segment or subject, or a negative size.
         case badSample(index: Int, reason: String)
 
         public var description: String {
@@ -104,28 +118,36 @@ public struct FaceTrack: Sendable, Equatable, Codable {
             throw DecodingError.dataCorruptedError(forKey: .timescale, in: container, debugDescription: "timescale and boxScale must be positive")
         }
         let rows = try container.decode([[Int64]].self, forKey: .samples)
+        let columns = version == 1 ? 7 : 8
         samples = try rows.enumerated().map { index, row in
-            guard row.count == 7 else { throw Error.badSample(index: index, reason: "\(row.count) numbers instead of 7") }
+            guard row.count == columns else { throw Error.badSample(index: index, reason: "\(row.count) numbers instead of \(columns)") }
             guard let kind = FaceTrackSample.Kind(rawValue: Int(row[2])) else {
                 throw Error.badSample(index: index, reason: "unknown kind \(row[2])")
             }
+            guard row[1] >= 0 else { throw Error.badSample(index: index, reason: "negative segment \(row[1])") }
+            guard row[5] >= 0, row[6] >= 0 else { throw Error.badSample(index: index, reason: "negative box size \(row[5])x\(row[6])") }
+            let subject = columns == 8 ? row[7] : 0
+            guard subject >= 0 else { throw Error.badSample(index: index, reason: "negative subject \(subject)") }
             let scale = Double(boxScale)
             return FaceTrackSample(time: MediaTime(value: row[0], timescale: timescale), segment: Int(row[1]), kind: kind,
                                    box: NormalizedRect(x: Double(row[3]) / scale, y: Double(row[4]) / scale,
-                                                       width: Double(row[5]) / scale, height: Double(row[6]) / scale))
+                                                       width: Double(row[5]) / scale, height: Double(row[6]) / scale),
+                                   subject: Int(subject))
         }
     }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Keys.self)
-        try container.encode(FaceTrack.currentVersion, forKey: .version)
+        let multiSubject = samples.contains { $0.subject != 0 }
+        try container.encode(multiSubject ? 2 : 1, forKey: .version)
         try container.encode(FaceTrack.timescale, forKey: .timescale)
         try container.encode(FaceTrack.boxScale, forKey: .boxScale)
         let scale = Double(FaceTrack.boxScale)
         let rows: [[Int64]] = samples.map { s in
-            [s.time.converted(to: FaceTrack.timescale).value, Int64(s.segment), Int64(s.kind.rawValue),
-             Int64((s.box.x * scale).rounded()), Int64((s.box.y * scale).rounded()),
-             Int64((s.box.width * scale).rounded()), Int64((s.box.height * scale).rounded())]
+            let row = [s.time.converted(to: FaceTrack.timescale).value, Int64(s.segment), Int64(s.kind.rawValue),
+                       Int64((s.box.x * scale).rounded()), Int64((s.box.y * scale).rounded()),
+                       Int64((s.box.width * scale).rounded()), Int64((s.box.height * scale).rounded())]
+            return multiSubject ? row + [Int64(s.subject)] : row
         }
         try container.encode(rows, forKey: .samples)
     }

@@ -253,8 +253,8 @@ struct RecordingValuesTests {
 
     @Test("a face track from a newer Reel, or with a damaged sample, is refused with the reason")
     func faceTrackErrors() {
-        #expect(throws: FaceTrack.Error.unsupportedVersion(2)) {
-            try FaceTrack.decode(json: Data(#"{"boxScale":10000,"samples":[],"timescale":600,"version":2}"#.utf8))
+        #expect(throws: FaceTrack.Error.unsupportedVersion(3)) {
+            try FaceTrack.decode(json: Data(#"{"boxScale":10000,"samples":[],"timescale":600,"version":3}"#.utf8))
         }
         #expect(throws: FaceTrack.Error.badSample(index: 0, reason: "6 numbers instead of 7")) {
             try FaceTrack.decode(json: Data(#"{"boxScale":10000,"samples":[[1,2,3,4,5,6]],"timescale":600,"version":1}"#.utf8))
