@@ -108,7 +108,7 @@ final class RecordingBranch: @unchecked Sendable {
         if item.output.samplesFace, let found = tracker.track(frame, videoTime: item.output.pts) {
             let crop = NormalizedRect.centreFill(source: VideoDimensions(width: frame.width, height: frame.height), target: canvas)
             faceTrack.append(FaceTrackSample(time: item.output.pts, segment: found.segment, kind: found.kind,
-                                             box: found.box.relative(to: crop)))
+                                             box: found.box.relative(to: crop).clamped()))
         }
         try writer.appendVideo(frame, pts: item.output.pts)
         if fragmentStart == nil { fragmentStart = frame.captureTime }
