@@ -2,15 +2,17 @@ import ReelCompose
 
 /// Deterministic yuv420p pictures and the checks the compositor tests share.
 enum TestPictures {
-    /// A busy picture: a diagonal gradient, a 24-pixel checker and hashed noise on every plane,
-    /// so neighbouring blocks have different means and a wrong grid or a dark edge shows.
+    /// A busy picture: a diagonal gradient, coarse bands (97 × 61 px), a 24-pixel checker and
+    /// hashed noise on every plane, so neighbouring blocks have different means and a wrong
+    /// grid or a dark edge shows.
     static func pattern(width: Int, height: Int) -> YUVPictureBuffer {
         let buffer = YUVPictureBuffer(width: width, height: height)
         let p = buffer.picture
         for y in 0..<height {
             for x in 0..<width {
-                let checker = ((x / 24 + y / 24) & 1) * 40
-                p.y[y * p.yStride + x] = UInt8(40 + (x * 3 + y * 2) % 120 + checker + Int(hash(x, y) & 15))
+                let checker = ((x / 24 + y / 24) & 1) * 20
+                let bands = ((x / 97 + y / 61) % 5) * 20
+                p.y[y * p.yStride + x] = UInt8(30 + (x * 3 + y * 2) % 120 / 2 + bands + checker + Int(hash(x, y) & 15))
             }
         }
         for y in 0..<p.chromaHeight {
