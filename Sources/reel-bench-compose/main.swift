@@ -44,11 +44,13 @@ func milliseconds(_ d: Duration) -> Double {
     Double(d.components.seconds) * 1000 + Double(d.components.attoseconds) / 1e15
 }
 
+func padded(_ name: String) -> String { name + String(repeating: " ", count: max(0, 30 - name.count)) }
+
 func summary(_ name: String, _ samples: [Double]) -> String {
     let sorted = samples.sorted()
     let median = sorted[sorted.count / 2], p95 = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.95))]
     let mean = samples.reduce(0, +) / Double(samples.count)
-    return String(format: "%-28@ median %7.3f ms  p95 %7.3f ms  mean %7.3f ms  (%d frames)", name as NSString, median, p95, mean, samples.count)
+    return padded(name) + String(format: " median %7.3f ms  p95 %7.3f ms  mean %7.3f ms  (%d frames)", median, p95, mean, samples.count)
 }
 
 do {
@@ -85,7 +87,7 @@ do {
     print(summary("mosaic (1 box)", mosaicOnly))
     print(summary("mosaic+caption+watermark", full))
     print(summary("  frames with cached caption", cachedOnly))
-    print(String(format: "caption render (new text)    %7.3f ms  (%d renders in the run)", milliseconds(first), compositor.captionRenders))
+    print(padded("caption render (new text)") + String(format: " %7.3f ms  (%d renders in the run)", milliseconds(first), compositor.captionRenders))
 } catch {
     FileHandle.standardError.write(Data("reel-bench-compose: \(error)\n".utf8))
     exit(1)
