@@ -90,6 +90,7 @@ public final class CaptionRenderer {
             self.cornerRadius = cornerRadius
         }
 
+        /// Same colours and geometry.
         public static func == (a: Style, b: Style) -> Bool {
             a.text == b.text && a.plate == b.plate && a.paddingX == b.paddingX && a.paddingY == b.paddingY
                 && a.cornerRadius == b.cornerRadius

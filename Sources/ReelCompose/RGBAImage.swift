@@ -19,8 +19,11 @@ public struct RGBAImage: Sendable, Equatable {
 
     /// An image filled with one colour.
     public init(width: Int, height: Int, red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) {
-        self.init(width: width, height: height,
-                  pixels: [UInt8]((0..<(width * height)).lazy.flatMap { _ in [red, green, blue, alpha] }))
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        for i in stride(from: 0, to: pixels.count, by: 4) {
+            pixels[i] = red; pixels[i + 1] = green; pixels[i + 2] = blue; pixels[i + 3] = alpha
+        }
+        self.init(width: width, height: height, pixels: pixels)
     }
 
     /// The pixel at (`x`, `y`).

@@ -116,11 +116,15 @@ struct MosaicTests {
         try expectMosaicRules(before: before, after: after, box: box)
     }
 
-    @Test("edges are clamped at the bottom-right corner too, on odd picture sizes")
+    @Test("edges are clamped at the bottom-right corner too, on odd picture sizes and an odd block size")
     func clampedBottomRightOddSize() throws {
         let box = NormalizedRect(x: 0.85, y: 0.8, width: 0.3, height: 0.35)
         let (before, after) = mosaic(box, width: 1279, height: 721)
         try expectMosaicRules(before: before, after: after, box: box)
+        // 1100 wide: block 33, so chroma block boundaries fall between chroma samples.
+        #expect(MosaicCompositor.blockSize(width: 1100, height: 620) == 33)
+        let (before33, after33) = mosaic(NormalizedRect(x: 0.7, y: 0.6, width: 0.35, height: 0.5), width: 1100, height: 620)
+        try expectMosaicRules(before: before33, after: after33, box: NormalizedRect(x: 0.7, y: 0.6, width: 0.35, height: 0.5))
     }
 
     @Test("the mask: opaque up to r 0.94, original from r 1.0, linear and monotonic between")
