@@ -38,6 +38,7 @@ public final class CaptionRenderer {
         /// The requested text size is outside 4…512 pixels.
         case badPixelSize(Int)
 
+        /// What went wrong and what to do about it.
         public var description: String {
             switch self {
             case .fontNotFound(let searched):

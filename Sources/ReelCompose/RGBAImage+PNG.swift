@@ -13,6 +13,7 @@ extension RGBAImage {
         /// The file could not be written.
         case unwritable(path: String, reason: String)
 
+        /// What went wrong and what to do about it.
         public var description: String {
             switch self {
             case let .unreadable(path, reason): "cannot read image \(path): \(reason)"

@@ -4,13 +4,16 @@
 // 30 fps video, so it is re-rendered every 30th frame) and a watermark. The picture is
 // restored from the original between frames, outside the timed part.
 //
-//   reel-bench-compose [--frames N] [--size WxH] [--font PATH]
+//   reel-bench-compose [--frames N] [--size WxH] [--font PATH] [--input IN.yuv] [--output OUT.yuv]
+//
+// --input takes the picture from a raw yuv420p file of that size (else a generated pattern);
+// --output writes the last composited frame there, to look at (e.g. with ffmpeg -f rawvideo).
 import Foundation
 import ReelCompose
 import ReelCore
 
 var frames = 300, width = 1920, height = 1080
-var fontPath: String?
+var fontPath: String?, inputPath: String?, outputPath: String?
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
     switch argument {
@@ -19,8 +22,10 @@ while let argument = arguments.next() {
         let parts = (arguments.next() ?? "").split(separator: "x").compactMap { Int($0) }
         if parts.count == 2 { width = parts[0]; height = parts[1] }
     case "--font": fontPath = arguments.next()
+    case "--input": inputPath = arguments.next()
+    case "--output": outputPath = arguments.next()
     default:
-        FileHandle.standardError.write(Data("usage: reel-bench-compose [--frames N] [--size WxH] [--font PATH]\n".utf8))
+        FileHandle.standardError.write(Data("usage: reel-bench-compose [--frames N] [--size WxH] [--font PATH] [--input IN.yuv] [--output OUT.yuv]\n".utf8))
         exit(2)
     }
 }
@@ -55,6 +60,13 @@ func summary(_ name: String, _ samples: [Double]) -> String {
 
 do {
     let original = pattern(width: width, height: height)
+    if let inputPath {
+        let data = try Data(contentsOf: URL(fileURLWithPath: inputPath))
+        guard data.count >= original.bytes.count else {
+            throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: inputPath])
+        }
+        original.load([UInt8](data.prefix(original.bytes.count)))
+    }
     let frame = original.copy()
     let bytes = original.bytes
     let mark = Watermark(image: RGBAImage(width: 320, height: 120, red: 255, green: 255, blue: 255, alpha: 200))
@@ -82,6 +94,7 @@ do {
         full.append(milliseconds(f))
         if i % 30 != 0 { cachedOnly.append(milliseconds(f)) }
     }
+    if let outputPath { try Data(frame.bytes).write(to: URL(fileURLWithPath: outputPath)) }
     let first = try clock.measure { _ = try renderer.render(caption(999_999), pixelSize: 38) }
     print("reel-bench-compose: \(width)x\(height) yuv420p, face box 300x400 px, font \(renderer.fontPath)")
     print(summary("mosaic (1 box)", mosaicOnly))

@@ -23,10 +23,23 @@ struct CaptionTests {
         // ink differs from the kanji's (a font without kanji would draw exactly this).
         let tofu = try renderer.render("\u{E000}\u{E001}", pixelSize: 48, style: inkOnly)
         #expect(tofu.missingCharacters == ["\u{E000}", "\u{E001}"])
-        let kanjiInk = inked(kanji.image), tofuInk = inked(tofu.image)
+        let kanjiInk = inked(kanji.image), tofuInk = inked(tofu.image)  // at 48 px: about 1600 and 1190
         #expect(kanjiInk > 300, "only \(kanjiInk) inked pixels")
         #expect(kanji.image.pixels != tofu.image.pixels)
         #expect(abs(kanjiInk - tofuInk) > 50, "kanji ink \(kanjiInk) looks like two .notdef boxes (\(tofuInk))")
+    }
+
+    static let latinFont = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+
+    @Test("a font without kanji: the characters are reported missing, and the font is not picked as a caption font",
+          .enabled(if: FileManager.default.fileExists(atPath: latinFont), "needs DejaVu Sans (fonts-dejavu-core)"))
+    func latinOnlyFont() throws {
+        let renderer = try CaptionRenderer(fontPath: Self.latinFont)
+        let caption = try renderer.render("勉強 1:23", pixelSize: 40, style: inkOnly)
+        #expect(caption.missingCharacters == ["勉", "強"])
+        #expect(throws: CaptionRenderer.Error.fontNotFound(searched: [Self.latinFont])) {
+            try CaptionRenderer.locateFont(knownPaths: [Self.latinFont], askFontconfig: false)
+        }
     }
 
     @Test("the study caption shapes every character and has a translucent plate")
