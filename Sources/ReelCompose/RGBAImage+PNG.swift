@@ -29,7 +29,9 @@ extension RGBAImage {
     public static let maxArtworkSide = 8192
 
     /// Reads a PNG of any colour type and bit depth (grey, palette, RGB, with or without
-    /// alpha or tRNS, 16-bit) as 8-bit straight-alpha RGBA.
+    /// alpha or tRNS, 16-bit) as 8-bit straight-alpha RGBA, sRGB-encoded. A 16-bit file without
+    /// gamma information is taken as sRGB-encoded, as image editors mean it (libpng would
+    /// otherwise assume linear light and brighten it).
     public init(pngAt path: String) throws {
         guard FileManager.default.isReadableFile(atPath: path) else {
             throw PNGError.unreadable(path: path, reason: FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file")
@@ -47,6 +49,7 @@ extension RGBAImage {
             throw PNGError.tooLarge(path: path, width: width, height: height)
         }
         image.format = reel_png_format_rgba()
+        image.flags |= reel_png_image_flag_16bit_srgb()  // read by finish_read; begin_read clears flags
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         let ok = pixels.withUnsafeMutableBytes { buffer in
             png_image_finish_read(&image, nil, buffer.baseAddress, png_int_32(width * 4), nil)

@@ -41,7 +41,7 @@ struct OverlayTests {
         }
     }
 
-    @Test("PNG: RGBA round trip, and grey, palette and RGB files (made by ffmpeg) read as RGBA")
+    @Test("PNG: RGBA round trip, and grey, grey+alpha, palette, RGB and 16-bit files (made by ffmpeg) read as RGBA")
     func pngColourTypes() throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
@@ -50,17 +50,22 @@ struct OverlayTests {
         try image.writePNG(to: dir.path("rgba.png"))
         #expect(try RGBAImage(pngAt: dir.path("rgba.png")) == image)
 
-        for (format, expected) in [("gray", (128, 128, 128, 255)), ("pal8", (255, 0, 0, 255)), ("rgb24", (255, 0, 0, 255))] {
-            let colour = format == "gray" ? "0x808080" : "red"
+        let cases: [(format: String, colour: String, expected: (Int, Int, Int, Int))] = [
+            ("gray", "0x808080", (128, 128, 128, 255)), ("ya8", "0x808080", (128, 128, 128, 255)),
+            ("pal8", "red", (255, 0, 0, 255)), ("rgb24", "red", (255, 0, 0, 255)),
+            ("rgba64be", "red", (255, 0, 0, 255)), ("rgba64be", "0x808080", (128, 128, 128, 255)),
+        ]
+        for (index, (format, colour, expected)) in cases.enumerated() {
+            let file = dir.path("\(index)-\(format).png")
             let run = try Subprocess.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=\(colour):s=16x8",
-                                                    "-frames:v", "1", "-pix_fmt", format, dir.path("\(format).png")])
+                                                    "-frames:v", "1", "-pix_fmt", format, file])
             try #require(run.status == 0, "ffmpeg failed: \(run.stderr)")
-            let read = try RGBAImage(pngAt: dir.path("\(format).png"))
+            let read = try RGBAImage(pngAt: file)
             #expect(read.width == 16 && read.height == 8)
             let p = read[5, 5]
             // lavfi's colour source is YUV: ffmpeg's own conversion back to RGB is within a few steps.
             let got = [Int(p.r), Int(p.g), Int(p.b), Int(p.a)], want = [expected.0, expected.1, expected.2, expected.3]
-            #expect(zip(got, want).allSatisfy { abs($0 - $1) <= 4 }, "\(format): \(got)")
+            #expect(zip(got, want).allSatisfy { abs($0 - $1) <= 4 }, "\(format) \(colour): \(got)")
         }
     }
 
