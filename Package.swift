@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ReelRecord", targets: ["ReelRecord"]),
         .library(name: "ReelStore", targets: ["ReelStore"]),
         .library(name: "ReelOrigin", targets: ["ReelOrigin"]),
+        .library(name: "ReelCompose", targets: ["ReelCompose"]),
     ],
     targets: [
         // Layer 1: C bridge. Debian's FFmpeg 5.1 headers live on the default include path;
@@ -35,12 +36,18 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         // Layer 1: SQLite 3 (the study library); the header wraps SQLITE_TRANSIENT (a macro).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // Layer 1: FreeType + HarfBuzz (captions; one module, hb-ft.h includes FreeType) and libpng
+        // (stamps, watermarks; only the png_image API, which needs no setjmp).
+        .systemLibrary(name: "CText", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev", "libfreetype-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // Layer 2: every rule of the spec that is arithmetic or a state machine.
         .target(name: "ReelCore", linkerSettings: [.linkedLibrary("m")]),
         // Layer 3: FFmpeg-backed media (sources, encoders, segmenter, MP4 writer).
         .target(name: "ReelMedia", dependencies: ["CFFmpeg", "ReelCore"]),
         // Layer 3: the store: a small SQLite wrapper and the study library (sessions, tags).
         .target(name: "ReelStore", dependencies: ["CSQLite", "ReelCore"]),
+        // Layer 3: export pixel work on borrowed 4:2:0 pictures: mosaic, stamps, watermark, captions.
+        .target(name: "ReelCompose", dependencies: ["CText", "CPNG", "ReelCore"]),
         // Layer 4: pipelines (live HLS recorder, publisher).
         .target(name: "ReelLive", dependencies: ["ReelMedia", "ReelCore"]),
         // Layer 4: the study recorder (active-time timelapse and full recording, crash-safe).
@@ -50,6 +57,8 @@ let package = Package(
         // Layer 5: the command line: parses, wires, reports.
         .target(name: "ReelCLI", dependencies: ["ReelLive", "ReelRecord", "ReelOrigin", "ReelStore", "ReelMedia", "ReelCore"]),
         .executableTarget(name: "reel", dependencies: ["ReelCLI"]),
+        // Benchmark only (bench/compose.sh): the compositor's cost per 1080p frame, release build.
+        .executableTarget(name: "reel-bench-compose", dependencies: ["ReelCompose", "ReelCore"]),
 
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
         // Helpers for tests only: subprocesses (ffprobe, ffmpeg, nginx), temporary folders.
@@ -59,6 +68,7 @@ let package = Package(
         .testTarget(name: "ReelRecordTests", dependencies: ["ReelRecord", "ReelStore", "ReelMedia", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelStoreTests", dependencies: ["ReelStore", "ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
         .testTarget(name: "ReelCLITests", dependencies: ["ReelCLI", "ReelTestSupport"]),
+        .testTarget(name: "ReelComposeTests", dependencies: ["ReelCompose", "ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
         .testTarget(name: "ReelOriginTests", dependencies: ["ReelOrigin", "ReelCore", "CZlib", "ReelTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

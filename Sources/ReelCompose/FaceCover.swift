@@ -1,0 +1,9 @@
+import ReelCore
+
+/// What the export draws over one face box in one frame (after the review step's edits).
+public enum FaceCover {
+    /// The privacy mosaic over the box (normalized, origin top-left).
+    case mosaic(NormalizedRect)
+    /// A stamp image over the box.
+    case stamp(NormalizedRect, Stamp)
+}
