@@ -130,6 +130,18 @@ final class MediaReader: @unchecked Sendable {
         return (Int(decoder.pointee.width), Int(decoder.pointee.height), fps)
     }
 
+    /// Whether the input holds an audio stream (also when its decoder was not opened).
+    var hasAudioStream: Bool {
+        guard let context = formatContext else { return false }
+        return av_find_best_stream(context, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0) >= 0
+    }
+
+    /// The input's `creation_time` tag (ISO 8601), when it has one.
+    var creationTime: String? {
+        guard let context = formatContext, let entry = av_dict_get(context.pointee.metadata, "creation_time", nil, 0) else { return nil }
+        return String(cString: entry.pointee.value)
+    }
+
     /// The audio stream's rate and channels.
     var audioFormat: (sampleRate: Int, channels: Int)? {
         guard let decoder = audioDecoder else { return nil }
