@@ -232,14 +232,14 @@ struct cvision_centerface {
 struct cvision_cascade {
     cv::CascadeClassifier classifier;
     int input_width = 640;
-    cv::Mat grey, equalized;
+    cv::Mat grey;
 };
 
 struct cvision_upperbody {
     cv::CascadeClassifier classifier;
     cv::HOGDescriptor hog;
     int input_width = 640;
-    cv::Mat grey, equalized;
+    cv::Mat grey;
 };
 
 extern "C" {
@@ -412,11 +412,13 @@ cvision_status cvision_cascade_detect(cvision_cascade *cascade, const cvision_pi
         if (!check_picture(picture, error)) return CVISION_ERROR_ARGUMENT;
         if (!(scale_factor > 1.0)) { error = "scale factor must be above 1"; return CVISION_ERROR_ARGUMENT; }
         cv::Size size = cascade_size(picture, cascade->input_width);
+        // No histogram equalization: the cascade normalizes each window's contrast itself, and
+        // equalizing a frame dominated by one flat area (a wall) crushed the face's contrast
+        // and lost it (measured on bench/detector.sh's frame).
         grey_at(picture, size, cascade->grey);
-        cv::equalizeHist(cascade->grey, cascade->equalized);
         int min_side = int(std::lround(std::min(size.width, size.height) * std::max(0.0, min_size_fraction)));
         std::vector<cv::Rect> rects;
-        cascade->classifier.detectMultiScale(cascade->equalized, rects, scale_factor, min_neighbors, 0,
+        cascade->classifier.detectMultiScale(cascade->grey, rects, scale_factor, min_neighbors, 0,
                                              cv::Size(min_side, min_side));
         write_rects(largest_first(rects), double(picture->width) / size.width, double(picture->height) / size.height,
                     out, capacity, count);
@@ -455,7 +457,6 @@ cvision_status cvision_upperbody_detect(cvision_upperbody *detector, const cvisi
         if (!check_picture(picture, error)) return CVISION_ERROR_ARGUMENT;
         cv::Size size = cascade_size(picture, detector->input_width);
         grey_at(picture, size, detector->grey);
-        cv::equalizeHist(detector->grey, detector->equalized);
 
         const int min_side = std::min(size.width, size.height);
         if ((methods & (CVISION_UPPERBODY_CASCADE | CVISION_UPPERBODY_HOG)) == 0) {
@@ -463,7 +464,7 @@ cvision_status cvision_upperbody_detect(cvision_upperbody *detector, const cvisi
             return CVISION_ERROR_ARGUMENT;
         }
         std::vector<cv::Rect> cascade_rects;
-        if (methods & CVISION_UPPERBODY_CASCADE) detector->classifier.detectMultiScale(detector->equalized, cascade_rects, 1.1, 3, 0,
+        if (methods & CVISION_UPPERBODY_CASCADE) detector->classifier.detectMultiScale(detector->grey, cascade_rects, 1.1, 3, 0,
                                               cv::Size(min_side / 6, min_side / 6));
         std::vector<cv::Rect> hog_rects;
         if ((methods & CVISION_UPPERBODY_HOG) && size.width >= detector->hog.winSize.width && size.height >= detector->hog.winSize.height) {

@@ -6,7 +6,8 @@ import ReelCore
 /// when the CenterFace model is missing. Finds frontal, upright faces only; cheap.
 ///
 /// The picture's grey levels (the luma plane alone for yuv420p) are scaled to at most
-/// ``Settings/inputWidth`` wide and histogram-equalized before the cascade runs. Boxes come
+/// ``Settings/inputWidth`` wide before the cascade runs (no histogram equalization: it lost
+/// faces in frames dominated by a flat wall). Boxes come
 /// back normalized to the picture, largest first, each with score 1 (a cascade gives none).
 public final class HaarFaceDetector: FaceDetector, @unchecked Sendable {
     /// How the cascade is run.

@@ -17,6 +17,18 @@ import Testing
         #expect(face.kind == .face && face.score == 1)
     }
 
+    @Test func haarFindsTheFaceOnAFlatGreyCanvas() throws {
+        // A frame that is mostly one flat grey: histogram equalization once lost this face.
+        let detector = try HaarFaceDetector()
+        var canvas = TestPicture(width: 1920, height: 1080, grey: 128)
+        canvas.paste(try TestPicture.astronaut(), x: 900, y: 300)
+        let expected = NormalizedRect(x: (900 + TestPicture.astronautFace.x) / 1920, y: (300 + TestPicture.astronautFace.y) / 1080,
+                                      width: TestPicture.astronautFace.width / 1920, height: TestPicture.astronautFace.height / 1080)
+        let faces = try canvas.withDetectorPicture(.yuv420p) { try detector.detect($0) }
+        let face = try #require(faces.first, "no face on the flat canvas")
+        #expect(iou(face.box, expected) >= 0.5, "\(face.box) vs \(expected)")
+    }
+
     @Test func haarFindsNothingInPlainOrNoise() throws {
         let detector = try HaarFaceDetector()
         #expect(try TestPicture(width: 1280, height: 720, grey: 200).withDetectorPicture(.gray8) { try detector.detect($0) } == [])

@@ -111,7 +111,7 @@ cvision_status cvision_cascade_open(const char *cascade_path, int32_t input_widt
                                     char *message, size_t message_size);
 
 /**
- * Runs the cascade on the picture's grey levels (histogram-equalized), objects at least
+ * Runs the cascade on the picture's grey levels, objects at least
  * `min_size_fraction` of the analysed picture's smaller side. Writes at most `capacity`
  * detections, largest first.
  */
