@@ -100,7 +100,8 @@ do {
         if models.hasCenterFaceModel {
             for width in options.centerFaceWidths {
                 let detector = try CenterFaceDetector(modelPath: models.centerFaceModel, settings: .init(inputWidth: width))
-                let label = "CenterFace @\(width)" + (width == CenterFaceDetector.Settings.default.inputWidth ? " (default)" : "")
+                let label = "CenterFace @\(width)" + (width == CenterFaceDetector.Settings.default.inputWidth ? " (default)"
+                    : width == CenterFaceDetector.Settings.export.inputWidth ? " (export)" : "")
                 try measure(label, runs: options.runs, picture: picture, detector: detector)
             }
         } else {

@@ -107,9 +107,23 @@ import Testing
         #expect(zip(many, many.dropFirst()).allSatisfy { $0.score >= $1.score }, "highest score first")
     }
 
-    @Test func aSmallerInputWidthStillFindsTheFace() throws {
-        // 1280 wide scaled to 320: the face is 23 px wide at the network's input.
-        let detector = try Self.detector(inputWidth: 320)
+    /// The input widths' reach at 1080p, as the settings document it: the recorder's
+    /// default (320) finds a 64 px face, not a 24 px one; the export width (640) finds 40 px.
+    @Test(arguments: [(320, 64, true), (320, 24, false), (640, 40, true), (640, 20, false)])
+    func inputWidthSetsTheSmallestFace(inputWidth: Int, facePixels: Int, found: Bool) throws {
+        let detector = try Self.detector(inputWidth: inputWidth)
+        let factor = Double(facePixels) / TestPicture.astronautFace.width
+        var canvas = TestPicture.wall(width: 1920, height: 1080)
+        canvas.paste(try TestPicture.astronaut().scaled(by: factor), x: 900, y: 300)
+        let expected = NormalizedRect(x: (900 + TestPicture.astronautFace.x * factor) / 1920, y: (300 + TestPicture.astronautFace.y * factor) / 1080,
+                                      width: Double(facePixels) / 1920, height: TestPicture.astronautFace.height * factor / 1080)
+        let faces = try canvas.withDetectorPicture(.yuv420p) { try detector.detect($0) }
+        let hit = faces.first { iou($0.box, expected) >= 0.4 }
+        #expect((hit != nil) == found, "\(facePixels) px at input width \(inputWidth): \(faces.map(\.box)) vs \(expected)")
+    }
+
+    @Test func theExportSettingsFindTheFaceToo() throws {
+        let detector = try Self.detector(inputWidth: CenterFaceDetector.Settings.export.inputWidth)
         let canvas = Self.canvas(with: try TestPicture.astronaut())
         let faces = try canvas.withDetectorPicture(.yuv420p) { try detector.detect($0) }
         let face = try #require(faces.first)

@@ -111,6 +111,20 @@ struct TestPicture {
         return (c * dx - s * dy + cx, s * dx + c * dy + cy)
     }
 
+    /// Scaled by `factor` (nearest neighbour; enough for a test picture).
+    func scaled(by factor: Double) -> TestPicture {
+        let w = max(1, Int(Double(width) * factor)), h = max(1, Int(Double(height) * factor))
+        var out = TestPicture(width: w, height: h, grey: 0)
+        for y in 0..<h {
+            let sy = min(height - 1, Int(Double(y) / factor))
+            for x in 0..<w {
+                let sx = min(width - 1, Int(Double(x) / factor))
+                for c in 0..<3 { out.rgb[(y * w + x) * 3 + c] = rgb[(sy * width + sx) * 3 + c] }
+            }
+        }
+        return out
+    }
+
     /// Every channel multiplied by `factor`.
     func scaled(brightness factor: Double) -> TestPicture {
         TestPicture(width: width, height: height, rgb: rgb.map { UInt8(min(255, (Double($0) * factor).rounded())) })
