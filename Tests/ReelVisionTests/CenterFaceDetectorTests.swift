@@ -130,6 +130,18 @@ import Testing
         #expect(iou(face.box, Self.expectedFace) >= 0.5, "\(face.box)")
     }
 
+    @Test func anOddSizedYUVPictureWorks() throws {
+        // Chroma planes of an odd-sized frame are rounded up ((w + 1) / 2).
+        let detector = try Self.detector()
+        var canvas = TestPicture.wall(width: 1281, height: 721)
+        canvas.paste(try TestPicture.astronaut(), x: Self.origin.x, y: Self.origin.y)
+        let faces = try canvas.withDetectorPicture(.yuv420p) { try detector.detect($0) }
+        let face = try #require(faces.first)
+        let expected = NormalizedRect(x: Self.expectedFace.x * 1280 / 1281, y: Self.expectedFace.y * 720 / 721,
+                                      width: Self.expectedFace.width * 1280 / 1281, height: Self.expectedFace.height * 720 / 721)
+        #expect(iou(face.box, expected) >= 0.5, "\(face.box)")
+    }
+
     @Test func rejectsABadPicture() throws {
         let detector = try Self.detector()
         let bytes = [UInt8](repeating: 0, count: 64 * 64)
