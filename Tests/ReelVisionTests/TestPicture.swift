@@ -50,7 +50,7 @@ struct TestPicture {
     static func astronaut() throws -> TestPicture {
         let path = astronautPath
         guard FileManager.default.fileExists(atPath: path) else {
-            throw TestPictureError("test photo \(path) is missing")
+            throw TestPictureError("test photo \(path) is missing (set REEL_TEST_PHOTO to the 512x512 astronaut PNG)")
         }
         let temporary = try TemporaryDirectory()
         defer { temporary.cleanup() }
@@ -62,7 +62,8 @@ struct TestPicture {
         return TestPicture(width: 512, height: 512, rgb: bytes)
     }
 
-    static let astronautPath = "/work/shared/testdata/astronaut.png"
+    /// The photo: `REEL_TEST_PHOTO` when set (as bench/detector.sh), else the shared test data.
+    static let astronautPath = ProcessInfo.processInfo.environment["REEL_TEST_PHOTO"] ?? "/work/shared/testdata/astronaut.png"
 
     /// Where the face is in ``astronaut()`` (pixels, looked up by eye: cheek to cheek, hairline
     /// to chin; hair and ears excluded).
