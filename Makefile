@@ -12,6 +12,7 @@ all: build
 
 setup:
 	@bash scripts/setup.sh
+	@bash scripts/fetch-model.sh
 
 build: setup
 	$(SWIFT) build -c release --product reel

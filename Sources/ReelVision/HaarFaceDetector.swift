@@ -1,0 +1,118 @@
+import CVision
+import Foundation
+import ReelCore
+
+/// Faces found by one of OpenCV's Haar cascades (Debian package opencv-data): the fallback
+/// when the CenterFace model is missing. Finds frontal, upright faces only; cheap.
+///
+/// The picture's grey levels (the luma plane alone for yuv420p) are scaled to at most
+/// ``Settings/inputWidth`` wide before the cascade runs (no histogram equalization: it lost
+/// faces in frames dominated by a flat wall). Boxes come
+/// back normalized to the picture, largest first, each with score 1 (a cascade gives none).
+public final class HaarFaceDetector: FaceDetector, @unchecked Sendable {
+    /// How the cascade is run.
+    public struct Settings: Sendable, Equatable {
+        /// Pictures wider than this are scaled down first.
+        public var inputWidth: Int
+        /// The step between searched sizes (above 1; smaller finds more and costs more).
+        public var scaleFactor: Double
+        /// How many overlapping hits a face needs (more: fewer false faces).
+        public var minNeighbors: Int
+        /// The smallest face looked for, as a fraction of the picture's shorter side.
+        public var minSizeFraction: Double
+
+        /// A setting.
+        public init(inputWidth: Int = 640, scaleFactor: Double = 1.1, minNeighbors: Int = 5, minSizeFraction: Double = 0.06) {
+            self.inputWidth = inputWidth
+            self.scaleFactor = scaleFactor
+            self.minNeighbors = minNeighbors
+            self.minSizeFraction = minSizeFraction
+        }
+
+        /// 640 wide, scale step 1.1, 5 neighbours, faces from 6 % of the shorter side.
+        public static let `default` = Settings()
+    }
+
+    /// What went wrong, with what to do about it.
+    public enum Error: Swift.Error, CustomStringConvertible, Equatable {
+        /// The cascade file does not exist or cannot be read.
+        case cascadeMissing(path: String, reason: String)
+        /// The file exists but is not an OpenCV cascade.
+        case cascadeUnusable(path: String, reason: String)
+        /// A setting or the picture is out of range.
+        case invalidInput(String)
+        /// OpenCV failed while detecting.
+        case detectionFailed(String)
+
+        public var description: String {
+            switch self {
+            case let .cascadeMissing(_, reason):
+                return "Haar cascade missing: \(reason). Install the Debian package opencv-data (apt-get install opencv-data, or make setup)."
+            case let .cascadeUnusable(path, reason):
+                return "Haar cascade \(path) cannot be used: \(reason). Reinstall opencv-data (apt-get install --reinstall opencv-data)."
+            case let .invalidInput(reason): return "Haar cascade: \(reason)"
+            case let .detectionFailed(reason): return "Haar cascade detection failed: \(reason)"
+            }
+        }
+    }
+
+    /// The cascade file in use.
+    public let cascadePath: String
+    /// How the cascade is run.
+    public let settings: Settings
+    /// "Haar cascade".
+    public var name: String { "Haar cascade" }
+
+    private let handle: OpaquePointer
+    private let lock = NSLock()
+
+    /// Loads the cascade at `cascadePath` (default: OpenCV's frontal-face cascade).
+    public init(cascadePath: String = VisionModels.defaultCascadeFolder + "/" + VisionModels.frontalFaceCascadeName,
+                settings: Settings = .default) throws(Error) {
+        self.cascadePath = cascadePath
+        self.settings = settings
+        guard settings.scaleFactor > 1, settings.minNeighbors >= 0, settings.inputWidth >= 0 else {
+            throw .invalidInput("scale factor must be above 1, neighbours and input width not negative")
+        }
+        var opened: OpaquePointer?
+        do {
+            try cvisionCall { cvision_cascade_open(cascadePath, Int32(clamping: settings.inputWidth), &opened, $0, $1) }
+        } catch {
+            switch error {
+            case let .notFound(message): throw .cascadeMissing(path: cascadePath, reason: message)
+            case let .invalidModel(message), let .internalFailure(message): throw .cascadeUnusable(path: cascadePath, reason: message)
+            case let .argument(message): throw .invalidInput(message)
+            }
+        }
+        guard let opened else { throw .cascadeUnusable(path: cascadePath, reason: "the loader returned no cascade") }
+        handle = opened
+    }
+
+    deinit { cvision_cascade_free(handle) }
+
+    /// Faces in `picture`, largest first, boxes normalized to the picture.
+    public func detect(_ picture: DetectorPicture) throws -> [Detection] {
+        if let problem = picture.problem() { throw Error.invalidInput(problem) }
+        var raw = [cvision_detection](repeating: cvision_detection(), count: Int(detectionCapacity))
+        var count: Int32 = 0
+        do {
+            try lock.withLock {
+                try withCPicture(picture) { cPicture in
+                    try raw.withUnsafeMutableBufferPointer { out in
+                        try cvisionCall {
+                            cvision_cascade_detect(handle, cPicture, settings.scaleFactor, Int32(clamping: settings.minNeighbors),
+                                                   settings.minSizeFraction, out.baseAddress, detectionCapacity, &count, $0, $1)
+                        }
+                    }
+                }
+            }
+        } catch let failure as CVisionFailure {
+            switch failure {
+            case let .argument(message): throw Error.invalidInput(message)
+            case let .notFound(message), let .invalidModel(message), let .internalFailure(message):
+                throw Error.detectionFailed(message)
+            }
+        }
+        return normalizedDetections(raw.prefix(Int(count)), kind: .face, width: picture.width, height: picture.height)
+    }
+}

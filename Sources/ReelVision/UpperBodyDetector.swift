@@ -1,0 +1,132 @@
+import CVision
+import Foundation
+import ReelCore
+
+/// Heads and shoulders, looked for when the face has been lost (spec §1, Face tracker: "look
+/// for an upper body; treat its top 50 % and middle 75 % width as the head" — that rule is the
+/// tracker's, in ReelCore; this type only finds the bodies).
+///
+/// Two methods run on the picture's grey levels: OpenCV's `haarcascade_upperbody.xml`
+/// (opencv-data) and OpenCV's HOG people detector; the one that finds more wins (the cascade
+/// on a tie). HOG finds whole standing people, so its box is reported as the top half of the
+/// person, the part with head and shoulders. Detections have kind `.upperBody`, largest
+/// first, normalized to the picture.
+public final class UpperBodyDetector: FaceDetector, @unchecked Sendable {
+    /// Which method produced a result.
+    public enum Method: Sendable, Hashable {
+        /// Neither found anything.
+        case none
+        /// `haarcascade_upperbody.xml`.
+        case cascade
+        /// OpenCV's HOG people detector (top half of each person).
+        case hog
+    }
+
+    /// What went wrong, with what to do about it.
+    public enum Error: Swift.Error, CustomStringConvertible, Equatable {
+        /// The cascade file does not exist or cannot be read.
+        case cascadeMissing(path: String, reason: String)
+        /// The file exists but is not an OpenCV cascade.
+        case cascadeUnusable(path: String, reason: String)
+        /// The picture or a setting is out of range.
+        case invalidInput(String)
+        /// OpenCV failed while detecting.
+        case detectionFailed(String)
+
+        public var description: String {
+            switch self {
+            case let .cascadeMissing(_, reason):
+                return "upper-body cascade missing: \(reason). Install the Debian package opencv-data (apt-get install opencv-data, or make setup)."
+            case let .cascadeUnusable(path, reason):
+                return "upper-body cascade \(path) cannot be used: \(reason). Reinstall opencv-data (apt-get install --reinstall opencv-data)."
+            case let .invalidInput(reason): return "upper-body detector: \(reason)"
+            case let .detectionFailed(reason): return "upper-body detection failed: \(reason)"
+            }
+        }
+    }
+
+    /// Which methods run: both by default (the one that finds more wins).
+    public struct Methods: OptionSet, Sendable, Hashable {
+        public let rawValue: Int32
+        /// A set of methods.
+        public init(rawValue: Int32) { self.rawValue = rawValue }
+        /// `haarcascade_upperbody.xml`.
+        public static let cascade = Methods(rawValue: Int32(CVISION_UPPERBODY_CASCADE.rawValue))
+        /// OpenCV's HOG people detector.
+        public static let hog = Methods(rawValue: Int32(CVISION_UPPERBODY_HOG.rawValue))
+        /// Both, the one that finds more wins.
+        public static let both: Methods = [.cascade, .hog]
+    }
+
+    /// The cascade file in use.
+    public let cascadePath: String
+    /// Pictures wider than this are scaled down first.
+    public let inputWidth: Int
+    /// Which methods run.
+    public let methods: Methods
+    /// "upper body (cascade + HOG)".
+    public var name: String { "upper body (cascade + HOG)" }
+
+    private let handle: OpaquePointer
+    private let lock = NSLock()
+
+    /// Loads the upper-body cascade (default: opencv-data's) and prepares the HOG detector.
+    public init(cascadePath: String = VisionModels.defaultCascadeFolder + "/" + VisionModels.upperBodyCascadeName,
+                inputWidth: Int = 640, methods: Methods = .both) throws(Error) {
+        self.cascadePath = cascadePath
+        self.inputWidth = inputWidth
+        self.methods = methods
+        guard inputWidth >= 0 else { throw .invalidInput("input width \(inputWidth) is negative") }
+        guard !methods.intersection(.both).isEmpty else { throw .invalidInput("no upper-body method chosen") }
+        var opened: OpaquePointer?
+        do {
+            try cvisionCall { cvision_upperbody_open(cascadePath, Int32(clamping: inputWidth), &opened, $0, $1) }
+        } catch {
+            switch error {
+            case let .notFound(message): throw .cascadeMissing(path: cascadePath, reason: message)
+            case let .invalidModel(message), let .internalFailure(message): throw .cascadeUnusable(path: cascadePath, reason: message)
+            case let .argument(message): throw .invalidInput(message)
+            }
+        }
+        guard let opened else { throw .cascadeUnusable(path: cascadePath, reason: "the loader returned no cascade") }
+        handle = opened
+    }
+
+    deinit { cvision_upperbody_free(handle) }
+
+    /// Upper bodies in `picture`, largest first.
+    public func detect(_ picture: DetectorPicture) throws -> [Detection] {
+        try detectReportingMethod(picture).detections
+    }
+
+    /// Upper bodies in `picture` and the method that found them.
+    public func detectReportingMethod(_ picture: DetectorPicture) throws -> (detections: [Detection], method: Method) {
+        if let problem = picture.problem() { throw Error.invalidInput(problem) }
+        var raw = [cvision_detection](repeating: cvision_detection(), count: Int(detectionCapacity))
+        var count: Int32 = 0
+        var source: Int32 = 0
+        do {
+            try lock.withLock {
+                try withCPicture(picture) { cPicture in
+                    try raw.withUnsafeMutableBufferPointer { out in
+                        try cvisionCall {
+                            cvision_upperbody_detect(handle, cPicture, methods.rawValue, out.baseAddress, detectionCapacity, &count, &source, $0, $1)
+                        }
+                    }
+                }
+            }
+        } catch let failure as CVisionFailure {
+            switch failure {
+            case let .argument(message): throw Error.invalidInput(message)
+            case let .notFound(message), let .invalidModel(message), let .internalFailure(message):
+                throw Error.detectionFailed(message)
+            }
+        }
+        let method: Method = switch UInt32(source) {
+        case CVISION_UPPERBODY_CASCADE.rawValue: .cascade
+        case CVISION_UPPERBODY_HOG.rawValue: .hog
+        default: .none
+        }
+        return (normalizedDetections(raw.prefix(Int(count)), kind: .upperBody, width: picture.width, height: picture.height), method)
+    }
+}
