@@ -11,7 +11,7 @@ set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 runs=${1:-100}
-photo=${REEL_TEST_PHOTO:-/work/shared/testdata/astronaut.png}
+photo=${REEL_TEST_PHOTO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/Tests/Fixtures/astronaut.png}
 [ -r "$photo" ] || { echo "detector.sh: test photo $photo not found (set REEL_TEST_PHOTO)" >&2; exit 1; }
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/reel-bench-detector.XXXXXX")

@@ -46,7 +46,7 @@ struct TestPicture {
         return picture
     }
 
-    /// The astronaut test photo (512 × 512, /work/shared/testdata), decoded by the ffmpeg CLI.
+    /// The astronaut test photo (512 × 512, Tests/Fixtures), decoded by the ffmpeg CLI.
     static func astronaut() throws -> TestPicture {
         let path = astronautPath
         guard FileManager.default.fileExists(atPath: path) else {
@@ -62,8 +62,8 @@ struct TestPicture {
         return TestPicture(width: 512, height: 512, rgb: bytes)
     }
 
-    /// The photo: `REEL_TEST_PHOTO` when set (as bench/detector.sh), else the shared test data.
-    static let astronautPath = ProcessInfo.processInfo.environment["REEL_TEST_PHOTO"] ?? "/work/shared/testdata/astronaut.png"
+    /// The photo: `REEL_TEST_PHOTO` when set (as bench/detector.sh), else the fixture.
+    static var astronautPath: String { TestPhotos.astronautPath }
 
     /// Where the face is in ``astronaut()`` (pixels, looked up by eye: cheek to cheek, hairline
     /// to chin; hair and ears excluded).

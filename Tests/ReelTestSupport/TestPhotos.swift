@@ -1,0 +1,16 @@
+import Foundation
+
+/// Photos kept in `Tests/Fixtures` for the face tests.
+public enum TestPhotos {
+    /// The fixtures folder of this checkout.
+    public static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures").path
+
+    /// The 512 × 512 astronaut portrait (public domain): `REEL_TEST_PHOTO` when set, else the fixture.
+    public static var astronautPath: String {
+        ProcessInfo.processInfo.environment["REEL_TEST_PHOTO"] ?? fixtures + "/astronaut.png"
+    }
+
+    /// Where the face is in the astronaut photo, in pixels (by eye: cheek to cheek, hairline to chin).
+    public static let astronautFace = (x: 178.0, y: 78.0, width: 94.0, height: 100.0)
+}
