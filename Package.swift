@@ -68,7 +68,7 @@ let package = Package(
         // Layer 4: pipelines (live HLS recorder, publisher).
         .target(name: "ReelLive", dependencies: ["ReelMedia", "ReelCore"]),
         // Layer 4: the study recorder (active-time timelapse and full recording, crash-safe).
-        .target(name: "ReelRecord", dependencies: ["ReelMedia", "ReelStore", "ReelCore"]),
+        .target(name: "ReelRecord", dependencies: ["ReelMedia", "ReelVision", "ReelStore", "ReelCore"]),
         // Layer 4: the privacy export (`reel export`, `reel review`): decode → face boxes (stored
         // track or detection) → edits → ReelCompose → H.264 → MP4 with the audio copied.
         .target(name: "ReelExport", dependencies: ["ReelMedia", "ReelVision", "ReelCompose", "ReelStore", "ReelCore"]),
