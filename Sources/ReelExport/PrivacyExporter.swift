@@ -149,16 +149,34 @@ public final class PrivacyExporter {
             }
         }
 
+        /// A failure of the export itself, told apart from the source failing to read.
+        struct PipelineFailure: Swift.Error { var error: any Swift.Error }
         do {
-            try reader.forEachFrame { frame in
-                try boxes.push(try converter.convert(frame), emit: write)
-                return true
+            do {
+                try reader.forEachFrame { frame in
+                    do {
+                        try boxes.push(try converter.convert(frame), emit: write)
+                    } catch {
+                        throw PipelineFailure(error: error)
+                    }
+                    return true
+                }
+            } catch let failure as PipelineFailure {
+                throw failure.error
+            } catch where report.frames > 0 {
+                // The source is damaged part way: keep what was read, say where it stopped.
+                warn("\(settings.videoPath) could not be read past \(String(format: "%.1f", lastPicture?.seconds ?? 0)) s (\(error)); "
+                     + "everything before that was exported", into: &report)
             }
             try boxes.finish(emit: write)
         } catch {
             throw Error("exporting \(settings.videoPath) failed after \(report.frames) pictures: \(error); nothing was written to \(output)")
         }
         guard report.frames > 0 else { throw Error("\(settings.videoPath) holds no picture that could be decoded; is it damaged?") }
+        if report.warnings.isEmpty, let total, let last = lastPicture, total > 2, last.seconds < total * 0.9 - 0.5 {
+            warn("the video ends after \(String(format: "%.1f", last.seconds)) s although its header says \(String(format: "%.1f", total)) s: "
+                 + "is \(settings.videoPath) cut short or damaged? Everything that could be read was exported", into: &report)
+        }
         try writer.finish()
         finished = true
 
