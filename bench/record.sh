@@ -7,12 +7,14 @@
 #
 # Runs, one after the other (never two at once), each for SECONDS_TO_RUN seconds under
 # /usr/bin/time:
-#   (a) reel record --source test:1920x1080@30 --mode timelapse --interval 5
+#   (a) reel record --source test:1920x1080@30 --mode timelapse --interval 5 --no-faces (the
+#       issue's goal is for the recorder without the face tracker)
 #   (b) ffmpeg -re, testsrc2 1920x1080 at 30 fps, every 150th frame (every 5 s) kept with
 #       select + setpts, 10 fps, libx264 with Reel's timelapse settings, moov first
 #   (c) ffmpeg -re, the same testsrc2 source into -f null: what ffmpeg's paced 1080p test
 #       pattern alone costs (BASELINE=0 leaves it out)
-#   (d) reel record --source test:1920x1080@30 --mode full
+#   (d) reel record --source test:1920x1080@30 --mode full (face tracking on, as by default)
+#   (e) reel record --source test:1920x1080@30 --mode timelapse --interval 5 (face tracking on)
 # and reports each one's CPU as % of one core (user+sys CPU seconds / wall seconds), the
 # ratio Reel/ffmpeg for the timelapse (goal: Reel under 10 %), frames against the expected
 # counts (timelapse: one every 5 s; full: 30 x seconds, i.e. 0 dropped), and full mode's
@@ -93,8 +95,8 @@ PY
 
 # (a) Reel, timelapse.
 tl_reel="$work/reel-timelapse.mp4"
-say "(a) $seconds s: reel record --source test:$size@$fps --mode timelapse --interval $interval --duration $seconds"
-timed "$work/a.time" "$reel" record --source "test:$size@$fps" --mode timelapse --interval "$interval" \
+say "(a) $seconds s: reel record --source test:$size@$fps --mode timelapse --interval $interval --no-faces --duration $seconds"
+timed "$work/a.time" "$reel" record --source "test:$size@$fps" --mode timelapse --interval "$interval" --no-faces --no-keep-awake \
     --canvas "$size" --duration "$seconds" --output "$tl_reel" --library "$library" </dev/null \
     >"$work/a.log" 2>&1 || true
 say "reel exited with status $(read_time "$work/a.time" exit)"
@@ -115,10 +117,18 @@ fi
 # (d) Reel, full mode.
 full_reel="$work/reel-full.mp4"
 say "(d) $seconds s: reel record --source test:$size@$fps --mode full --duration $seconds"
-timed "$work/d.time" "$reel" record --source "test:$size@$fps" --mode full \
+timed "$work/d.time" "$reel" record --source "test:$size@$fps" --mode full --no-keep-awake \
     --canvas "$size" --duration "$seconds" --output "$full_reel" --library "$library" </dev/null \
     >"$work/d.log" 2>&1 || true
 say "reel exited with status $(read_time "$work/d.time" exit)"
+
+# (e) Reel, timelapse with the face tracker (CenterFace on every written frame).
+tl_faces="$work/reel-timelapse-faces.mp4"
+say "(e) $seconds s: reel record --source test:$size@$fps --mode timelapse --interval $interval --duration $seconds (face tracking)"
+timed "$work/e.time" "$reel" record --source "test:$size@$fps" --mode timelapse --interval "$interval" --no-keep-awake \
+    --canvas "$size" --duration "$seconds" --output "$tl_faces" --library "$library" </dev/null \
+    >"$work/e.log" 2>&1 || true
+say "reel exited with status $(read_time "$work/e.time" exit)"
 
 say "checking the outputs with ffprobe"
 # Reel's summary: "  timelapse 1920x1080: 60 frames, video 6.000 s, active 299.9 s (…), wall 300.2 s, 1.2 MB"
@@ -137,6 +147,9 @@ tl_reel_frames=$( [ -s "$tl_reel" ] && packets "$tl_reel" || echo 0)
 tl_ffmpeg_frames=$( [ -s "$tl_ffmpeg" ] && packets "$tl_ffmpeg" || echo 0)
 full_frames=$( [ -s "$full_reel" ] && packets "$full_reel" || echo 0)
 full_reel_said=$(summary "$work/d.log" | awk '{ print $1 }')
+# Frames the recorder left out on purpose under heat or load (its summary says how many).
+full_shed=$(sed -n 's/.*; \([0-9]*\) frames left out on purpose.*/\1/p' "$work/d.log" | head -n 1)
+full_shed=${full_shed:-0}
 full_bitrate="-"
 if [ -s "$full_reel" ]; then
     full_bitrate=$(awk -v b="$(stat -c %s "$full_reel")" -v d="$(ffprobe_value "$full_reel" format=duration)" \
@@ -153,9 +166,10 @@ awk -v p="$a_pct" 'BEGIN { exit !(p < 10) }' || tl_verdict="FAIL (not under 10 %
 [ "$(read_time "$work/a.time" exit)" = 0 ] || tl_verdict="FAIL (exit status $(read_time "$work/a.time" exit))"
 [ $((tl_reel_frames - expected_tl)) -le 1 ] && [ $((expected_tl - tl_reel_frames)) -le 1 ] || tl_verdict="FAIL (frames)"
 full_verdict=PASS
-dropped=$((expected_full - full_frames))
+dropped=$((expected_full - full_frames - full_shed))
 # The source starts with frame 0 and --duration may end on either side of the last frame.
 [ "$dropped" -le 1 ] && [ "$dropped" -ge -1 ] || full_verdict="FAIL ($dropped frames missing)"
+[ "$full_shed" = 0 ] || full_verdict="$full_verdict, but $full_shed frames left out on purpose (the machine was too busy: see other load)"
 [ "$(read_time "$work/d.time" exit)" = 0 ] || full_verdict="FAIL (exit status $(read_time "$work/d.time" exit))"
 
 line() { # line LABEL TIMEFILE
@@ -174,15 +188,17 @@ $(line "(a) reel timelapse" "$work/a.time")
 $(line "(b) ffmpeg timelapse" "$work/b.time")
 $( [ "$baseline" = 1 ] && line "(c) ffmpeg source only" "$work/c.time")
 $(line "(d) reel full 1080p30" "$work/d.time")
+$(line "(e) reel timelapse+faces" "$work/e.time")
 timelapse:  every $interval s ($every source frames), 10 fps, x264 veryfast zerolatency CRF 23 (max 8M / buf 16M)
   reel/ffmpeg CPU: ${ratio}x ; goal: reel under 10 % of one core -> $tl_verdict
   reel   $(describe "$tl_reel"), moov first: $( [ -s "$tl_reel" ] && moov_first "$tl_reel" || echo -), expected ~$expected_tl frames
          Reel's summary: $(summary "$work/a.log")
   ffmpeg $(describe "$tl_ffmpeg"), moov first: $( [ -s "$tl_ffmpeg" ] && moov_first "$tl_ffmpeg" || echo -)
   sources differ: Reel draws its own test pattern, ffmpeg renders testsrc2; both render 1080p30 all the time
-full mode:  $full_verdict — $full_frames frames in the file, $expected_full expected ($fps x $seconds s): $dropped missing; Reel counted ${full_reel_said:-?}
+full mode:  $full_verdict — $full_frames frames in the file, $expected_full expected ($fps x $seconds s): $dropped lost, $full_shed left out on purpose; Reel counted ${full_reel_said:-?}
   $(describe "$full_reel"), moov first: $( [ -s "$full_reel" ] && moov_first "$full_reel" || echo -), average $full_bitrate
   Reel's summary: $(summary "$work/d.log")
   decode check: $full_decode ffmpeg warning lines
-reel notes: timelapse: $(notes "$work/a.log"); full: $(notes "$work/d.log")
+timelapse with face tracking: $(summary "$work/e.log"); $(grep -o 'face track: .*' "$work/e.log" | head -n 1)
+reel notes: timelapse: $(notes "$work/a.log"); full: $(notes "$work/d.log"); timelapse+faces: $(notes "$work/e.log")
 RESULT
