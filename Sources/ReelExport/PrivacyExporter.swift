@@ -115,8 +115,11 @@ public final class PrivacyExporter {
                                            bitRate: 0, preset: settings.preset, keyFrameInterval: 2 * fps, zeroLatency: false,
                                            constantRateFactor: settings.quality)
         let writer = try MP4ArchiveWriter(path: videoTemp, video: encoder, audio: nil)
+        // The encoder runs on its own thread behind a short queue (never dropping): decoding,
+        // detection and compositing of the next pictures overlap with encoding.
+        let encoding = EncodeThread(writer: writer)
         var finished = false
-        defer { if !finished { writer.abandon() } }
+        defer { if !finished { encoding.abandon() } }
         let converter = PictureConverter(width: size.width, height: size.height)
         let total = info.duration?.seconds
         var lastProgress = Date.distantPast
@@ -139,7 +142,7 @@ public final class PrivacyExporter {
                                       u: planes[1].base, uStride: planes[1].stride, v: planes[2].base, vStride: planes[2].stride)
                 try compositor.composite(view, covers: covers, caption: caption)
             }
-            try writer.appendVideo(picture, pts: time)
+            try encoding.append(picture, pts: time)
             report.frames += 1
             lastPicture = time
             let now = Date()
@@ -177,7 +180,7 @@ public final class PrivacyExporter {
             warn("the video ends after \(String(format: "%.1f", last.seconds)) s although its header says \(String(format: "%.1f", total)) s: "
                  + "is \(settings.videoPath) cut short or damaged? Everything that could be read was exported", into: &report)
         }
-        try writer.finish()
+        try encoding.finish()
         finished = true
 
         // Audio, moov first, then into place.
@@ -215,5 +218,65 @@ public final class PrivacyExporter {
         let left = totalFrames.flatMap { speed > 0 ? Double(max(0, $0 - report.frames)) / speed : nil }
         return ExportProgress(frames: report.frames, totalFrames: totalFrames, seconds: seconds, totalSeconds: total,
                               framesPerSecond: speed, secondsLeft: left)
+    }
+}
+
+/// The export's encoder thread: pictures in through a bounded queue that never drops (the
+/// producer waits), the first encoder failure ends the queue and is thrown to the producer.
+private final class EncodeThread: @unchecked Sendable {
+    private let writer: MP4ArchiveWriter
+    private let queue = ConsumerQueue<(VideoFrame, MediaTime)>(name: "export-encode", capacity: 8, policy: .neverDrop, isDroppable: { _ in false })
+    private let done = DispatchSemaphore(value: 0)
+    private let failure = NSLock()
+    private var error: (any Swift.Error)?
+    private var joined = false
+
+    init(writer: MP4ArchiveWriter) {
+        self.writer = writer
+        let thread = Thread { [self] in
+            defer { done.signal() }
+            while let (picture, pts) = queue.pop() {
+                do {
+                    try self.writer.appendVideo(picture, pts: pts)
+                } catch {
+                    failure.withLock { self.error = error }
+                    queue.cancel()
+                    return
+                }
+            }
+        }
+        thread.name = "reel.export.encode"
+        thread.start()
+    }
+
+    private var encoderError: (any Swift.Error)? { failure.withLock { error } }
+
+    /// Queues a picture (waits while the queue is full); throws the encoder's failure.
+    func append(_ picture: VideoFrame, pts: MediaTime) throws {
+        if let encoderError { throw encoderError }
+        guard queue.push((picture, pts)).isEnqueued else {
+            throw encoderError ?? PrivacyExporter.Error("the encoder stopped")
+        }
+    }
+
+    private func join() {
+        guard !joined else { return }
+        joined = true
+        done.wait()
+    }
+
+    /// Waits for every queued picture to be encoded, then finishes the file.
+    func finish() throws {
+        queue.close()
+        join()
+        if let encoderError { throw encoderError }
+        try writer.finish()
+    }
+
+    /// Stops after a failure elsewhere: drops what is queued and abandons the file.
+    func abandon() {
+        queue.cancel()
+        join()
+        writer.abandon()
     }
 }

@@ -17,9 +17,21 @@ public final class PictureConverter {
         scaler = VideoScaler(width: width, height: height)
     }
 
-    /// A new picture holding `frame` at the output size, with `frame`'s time.
+    /// A new picture holding `frame` at the output size, with `frame`'s time. A yuv420p
+    /// picture already at the output size is not scaled: it is referenced, and copied only
+    /// when someone else (the decoder) still holds its buffers.
     public func convert(_ frame: VideoFrame) throws -> VideoFrame {
-        VideoFrame(taking: try scaler.scale(frame), captureTime: frame.captureTime)
+        if frame.avFrame.pointee.format == AV_PIX_FMT_YUV420P.rawValue, frame.width == width, frame.height == height {
+            guard let copy = av_frame_clone(frame.avFrame) else { throw FFmpegError("referencing a picture", code: AV.error(ENOMEM)) }
+            let status = av_frame_make_writable(copy)
+            guard status >= 0 else {
+                var f: UnsafeMutablePointer<AVFrame>? = copy
+                av_frame_free(&f)
+                throw FFmpegError("copying a \(width)x\(height) picture", code: status)
+            }
+            return VideoFrame(taking: copy, captureTime: frame.captureTime)
+        }
+        return VideoFrame(taking: try scaler.scale(frame), captureTime: frame.captureTime)
     }
 
     /// The output size for a `width` x `height` video whose short side becomes `shortSide`
