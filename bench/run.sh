@@ -5,8 +5,10 @@
 #   3. bench/latency.sh         publish latency against ffmpeg (5 min each)
 #   4. bench/origin-vs-nginx.sh reel serve against nginx with wrk (about 1.5 min)
 #   5. bench/viewers.sh         publish latency to reel serve, idle and with 500 viewers (about 2.5 min)
-#   6. bench/record.sh          reel record: timelapse CPU against ffmpeg, full mode 1080p30 (4 x 5 min)
-# About 49 minutes on a 2-core machine, plus about 2 minutes the first time to make the
+#   6. bench/record.sh          reel record: timelapse CPU against ffmpeg, full mode 1080p30 (5 x 5 min)
+#   7. bench/detector.sh        face detectors per 0.2 s tick at 1080p (about 1 min)
+#   8. bench/compose.sh         export compositing per 1080p picture against ffmpeg's filters (about 1 min)
+# About 57 minutes on a 2-core machine, plus about 2 minutes the first time to make the
 # inputs (cached in bench/.cache/).
 #
 #   make bench                                   # builds, then runs this
@@ -26,7 +28,7 @@ trap 'echo "run: interrupted" >&2; exit 130' INT
 trap 'exit 143' TERM
 
 failed=()
-for name in realtime fast-vs-ffmpeg latency origin-vs-nginx viewers record; do
+for name in realtime fast-vs-ffmpeg latency origin-vs-nginx viewers record detector compose; do
     echo "run: ---- bench/$name.sh ----" | tee -a "$log" >&2
     # Result blocks (stdout) are kept; progress (stderr) goes to the terminal and the log.
     if ! bash "$here/$name.sh" 2> >(tee -a "$log" >&2) | tee -a "$log" >> "$results"; then
