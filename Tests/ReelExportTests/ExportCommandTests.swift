@@ -110,6 +110,8 @@ struct ExportCommandTests {
         #expect(unknown.status == 1 && unknown.stderr.contains("no session id starts with 'zzzz'"), "\(unknown.stderr)")
         let bare = try home.reel(["export", "bae0", "-o", home.dir.path("x.mp4")])
         #expect(bare.status == 1 && bare.stderr.contains("--all-faces"), "\(bare.stderr)")
+        let allFaces = try home.reel(["export", "bae0", "-o", home.dir.path("all.mp4"), "--all-faces", "--json"])
+        #expect(allFaces.status == 0 && allFaces.stdout.contains("\"event\":\"done\""), "--all-faces finds faces in a session without positions: \(allFaces.stderr)")
         let bareReview = try home.reel(["review", "bae0"])
         #expect(bareReview.status == 1 && bareReview.stderr.contains("no face positions"), "\(bareReview.stderr)")
         let badPrivacy = try home.reel(["export", "5eed", "-o", home.dir.path("x.mp4"), "--privacy", "blur"])

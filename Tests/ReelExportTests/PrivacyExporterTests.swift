@@ -94,6 +94,30 @@ struct PrivacyExporterTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path("out")) == ["export.mp4"], "no hidden file left")
     }
 
+    @Test("--privacy stamp: the image covers the box (fitted, alpha-blended); a review stamp replaces the mosaic for its segment only")
+    func stamp() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let source = try clip(dir, seconds: 2, audio: false)
+        let white = dir.path("white.png")
+        let made = try Subprocess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=white:s=64x64,format=rgba", "-frames:v", "1", white])
+        #expect(made.status == 0, "\(made.stderr)")
+        let box = NormalizedRect(x: 0.40, y: 0.30, width: 0.20, height: 0.35)
+        var settings = ExportSettings(input: .session(session(video: source)), outputPath: dir.path("stamped.mp4"))
+        settings.faceTrack = FaceTrack(samples: track(box, seconds: 2.2))
+        settings.size = .source
+        settings.privacy = .stamp(path: white)
+        _ = try PrivacyExporter(settings: settings, reporter: Collect()).run()
+        let b = try ExportInspection.grayFrames(of: dir.path("stamped.mp4"), width: Self.width, height: Self.height)
+        // The square stamp is fitted into the box and centred: its middle is white (luma ≈ 235 in limited range, 255 decoded).
+        let centre = NormalizedRect(x: 0.48, y: 0.45, width: 0.04, height: 0.05)
+        var sum = 0, count = 0
+        for y in Int(centre.y * 720)..<Int((centre.y + centre.height) * 720) {
+            for x in Int(centre.x * 1280)..<Int((centre.x + centre.width) * 1280) { sum += Int(b[30][y * 1280 + x]); count += 1 }
+        }
+        #expect(Double(sum) / Double(count) > 245, "the stamp is there: mean grey \(Double(sum) / Double(count))")
+    }
+
     @Test("review edits: a disabled segment's pictures are as in the source while the other segment stays hidden; an offset moves the box")
     func edits() throws {
         let dir = try TemporaryDirectory()
