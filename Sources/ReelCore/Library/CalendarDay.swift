@@ -70,6 +70,9 @@ public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomString
     /// The ISO weekday: 1 Monday … 7 Sunday.
     public var isoWeekday: Int { ((ordinal % 7) + 7) % 7 + 1 }
 
+    /// The English weekday abbreviation: "Mon" … "Sun".
+    public var weekdayAbbreviation: String { ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"][isoWeekday - 1] }
+
     /// Days in `month` of `year`.
     public static func length(ofMonth month: Int, in year: Int) -> Int {
         switch month {

@@ -65,7 +65,7 @@ public struct StudyStatsChart: Sendable {
             }
             let weekend = day.date.isoWeekday >= 6
             if days.count <= 7 {
-                out.append(text(x + slot / 2, top + plotHeight + 18, StudyStatsChart.weekdays[day.date.isoWeekday - 1], size: 12, anchor: "middle", weight: "bold"))
+                out.append(text(x + slot / 2, top + plotHeight + 18, day.date.weekdayAbbreviation, size: 12, anchor: "middle", weight: "bold"))
                 out.append(text(x + slot / 2, top + plotHeight + 34, String(day.date.description.dropFirst(5)), size: 11, anchor: "middle"))
             } else {
                 out.append(text(x + slot / 2, top + plotHeight + 16, String(day.date.day), size: 10, anchor: "middle", colour: weekend ? "#9ca3af" : StudyStatsChart.ink))
@@ -106,8 +106,6 @@ public struct StudyStatsChart: Sendable {
         let hours = minutes / 60
         return (hours == hours.rounded() ? String(Int(hours)) : String(format: "%.1f", hours)) + " h"
     }
-
-    static let weekdays = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
 
     static func monthName(_ day: CalendarDay?) -> String {
         guard let day else { return "" }

@@ -41,7 +41,7 @@ extension StudyLibrary {
             }
             let count = Int(row[1].integer ?? 0)
             guard count == 0 || force else {
-                throw Error(description: "tag '\(name)' is on \(count) session\(count == 1 ? "" : "s"); add --force to remove it from \(count == 1 ? "it" : "them") too")
+                throw Error(description: "tag '\(name)' is on \(count) session\(count == 1 ? "" : "s"); add --force to remove it anyway (it is taken off \(count == 1 ? "that session" : "those sessions"), which stay)")
             }
             try connection.run("DELETE FROM tag WHERE id = ?", [id])
             return count
@@ -80,7 +80,7 @@ extension StudyLibrary {
         let names = try tagNames()
         let near = names.first { $0.lowercased() == name.lowercased() }
             ?? names.min { Self.distance($0.lowercased(), name.lowercased()) < Self.distance($1.lowercased(), name.lowercased()) }
-                .flatMap { Self.distance($0.lowercased(), name.lowercased()) <= max(1, name.count / 3) ? $0 : nil }
+                .flatMap { Self.distance($0.lowercased(), name.lowercased()) <= max(2, name.count / 3) ? $0 : nil }
         return "no tag '\(name)'" + (near.map { " (did you mean '\($0)'?)" } ?? "") + (names.isEmpty ? "; the library has no tags yet" : "")
     }
 
