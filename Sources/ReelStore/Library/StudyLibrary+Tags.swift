@@ -9,6 +9,12 @@ extension StudyLibrary {
         public var name: String
         /// Sessions tagged with it.
         public var sessionCount: Int
+
+        /// A tag's usage.
+        public init(name: String, sessionCount: Int) {
+            self.name = name
+            self.sessionCount = sessionCount
+        }
     }
 
     /// Every tag, sorted by name, with its session count.
