@@ -29,6 +29,7 @@ public enum ReelCommandLine {
         Subcommand(spec: GoalCommand.spec, run: GoalCommand.run),
         Subcommand(spec: StatsCommand.spec, run: StatsCommand.run),
         Subcommand(spec: MaterialsCommand.spec, run: MaterialsCommand.run),
+        Subcommand(spec: PomodoroCommand.spec, run: PomodoroCommand.run),
         Subcommand(spec: RecoverCommand.spec, run: RecoverCommand.run),
         Subcommand(spec: ExportCommand.spec, run: ExportCommand.run),
         Subcommand(spec: ReviewCommand.spec, run: ReviewCommand.run),
