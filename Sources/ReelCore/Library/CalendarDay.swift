@@ -82,6 +82,7 @@ public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomString
         }
     }
 
+    /// Earlier days sort first.
     public static func < (a: CalendarDay, b: CalendarDay) -> Bool { a.ordinal < b.ordinal }
 
     /// Encoded as its `YYYY-MM-DD` text.

@@ -11,8 +11,9 @@ public struct StudyMaterial: Sendable, Equatable, Codable {
     public var isbn: String?
     /// The title (not empty).
     public var title: String
-    /// Author and publisher, when known.
+    /// The author, when known.
     public var author: String?
+    /// The publisher, when known.
     public var publisher: String?
     /// A cover picture on disk, when there is one.
     public var coverPath: String?

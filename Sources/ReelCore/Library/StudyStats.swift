@@ -59,8 +59,9 @@ public struct StudyStats: Sendable, Equatable {
 
     /// Total active minutes over the period.
     public var totalMinutes: Double { days.reduce(0) { $0 + $1.activeMinutes } }
-    /// Days with a goal that met it, and days that had a goal.
+    /// Days with a goal that met it.
     public var daysMet: Int { days.filter { $0.metGoal == true }.count }
+    /// Days that had a goal.
     public var daysWithGoal: Int { days.filter { $0.goalMinutes != nil }.count }
 
     /// The stats of the `period` containing `day`; the streak is counted up to `today`.
