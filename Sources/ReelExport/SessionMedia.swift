@@ -56,23 +56,4 @@ public struct SessionMedia: Sendable {
             throw PrivacyExporter.Error("cannot store the edits at \(editsPath): \(String(cString: strerror(errno)))")
         }
     }
-
-    /// Finds a session by `reference`: `last` (the newest), or its id or the start of it (at
-    /// least 4 characters, unique).
-    public static func find(_ reference: String, in sessions: [StudySession]) throws -> StudySession {
-        if reference == "last" {
-            guard let newest = sessions.max(by: { $0.startedAt < $1.startedAt }) else {
-                throw PrivacyExporter.Error("the library has no sessions yet (reel record adds them)")
-            }
-            return newest
-        }
-        let key = reference.lowercased()
-        guard key.count >= 4 else { throw PrivacyExporter.Error("'\(reference)': give at least 4 characters of a session id (see reel sessions --json), or 'last'") }
-        let matches = sessions.filter { $0.id.uuidString.lowercased().hasPrefix(key) }
-        switch matches.count {
-        case 1: return matches[0]
-        case 0: throw PrivacyExporter.Error("no session id starts with '\(reference)' and no such file exists (reel sessions --json lists the ids)")
-        default: throw PrivacyExporter.Error("'\(reference)' matches \(matches.count) sessions; give more of the id")
-        }
-    }
 }

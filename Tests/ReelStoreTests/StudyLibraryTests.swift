@@ -92,7 +92,7 @@ struct StudyLibraryTests {
         #expect(s.title == "Chemistry" && s.tags == ["chem", "exam"] && s.recovered)
         #expect(s.load == nil, "not measured before migration 0002")
         let fresh = try StudyLibrary(path: dir.path("fresh.sqlite"))
-        for table in ["study_session", "tag", "study_session_tag"] {
+        for table in ["study_session", "tag", "study_session_tag", "daily_goal", "study_material"] {
             #expect(try library.connection.rows("PRAGMA table_info(\(table))") == fresh.connection.rows("PRAGMA table_info(\(table))"),
                     "\(table): the same columns as a library made new")
         }

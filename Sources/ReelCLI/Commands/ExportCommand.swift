@@ -68,7 +68,13 @@ enum ExportCommand {
             if arguments.flag(caption) { settings.caption = ExportCaption(label: label, date: ExportCaption.dateText(date), clock: .videoTime) }
         } else {
             do {
-                let session = try SessionMedia.find(reference, in: try StudyLibrary(path: LibraryOption.path(arguments)).sessions())
+                let session: StudySession
+                do {
+                    session = try StudySession.find(reference, in: try StudyLibrary(path: LibraryOption.path(arguments)).sessions())
+                } catch StudySession.LookupError.noMatch(let name) {
+                    reporter.fail("no such file, and no session id starts with '\(name)' (reel sessions --json lists the ids)")
+                    return 1
+                }
                 let media = SessionMedia(session)
                 settings = ExportSettings(input: .session(session), outputPath: outputPath)
                 settings.faceTrack = try media.faceTrack()

@@ -73,7 +73,7 @@ enum ReviewCommand {
         let track: FaceTrack
         var edits: PrivacyEdits
         do {
-            let found = try SessionMedia.find(arguments.positional(session) ?? "", in: try StudyLibrary(path: LibraryOption.path(arguments)).sessions())
+            let found = try StudySession.find(arguments.positional(session) ?? "", in: try StudyLibrary(path: LibraryOption.path(arguments)).sessions())
             media = SessionMedia(found)
             guard let stored = try media.faceTrack(), !stored.samples.isEmpty else {
                 return fail("session \(found.id.uuidString.lowercased().prefix(8)) has no face positions to review (recorded before the face tracker, "

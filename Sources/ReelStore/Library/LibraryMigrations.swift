@@ -49,5 +49,24 @@ public enum LibraryMigrations {
             ALTER TABLE study_session ADD COLUMN reduced_seconds REAL CHECK (reduced_seconds IS NULL OR reduced_seconds >= 0);
             ALTER TABLE study_session ADD COLUMN load_reasons TEXT;
             """),
+        // Goals and materials (issue 6): one goal per date (YYYY-MM-DD, the first day it applies
+        // to; 0 minutes = no goal); a material's ISBN is 13 digits and unique when present
+        // (NULLs do not collide), the scanner of a later stage fills the same columns.
+        Migration(name: "0003-goals-and-materials", sql: """
+            CREATE TABLE daily_goal (
+                date TEXT PRIMARY KEY NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[01][0-9]-[0-3][0-9]'),
+                minutes INTEGER NOT NULL CHECK (minutes BETWEEN 0 AND 1440)
+            ) STRICT;
+            CREATE TABLE study_material (
+                id TEXT PRIMARY KEY NOT NULL CHECK (length(id) = 36),
+                isbn TEXT UNIQUE CHECK (isbn IS NULL OR (length(isbn) = 13 AND isbn NOT GLOB '*[^0-9]*')),
+                title TEXT NOT NULL CHECK (length(title) > 0),
+                author TEXT,
+                publisher TEXT,
+                cover_path TEXT,
+                added_at TEXT NOT NULL
+            ) STRICT;
+            CREATE INDEX study_material_by_added ON study_material (added_at);
+            """),
     ]
 }

@@ -1,5 +1,20 @@
+CREATE TABLE daily_goal (
+    date TEXT PRIMARY KEY NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[01][0-9]-[0-3][0-9]'),
+    minutes INTEGER NOT NULL CHECK (minutes BETWEEN 0 AND 1440)
+) STRICT;
+
 CREATE TABLE schema_migration (
     position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, applied_at TEXT NOT NULL) STRICT;
+
+CREATE TABLE study_material (
+    id TEXT PRIMARY KEY NOT NULL CHECK (length(id) = 36),
+    isbn TEXT UNIQUE CHECK (isbn IS NULL OR (length(isbn) = 13 AND isbn NOT GLOB '*[^0-9]*')),
+    title TEXT NOT NULL CHECK (length(title) > 0),
+    author TEXT,
+    publisher TEXT,
+    cover_path TEXT,
+    added_at TEXT NOT NULL
+) STRICT;
 
 CREATE TABLE study_session (
     id TEXT PRIMARY KEY NOT NULL CHECK (length(id) = 36),
@@ -27,6 +42,8 @@ CREATE TABLE tag (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL UNIQUE CHECK (length(name) > 0)
 ) STRICT;
+
+CREATE INDEX study_material_by_added ON study_material (added_at);
 
 CREATE INDEX study_session_by_start ON study_session (started_at);
 

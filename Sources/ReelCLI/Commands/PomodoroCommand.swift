@@ -1,0 +1,158 @@
+import Foundation
+import ReelCore
+import ReelStore
+
+/// `reel pomodoro start [--minutes 25] | stop | status [--json|--waybar] | wait`: a study timer
+/// whose end lives in `$XDG_STATE_HOME/reel/pomodoro.json`, shared with status-bar widgets.
+enum PomodoroCommand {
+    static let action = Positional("ACTION", help: "start, stop, status or wait.")
+    static let minutes = Option.value("minutes", as: Double.self, default: "25", help: "start: the length in minutes.")
+    static let json = Option.flag("json", help: "status: one JSON object (state, startedAt, endsAt, remainingSeconds).")
+    static let waybar = Option.flag("waybar", help: "status: one line of JSON for a Waybar custom module (text, tooltip, class, percentage).")
+
+    static let spec = CommandSpec(
+        name: "pomodoro",
+        summary: "A study timer shared with status-bar widgets.",
+        discussion: """
+            'start' writes the end time to reel/pomodoro.json in the XDG state folder \
+            (~/.local/state), atomically; every 'status' reads it, so a widget and the terminal \
+            agree. There is no daemon: when the end has come, the first 'status' or 'wait' to \
+            notice it sends one desktop notification with notify-send (when it is installed). \
+            'wait' sleeps until the end (a stop or a new start is noticed within a second). A \
+            finished timer stays 'finished' until 'stop' or the next 'start'.
+
+            Waybar: "custom/pomodoro": {"exec": "reel pomodoro status --waybar", \
+            "return-type": "json", "interval": 5, "on-click": "reel pomodoro start"}.
+            """,
+        options: [minutes, json, waybar],
+        positionals: [action],
+        examples: ["reel pomodoro start", "reel pomodoro start --minutes 50 && reel pomodoro wait", "reel pomodoro status --waybar", "reel pomodoro stop"])
+
+    static func run(_ arguments: ParsedArguments) async throws -> Int32 {
+        let verb = try LibraryCommandText.action(arguments, action, choices: ["start", "stop", "status", "wait"])
+        if let conflict = arguments.conflict(json, waybar) { throw conflict }
+        let file = PomodoroStateFile(path: PomodoroStateFile.defaultPath(LibraryOption.folders))
+        switch verb {
+        case "start":
+            let length = try arguments.value(minutes, as: Double.self) ?? PomodoroTimer.defaultMinutes
+            let timer: PomodoroTimer
+            do { timer = try PomodoroTimer(minutes: length, now: Date()) } catch { throw arguments.invalid(minutes, expected: "more than 0 and at most 1440 minutes") }
+            let running: Double? = try file.update { current in
+                if let current, case .running(let remaining, _) = current.status(at: Date()) { return (current, remaining) }
+                return (timer, nil)
+            }
+            if let running {
+                FileHandle.standardError.write(Data("reel pomodoro: a pomodoro is running (\(PomodoroTimer.clock(running)) left); stop it first: reel pomodoro stop\n".utf8))
+                return 1
+            }
+            print("pomodoro started: \(PomodoroTimer.clock(timer.endsAt.timeIntervalSince(timer.startedAt))), ends at \(localTime(timer.endsAt))")
+        case "stop":
+            let stopped = try file.update { current in (nil, current) }
+            print(stopped == nil ? "no pomodoro was running" : "pomodoro stopped")
+        case "wait":
+            return try wait(file)
+        default:
+            let now = Date()
+            let timer = try noticeEnd(file, now: now)
+            if arguments.flag(json) {
+                print(try LibraryCommandText.json(statusObject(timer, now: now)))
+            } else if arguments.flag(waybar) {
+                print(try waybarLine(timer, now: now))
+            } else {
+                print(statusText(timer, now: now))
+            }
+        }
+        return 0
+    }
+
+    /// Reads the timer; when it has ended and nobody announced it, claims the announcement
+    /// under the lock and sends the notification.
+    static func noticeEnd(_ file: PomodoroStateFile, now: Date) throws -> PomodoroTimer? {
+        let (timer, notify) = try file.update { current -> (PomodoroTimer?, (PomodoroTimer?, Bool)) in
+            guard var timer = current, timer.needsNotification(at: now) else { return (current, (current, false)) }
+            timer.notifiedAt = now
+            return (timer, (timer, true))
+        }
+        if notify, let timer { sendNotification(timer) }
+        return timer
+    }
+
+    /// Sleeps until the end, following stops and restarts; exit 0 at the end, 1 when stopped.
+    static func wait(_ file: PomodoroStateFile) throws -> Int32 {
+        guard var timer = try file.read() else {
+            FileHandle.standardError.write(Data("reel pomodoro: no pomodoro running (reel pomodoro start)\n".utf8))
+            return 1
+        }
+        while case .running(let remaining, _) = timer.status(at: Date()) {
+            Thread.sleep(forTimeInterval: min(1, remaining))
+            guard let next = try file.read() else {
+                print("pomodoro stopped")
+                return 1
+            }
+            timer = next
+        }
+        _ = try noticeEnd(file, now: Date())
+        print("pomodoro finished at \(localTime(timer.endsAt))")
+        return 0
+    }
+
+    static func statusText(_ timer: PomodoroTimer?, now: Date) -> String {
+        guard let timer else { return "no pomodoro running" }
+        switch timer.status(at: now) {
+        case .running(let remaining, _): return "running: \(PomodoroTimer.clock(remaining)) left (ends at \(localTime(timer.endsAt)))"
+        case .finished: return "finished at \(localTime(timer.endsAt))"
+        }
+    }
+
+    static func statusObject(_ timer: PomodoroTimer?, now: Date) -> [String: Any] {
+        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC")!)
+        guard let timer else { return ["state": "idle", "startedAt": NSNull(), "endsAt": NSNull(), "remainingSeconds": 0] }
+        let remaining: Double
+        let state: String
+        switch timer.status(at: now) {
+        case .running(let left, _): (state, remaining) = ("running", (left * 10).rounded(.up) / 10)
+        case .finished: (state, remaining) = ("finished", 0)
+        }
+        return ["state": state, "startedAt": timer.startedAt.formatted(style), "endsAt": timer.endsAt.formatted(style), "remainingSeconds": remaining]
+    }
+
+    /// Waybar's custom-module JSON: one line.
+    static func waybarLine(_ timer: PomodoroTimer?, now: Date) throws -> String {
+        var object: [String: Any]
+        switch timer?.status(at: now) {
+        case nil:
+            object = ["text": "", "tooltip": "No pomodoro (reel pomodoro start)", "class": "idle", "percentage": 0]
+        case .running(let remaining, let done)?:
+            object = ["text": "🍅 \(PomodoroTimer.clock(remaining))", "tooltip": "Pomodoro ends at \(localTime(timer!.endsAt))",
+                      "class": "running", "percentage": Int((done * 100).rounded(.down))]
+        case .finished?:
+            object = ["text": "🍅 done", "tooltip": "Pomodoro finished at \(localTime(timer!.endsAt))", "class": "finished", "percentage": 100]
+        }
+        return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]), as: UTF8.self)
+    }
+
+    /// `notify-send` when it is on PATH; a failure is a warning, never an error.
+    static func sendNotification(_ timer: PomodoroTimer) {
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+            .map { "\($0)/notify-send" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let path else { return }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        let length = timer.endsAt.timeIntervalSince(timer.startedAt)
+        let studied = length >= 60 && length.truncatingRemainder(dividingBy: 60) == 0 ? "\(Int(length / 60)) minutes" : PomodoroTimer.clock(length)
+        process.arguments = ["--app-name=Reel", "Pomodoro finished", "\(studied) of study — time for a break."]
+        do {
+            try process.run()
+            process.waitUntilExit()
+        } catch {
+            FileHandle.standardError.write(Data("reel pomodoro: warning: notify-send failed: \(error)\n".utf8))
+        }
+    }
+
+    static func localTime(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "HH:mm"
+        return formatter.string(from: date)
+    }
+}
