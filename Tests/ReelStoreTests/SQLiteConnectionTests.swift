@@ -17,6 +17,23 @@ struct SQLiteConnectionTests {
         #expect(rows == [[.integer(42), .real(1.5), .text(evil), .blob(Data([0, 1, 2])), .null]])
     }
 
+    @Test("one statement per prepare: long single statements always prepare, a second statement after the first is refused")
+    func oneStatement() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let db = try SQLiteConnection(path: dir.path("t.sqlite"))
+        try db.run("CREATE TABLE goal (date TEXT PRIMARY KEY, minutes INTEGER NOT NULL)")
+        // Long enough to live in a heap buffer: SQLite's pointer to the rest must be read while
+        // that buffer is alive (it was not, and the check then read freed memory).
+        for minutes in 0..<200 {
+            try db.run("INSERT INTO goal (date, minutes) VALUES (?, ?) ON CONFLICT (date) DO UPDATE SET minutes = excluded.minutes   ",
+                       ["2026-11-30", minutes])
+        }
+        #expect(try db.rows("SELECT minutes FROM goal") == [[.integer(199)]])
+        #expect { try db.run("SELECT 1; DROP TABLE goal") } throws: { "\($0)".contains("more than one statement") }
+        #expect(try db.rows("SELECT count(*) FROM goal") == [[.integer(1)]], "the second statement never ran")
+    }
+
     @Test("errors carry SQLite's message and what was being done")
     func errors() throws {
         let dir = try TemporaryDirectory()

@@ -11,12 +11,17 @@ public final class SQLiteStatement {
 
     init(connection: SQLiteConnection, sql: String) throws(SQLiteError) {
         var statement: OpaquePointer?
-        var tail: UnsafePointer<CChar>?
-        let code = sqlite3_prepare_v2(connection.handle, sql, -1, &statement, &tail)
+        // The rest after the first statement, read while the C string SQLite parsed is alive
+        // (`tail` points into it; a String passed directly is a temporary copy, gone after the call).
+        let (code, rest) = sql.withCString { text -> (Int32, String) in
+            var tail: UnsafePointer<CChar>?
+            let code = sqlite3_prepare_v2(connection.handle, text, -1, &statement, &tail)
+            return (code, tail.map { String(cString: $0) } ?? "")
+        }
         guard code == SQLITE_OK, let statement else {
             throw SQLiteError(connection.handle, code: code, context: "preparing \(sql)")
         }
-        if let tail, tail.pointee != 0, !String(cString: tail).trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+        if !rest.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             sqlite3_finalize(statement)
             throw SQLiteError(code: SQLITE_MISUSE, message: "more than one statement", context: "preparing \(sql)")
         }
