@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "ReelMedia", targets: ["ReelMedia"]),
         .library(name: "ReelLive", targets: ["ReelLive"]),
         .library(name: "ReelRecord", targets: ["ReelRecord"]),
+        .library(name: "ReelExport", targets: ["ReelExport"]),
         .library(name: "ReelStore", targets: ["ReelStore"]),
         .library(name: "ReelOrigin", targets: ["ReelOrigin"]),
         .library(name: "ReelCompose", targets: ["ReelCompose"]),
@@ -67,11 +68,14 @@ let package = Package(
         // Layer 4: pipelines (live HLS recorder, publisher).
         .target(name: "ReelLive", dependencies: ["ReelMedia", "ReelCore"]),
         // Layer 4: the study recorder (active-time timelapse and full recording, crash-safe).
-        .target(name: "ReelRecord", dependencies: ["ReelMedia", "ReelStore", "ReelCore"]),
+        .target(name: "ReelRecord", dependencies: ["ReelMedia", "ReelVision", "ReelStore", "ReelCore"]),
+        // Layer 4: the privacy export (`reel export`, `reel review`): decode → face boxes (stored
+        // track or detection) → edits → ReelCompose → H.264 → MP4 with the audio copied.
+        .target(name: "ReelExport", dependencies: ["ReelMedia", "ReelVision", "ReelCompose", "ReelStore", "ReelCore"]),
         // Layer 4: the origin server (`reel serve`): stores PUTs, serves HLS.
         .target(name: "ReelOrigin", dependencies: ["ReelCore", "CMicroHTTPD", "CZlib", "CLinux"]),
         // Layer 5: the command line: parses, wires, reports.
-        .target(name: "ReelCLI", dependencies: ["ReelLive", "ReelRecord", "ReelOrigin", "ReelStore", "ReelMedia", "ReelCore"]),
+        .target(name: "ReelCLI", dependencies: ["ReelLive", "ReelRecord", "ReelExport", "ReelOrigin", "ReelStore", "ReelMedia", "ReelCore"]),
         .executableTarget(name: "reel", dependencies: ["ReelCLI"]),
         // Benchmark only (bench/compose.sh): the compositor's cost per 1080p frame, release build.
         .executableTarget(name: "reel-bench-compose", dependencies: ["ReelCompose", "ReelCore"]),
@@ -86,6 +90,7 @@ let package = Package(
         .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelLiveTests", dependencies: ["ReelLive", "ReelMedia", "ReelCore", "ReelTestSupport"]),
+        .testTarget(name: "ReelExportTests", dependencies: ["ReelExport", "ReelVision", "ReelStore", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelRecordTests", dependencies: ["ReelRecord", "ReelStore", "ReelMedia", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelStoreTests", dependencies: ["ReelStore", "ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
         .testTarget(name: "ReelCLITests", dependencies: ["ReelCLI", "ReelTestSupport"]),

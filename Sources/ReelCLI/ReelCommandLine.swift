@@ -25,6 +25,8 @@ public enum ReelCommandLine {
         Subcommand(spec: RecordCommand.spec, run: RecordCommand.run),
         Subcommand(spec: SessionsCommand.spec, run: SessionsCommand.run),
         Subcommand(spec: RecoverCommand.spec, run: RecoverCommand.run),
+        Subcommand(spec: ExportCommand.spec, run: ExportCommand.run),
+        Subcommand(spec: ReviewCommand.spec, run: ReviewCommand.run),
         Subcommand(spec: ServeCommand.spec, run: ServeCommand.run),
     ]
 

@@ -1,4 +1,5 @@
 import CVision
+import Foundation
 import ReelCore
 
 /// The C side's answer to one call, before a detector turns it into its own error.
@@ -60,3 +61,33 @@ func normalizedDetections(_ raw: ArraySlice<cvision_detection>, kind: Detection.
 /// The most detections one call returns (more faces than this in one picture are dropped,
 /// lowest score or smallest first).
 let detectionCapacity: Int32 = 64
+
+/// One detection call, the part every detector shares: checks the picture, borrows its planes
+/// and an output buffer for `call` under `lock` (one call at a time per C handle), and turns
+/// the C answer into normalized detections of `kind`. A bad picture or argument becomes
+/// `invalid(message)`, any other failure `failed(message)`, so each detector keeps its own
+/// error type.
+func runDetection(_ picture: DetectorPicture, kind: Detection.Kind, lock: NSLock,
+                  invalid: (String) -> any Error, failed: (String) -> any Error,
+                  _ call: (_ picture: UnsafePointer<cvision_picture>, _ out: UnsafeMutablePointer<cvision_detection>?,
+                           _ capacity: Int32, _ count: UnsafeMutablePointer<Int32>,
+                           _ message: UnsafeMutablePointer<CChar>, _ messageSize: Int) -> cvision_status) throws -> [Detection] {
+    if let problem = picture.problem() { throw invalid(problem) }
+    var raw = [cvision_detection](repeating: cvision_detection(), count: Int(detectionCapacity))
+    var count: Int32 = 0
+    do {
+        try lock.withLock {
+            try withCPicture(picture) { cPicture in
+                try raw.withUnsafeMutableBufferPointer { out in
+                    try cvisionCall { call(cPicture, out.baseAddress, detectionCapacity, &count, $0, $1) }
+                }
+            }
+        }
+    } catch let failure as CVisionFailure {
+        switch failure {
+        case let .argument(message): throw invalid(message)
+        case let .notFound(message), let .invalidModel(message), let .internalFailure(message): throw failed(message)
+        }
+    }
+    return normalizedDetections(raw.prefix(Int(count)), kind: kind, width: picture.width, height: picture.height)
+}

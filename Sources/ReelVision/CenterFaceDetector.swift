@@ -104,27 +104,8 @@ public final class CenterFaceDetector: FaceDetector, @unchecked Sendable {
 
     /// Faces in `picture`, highest score first, boxes normalized to the picture.
     public func detect(_ picture: DetectorPicture) throws -> [Detection] {
-        if let problem = picture.problem() { throw Error.invalidInput(problem) }
-        var raw = [cvision_detection](repeating: cvision_detection(), count: Int(detectionCapacity))
-        var count: Int32 = 0
-        do {
-            try lock.withLock {
-                try withCPicture(picture) { cPicture in
-                    try raw.withUnsafeMutableBufferPointer { out in
-                        try cvisionCall {
-                            cvision_centerface_detect(handle, cPicture, Float(settings.threshold), Float(settings.overlapThreshold),
-                                                      out.baseAddress, detectionCapacity, &count, $0, $1)
-                        }
-                    }
-                }
-            }
-        } catch let failure as CVisionFailure {
-            switch failure {
-            case let .argument(message): throw Error.invalidInput(message)
-            case let .notFound(message), let .invalidModel(message), let .internalFailure(message):
-                throw Error.detectionFailed(message)
-            }
+        try runDetection(picture, kind: .face, lock: lock, invalid: { Error.invalidInput($0) }, failed: { Error.detectionFailed($0) }) {
+            cvision_centerface_detect(handle, $0, Float(settings.threshold), Float(settings.overlapThreshold), $1, $2, $3, $4, $5)
         }
-        return normalizedDetections(raw.prefix(Int(count)), kind: .face, width: picture.width, height: picture.height)
     }
 }

@@ -8,6 +8,12 @@ public struct FaceDetectorChoice: Sendable {
     /// Set when the fallback was taken: what is missing, what it costs and how to fix it.
     public let warning: String?
 
+    /// A chosen detector (tests and callers that pick their own).
+    public init(detector: any FaceDetector, warning: String?) {
+        self.detector = detector
+        self.warning = warning
+    }
+
     /// CenterFace from `models.centerFaceModel`; when that file does not exist, the Haar
     /// cascade and a warning. A model file that exists but cannot be loaded is an error (a
     /// damaged download should be fixed, not silently replaced by a weaker detector), as is a

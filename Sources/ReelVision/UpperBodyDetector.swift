@@ -101,32 +101,16 @@ public final class UpperBodyDetector: FaceDetector, @unchecked Sendable {
 
     /// Upper bodies in `picture` and the method that found them.
     public func detectReportingMethod(_ picture: DetectorPicture) throws -> (detections: [Detection], method: Method) {
-        if let problem = picture.problem() { throw Error.invalidInput(problem) }
-        var raw = [cvision_detection](repeating: cvision_detection(), count: Int(detectionCapacity))
-        var count: Int32 = 0
         var source: Int32 = 0
-        do {
-            try lock.withLock {
-                try withCPicture(picture) { cPicture in
-                    try raw.withUnsafeMutableBufferPointer { out in
-                        try cvisionCall {
-                            cvision_upperbody_detect(handle, cPicture, methods.rawValue, out.baseAddress, detectionCapacity, &count, &source, $0, $1)
-                        }
-                    }
-                }
-            }
-        } catch let failure as CVisionFailure {
-            switch failure {
-            case let .argument(message): throw Error.invalidInput(message)
-            case let .notFound(message), let .invalidModel(message), let .internalFailure(message):
-                throw Error.detectionFailed(message)
-            }
+        let detections = try runDetection(picture, kind: .upperBody, lock: lock, invalid: { Error.invalidInput($0) },
+                                          failed: { Error.detectionFailed($0) }) {
+            cvision_upperbody_detect(handle, $0, methods.rawValue, $1, $2, $3, &source, $4, $5)
         }
         let method: Method = switch UInt32(source) {
         case CVISION_UPPERBODY_CASCADE.rawValue: .cascade
         case CVISION_UPPERBODY_HOG.rawValue: .hog
         default: .none
         }
-        return (normalizedDetections(raw.prefix(Int(count)), kind: .upperBody, width: picture.width, height: picture.height), method)
+        return (detections, method)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ReelCore
 import ReelTestSupport
 import Testing
 
@@ -79,7 +80,11 @@ struct RecordEndToEndTests {
         #expect(try VideoInspection.decodeErrors(of: output) == "", "plays in ffmpeg without errors")
         let base = (output as NSString).deletingPathExtension
         #expect(FileManager.default.fileExists(atPath: base + ".jpg"))
-        #expect(try String(contentsOfFile: base + ".faces.json", encoding: .utf8).contains(#""samples":[]"#))
+        // The test pattern shows nobody: the tracker never finds a face, so every sample covers
+        // the default top region (kind 3), as the spec says for a face not seen yet.
+        let track = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: base + ".faces.json"))) as? [String: Any]
+        let samples = try #require(track?["samples"] as? [[Int]])
+        #expect(!samples.isEmpty && samples.allSatisfy { $0[2] == 3 }, "\(samples.prefix(3))")
         #expect(files(below: dir.path("state")).isEmpty, "the recording in progress is gone: \(files(below: dir.path("state")))")
     }
 
@@ -217,6 +222,54 @@ struct RecordEndToEndTests {
         killed.send(SIGKILL)
         _ = await killed.wait(timeout: .seconds(10))
         #expect(try await waitGone(second), "no process is left keeping the machine awake after a crash")
+    }
+
+    @Test("face tracking while recording: the positions of a face on the desk are stored (kind face, the box over it), and reel export hides it")
+    func faceTracking() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        // The astronaut photo at 400 x 400 on a grey desk with fine noise, 4 s.
+        let clip = dir.path("desk.mp4")
+        let made = try Subprocess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=gray:s=1280x720:r=30:d=4", "-loop", "1", "-i", TestPhotos.astronautPath,
+                                                 "-filter_complex", "[1:v]scale=400:400[p];[0:v][p]overlay=440:160:shortest=1,noise=alls=20:allf=u,format=yuv420p",
+                                                 "-t", "4", "-c:v", "libx264", "-crf", "16", clip])
+        #expect(made.status == 0, "\(made.stderr)")
+        let scale = 400.0 / 512
+        let face = NormalizedRect(x: (440 + TestPhotos.astronautFace.x * scale) / 1280, y: (160 + TestPhotos.astronautFace.y * scale) / 720,
+                                  width: TestPhotos.astronautFace.width * scale / 1280, height: TestPhotos.astronautFace.height * scale / 720)
+        let output = dir.path("out/desk.mp4"), library = dir.path("lib.sqlite")
+        let run = try await record(["--source", "file:" + clip, "--mode", "full", "--canvas", "1280x720", "--quiet", "--no-keep-awake",
+                                    "--output", output, "--library", library], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        let track = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.path("out/desk.faces.json")))) as? [String: Any]
+        let samples = try #require(track?["samples"] as? [[Int]])
+        #expect((18...21).contains(samples.count), "one every 0.2 s of 4 s: \(samples.count)")
+        #expect(samples.allSatisfy { $0[2] == 0 }, "a face all along: \(samples.prefix(3))")
+        for sample in samples {
+            let box = NormalizedRect(x: Double(sample[3]) / 10_000, y: Double(sample[4]) / 10_000, width: Double(sample[5]) / 10_000, height: Double(sample[6]) / 10_000)
+            #expect(box.x <= face.x && box.y <= face.y + 0.01 && box.x + box.width >= face.x + face.width && box.y + box.height >= face.y + face.height,
+                    "the stored box \(box) covers the face \(face)")
+            #expect(box.width * box.height < 4 * face.width * face.height, "and not much more: \(box)")
+        }
+        // Exported: the face is hidden, the desk is not.
+        let sessions = try ReelBinary.run(["sessions", "--json", "--library", library])
+        let id = try #require((try JSONSerialization.jsonObject(with: Data(sessions.stdout.utf8)) as? [[String: Any]])?.first?["id"] as? String)
+        let export = try ReelBinary.run(["export", id, "-o", dir.path("share.mp4"), "--size", "source", "--library", library])
+        #expect(export.status == 0, "\(export.stderr)")
+        func gray(_ path: String) throws -> Data {
+            try VideoInspection.output("ffmpeg", ["-v", "error", "-ss", "2", "-i", path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", "gray", "-"])
+        }
+        let (a, b) = (try gray(output), try gray(dir.path("share.mp4")))
+        func difference(_ r: NormalizedRect) -> Double {
+            var sum = 0, count = 0
+            for y in Int(r.y * 720)..<Int((r.y + r.height) * 720) {
+                for x in Int(r.x * 1280)..<Int((r.x + r.width) * 1280) { sum += abs(Int(a[y * 1280 + x]) - Int(b[y * 1280 + x])); count += 1 }
+            }
+            return Double(sum) / Double(max(count, 1))
+        }
+        let inner = NormalizedRect(x: face.x + face.width / 4, y: face.y + face.height / 4, width: face.width / 2, height: face.height / 2)
+        let desk = NormalizedRect(x: 0.02, y: 0.1, width: 0.25, height: 0.8)
+        #expect(difference(inner) > 3 * max(difference(desk), 1), "face \(difference(inner)) vs desk \(difference(desk))")
     }
 
     @Test("SIGUSR1 toggles pause; SIGINT finishes with a playable file")

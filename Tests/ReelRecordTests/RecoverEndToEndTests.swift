@@ -213,8 +213,10 @@ struct RecoverEndToEndTests {
                 && lines[1].contains("exam,chem") && lines[1].hasSuffix(output), "\(table.stdout)")
         let session = try #require(try home.sessionsJSON().first)
         #expect(Set(session.keys) == ["id", "startedAt", "endedAt", "activeSeconds", "videoSeconds", "mode", "intervalSeconds", "filePath",
-                                      "thumbnailPath", "faceTrackPath", "title", "tags", "recovered"])
+                                      "thumbnailPath", "faceTrackPath", "title", "tags", "recovered", "load"])
         #expect(session["intervalSeconds"] as? Double == 1 && session["recovered"] as? Bool == false)
+        let load = try #require(session["load"] as? [String: Any], "measured for a recorded session")
+        #expect(Set(load.keys) == ["cpuShare", "peakCelsius", "easedSeconds", "reducedSeconds", "reasons"])
         #expect(session["thumbnailPath"] as? String == dir.path("out/lapse.jpg"))
         #expect((2.5...3.1).contains(session["activeSeconds"] as? Double ?? 0))
         #expect(files(below: home.state).isEmpty)

@@ -23,6 +23,7 @@ enum RecordCommand {
     static let minHours = Option.value("min-hours", as: Double.self, default: "1",
                                        help: "Refuse to start when the disk would be full within this many hours of recording (0: start anyway).")
     static let quiet = Option.flag("quiet", help: "No status line; state changes and the summary only.")
+    static let noFaces = Option.flag("no-faces", help: "Do not track faces (then 'reel export --all-faces' finds them at export).")
     static let noKeepAwake = Option.flag("no-keep-awake", help: "Let the machine sleep while recording (by default Reel holds a systemd-inhibit lock).")
 
     static let spec = CommandSpec(
@@ -42,8 +43,9 @@ enum RecordCommand {
             While recording, the video is a fragmented MP4 (fragments of at most 2 s) in \
             reel/recordings/ID of the XDG state folder (~/.local/state), with a checkpoint every \
             30 s and at every pause. On finish it becomes a normal MP4 (moov first) at --output, \
-            with NAME.jpg (its middle frame) and NAME.faces.json (face positions; empty until the \
-            privacy tracker exists) beside it, and the session goes into the study library \
+            with NAME.jpg (its middle frame) and NAME.faces.json (face positions: the largest face, \
+            every written frame of a timelapse, every 0.2 s of a full recording; positions only, \
+            never pixels) beside it, and the session goes into the study library \
             (--library; list them with 'reel sessions'). After a crash, 'reel recover' finishes the \
             recording.
 
@@ -67,7 +69,7 @@ enum RecordCommand {
             A source that stops delivering makes the recording \
             interrupted; a camera is reopened until it comes back. Audio is not recorded yet.
             """,
-        options: [source, mode, interval, canvas, portrait, title, tag, output, LibraryOption.option, duration, minHours, quiet, noKeepAwake],
+        options: [source, mode, interval, canvas, portrait, title, tag, output, LibraryOption.option, duration, minHours, quiet, noFaces, noKeepAwake],
         examples: [
             "reel record --source v4l2:/dev/video0 --mode timelapse --interval 5 --title 'Chemistry' --tag exam",
             "reel record --source v4l2:/dev/video0 --mode full --canvas 1280x720 --output ~/study/today.mp4",
@@ -111,7 +113,17 @@ enum RecordCommand {
         }
         FFmpegLog.configure(level: .error)
         let reporter = RecordTerminalReporter(quiet: arguments.flag(quiet))
-        let recorder = try StudyRecorder(settings: settings, reporter: reporter)
+        var tracker: @Sendable () -> any FaceTracker = { NoFaceTracker() }
+        if !arguments.flag(noFaces) {
+            do {
+                let installed = try VisionFaceTracker.installed()
+                if let warning = installed.warning { reporter.warning(String(warning.trimmingPrefix("warning: "))) }
+                tracker = { installed.tracker }
+            } catch {
+                reporter.warning("face tracking is unavailable (\(error)); recording without face positions, so export with --all-faces")
+            }
+        }
+        let recorder = try StudyRecorder(settings: settings, reporter: reporter, tracker: tracker)
         let stops = SignalTrap(signals: [SIGINT, SIGTERM]) { signal in
             recorder.requestStop(reason: signal == SIGINT ? "interrupted (Ctrl-C)" : "terminated (SIGTERM)")
         }

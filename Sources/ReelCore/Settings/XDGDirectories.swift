@@ -1,6 +1,7 @@
 /// Where Reel keeps files for a user, after the XDG Base Directory specification: data
 /// (`$XDG_DATA_HOME`, default `~/.local/share`), state (`$XDG_STATE_HOME`, default
-/// `~/.local/state`) and videos (`$XDG_VIDEOS_DIR`, default `~/Videos`).
+/// `~/.local/state`), cache (`$XDG_CACHE_HOME`, default `~/.cache`) and videos
+/// (`$XDG_VIDEOS_DIR`, default `~/Videos`).
 ///
 /// A pure value: the caller passes the environment and the home folder, so tests need no
 /// real home. Empty or relative variables are ignored, as the specification asks.
@@ -10,6 +11,8 @@ public struct XDGDirectories: Sendable, Equatable {
     /// State that survives restarts but is not data (`~/.local/state`): spools, recordings in
     /// progress and their checkpoints.
     public var state: String
+    /// Files that can be made again (`~/.cache`): the review's segment pictures.
+    public var cache: String
     /// The user's videos (`~/Videos`).
     public var videos: String
 
@@ -21,6 +24,7 @@ public struct XDGDirectories: Sendable, Equatable {
         }
         data = resolve("XDG_DATA_HOME", ".local/share")
         state = resolve("XDG_STATE_HOME", ".local/state")
+        cache = resolve("XDG_CACHE_HOME", ".cache")
         videos = resolve("XDG_VIDEOS_DIR", "Videos")
     }
 }

@@ -1,0 +1,175 @@
+import Foundation
+import ReelCore
+import ReelExport
+import ReelMedia
+import ReelStore
+
+/// `reel export`: the only way a video leaves the machine with faces hidden.
+enum ExportCommand {
+    static let input = Positional("SESSION|FILE", help: "A study session (its id or the first characters of it, or 'last'), or any video file.")
+    static let output = Option.value("output", short: "o", placeholder: "OUT.mp4", required: true,
+                                     help: "The MP4 to write (never replaced unless --overwrite).")
+    static let privacy = Option.value("privacy", placeholder: "MODE", default: "mosaic",
+                                      help: "mosaic (default), stamp:IMAGE.png (an image over every face), or none.")
+    static let allFaces = Option.flag("all-faces", help: "A session: find and hide every face in its video now, not only the recorded subject.")
+    static let caption = Option.flag("caption", help: "Draw the study time and date in a corner (Japanese text renders, Noto Sans CJK).")
+    static let captionLabel = Option.value("caption-label", placeholder: "TEXT",
+                                           help: "The words before the time (default 'Study time', 勉強時間 when LANG is Japanese).")
+    static let watermark = Option.value("watermark", placeholder: "IMAGE.png", help: "A PNG drawn in the bottom-right corner.")
+    static let size = Option.value("size", placeholder: "SIZE", default: "1080p", choices: ExportSettings.Size.allCases.map(\.rawValue),
+                                   help: "The short side of the picture: 1080p, 720p or source (never enlarged).")
+    static let json = Option.flag("json", help: "Progress and the result as JSON lines on standard output, for scripts.")
+    static let overwrite = Option.flag("overwrite", help: "Replace OUT.mp4 when it exists.")
+    static let noAudio = Option.flag("no-audio", help: "Leave the audio out (by default it is copied as it is).")
+    static let detectorWidth = Option.value("detector-width", as: Int.self, default: "320",
+                                            help: "Width (a multiple of 32) pictures are shrunk to for face detection: larger finds smaller faces, slower.")
+
+    static let spec = CommandSpec(
+        name: "export",
+        summary: "Export a video with every face hidden: mosaic, stamp, caption, watermark.",
+        discussion: """
+            A session is exported with the face positions recorded with it, after your review \
+            edits ('reel review'); any other video file is searched for faces every 0.2 s of video \
+            (CenterFace; every face, each tracked), with the boxes interpolated in between. The \
+            mosaic follows the spec: blocks of 3 % of the long side, the grid centred on the face, \
+            through an elliptical soft mask. The audio is copied unchanged. The output appears \
+            only when it is complete.
+            """,
+        options: [output, privacy, allFaces, caption, captionLabel, watermark, size, json, overwrite, noAudio, detectorWidth,
+                  LibraryOption.option],
+        positionals: [input],
+        examples: [
+            "reel export last -o ~/Videos/today.mp4 --caption",
+            "reel export 4c1f -o share.mp4 --privacy stamp:smiley.png --watermark logo.png --size 720p",
+            "reel export lecture.mkv -o lecture-private.mp4",
+        ])
+
+    static func run(_ arguments: ParsedArguments) async throws -> Int32 {
+        let reference = arguments.positional(input) ?? ""
+        let outputPath = absolute(try arguments.require(output))
+        var privacyMode = ExportSettings.Privacy.mosaic
+        switch arguments.string(privacy) ?? "mosaic" {
+        case "mosaic": privacyMode = .mosaic
+        case "none": privacyMode = .none
+        case let text where text.hasPrefix("stamp:") && text.count > 6: privacyMode = .stamp(path: absolute(String(text.dropFirst(6))))
+        default: throw arguments.invalid(privacy, expected: "mosaic, none or stamp:IMAGE.png")
+        }
+        let width = try arguments.require(detectorWidth, as: Int.self)
+        guard width >= 32, width <= 4096, width % 32 == 0 else { throw arguments.invalid(detectorWidth, expected: "a multiple of 32 from 32 to 4096") }
+        let reporter = ExportTerminalReporter(json: arguments.flag(json))
+        let environment = ProcessInfo.processInfo.environment
+        let label = arguments.string(captionLabel) ?? ExportCaption.defaultLabel(language: environment["LC_ALL"] ?? environment["LANG"])
+
+        var settings: ExportSettings
+        let path = absolute(reference)
+        if FileManager.default.fileExists(atPath: path) {
+            settings = ExportSettings(input: .file(path), outputPath: outputPath)
+            let date = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date()
+            if arguments.flag(caption) { settings.caption = ExportCaption(label: label, date: ExportCaption.dateText(date), clock: .videoTime) }
+        } else {
+            do {
+                let session = try SessionMedia.find(reference, in: try StudyLibrary(path: LibraryOption.path(arguments)).sessions())
+                let media = SessionMedia(session)
+                settings = ExportSettings(input: .session(session), outputPath: outputPath)
+                settings.faceTrack = try media.faceTrack()
+                settings.edits = try media.edits()
+                if arguments.flag(caption) {
+                    let clock: ExportCaption.Clock = session.mode == .timelapse
+                        ? .timelapse(interval: session.intervalSeconds ?? 5, framesPerSecond: Double(TimelapseSchedule.outputFramesPerSecond))
+                        : .videoTime
+                    settings.caption = ExportCaption(label: label, date: ExportCaption.dateText(session.startedAt), clock: clock)
+                }
+            } catch {
+                reporter.fail("\(error)")
+                return 1
+            }
+        }
+        settings.privacy = privacyMode
+        settings.allFaces = arguments.flag(allFaces)
+        settings.watermarkPath = arguments.string(watermark).map(absolute)
+        settings.size = ExportSettings.Size(rawValue: arguments.string(size) ?? "1080p") ?? .p1080
+        settings.overwrite = arguments.flag(overwrite)
+        settings.copyAudio = !arguments.flag(noAudio)
+        settings.detectorWidth = width
+        FFmpegLog.configure(level: .error)
+        do {
+            let report = try PrivacyExporter(settings: settings, reporter: reporter).run()
+            reporter.done(report)
+            return 0
+        } catch {
+            reporter.fail("\(error)")
+            return 1
+        }
+    }
+
+    static func absolute(_ path: String) -> String {
+        let expanded = (path as NSString).expandingTildeInPath
+        return expanded.hasPrefix("/") ? expanded : FileManager.default.currentDirectoryPath + "/" + expanded
+    }
+}
+
+/// Prints an export: a progress bar on a terminal (percent, fps, time left), a line every 5 s
+/// otherwise, or JSON lines (`--json`).
+final class ExportTerminalReporter: ExportReporter, @unchecked Sendable {
+    private let json: Bool
+    private let printer = StatusLinePrinter(period: 5)
+    private let started = Date()
+
+    init(json: Bool) { self.json = json }
+
+    private func emitJSON(_ object: [String: Any]) {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        FileHandle.standardOutput.write(data + Data("\n".utf8))
+    }
+
+    func info(_ line: String) {
+        if json { emitJSON(["event": "info", "message": line]) } else { printer.emit(line, toError: false) }
+    }
+
+    func warning(_ line: String) {
+        if json { emitJSON(["event": "warning", "message": line]) } else { printer.emit("warning: \(line)", toError: true) }
+    }
+
+    func progress(_ p: ExportProgress) {
+        if json {
+            var object: [String: Any] = ["event": "progress", "frames": p.frames, "seconds": (p.seconds * 1000).rounded() / 1000,
+                                         "fps": (p.framesPerSecond * 10).rounded() / 10]
+            if let total = p.totalFrames { object["totalFrames"] = total }
+            if let fraction = p.fraction { object["percent"] = (fraction * 1000).rounded() / 10 }
+            if let left = p.secondsLeft { object["etaSeconds"] = left.rounded() }
+            emitJSON(object)
+            return
+        }
+        let width = 30
+        let fraction = p.fraction ?? 0
+        let filled = Int((fraction * Double(width)).rounded(.down))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
+        var line = "[\(bar)] \(p.fraction.map { "\(Int(($0 * 100).rounded(.down))) %" } ?? "\(p.frames) frames") · \(String(format: "%.1f", p.framesPerSecond)) fps"
+        if let left = p.secondsLeft { line += " · \(StatusLinePrinter.clock(left)) left" }
+        printer.status(line, elapsed: Date().timeIntervalSince(started))
+    }
+
+    func done(_ r: ExportReport) {
+        if json {
+            emitJSON(["event": "done", "output": r.outputPath, "frames": r.frames, "width": r.width, "height": r.height,
+                      "videoSeconds": r.videoSeconds, "wallSeconds": r.wallSeconds, "audioCopied": r.audioCopied,
+                      "detections": r.detections, "subjects": r.subjects, "coveredAreas": r.coveredAreas,
+                      "detector": r.detector ?? NSNull(), "bytes": r.fileBytes, "warnings": r.warnings])
+            return
+        }
+        printer.endStatus()
+        var lines = ["exported: \(r.outputPath)",
+                     "  \(r.width)x\(r.height), \(r.frames) frames, \(String(format: "%.3f", r.videoSeconds)) s of video in \(String(format: "%.1f", r.wallSeconds)) s "
+                        + "(\(String(format: "%.1f", Double(r.frames) / max(r.wallSeconds, 0.001))) fps), \(RecordTerminalReporter.bytes(r.fileBytes))"
+                        + (r.audioCopied ? ", audio copied" : "")]
+        if let detector = r.detector { lines.append("  faces: \(r.subjects) found by \(detector) in \(r.detections) detections; \(r.coveredAreas) areas covered") }
+        for warning in r.warnings { lines.append("  warning: \(warning)") }
+        printer.emit(lines.joined(separator: "\n"), toError: false)
+    }
+
+    func fail(_ message: String) {
+        if json { emitJSON(["event": "error", "message": message]) }
+        printer.endStatus()
+        FileHandle.standardError.write(Data("reel export: \(message)\n".utf8))
+    }
+}

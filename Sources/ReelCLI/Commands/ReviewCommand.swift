@@ -1,0 +1,157 @@
+import Foundation
+import ReelCore
+import ReelExport
+import ReelStore
+
+/// `reel review`: the segments of a session's face track, and edits to them before export.
+enum ReviewCommand {
+    static let session = Positional("SESSION", help: "The session: its id or the first characters of it, or 'last'.")
+    static let segment = Option.value("segment", short: "n", as: Int.self, help: "The segment to edit (see the listing).")
+    static let offset = Option.value("offset", placeholder: "DX,DY", help: "Move the segment's boxes by DX,DY (fractions of the picture, e.g. 0.02,-0.05).")
+    static let scale = Option.value("scale", as: Double.self, help: "Scale the segment's boxes about their centres (0.1 to 10).")
+    static let disable = Option.flag("disable", help: "No mosaic for the segment (its pictures are exported as recorded).")
+    static let enable = Option.flag("enable", help: "The mosaic again for a disabled segment.")
+    static let stamp = Option.value("stamp", placeholder: "IMAGE.png", help: "An image over the face instead of the mosaic, for this segment.")
+    static let noStamp = Option.flag("no-stamp", help: "The mosaic instead of the segment's stamp.")
+    static let reset = Option.flag("reset", help: "Forget every edit of the segment.")
+    static let frames = Option.value("frames", placeholder: "DIR",
+                                     help: "Where the segment pictures go (default: reel/review/ID in the XDG cache folder, ~/.cache).")
+    static let json = Option.flag("json", help: "The segments as a JSON array, for scripts.")
+
+    static let spec = CommandSpec(
+        name: "review",
+        summary: "Review a session's face segments and edit them before export.",
+        discussion: """
+            A segment is a stretch of the recording where the face was found the same way \
+            (detected, or estimated from an upper body, or a wider box around the last face, or \
+            the default top region). The listing gives each segment's time range, kind, mean box \
+            and a picture (PNG) with the box drawn. Edits go to NAME.privacy.json beside the \
+            video; the recorded positions themselves never change, so 'reel review --segment N \
+            --reset' always gets back to them. 'reel export' applies the edits.
+            """,
+        options: [segment, offset, scale, disable, enable, stamp, noStamp, reset, frames, json, LibraryOption.option],
+        positionals: [session],
+        examples: [
+            "reel review last",
+            "reel review last --segment 3 --disable",
+            "reel review 4c1f --segment 2 --offset 0,-0.04 --scale 1.2",
+            "reel review 4c1f --segment 5 --stamp ~/smiley.png",
+        ])
+
+    static func run(_ arguments: ParsedArguments) async throws -> Int32 {
+        func fail(_ message: String) -> Int32 {
+            FileHandle.standardError.write(Data("reel review: \(message)\n".utf8))
+            return 1
+        }
+        var changes: [PrivacyEdits.Change] = []
+        if let text = arguments.string(offset) {
+            let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 2, let dx = parts[0], let dy = parts[1] else { throw arguments.invalid(offset, expected: "two numbers DX,DY such as 0.02,-0.05") }
+            changes.append(.offset(dx: dx, dy: dy))
+        }
+        if let value = try arguments.double(scale) { changes.append(.scale(value)) }
+        if arguments.flag(disable) { changes.append(.disable) }
+        if arguments.flag(enable) { changes.append(.enable) }
+        if let image = arguments.string(stamp) {
+            let path = ExportCommand.absolute(image)
+            guard FileManager.default.isReadableFile(atPath: path) else { return fail("the stamp image \(path) cannot be read") }
+            changes.append(.stamp(path))
+        }
+        if arguments.flag(noStamp) { changes.append(.removeStamp) }
+        if arguments.flag(reset) { changes.append(.reset) }
+        let chosen = try arguments.int(segment)
+        if !changes.isEmpty && chosen == nil {
+            FileHandle.standardError.write(Data("reel review: an edit needs --segment N (the listing shows the numbers)\nRun 'reel review --help' for usage.\n".utf8))
+            return ReelCommandLine.usageExitCode
+        }
+        if arguments.flag(disable) && arguments.flag(enable) {
+            FileHandle.standardError.write(Data("reel review: --disable and --enable contradict each other\n".utf8))
+            return ReelCommandLine.usageExitCode
+        }
+
+        let media: SessionMedia
+        let track: FaceTrack
+        var edits: PrivacyEdits
+        do {
+            let found = try SessionMedia.find(arguments.positional(session) ?? "", in: try StudyLibrary(path: LibraryOption.path(arguments)).sessions())
+            media = SessionMedia(found)
+            guard let stored = try media.faceTrack(), !stored.samples.isEmpty else {
+                return fail("session \(found.id.uuidString.lowercased().prefix(8)) has no face positions to review (recorded before the face tracker, "
+                            + "or NAME.faces.json is missing); 'reel export --all-faces' finds faces in its video instead")
+            }
+            track = stored
+            edits = try media.edits()
+        } catch {
+            return fail("\(error)")
+        }
+        let summaries = SegmentSummary.list(for: track)
+        if let number = chosen, !changes.isEmpty {
+            guard let target = summaries.first(where: { $0.id.segment == number }) else {
+                return fail("no segment \(number); the segments are \(summaries.map { String($0.id.segment) }.joined(separator: ", "))")
+            }
+            do {
+                for change in changes { try edits.apply(change, to: target.id, in: track) }
+                try media.save(edits)
+            } catch {
+                return fail("\(error)")
+            }
+            if !arguments.flag(json) { print("segment \(number): \(describe(edits.edit(for: target.id))) (saved in \(media.editsPath))") }
+        }
+        let folder = arguments.string(frames).map(ExportCommand.absolute)
+            ?? LibraryOption.folders.cache + "/reel/review/" + media.session.id.uuidString.lowercased()
+        let pictures: [FaceSegmentID: String]
+        do {
+            pictures = try SegmentFrames.write(video: media.session.filePath, summaries: summaries, track: track, edits: edits, into: folder)
+        } catch {
+            return fail("the segment pictures could not be made: \(error)")
+        }
+        if arguments.flag(json) {
+            let rows: [[String: Any]] = summaries.map { s in
+                let edit = edits.edit(for: s.id)
+                return ["segment": s.id.segment, "subject": s.id.subject, "kind": kindName(s.kind), "start": s.start.seconds, "end": s.end.seconds,
+                        "samples": s.sampleCount, "meanBox": [s.meanBox.x, s.meanBox.y, s.meanBox.width, s.meanBox.height],
+                        "disabled": edit.disabled, "offset": [edit.dx, edit.dy], "scale": edit.scale, "stamp": edit.stamp ?? NSNull(),
+                        "picture": pictures[s.id] ?? NSNull()]
+            }
+            let data = try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            print(String(decoding: data, as: UTF8.self))
+            return 0
+        }
+        var rows = [["SEG", "FACE", "FROM", "TO", "KIND", "MEAN BOX x,y w×h %", "EDIT", "PICTURE"]]
+        for s in summaries {
+            let b = s.meanBox
+            func pct(_ v: Double) -> String { String(Int((v * 100).rounded())) }
+            rows.append([String(s.id.segment), String(s.id.subject), minutes(s.start.seconds), minutes(s.end.seconds), kindName(s.kind),
+                         "\(pct(b.x)),\(pct(b.y)) \(pct(b.width))×\(pct(b.height))", describe(edits.edit(for: s.id)), pictures[s.id] ?? "-"])
+        }
+        let widths = (0..<7).map { c in rows.map { $0[c].count }.max() ?? 0 }
+        for row in rows {
+            print((0..<7).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ") + "  " + row[7])
+        }
+        return 0
+    }
+
+    static func kindName(_ kind: FaceTrackSample.Kind) -> String {
+        switch kind {
+        case .face: "face"
+        case .upperBody: "upper body"
+        case .widenedFace: "wider box"
+        case .defaultRegion: "top region"
+        }
+    }
+
+    static func describe(_ edit: PrivacyEdits.SegmentEdit) -> String {
+        guard !edit.isEmpty else { return "-" }
+        var parts: [String] = []
+        if edit.disabled { parts.append("no mosaic") }
+        if edit.dx != 0 || edit.dy != 0 { parts.append("moved \(edit.dx),\(edit.dy)") }
+        if edit.scale != 1 { parts.append("scaled \(edit.scale)") }
+        if let stamp = edit.stamp { parts.append("stamp \((stamp as NSString).lastPathComponent)") }
+        return parts.joined(separator: ", ")
+    }
+
+    static func minutes(_ seconds: Double) -> String {
+        let tenths = Int((seconds * 10).rounded())
+        return "\(tenths / 600):" + String(format: "%02d.%d", tenths / 10 % 60, tenths % 10)
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// How far an export is.
+public struct ExportProgress: Sendable, Equatable {
+    /// Pictures written, and of how many (estimated from the duration; nil: unknown).
+    public var frames: Int, totalFrames: Int?
+    /// Video time done and the whole (seconds).
+    public var seconds: Double, totalSeconds: Double?
+    /// Pictures per second so far (wall clock).
+    public var framesPerSecond: Double
+    /// Seconds left at that speed (nil: unknown).
+    public var secondsLeft: Double?
+    /// Share done, 0…1 (nil: unknown).
+    public var fraction: Double? { totalSeconds.flatMap { $0 > 0 ? min(1, seconds / $0) : nil } }
+}
+
+/// What an export did.
+public struct ExportReport: Sendable {
+    /// The finished MP4.
+    public var outputPath: String
+    /// Pictures written, their size, the video's length, and the wall-clock time taken.
+    public var frames = 0
+    public var width = 0, height = 0
+    public var videoSeconds = 0.0, wallSeconds = 0.0
+    /// Whether audio was copied.
+    public var audioCopied = false
+    /// Faces: detections run, distinct subjects found, and areas covered (summed over frames).
+    public var detections = 0, subjects = 0, coveredAreas = 0
+    /// Which detector found the faces (nil: none ran).
+    public var detector: String?
+    /// Bytes of the finished file.
+    public var fileBytes: Int64 = 0
+    /// Problems that did not stop the export.
+    public var warnings: [String] = []
+}
+
+/// Receives an export's messages; the command line prints them.
+public protocol ExportReporter: Sendable {
+    /// A line of information.
+    func info(_ line: String)
+    /// A problem that does not stop the export.
+    func warning(_ line: String)
+    /// About twice a second.
+    func progress(_ progress: ExportProgress)
+}

@@ -1,0 +1,37 @@
+import Foundation
+import ReelCompose
+import ReelCore
+import ReelMedia
+
+/// The review's pictures: for each segment of a face track, the video's picture at the
+/// segment's representative time, as a PNG with the segment's box drawn (after the edits, so
+/// a shifted or scaled box shows where the mosaic will go).
+public enum SegmentFrames {
+    /// Writes `segment-N.png` (`segment-N-face-S.png` for subjects other than 0) into `folder`
+    /// (created) for every summary; returns the paths by segment.
+    public static func write(video: String, summaries: [SegmentSummary], track: FaceTrack, edits: PrivacyEdits,
+                             into folder: String) throws -> [FaceSegmentID: String] {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let reader = try VideoFileReader(path: video)
+        let converter = PictureConverter(width: reader.info.width - reader.info.width % 2, height: reader.info.height - reader.info.height % 2)
+        let timeline = FaceTrackTimeline(track)
+        var paths: [FaceSegmentID: String] = [:]
+        for summary in summaries {
+            let picture = try converter.convert(try reader.frame(at: summary.representativeTime))
+            let box = timeline.boxes(at: summary.representativeTime).first { $0.segmentID == summary.id }?.box ?? summary.meanBox
+            let edit = edits.edit(for: summary.id)
+            try picture.withWritablePlanes { planes in
+                let view = YUVPicture(width: picture.width, height: picture.height, y: planes[0].base, yStride: planes[0].stride,
+                                      u: planes[1].base, uStride: planes[1].stride, v: planes[2].base, vStride: planes[2].stride)
+                // Disabled segments in grey-blue, others in yellow.
+                BoxOutline.draw(on: view, box: edit.apply(to: box), thickness: max(2, picture.height / 270),
+                                colour: edit.disabled ? (120, 180, 110) : (210, 16, 146))
+            }
+            let name = "segment-\(summary.id.segment)" + (summary.id.subject == 0 ? "" : "-face-\(summary.id.subject)") + ".png"
+            let path = folder + "/" + name
+            try StillImage.png(of: picture).write(to: URL(fileURLWithPath: path), options: .atomic)
+            paths[summary.id] = path
+        }
+        return paths
+    }
+}

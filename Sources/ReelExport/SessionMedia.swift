@@ -1,0 +1,78 @@
+import Foundation
+import ReelCore
+
+/// A study session's files as the export and the review use them: the video, its face track
+/// (`NAME.faces.json`, written by the recorder) and the review's edits (`NAME.privacy.json`,
+/// written by `reel review`; the track itself is never changed).
+public struct SessionMedia: Sendable {
+    /// The session.
+    public let session: StudySession
+
+    /// The session's media.
+    public init(_ session: StudySession) {
+        self.session = session
+    }
+
+    /// `NAME.privacy.json` beside the video.
+    public var editsPath: String { Self.editsPath(forVideo: session.filePath) }
+
+    /// `NAME.privacy.json` beside `video` (`NAME.mp4`).
+    public static func editsPath(forVideo video: String) -> String {
+        (video.lowercased().hasSuffix(".mp4") ? String(video.dropLast(4)) : video) + ".privacy.json"
+    }
+
+    /// The stored face track, or nil when the session has none (the file is named in the
+    /// library but missing counts as none; a damaged one is an error).
+    public func faceTrack() throws -> FaceTrack? {
+        guard let path = session.faceTrackPath, FileManager.default.fileExists(atPath: path) else { return nil }
+        do {
+            return try FaceTrack.decode(json: Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            throw PrivacyExporter.Error("the face track \(path) cannot be read: \(error)")
+        }
+    }
+
+    /// The review's edits (none yet: empty).
+    public func edits() throws -> PrivacyEdits {
+        guard FileManager.default.fileExists(atPath: editsPath) else { return PrivacyEdits() }
+        do {
+            return try PrivacyEdits.decode(json: Data(contentsOf: URL(fileURLWithPath: editsPath)))
+        } catch {
+            throw PrivacyExporter.Error("the review edits \(editsPath) cannot be read: \(error); fix or remove the file (the face track is untouched)")
+        }
+    }
+
+    /// Stores `edits` atomically (a temporary file, synced, renamed over the old one).
+    public func save(_ edits: PrivacyEdits) throws {
+        let data = try edits.jsonData()
+        let temporary = editsPath + ".tmp-\(getpid())"
+        guard FileManager.default.createFile(atPath: temporary, contents: data) else {
+            throw PrivacyExporter.Error("cannot write \(temporary) (is the folder writable?)")
+        }
+        let handle = open(temporary, O_RDONLY)
+        if handle >= 0 { fsync(handle); close(handle) }
+        guard rename(temporary, editsPath) == 0 else {
+            unlink(temporary)
+            throw PrivacyExporter.Error("cannot store the edits at \(editsPath): \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Finds a session by `reference`: `last` (the newest), or its id or the start of it (at
+    /// least 4 characters, unique).
+    public static func find(_ reference: String, in sessions: [StudySession]) throws -> StudySession {
+        if reference == "last" {
+            guard let newest = sessions.max(by: { $0.startedAt < $1.startedAt }) else {
+                throw PrivacyExporter.Error("the library has no sessions yet (reel record adds them)")
+            }
+            return newest
+        }
+        let key = reference.lowercased()
+        guard key.count >= 4 else { throw PrivacyExporter.Error("'\(reference)': give at least 4 characters of a session id (see reel sessions --json), or 'last'") }
+        let matches = sessions.filter { $0.id.uuidString.lowercased().hasPrefix(key) }
+        switch matches.count {
+        case 1: return matches[0]
+        case 0: throw PrivacyExporter.Error("no session id starts with '\(reference)' and no such file exists (reel sessions --json lists the ids)")
+        default: throw PrivacyExporter.Error("'\(reference)' matches \(matches.count) sessions; give more of the id")
+        }
+    }
+}
