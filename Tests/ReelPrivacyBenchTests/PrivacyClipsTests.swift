@@ -41,7 +41,7 @@ import Testing
             #expect(frame.faces[0].box.intersectionOverUnion(frame.faces[1].box) == 0)
         }
         let (a, b) = (truth.frames[0].faces[0], truth.frames[0].faces[1])
-        #expect(a.height == 200 && abs(b.height / a.height - 0.6) < 0.02)
+        #expect(a.height == 225 && abs(b.height / a.height - 0.6) < 0.02)
     }
 
     @Test func expressionsRenderForFFmpegAndEvaluateTheSame() {
