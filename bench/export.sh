@@ -88,6 +88,8 @@ encoder:    libx264 veryfast CRF 20, high, no B-frames, keyint 60, audio copied 
                           median wall   fps     CPU-s (median)   max RSS
   (a) reel export         $(printf '%8s s' "$reel_wall")  $(printf '%6s' "$reel_fps")   $(printf '%8s' "$(cpu_of a)")        $(read_time "$work/a$runs.time" rss_mb) MB
   (b) ffmpeg graph        $(printf '%8s s' "$ffmpeg_wall")  $(printf '%6s' "$ffmpeg_fps")   $(printf '%8s' "$(cpu_of b)")        $(read_time "$work/b$runs.time" rss_mb) MB
+  wall per run: reel $(for f in "$work"/a*.time; do read_time "$f" wall; done | paste -sd ' ' -) s; ffmpeg $(for f in "$work"/b*.time; do read_time "$f" wall; done | paste -sd ' ' -) s
+  other load during the runs (CPU-s, rest of the machine): reel $(for f in "$work"/a*.time; do read_time "$f" other; done | paste -sd ' ' -); ffmpeg $(for f in "$work"/b*.time; do read_time "$f" other; done | paste -sd ' ' -)
   reel/ffmpeg fps: ${ratio}x ; goal >= 1.0x -> $verdict
   ffmpeg's box is static ($bw x $bh at $bx,$by, the face's mean place x2): it does no detection and follows nothing.
 leaks (threshold and method: Sources/ReelPrivacyBench/LeakMeter.swift):
