@@ -17,7 +17,8 @@ import Foundation
 /// the source re-encoded by x264 veryfast correlates min 0.930 at CRF 18, 0.882 at CRF 23 and
 /// 0.584 at CRF 28 (5th percentile 0.80); a box mosaic over the known face made by ffmpeg
 /// correlates at most 0.034 with 38 px blocks (3 %), 0.030 with 19 px and 0.074 with 9 px; a
-/// whole-frame mosaic at 360p at most 0.105. The threshold 0.35 sits between, with a margin of
+/// whole-frame mosaic at 360p at most 0.105. At 1080p: re-encodes min 0.902 / 0.820 / 0.708
+/// (CRF 18 / 23 / 28), box mosaics at most 0.017 / 0.018 / 0.038 (58 / 29 / 14 px). The threshold 0.35 sits between, with a margin of
 /// about 0.25 on both sides. It sees fine detail only: a blur that kept a face's coarse
 /// shapes would pass it too (the mosaic's 3 % blocks keep none of either).
 public struct LeakMeter: Sendable {
