@@ -79,13 +79,18 @@ let package = Package(
         .executableTarget(name: "reel", dependencies: ["ReelCLI"]),
         // Benchmark only (bench/compose.sh): the compositor's cost per 1080p frame, release build.
         .executableTarget(name: "reel-bench-compose", dependencies: ["ReelCompose", "ReelCore"]),
+        // Benchmark and test tooling only (issue 5, privacy): test clips with known face boxes and
+        // the leak meter, over the ffmpeg/ffprobe CLIs; Foundation only, never linked by the product.
+        // Optimized even in debug builds: the meter walks every pixel around the faces of every frame.
+        .target(name: "ReelPrivacyBench", swiftSettings: [.unsafeFlags(["-O"])]),
+        .executableTarget(name: "reel-privacy-bench", dependencies: ["ReelPrivacyBench"]),
 
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
         // Helpers for tests only: subprocesses (ffprobe, ffmpeg, nginx), temporary folders.
         .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelLiveTests", dependencies: ["ReelLive", "ReelMedia", "ReelCore", "ReelTestSupport"]),
-        .testTarget(name: "ReelExportTests", dependencies: ["ReelExport", "ReelVision", "ReelStore", "ReelCore", "ReelTestSupport"]),
+        .testTarget(name: "ReelExportTests", dependencies: ["ReelExport", "ReelVision", "ReelStore", "ReelCore", "ReelTestSupport", "ReelPrivacyBench"]),
         .testTarget(name: "ReelRecordTests", dependencies: ["ReelRecord", "ReelStore", "ReelMedia", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelStoreTests", dependencies: ["ReelStore", "ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
         .testTarget(name: "ReelCLITests", dependencies: ["ReelCLI", "ReelTestSupport"]),
@@ -93,6 +98,7 @@ let package = Package(
         .testTarget(name: "ReelLibraryCLITests", dependencies: ["ReelStore", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelComposeTests", dependencies: ["ReelCompose", "ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
         .testTarget(name: "ReelVisionTests", dependencies: ["ReelVision", "ReelCore", "ReelTestSupport"]),
+        .testTarget(name: "ReelPrivacyBenchTests", dependencies: ["ReelPrivacyBench", "ReelTestSupport"]),
         .testTarget(name: "ReelOriginTests", dependencies: ["ReelOrigin", "ReelCore", "CZlib", "ReelTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -176,3 +176,39 @@ picture_psnr() {
     done
     [ -n "$best" ] && echo "$best $best_shift"
 }
+
+# privacy_tool: the release build of reel-privacy-bench (issue 5's clips and leak meter),
+# built when missing; prints its path.
+privacy_tool() {
+    local bin
+    bin="$(cd "$root" && swift build -c release --show-bin-path 2>/dev/null)/reel-privacy-bench"
+    if [ ! -x "$bin" ]; then
+        say "building reel-privacy-bench (release, once)"
+        (cd "$root" && swift build -c release --product reel-privacy-bench >&2) || fail "could not build reel-privacy-bench"
+    fi
+    printf '%s\n' "$bin"
+}
+
+# privacy_clip NAME: a privacy test clip (single-1280x720, single-1920x1080, twoFaces-1280x720)
+# made once into bench/.cache/privacy-clips/ with its truth; prints the clip's path (the truth
+# is the same path with .truth.json instead of .mp4).
+privacy_clip() {
+    local dir="$cache/privacy-clips"
+    if [ ! -s "$dir/$1.mp4" ] || [ ! -s "$dir/$1.truth.json" ]; then
+        say "making the privacy clip $1 once (cached in $dir)"
+        "$(privacy_tool)" make-clips "$dir" --only "$1" --photo "${REEL_TEST_PHOTO:-$root/Tests/Fixtures/astronaut.png}" >/dev/null ||
+            fail "could not make the privacy clip $1"
+    fi
+    printf '%s\n' "$dir/$1.mp4"
+}
+
+# frames_of FILE: the number of video frames (decoded and counted).
+frames_of() {
+    ffprobe -v error -select_streams v:0 -count_frames -show_entries stream=nb_read_frames \
+        -of default=noprint_wrappers=1:nokey=1 "$1" | head -n 1
+}
+
+# leak_figures CLIP EXPORT: the meter's one-line verdict plus its per-phase lines, indented.
+leak_figures() {
+    "$(privacy_tool)" measure --clip "$1" --truth "${1%.mp4}.truth.json" --export "$2" 2>&1 | sed 's/^/    /'
+}
