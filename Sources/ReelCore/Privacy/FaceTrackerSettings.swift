@@ -34,13 +34,14 @@ public struct FaceTrackerSettings: Sendable, Equatable {
     /// ends.
     public var lostTrackEstimate: MediaTime
 
-    /// The spec's numbers; the multi-face matching: IoU ≥ 0.3, or centres within half a box
-    /// width; a lost track is estimated for 3 s after the hold (4.5 s after it was last seen).
+    /// The spec's numbers; the multi-face matching: IoU ≥ 0.3, or centres within one box width
+    /// of where the face should be; a lost track is estimated for 3 s after the hold (4.5 s
+    /// after it was last seen).
     public static let `default` = FaceTrackerSettings(
         cadence: MediaTime(value: 1, timescale: 5), widthScale: 1.5, heightScale: 1.7, centreLift: 0.1, smoothing: 0.6,
         hold: MediaTime(value: 3, timescale: 2), headHeightFraction: 0.5, headWidthFraction: 0.75, widenFactor: 2,
         defaultRegion: NormalizedRect(x: 0.15, y: 0, width: 0.7, height: 0.45),
-        matchIoU: 0.3, matchCentreDistance: 0.5, lostTrackEstimate: MediaTime(value: 3, timescale: 1))
+        matchIoU: 0.3, matchCentreDistance: 1.0, lostTrackEstimate: MediaTime(value: 3, timescale: 1))
 
     /// Settings with every number given.
     public init(cadence: MediaTime, widthScale: Double, heightScale: Double, centreLift: Double, smoothing: Double,

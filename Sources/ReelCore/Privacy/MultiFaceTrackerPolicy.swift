@@ -6,8 +6,10 @@
 ///
 /// Per detection:
 /// - **Association** (greedy, deterministic): a face belongs to a live track when its
-///   expanded box overlaps the track's last face box with IoU ≥ 0.3, or, failing any overlap
-///   that good, when the two centres are within 0.5 × the track box's width (a fast move).
+///   expanded box overlaps where the track's face should be now (its last detection, not
+///   smoothed, moved on by its motion between its last two detections) with IoU ≥ 0.3, or,
+///   failing any overlap that good, when the two centres are within one box width (a fast
+///   move, or a change of speed).
 ///   Candidate pairs are taken best first (higher IoU, then nearer centre, then lower track
 ///   id); each track and each face is used once.
 /// - **Matched**: expanded and smoothed (`lerp(previous, new, 0.6)`) within the segment; a
@@ -35,6 +37,21 @@ public struct MultiFaceTrackerPolicy: Sendable, Equatable {
         /// The unclamped box at the last detection.
         var lastFaceBox: NormalizedRect
         var lastSeen: MediaTime
+        /// The expanded box as detected last (not smoothed), and the face's motion in picture
+        /// widths and heights per second (from its last two detections; zero for a new face).
+        var detected: NormalizedRect
+        var velocity: (dx: Double, dy: Double) = (0, 0)
+
+        /// Where the face should be at `time` if it kept moving as it did.
+        func predicted(at time: MediaTime) -> NormalizedRect {
+            let dt = max(0, (time - lastSeen).seconds)
+            return detected.offsetBy(dx: velocity.dx * dt, dy: velocity.dy * dt)
+        }
+
+        static func == (a: Track, b: Track) -> Bool {
+            a.subject == b.subject && a.segment == b.segment && a.kind == b.kind && a.box == b.box && a.lastFaceBox == b.lastFaceBox
+                && a.lastSeen == b.lastSeen && a.detected == b.detected && a.velocity == b.velocity
+        }
     }
 
     /// The rules' numbers.
@@ -68,10 +85,13 @@ public struct MultiFaceTrackerPolicy: Sendable, Equatable {
         // Candidate pairs, best first.
         var pairs: [(track: Int, face: Int, iou: Double, distance: Double)] = []
         for (t, track) in tracks.enumerated() {
+            // Compared with where the face should be now (its last detection moved on by its
+            // motion), not with the smoothed box, which lags a moving face.
+            let expected = track.predicted(at: time)
             for (f, face) in faces.enumerated() {
-                let iou = track.lastFaceBox.intersectionOverUnion(face)
-                let distance = track.lastFaceBox.centreDistance(to: face)
-                if iou >= settings.matchIoU || distance <= settings.matchCentreDistance * track.lastFaceBox.width {
+                let iou = expected.intersectionOverUnion(face)
+                let distance = expected.centreDistance(to: face)
+                if iou >= settings.matchIoU || distance <= settings.matchCentreDistance * expected.width {
                     pairs.append((t, f, iou, distance))
                 }
             }
@@ -98,6 +118,11 @@ public struct MultiFaceTrackerPolicy: Sendable, Equatable {
                 track.box = face
             }
             track.lastFaceBox = track.box
+            let dt = (time - track.lastSeen).seconds
+            if dt > 0 {
+                track.velocity = ((face.midX - track.detected.midX) / dt, (face.midY - track.detected.midY) / dt)
+            }
+            track.detected = face
             track.lastSeen = time
             tracks[pair.track] = track
         }
@@ -121,7 +146,8 @@ public struct MultiFaceTrackerPolicy: Sendable, Equatable {
         let newFaces = faces.indices.filter { !faceUsed.contains($0) }
             .sorted { (faces[$0].midX, faces[$0].midY) < (faces[$1].midX, faces[$1].midY) }
         for f in newFaces {
-            live.append(Track(subject: nextSubject, segment: takeSegment(), kind: .face, box: faces[f], lastFaceBox: faces[f], lastSeen: time))
+            live.append(Track(subject: nextSubject, segment: takeSegment(), kind: .face, box: faces[f], lastFaceBox: faces[f], lastSeen: time,
+                              detected: faces[f]))
             nextSubject += 1
         }
         tracks = live.sorted { $0.subject < $1.subject }

@@ -83,10 +83,25 @@ struct MultiFaceTrackerPolicyTests {
         let old = settings.expanded(face: rect(0.4, 0.3, 0.1, 0.15)), new = settings.expanded(face: rect(0.35, 0.225, 0.2, 0.3))
         #expect(abs(old.intersectionOverUnion(new) - 0.25) < 1e-9)
         expectClose(closer[0].box, settings.smoothed(previous: old, new: new))
-        // A face just beyond both thresholds starts a track instead of stealing this one.
+        // A face just beyond both thresholds (no overlap, centres more than one box width
+        // apart: the expanded box is 0.15 wide) starts a track instead of stealing this one.
         var other = MultiFaceTrackerPolicy()
         other.update(with: [face(0.4, 0.3, 0.1, 0.15)], at: ms(0))
-        #expect(other.update(with: [face(0.49, 0.3, 0.1, 0.15)], at: ms(200)).map(\.subject) == [0, 1])
+        #expect(other.update(with: [face(0.56, 0.3, 0.1, 0.15)], at: ms(200)).map(\.subject) == [0, 1])
+    }
+
+    @Test("association follows a moving face: compared with where its motion puts it, not where the smoothed box lags")
+    func prediction() {
+        var policy = MultiFaceTrackerPolicy()
+        policy.update(with: [face(0.10, 0.3, 0.1, 0.15)], at: ms(0))
+        // 0.12 to the right: within one box width (0.15) of the last detection.
+        #expect(policy.update(with: [face(0.22, 0.3, 0.1, 0.15)], at: ms(200)).map(\.subject) == [0])
+        // 0.18 further: beyond one width of the last detection, but 0.06 from where 0.6 widths a
+        // second of motion puts it.
+        #expect(policy.update(with: [face(0.40, 0.3, 0.1, 0.15)], at: ms(400)).map(\.subject) == [0])
+        var still = MultiFaceTrackerPolicy()
+        still.update(with: [face(0.22, 0.3, 0.1, 0.15)], at: ms(200))
+        #expect(still.update(with: [face(0.40, 0.3, 0.1, 0.15)], at: ms(400)).map(\.subject) == [0, 1], "without the motion it is another face")
     }
 
     @Test("nothing is covered before the first face (no default region for arbitrary videos); detection every 0.2 s")
