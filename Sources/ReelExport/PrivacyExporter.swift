@@ -225,7 +225,10 @@ public final class PrivacyExporter {
         report.detections = detecting?.detections ?? 0
         report.subjects = detecting?.subjects.count ?? 0
         report.fileBytes = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? NSNumber)?.int64Value ?? 0
-        reporter.progress(progress(report, seconds: lastPicture?.seconds ?? 0, total: lastPicture?.seconds, fps: info.framesPerSecond, since: started))
+        var last = progress(report, seconds: lastPicture?.seconds ?? 0, total: lastPicture?.seconds, fps: info.framesPerSecond, since: started)
+        last.totalFrames = report.frames
+        last.secondsLeft = 0
+        reporter.progress(last)
         return report
     }
 

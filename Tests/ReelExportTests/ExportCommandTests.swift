@@ -65,6 +65,9 @@ struct ExportCommandTests {
         let done = try #require(events.last)
         #expect(done["event"] as? String == "done" && done["frames"] as? Int == 90 && done["audioCopied"] as? Bool == true, "\(done)")
         #expect(done["detector"] as? String != nil)
+        let lastProgress = try #require(events.last { $0["event"] as? String == "progress" })
+        #expect(lastProgress["frames"] as? Int == 90 && lastProgress["totalFrames"] as? Int == 90 && lastProgress["percent"] as? Double == 100,
+                "the last progress line is complete: \(lastProgress)")
         #expect(try ExportInspection.probe(dir.path("out.mp4"), "stream=codec_name") == ["h264", "aac"])
     }
 
