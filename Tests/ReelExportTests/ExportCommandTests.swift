@@ -15,7 +15,8 @@ struct ExportCommandTests {
         var library: String { dir.path("library.sqlite") }
         var video: String { dir.path("rec/study.mp4") }
         var environment: [String: String] {
-            ["XDG_STATE_HOME": dir.path("state"), "XDG_DATA_HOME": dir.path("data"), "XDG_CACHE_HOME": dir.path("cache")]
+            ["XDG_STATE_HOME": dir.path("state"), "XDG_DATA_HOME": dir.path("data"), "XDG_CACHE_HOME": dir.path("cache"),
+             "REEL_MODELS_DIR": TestModels.folder]
         }
         let id = UUID(uuidString: "5eed0000-1111-4222-8333-444455556666")!
 

@@ -38,7 +38,7 @@ struct RecordEndToEndTests {
     }
 
     func environment(_ dir: TemporaryDirectory) -> [String: String] {
-        ["XDG_STATE_HOME": dir.path("state"), "XDG_DATA_HOME": dir.path("data")]
+        ["XDG_STATE_HOME": dir.path("state"), "XDG_DATA_HOME": dir.path("data"), "REEL_MODELS_DIR": TestModels.folder]
     }
 
     /// Runs `reel record` with `arguments`; `script` acts on it while it runs.

@@ -12,7 +12,7 @@ struct RecoverEndToEndTests {
         let dir: TemporaryDirectory
         var library: String { dir.path("library.sqlite") }
         var state: String { dir.path("state/reel/recordings") }
-        var environment: [String: String] { ["XDG_STATE_HOME": dir.path("state"), "XDG_DATA_HOME": dir.path("data")] }
+        var environment: [String: String] { ["XDG_STATE_HOME": dir.path("state"), "XDG_DATA_HOME": dir.path("data"), "REEL_MODELS_DIR": TestModels.folder] }
 
         func reel(_ arguments: [String]) throws -> Subprocess {
             try ReelBinary.run(arguments, environment: environment)

@@ -111,13 +111,8 @@ struct LibraryRecordsTests {
         let path = dir.path("library.sqlite")
         // The library as the Reel of issue 4 made it: migrations 0001 and 0002, a session with load, tags.
         do {
-            let raw = try SQLiteConnection(path: path)
-            try raw.run("CREATE TABLE schema_migration (position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, applied_at TEXT NOT NULL) STRICT")
             #expect(LibraryMigrations.all.prefix(2).map(\.name) == ["0001-study-sessions-and-tags", "0002-session-load"])
-            for (index, migration) in LibraryMigrations.all.prefix(2).enumerated() {
-                try raw.executeScript(migration.sql)
-                try raw.run("INSERT INTO schema_migration VALUES (?, ?, '2026-11-20T00:00:00.000Z')", [index + 1, migration.name])
-            }
+            let raw = try OldLibrary.make(at: path, migrations: 2, appliedAt: "2026-11-20T00:00:00.000Z")
             try raw.run("""
                 INSERT INTO study_session VALUES ('0b8e2a1c-5a49-4a53-9d1c-2f6f9d0c0002', '2026-11-20T09:00:00.000Z',
                     '2026-11-20T10:00:00.000Z', 3300, 66, 'full', NULL, '/v/b.mp4', NULL, NULL, NULL, 0, 0.42, 91.5, 12, 30.5, 'hot,behind real time')

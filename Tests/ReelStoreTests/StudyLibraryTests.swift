@@ -66,12 +66,8 @@ struct StudyLibraryTests {
         let path = dir.path("library.sqlite")
         // The library as the first Reel with sessions made it: migration 0001 only, one session, two tags.
         do {
-            let raw = try SQLiteConnection(path: path)
-            try raw.run("CREATE TABLE schema_migration (position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, applied_at TEXT NOT NULL) STRICT")
-            let first = LibraryMigrations.all[0]
-            #expect(first.name == "0001-study-sessions-and-tags")
-            try raw.executeScript(first.sql)
-            try raw.run("INSERT INTO schema_migration VALUES (0, ?, '2026-11-01T00:00:00.000Z')", [first.name])
+            #expect(LibraryMigrations.all[0].name == "0001-study-sessions-and-tags")
+            let raw = try OldLibrary.make(at: path, migrations: 1)
             try raw.run("""
                 INSERT INTO study_session VALUES ('0b8e2a1c-5a49-4a53-9d1c-2f6f9d0c0001', '2026-11-01T09:00:00.000Z',
                     '2026-11-01T10:00:00.250Z', 3000.5, 60.1, 'timelapse', 5, '/v/a.mp4', '/v/a.jpg', '/v/a.faces.json', 'Chemistry', 1)

@@ -14,3 +14,16 @@ public enum TestPhotos {
     /// Where the face is in the astronaut photo, in pixels (by eye: cheek to cheek, hairline to chin).
     public static let astronautFace = (x: 178.0, y: 78.0, width: 94.0, height: 100.0)
 }
+
+/// The face-detection models of the user running the tests (`make setup` puts CenterFace
+/// there), for tests that give `reel` a temporary XDG data folder: pass
+/// `REEL_MODELS_DIR` so it still finds them.
+public enum TestModels {
+    /// `REEL_MODELS_DIR`, else `$XDG_DATA_HOME/reel/models`, else `~/.local/share/reel/models`.
+    public static var folder: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let explicit = environment["REEL_MODELS_DIR"], !explicit.isEmpty { return explicit }
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { return data + "/reel/models" }
+        return FileManager.default.homeDirectoryForCurrentUser.path + "/.local/share/reel/models"
+    }
+}
