@@ -180,12 +180,7 @@ public final class StudyRecorder: Sendable {
         checkpoints.written(at: started)
         var lastStatus = started
         var lastDiskCheck = started
-        let probe = LoadProbe(thermalFolder: settings.thermalFolder)
-        var policy = LoadAdaptationPolicy()
-        _ = probe.read(now: started, behind: false)
-        var lastLoadCheck = started
-        var producerWaits = 0
-        var load: (reason: String?, cpuShare: Double?) = (nil, nil)
+        var load = LoadMonitor(thermalFolder: settings.thermalFolder, period: settings.loadCheckPeriod, now: started)
         while !captureDone.isFinished {
             try? await Task.sleep(for: .milliseconds(100))
             let now = MonotonicClock.now()
@@ -210,19 +205,10 @@ public final class StudyRecorder: Sendable {
                     requestStop(reason: "disk almost full")
                 }
             }
-            if now - lastLoadCheck >= settings.loadCheckPeriod {
-                lastLoadCheck = now
-                let stats = queue.stats
-                let behind = stats.depth * 2 >= queueCapacity || stats.producerWaits > producerWaits
-                producerWaits = stats.producerWaits
-                let reading = probe.read(now: now, behind: behind)
-                load.cpuShare = reading.cpuShare
-                if let change = policy.observe(reading) {
-                    core.withLock { $0.machine.adapt(to: change.to) }
-                    load.reason = change.to == .normal ? nil : "\(change.reason)"
-                    let what = "load: \(change.to) (\(change.reason)): \(levers(change.to))"
-                    if change.to > change.from { reporter.warning(what) } else { reporter.info(what) }
-                }
+            if let change = load.check(now: now, queue: queue.stats, capacity: queueCapacity) {
+                core.withLock { $0.machine.adapt(to: change.to) }
+                let what = "load: \(change.to) (\(change.reason)): \(LoadMonitor.levers(change.to, mode: settings.mode))"
+                if change.to > change.from { reporter.warning(what) } else { reporter.info(what) }
             }
             if !inhibitorChecked, (now - started).seconds >= 1, let inhibitor {
                 inhibitorChecked = true
@@ -236,7 +222,7 @@ public final class StudyRecorder: Sendable {
             if (now - lastStatus).seconds >= 1 {
                 lastStatus = now
                 var snapshot = status(wall: (now - started).seconds, branch: branch, queue: queue)
-                snapshot.load = policy.level
+                snapshot.load = load.level
                 snapshot.loadReason = load.reason
                 snapshot.cpuShare = load.cpuShare
                 reporter.status(snapshot)
@@ -255,8 +241,7 @@ public final class StudyRecorder: Sendable {
         report.activeSeconds = machine.active.seconds
         report.interruptions = interruptions
         report.skippedGapSeconds = machine.skippedGapTime.seconds
-        _ = policy.observe(probe.read(now: MonotonicClock.now(), behind: false))
-        report.load = policy.summary
+        report.load = load.finish(now: MonotonicClock.now())
         report.framesShed = machine.framesShed
         let progress = branch.progress
         report.framesWritten = progress.framesWritten
@@ -364,18 +349,6 @@ public final class StudyRecorder: Sendable {
                                                 captureSeconds: capture, activeSeconds: transition.active.seconds, detail: detail))
         if transition.to == .paused || transition.to == .interrupted {
             branch?.requestCheckpoint(.init(state: transition.to, activeSeconds: transition.active.seconds))
-        }
-    }
-
-    /// What a load level does to this recording, for the user.
-    private func levers(_ level: LoadLevel) -> String {
-        let factor = level.faceCadenceFactor
-        switch settings.mode {
-        case .timelapse:
-            return "face analysis on " + (factor == 1 ? "every written frame" : "every \(factor)th written frame")
-        case .full:
-            let cadence = (FaceSampleSchedule.fullModeCadence * Int64(factor)).seconds.formatted3.trimmedZeros
-            return "face analysis every \(cadence) s, " + (level.fullModeFrameStep == 1 ? "every frame written" : "1 frame in \(level.fullModeFrameStep) written")
         }
     }
 
