@@ -23,6 +23,7 @@ public enum NDLSearchAnswer {
         guard parser.parse() else {
             throw Error(description: "the National Diet Library's answer is not well-formed XML (\(parser.parserError.map { "\($0)" } ?? "unknown error"))")
         }
+        guard reader.openElements == 0 else { throw Error(description: "the National Diet Library's answer is cut short") }
         guard reader.sawRSS else { throw Error(description: "the National Diet Library's answer is not RSS") }
         guard let item = reader.first else { return nil }
         let title = item["dc:title"]?.first ?? item["title"]?.first ?? ""
@@ -35,6 +36,7 @@ public enum NDLSearchAnswer {
     /// Collects the first item's text elements by qualified name.
     private final class ItemReader: NSObject, XMLParserDelegate {
         var sawRSS = false
+        var openElements = 0
         var first: [String: [String]]?
         private var current: [String: [String]]?
         private var text = ""
@@ -42,6 +44,7 @@ public enum NDLSearchAnswer {
 
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
                     attributes: [String: String] = [:]) {
+            openElements += 1
             if name == "rss" || name == "rdf:RDF" { sawRSS = true }
             if first == nil, name == "item", current == nil {
                 current = [:]
@@ -57,6 +60,7 @@ public enum NDLSearchAnswer {
         func parser(_ parser: XMLParser, foundCDATA block: Data) { text += String(decoding: block, as: UTF8.self) }
 
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+            openElements -= 1
             guard current != nil else { return }
             if name == "item", depthInItem == 0 {
                 first = current
