@@ -66,9 +66,10 @@ public final class BookAPIFixtureServer: @unchecked Sendable {
         ((try? String(contentsOfFile: folder + "/requests.log", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
-    /// Stops the server and waits for it to go.
+    /// Stops the server and waits for it to go (SIGKILL: the fixture keeps no state worth a
+    /// clean exit, and a child of the test runner may have SIGTERM ignored).
     public func stop() async {
-        process.send(SIGTERM)
+        process.send(SIGKILL)
         _ = await process.wait(timeout: .seconds(5))
     }
 
