@@ -1,6 +1,7 @@
 import Foundation
 import ReelBooks
 import ReelCore
+import ReelMedia
 import ReelStore
 
 /// `reel materials scan IMAGE | --source SRC`: barcode → ISBN → openBD / NDL → the library.
@@ -19,6 +20,7 @@ extension MaterialsCommand {
     }
 
     static func scan(_ arguments: ParsedArguments) async throws -> Int32 {
+        FFmpegLog.configure(level: .error)
         let environment = ProcessInfo.processInfo.environment
         func base(_ option: Option, _ variable: String, _ fallback: URL) throws -> URL {
             guard let text = arguments.string(option) ?? environment[variable], !text.isEmpty else { return fallback }
