@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "ReelOrigin", targets: ["ReelOrigin"]),
         .library(name: "ReelCompose", targets: ["ReelCompose"]),
         .library(name: "ReelVision", targets: ["ReelVision"]),
+        .library(name: "ReelBooks", targets: ["ReelBooks"]),
     ],
     targets: [
         // Layer 1: C bridge. Debian's FFmpeg 5.1 headers live on the default include path;
@@ -53,6 +54,8 @@ let package = Package(
                 .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"), .linkedLibrary("stdc++"),
             ]
         ),
+        // Layer 1: ZBar (Debian libzbar-dev) for EAN-13 barcodes on books; the header wraps zbar_fourcc (a macro).
+        .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         // Layer 2: every rule of the spec that is arithmetic or a state machine.
         .target(name: "ReelCore", linkerSettings: [.linkedLibrary("m")]),
         // Layer 3: FFmpeg-backed media (sources, encoders, segmenter, MP4 writer).
@@ -63,6 +66,9 @@ let package = Package(
         .target(name: "ReelCompose", dependencies: ["CText", "CPNG", "ReelCore"]),
         // Layer 3: detectors (faces, upper bodies) over CVision; boxes as ReelCore.Detection.
         .target(name: "ReelVision", dependencies: ["CVision", "ReelCore"]),
+        // Layer 3: study materials: EAN-13 barcodes (ZBar) in grey pictures, book lookup (openBD,
+        // then the National Diet Library) over HTTP with a disk cache. Knows no video frames.
+        .target(name: "ReelBooks", dependencies: ["CZBar", "ReelCore"]),
         // A release-built benchmark of the detectors at 1080p (bench/detector.sh).
         .executableTarget(name: "reel-bench-detector", dependencies: ["ReelVision", "ReelCore"]),
         // Layer 4: pipelines (live HLS recorder, publisher).
@@ -75,7 +81,7 @@ let package = Package(
         // Layer 4: the origin server (`reel serve`): stores PUTs, serves HLS.
         .target(name: "ReelOrigin", dependencies: ["ReelCore", "CMicroHTTPD", "CZlib", "CLinux"]),
         // Layer 5: the command line: parses, wires, reports.
-        .target(name: "ReelCLI", dependencies: ["ReelLive", "ReelRecord", "ReelExport", "ReelOrigin", "ReelStore", "ReelMedia", "ReelCore"]),
+        .target(name: "ReelCLI", dependencies: ["ReelLive", "ReelRecord", "ReelExport", "ReelOrigin", "ReelStore", "ReelMedia", "ReelBooks", "ReelCore"]),
         .executableTarget(name: "reel", dependencies: ["ReelCLI"]),
         // Benchmark only (bench/compose.sh): the compositor's cost per 1080p frame, release build.
         .executableTarget(name: "reel-bench-compose", dependencies: ["ReelCompose", "ReelCore"]),
@@ -99,6 +105,7 @@ let package = Package(
         .testTarget(name: "ReelComposeTests", dependencies: ["ReelCompose", "ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
         .testTarget(name: "ReelVisionTests", dependencies: ["ReelVision", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelPrivacyBenchTests", dependencies: ["ReelPrivacyBench", "ReelTestSupport"]),
+        .testTarget(name: "ReelBooksTests", dependencies: ["ReelBooks", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelOriginTests", dependencies: ["ReelOrigin", "ReelCore", "CZlib", "ReelTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

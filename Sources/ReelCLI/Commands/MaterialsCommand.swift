@@ -2,10 +2,10 @@ import Foundation
 import ReelCore
 import ReelStore
 
-/// `reel materials add|ls|rm`: books and other study materials.
+/// `reel materials add|ls|rm|scan`: books and other study materials.
 enum MaterialsCommand {
-    static let action = Positional("ACTION", help: "add, ls or rm.")
-    static let reference = Positional("MATERIAL", arity: .optional, help: "rm: the material's ISBN or at least 4 characters of its id.")
+    static let action = Positional("ACTION", help: "add, ls, rm or scan.")
+    static let reference = Positional("MATERIAL", arity: .optional, help: "rm: the material's ISBN or at least 4 characters of its id; scan: a picture of the barcode.")
     static let title = Option.value("title", placeholder: "TEXT", help: "add: the title (required).")
     static let isbn = Option.value("isbn", placeholder: "ISBN", help: "add: the ISBN-13 (978… or 979…; hyphens allowed; checked).")
     static let author = Option.value("author", placeholder: "TEXT", help: "add: the author.")
@@ -15,19 +15,23 @@ enum MaterialsCommand {
 
     static let spec = CommandSpec(
         name: "materials",
-        summary: "Add, list or remove study materials (books).",
+        summary: "Add, list, remove or scan study materials (books).",
         discussion: """
             A material is what you study with: a title, and when known its ISBN-13, author, \
             publisher and a cover picture. An ISBN is checked (13 digits, check digit, 978/979) \
-            and may be in the library once.
+            and may be in the library once. `scan` reads a book's EAN-13 barcode from a picture \
+            or a camera, looks the title up in openBD, then the National Diet Library (answers \
+            cached in the XDG cache folder), and adds it; offline or unknown, it prints the \
+            `add` line to type instead.
             """,
-        options: [title, isbn, author, publisher, cover, json, LibraryOption.option],
+        options: [title, isbn, author, publisher, cover, json, scanSource, scanTimeout, openBD, ndl, LibraryOption.option],
         positionals: [action, reference],
         examples: ["reel materials add --title 'Organic Chemistry' --isbn 978-0-306-40615-7 --author 'K. Sato'",
-                   "reel materials ls --json", "reel materials rm 9780306406157"])
+                   "reel materials ls --json", "reel materials rm 9780306406157",
+                   "reel materials scan ~/Pictures/barcode.jpg", "reel materials scan --source v4l2:/dev/video0 --timeout 60"])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
-        let verb = try LibraryCommandText.action(arguments, action, choices: ["add", "ls", "rm"])
+        let verb = try LibraryCommandText.action(arguments, action, choices: ["add", "ls", "rm", "scan"])
         switch verb {
         case "add":
             try LibraryCommandText.none(arguments, reference)
@@ -48,6 +52,8 @@ enum MaterialsCommand {
             }
             try StudyLibrary(path: LibraryOption.path(arguments)).addMaterial(material)
             print("added '\(material.title)'" + (material.isbn.map { " (ISBN \($0))" } ?? "") + ", id \(material.id.uuidString.lowercased().prefix(8))")
+        case "scan":
+            return try await scan(arguments)
         case "rm":
             let removed = try StudyLibrary(path: LibraryOption.path(arguments)).removeMaterial(try LibraryCommandText.required(arguments, reference))
             print("removed '\(removed.title)'")

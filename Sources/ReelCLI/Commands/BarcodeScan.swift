@@ -1,0 +1,71 @@
+import Dispatch
+import Foundation
+import ReelBooks
+import ReelCore
+import ReelMedia
+
+/// Wires decoded pictures (ReelMedia) into the EAN-13 reader (ReelBooks) for
+/// `reel materials scan`: a picture file, or a capture source's frames until a book's code shows.
+enum BarcodeScan {
+    /// What was read: the first book ISBN, and the EAN-13 codes seen that are not books.
+    struct Found {
+        var isbn: String?
+        var otherCodes: [String] = []
+
+        mutating func take(_ codes: [String]) {
+            for code in codes {
+                if isbn == nil, let valid = try? ISBN.validate(code) { isbn = valid }
+                else if (try? ISBN.validate(code)) == nil, !otherCodes.contains(code) { otherCodes.append(code) }
+            }
+        }
+    }
+
+    /// A picture file with no picture in it.
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The EAN-13 codes in `frame`'s luma plane (the frame converted to yuv420p at an even size).
+    static func codes(in frame: VideoFrame, reader: EAN13Reader) throws -> [String] {
+        let width = max(2, frame.width - frame.width % 2), height = max(2, frame.height - frame.height % 2)
+        let picture = try PictureConverter(width: width, height: height).convert(frame)
+        return try picture.withWritablePlanes { planes in
+            try reader.read(BarcodePicture(base: planes[0].base, width: width, height: height, stride: planes[0].stride))
+        }
+    }
+
+    /// The codes in the picture file at `path` (PNG, JPEG, PGM, … anything FFmpeg decodes; a
+    /// video's first picture).
+    static func scan(imagePath path: String) throws -> Found {
+        let reader = try EAN13Reader()
+        var found = Found()
+        var frames = 0
+        try VideoFileReader(path: path).forEachFrame { frame in
+            frames += 1
+            found.take(try codes(in: frame, reader: reader))
+            return false
+        }
+        guard frames > 0 else { throw Failure(description: "\(path): no picture could be decoded from it") }
+        return found
+    }
+
+    /// Reads `spec`'s frames (about 5 a second are scanned) until a book's code shows, the
+    /// source ends, or `timeout` seconds pass.
+    static func scan(source spec: SourceSpec, timeout: Double) throws -> Found {
+        let source = try CaptureSources.open(spec, realTime: true)
+        let reader = try EAN13Reader()
+        var found = Found()
+        var lastScan: MediaTime?
+        let timer = DispatchWorkItem { source.stop() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
+        defer { timer.cancel() }
+        try source.run { sample in
+            guard found.isbn == nil, case .video(let frame) = sample else { return }
+            if let lastScan, (frame.captureTime - lastScan).seconds < 0.2 { return }
+            lastScan = frame.captureTime
+            found.take(try codes(in: frame, reader: reader))
+            if found.isbn != nil { source.stop() }
+        }
+        return found
+    }
+}
