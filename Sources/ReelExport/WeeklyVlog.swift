@@ -188,6 +188,19 @@ public final class WeeklyVlog {
             throw Error("\(error)")
         }
 
+        // Stamps the review chose for some segments, read once.
+        var stamps: [String: Stamp] = [:]
+        func stamp(_ path: String) throws -> Stamp {
+            if let stamp = stamps[path] { return stamp }
+            do {
+                let stamp = try Stamp(pngAt: path)
+                stamps[path] = stamp
+                return stamp
+            } catch {
+                throw Error("the stamp \(path) chosen in reel review cannot be read: \(error); nothing was written to \(output)")
+            }
+        }
+
         var frameIndex = 0
         var audioWritten = 0  // samples per channel
         var lastProgress = Date.distantPast
@@ -241,7 +254,12 @@ public final class WeeklyVlog {
                     do {
                         try clip.reader.forEachFrame { frame in
                             let picture = try converter.convert(frame)
-                            let covers = clip.edits.regions(for: timeline.boxes(at: frame.captureTime)).map { FaceCover.mosaic($0.box) }
+                            let covers = try clip.edits.regions(for: timeline.boxes(at: frame.captureTime)).map { region -> FaceCover in
+                                switch region.treatment {
+                                case .mosaic: .mosaic(region.box)
+                                case .stamp(let path): .stamp(region.box, try stamp(path))
+                                }
+                            }
                             try picture.withWritablePlanes { planes in
                                 let view = YUVPicture(width: picture.width, height: picture.height, y: planes[0].base, yStride: planes[0].stride,
                                                       u: planes[1].base, uStride: planes[1].stride, v: planes[2].base, vStride: planes[2].stride)

@@ -169,6 +169,30 @@ struct VlogCommandTests {
         #expect(again.status == 1 && again.stderr.contains("already exists"), "\(again.stderr)")
     }
 
+    @Test("review edits count: a disabled segment is shown as recorded, an offset one is covered where it was moved to")
+    func reviewEdits() throws {
+        let home = try Home()
+        defer { home.dir.cleanup() }
+        var disabled = PrivacyEdits()
+        try disabled.apply(.disable, to: FaceSegmentID(segment: 0))
+        try disabled.jsonData().write(to: URL(fileURLWithPath: home.dir.path("rec/a.privacy.json")))
+        var moved = PrivacyEdits()
+        try moved.apply(.offset(dx: -0.25, dy: 0), to: FaceSegmentID(segment: 0))
+        try moved.jsonData().write(to: URL(fileURLWithPath: home.dir.path("rec/c.privacy.json")))
+        let out = home.dir.path("edited.mp4")
+        let run = try home.reel(["--week", "last", "-o", out])
+        #expect(run.status == 0, "\(run.stderr)")
+        let (w, h) = (1080, 1920)
+        // Session a (disabled): the face region keeps its detail.
+        let a = try Self.grayFrame(out, at: 3.0, width: w, height: h)
+        #expect(Self.detail(a, width: w, x: 400..<520, y: 860..<980) > 8, "disabled: not mosaicked")
+        // Session c (16:9 → 1080x608 at y 656; box x 0.05…0.45): at 8 s, mosaic left of centre, detail at the old centre's right.
+        let c = try Self.grayFrame(out, at: 8.0, width: w, height: h)
+        let movedInside = Self.detail(c, width: w, x: 200..<300, y: 900..<1000)
+        let oldRight = Self.detail(c, width: w, x: 620..<720, y: 900..<1000)
+        #expect(movedInside < oldRight / 3, "moved: inside \(movedInside), where it was \(oldRight)")
+    }
+
     @Test("an empty week is a clear error and writes nothing; a missing --bgm file too")
     func emptyWeek() throws {
         let home = try Home()
