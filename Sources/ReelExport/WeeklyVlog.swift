@@ -177,8 +177,9 @@ public final class WeeklyVlog {
                                            constantRateFactor: settings.quality)
         let writer = try MP4ArchiveWriter(path: videoTemp, video: encoder,
                                           audio: music.isEmpty ? nil : AudioEncoderSettings(sampleRate: sampleRate, channels: 2, bitRate: 160_000))
+        let encoding = VlogEncodeThread(writer: writer)
         var finished = false
-        defer { if !finished { writer.abandon() } }
+        defer { if !finished { encoding.abandon() } }
         let fitter = PictureFitter(width: width, height: height)
         let compositor = FrameCompositor()
         let cards: TitleCard
@@ -219,13 +220,13 @@ public final class WeeklyVlog {
                     samples[2 * i] = music[source] * gain
                     samples[2 * i + 1] = music[(source + 1) % music.count] * gain
                 }
-                try writer.appendAudio(try AudioBlock.stereo(samples[...], sampleRate: sampleRate, at: MediaTime(value: Int64(audioWritten), timescale: Int32(sampleRate))),
-                                       pts: MediaTime(value: Int64(audioWritten), timescale: Int32(sampleRate)))
+                let pts = MediaTime(value: Int64(audioWritten), timescale: Int32(sampleRate))
+                try encoding.append(.audio(try AudioBlock.stereo(samples[...], sampleRate: sampleRate, at: pts), pts))
                 audioWritten += block
             }
         }
         func emit(_ picture: VideoFrame) throws {
-            try writer.appendVideo(picture, pts: time(frameIndex))
+            try encoding.append(.video(picture, time(frameIndex)))
             frameIndex += 1
             try writeAudio(until: frameIndex)
             let now = Date()
@@ -278,7 +279,7 @@ public final class WeeklyVlog {
                 }
             }
             try writeAudio(until: frameIndex)
-            try writer.finish()
+            try encoding.finish()
             finished = true
         } catch let error as Error {
             throw error
