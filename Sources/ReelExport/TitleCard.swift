@@ -18,25 +18,26 @@ struct TitleCard {
         renderer = try CaptionRenderer()
     }
 
-    /// The lines of `day`'s card.
-    static func lines(for day: VlogWeek.Day) -> [(text: String, scale: Double)] {
+    /// The lines of `day`'s card: its date, its study time (every session that day), and the
+    /// titles of the sessions `shown`.
+    static func lines(for day: VlogWeek.Day, shown: [StudySession]) -> [(text: String, scale: Double)] {
         var lines: [(String, Double)] = [("\(day.date) \(day.date.weekdayAbbreviation)", 0.075),
                                          ("Study \(VlogWeek.studyText(seconds: day.activeSeconds))", 0.05)]
-        let titles = day.sessions.map { $0.title ?? "Untitled" }
+        let titles = shown.map { $0.title ?? "Untitled" }
         for title in titles.prefix(6) { lines.append((title, 0.035)) }
         if titles.count > 6 { lines.append(("+\(titles.count - 6) more", 0.035)) }
         return lines
     }
 
-    /// The card for `day` as a new picture.
-    func picture(for day: VlogWeek.Day, fitter: PictureFitter) throws -> VideoFrame {
+    /// The card for `day` (listing the sessions `shown`) as a new picture.
+    func picture(for day: VlogWeek.Day, shown: [StudySession], fitter: PictureFitter) throws -> VideoFrame {
         let picture = try fitter.blank(at: .zero)
         let matrix = ColorMatrix.forHeight(min(width, height))
         let (y, u, v) = matrix.yuv(red: Self.background.0, green: Self.background.1, blue: Self.background.2)
         let style = CaptionRenderer.Style(text: (255, 255, 255, 255), plate: (0, 0, 0, 0), paddingX: 0.2, paddingY: 0.15, cornerRadius: 0)
         let shortSide = Double(min(width, height))
         var overlays: [YUVOverlay] = []
-        for line in Self.lines(for: day) {
+        for line in Self.lines(for: day, shown: shown) {
             var size = max(8, Int((shortSide * line.scale).rounded()))
             var rendered = try renderer.render(line.text, pixelSize: size, style: style)
             while rendered.image.width > width * 9 / 10, size > 8 {

@@ -238,7 +238,7 @@ public final class WeeklyVlog {
 
         do {
             for (day, clips) in days {
-                let card = try cards.picture(for: day, fitter: fitter)
+                let card = try cards.picture(for: day, shown: clips.map(\.session), fitter: fitter)
                 for _ in 0..<(settings.cardSeconds * fps) { try emit(card) }
                 report.cards += 1
                 for clip in clips {
