@@ -193,7 +193,7 @@ struct VlogCommandTests {
         #expect(movedInside < oldRight / 3, "moved: inside \(movedInside), where it was \(oldRight)")
     }
 
-    @Test("an empty week is a clear error and writes nothing; a missing --bgm file too")
+    @Test("an empty week, or one whose every session is left out, is a clear error and writes nothing; a missing --bgm file too")
     func emptyWeek() throws {
         let home = try Home()
         defer { home.dir.cleanup() }
@@ -204,6 +204,12 @@ struct VlogCommandTests {
         #expect(!FileManager.default.fileExists(atPath: out))
         let music = try home.reel(["--bgm", home.dir.path("nope.mp3"), "-o", out])
         #expect(music.status == 1 && music.stderr.contains("does not exist"), "\(music.stderr)")
+        // A week whose every session is left out: the warning, then an error; nothing written.
+        try FileManager.default.removeItem(atPath: home.dir.path("rec/f.mp4"))
+        let none = try home.reel(["--week", "this", "-o", out])
+        #expect(none.status == 1 && none.stderr.contains("This week") && none.stderr.contains("missing")
+                && none.stderr.contains("none of the sessions from 2026-11-23 to 2026-11-29 could be used"), "\(none.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: home.dir.url.path)
         #expect(!leftovers.contains { $0.hasPrefix(".empty.mp4") }, "\(leftovers)")
     }
