@@ -33,6 +33,7 @@ public enum ReelCommandLine {
         Subcommand(spec: RecoverCommand.spec, run: RecoverCommand.run),
         Subcommand(spec: ExportCommand.spec, run: ExportCommand.run),
         Subcommand(spec: ReviewCommand.spec, run: ReviewCommand.run),
+        Subcommand(spec: VlogCommand.spec, run: VlogCommand.run),
         Subcommand(spec: ServeCommand.spec, run: ServeCommand.run),
     ]
 

@@ -123,13 +123,20 @@ enum ExportCommand {
 /// Prints an export: a progress bar on a terminal (percent, fps, time left), a line every 5 s
 /// otherwise, or JSON lines (`--json`).
 final class ExportTerminalReporter: ExportReporter, @unchecked Sendable {
-    private let json: Bool
+    let json: Bool
     private let printer = StatusLinePrinter(period: 5)
     private let started = Date()
+    private let command: String
 
-    init(json: Bool) { self.json = json }
+    init(json: Bool, command: String = "export") {
+        self.json = json
+        self.command = command
+    }
 
-    private func emitJSON(_ object: [String: Any]) {
+    /// Ends the progress line (before a summary).
+    func endStatus() { printer.endStatus() }
+
+    func emitJSON(_ object: [String: Any]) {
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         FileHandle.standardOutput.write(data + Data("\n".utf8))
     }
@@ -182,6 +189,6 @@ final class ExportTerminalReporter: ExportReporter, @unchecked Sendable {
     func fail(_ message: String) {
         if json { emitJSON(["event": "error", "message": message]) }
         printer.endStatus()
-        FileHandle.standardError.write(Data("reel export: \(message)\n".utf8))
+        FileHandle.standardError.write(Data("reel \(command): \(message)\n".utf8))
     }
 }
