@@ -2,42 +2,64 @@ import Foundation
 import ReelCore
 import ReelMedia
 
-/// The export's encoder thread: pictures in through a bounded queue that never drops (the
-/// producer waits), the first encoder failure ends the queue and is thrown to the producer.
+/// The writer thread of the export and the vlog: pictures (and music blocks) in through a
+/// short queue that never drops (the producer waits), written in order by one thread that
+/// owns the MP4 writer, so decoding, covering and fitting the next pictures overlap with
+/// encoding. The first writer failure ends the queue and is thrown to the producer.
 final class EncodeThread: @unchecked Sendable {
+    /// What goes to the writer.
+    enum Item {
+        case video(VideoFrame, MediaTime)
+        case audio(AudioBlock, MediaTime)
+    }
+
+    /// The writer thread ended before the item could be queued (its failure, when it had one,
+    /// is thrown instead).
+    struct Stopped: Swift.Error, CustomStringConvertible {
+        var description: String { "the encoder stopped" }
+    }
+
     private let writer: MP4ArchiveWriter
-    private let queue = ConsumerQueue<(VideoFrame, MediaTime)>(name: "export-encode", capacity: 8, policy: .neverDrop, isDroppable: { _ in false })
+    private let queue: ConsumerQueue<Item>
     private let done = DispatchSemaphore(value: 0)
-    private let failure = NSLock()
+    private let lock = NSLock()
     private var error: (any Swift.Error)?
     private var joined = false
 
-    init(writer: MP4ArchiveWriter) {
+    /// Starts the thread (named `name`) writing into `writer`.
+    init(writer: MP4ArchiveWriter, name: String = "reel.export.encode") {
         self.writer = writer
+        queue = ConsumerQueue<Item>(name: name, capacity: 8, policy: .neverDrop, isDroppable: { _ in false })
         let thread = Thread { [self] in
             defer { done.signal() }
-            while let (picture, pts) = queue.pop() {
+            while let item = queue.pop() {
                 do {
-                    try self.writer.appendVideo(picture, pts: pts)
+                    switch item {
+                    case let .video(picture, pts): try self.writer.appendVideo(picture, pts: pts)
+                    case let .audio(block, pts): try self.writer.appendAudio(block, pts: pts)
+                    }
                 } catch {
-                    failure.withLock { self.error = error }
+                    lock.withLock { self.error = error }
                     queue.cancel()
                     return
                 }
             }
         }
-        thread.name = "reel.export.encode"
+        thread.name = name
         thread.start()
     }
 
-    private var encoderError: (any Swift.Error)? { failure.withLock { error } }
+    private var writerError: (any Swift.Error)? { lock.withLock { error } }
 
-    /// Queues a picture (waits while the queue is full); throws the encoder's failure.
+    /// Queues an item (waits while the queue is full); throws the writer's failure.
+    func append(_ item: Item) throws {
+        if let writerError { throw writerError }
+        guard queue.push(item).isEnqueued else { throw writerError ?? Stopped() }
+    }
+
+    /// Queues a picture.
     func append(_ picture: VideoFrame, pts: MediaTime) throws {
-        if let encoderError { throw encoderError }
-        guard queue.push((picture, pts)).isEnqueued else {
-            throw encoderError ?? PrivacyExporter.Error("the encoder stopped")
-        }
+        try append(.video(picture, pts))
     }
 
     private func join() {
@@ -46,11 +68,11 @@ final class EncodeThread: @unchecked Sendable {
         done.wait()
     }
 
-    /// Waits for every queued picture to be encoded, then finishes the file.
+    /// Waits for everything queued to be written, then finishes the file.
     func finish() throws {
         queue.close()
         join()
-        if let encoderError { throw encoderError }
+        if let writerError { throw writerError }
         try writer.finish()
     }
 

@@ -177,7 +177,7 @@ public final class WeeklyVlog {
                                            constantRateFactor: settings.quality)
         let writer = try MP4ArchiveWriter(path: videoTemp, video: encoder,
                                           audio: music.isEmpty ? nil : AudioEncoderSettings(sampleRate: sampleRate, channels: 2, bitRate: 160_000))
-        let encoding = VlogEncodeThread(writer: writer)
+        let encoding = EncodeThread(writer: writer, name: "reel.vlog.encode")
         var finished = false
         defer { if !finished { encoding.abandon() } }
         let fitter = PictureFitter(width: width, height: height)
