@@ -60,7 +60,7 @@ let package = Package(
         // Layer 3: FFmpeg-backed media (sources, encoders, segmenter, MP4 writer).
         .target(name: "ReelMedia", dependencies: ["CFFmpeg", "ReelCore"]),
         // Layer 3: the store: a small SQLite wrapper and the study library (sessions, tags).
-        .target(name: "ReelStore", dependencies: ["CSQLite", "CCrypto", "ReelCore"]),
+        .target(name: "ReelStore", dependencies: ["CSQLite", "CCrypto", "CLinux", "ReelCore"]),
         // Layer 3: export pixel work on borrowed 4:2:0 pictures: mosaic, stamps, watermark, captions.
         .target(name: "ReelCompose", dependencies: ["CText", "CPNG", "ReelCore"]),
         // Layer 3: detectors (faces, upper bodies) over CVision; boxes as ReelCore.Detection.

@@ -1,4 +1,5 @@
 import CCrypto
+import CLinux
 import Foundation
 
 /// Streamed SHA-256 (libcrypto's EVP) and the backup's durable copy: read in 1 MiB chunks,
@@ -54,7 +55,14 @@ public enum ChecksummedFile {
         var size: Int64 = 0
         let digest: String
         do throws(Error) {
-            digest = try stream(from: input, path: source, to: output, destination: temporary, counted: &size)
+            // The kernel copies (copy_file_range, as cp does) on a second thread while this one
+            // reads the same source for SHA-256: the two overlap on two cores.
+            let copier = ParallelCopy(source: source, output: output, destination: temporary)
+            digest = try stream(from: input, path: source, to: nil, destination: temporary, counted: &size)
+            let copied = try copier.wait()
+            guard copied == size else {
+                throw Error(description: "\(source) changed while it was copied (\(size) bytes read, \(copied) copied); run the backup again")
+            }
             guard fsync(output) == 0 else { throw Error(description: "\(temporary): cannot sync (\(String(cString: strerror(errno))))") }
             if let expected = expectedSHA256, expected != digest {
                 throw Error(description: "\(source): checksum \(digest.prefix(12))… differs from the \(expected.prefix(12))… recorded; the file is damaged")
@@ -163,5 +171,58 @@ public enum ChecksummedFile {
         var length: UInt32 = 0
         guard EVP_DigestFinal_ex(context, &digest, &length) == 1 else { throw Error(description: "libcrypto: SHA-256 failed") }
         return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+/// A copy of a whole file into an open descriptor on its own thread: `copy_file_range`
+/// (in-kernel, no user-space buffer), or read/write where the file systems do not allow it.
+private final class ParallelCopy: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    // Written by the thread before `done` is signalled, read after waiting on it.
+    private var result: Result<Int64, ChecksummedFile.Error> = .success(0)
+
+    init(source: String, output: Int32, destination: String) {
+        let thread = Thread { [self] in
+            result = Self.copy(source: source, output: output, destination: destination)
+            done.signal()
+        }
+        thread.start()
+    }
+
+    /// Bytes copied, once the copy is finished.
+    func wait() throws(ChecksummedFile.Error) -> Int64 {
+        done.wait()
+        return try result.get()
+    }
+
+    private static func copy(source: String, output: Int32, destination: String) -> Result<Int64, ChecksummedFile.Error> {
+        let input = open(source, O_RDONLY | O_CLOEXEC)
+        guard input >= 0 else { return .failure(.init(description: "\(source): cannot open (\(String(cString: strerror(errno))))")) }
+        defer { close(input) }
+        var total: Int64 = 0
+        while true {
+            let n = reel_copy_file_range(input, output, 1 << 30)
+            if n > 0 { total += Int64(n); continue }
+            if n == 0 { return .success(total) }
+            if errno == EINTR { continue }
+            if total == 0, [EXDEV, ENOSYS, EINVAL, EOPNOTSUPP, EPERM].contains(errno) { break }
+            return .failure(.init(description: "\(destination): cannot write (\(String(cString: strerror(errno))))"))
+        }
+        // Fallback: read and write through a buffer.
+        let chunk = 1 << 20
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 4096)
+        defer { buffer.deallocate() }
+        while true {
+            let n = read(input, buffer, chunk)
+            if n < 0 { if errno == EINTR { continue }; return .failure(.init(description: "\(source): cannot read (\(String(cString: strerror(errno))))")) }
+            if n == 0 { return .success(total) }
+            var offset = 0
+            while offset < n {
+                let w = write(output, buffer + offset, n - offset)
+                if w < 0 { if errno == EINTR { continue }; return .failure(.init(description: "\(destination): cannot write (\(String(cString: strerror(errno))))")) }
+                offset += w
+            }
+            total += Int64(n)
+        }
     }
 }
