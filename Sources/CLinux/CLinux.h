@@ -47,4 +47,10 @@ static inline long reel_copy_file_range(int input, int output, size_t length) {
     return (long)syscall(SYS_copy_file_range, input, (void *)0, output, (void *)0, length, 0u);
 }
 
+/// syncfs(2) (glibc declares it only with _GNU_SOURCE): writes out everything of the file
+/// system holding `fd`. Returns 0, or -1 with errno. Used by the backup (ReelStore).
+static inline int reel_syncfs(int fd) {
+    return (int)syscall(SYS_syncfs, fd);
+}
+
 #endif

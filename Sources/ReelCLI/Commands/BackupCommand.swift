@@ -49,4 +49,19 @@ enum BackupCommand {
             """)
         return 0
     }
+
+    /// After `reel record` saved a session: when `REEL_AUTO_BACKUP_DIR` names a folder, the
+    /// `--auto` backup into it (at most once a day). A failure is a warning; the session is saved.
+    static func afterRecording(libraryPath: String) {
+        guard let folder = ProcessInfo.processInfo.environment["REEL_AUTO_BACKUP_DIR"], !folder.isEmpty else { return }
+        let path = LibraryCommandText.absolute(folder)
+        do {
+            let report = try LibraryBackup(library: try StudyLibrary(path: libraryPath), destination: path).run(auto: true)
+            if !report.skippedAsRecent {
+                FileHandle.standardError.write(Data("reel record: backed up to \(path) (\(report.copiedFiles) media file(s) copied)\n".utf8))
+            }
+        } catch {
+            FileHandle.standardError.write(Data("reel record: warning: the automatic backup to \(path) failed: \(error)\n".utf8))
+        }
+    }
 }

@@ -35,11 +35,13 @@ public enum ChecksummedFile {
     /// Copies `source` to `destination` through `destination`'s folder as a hidden `.partial`
     /// file, synced, then renamed over nothing that matters; returns the size and SHA-256 of
     /// what was copied. When `expectedSHA256` is given and differs, the copy is removed and
-    /// nothing appears at `destination`. `rename: false` leaves the synced temporary file
-    /// (returned as `temporary`) for the caller to rename later.
+    /// nothing appears at `destination`. `rename: false` leaves the temporary file (returned as
+    /// `temporary`) for the caller to rename later. `durable: false` skips the file's and its
+    /// folder's fsync: the caller then calls ``syncFileSystem(_:)`` once before relying on it
+    /// (one flush for many files instead of a wait per file).
     @discardableResult
-    public static func copy(from source: String, to destination: String, expectedSHA256: String? = nil, rename: Bool = true)
-        throws(Error) -> (size: Int64, sha256: String, temporary: String) {
+    public static func copy(from source: String, to destination: String, expectedSHA256: String? = nil, rename: Bool = true,
+                            durable: Bool = true) throws(Error) -> (size: Int64, sha256: String, temporary: String) {
         let folder = (destination as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -63,7 +65,7 @@ public enum ChecksummedFile {
             guard copied == size else {
                 throw Error(description: "\(source) changed while it was copied (\(size) bytes read, \(copied) copied); run the backup again")
             }
-            guard fsync(output) == 0 else { throw Error(description: "\(temporary): cannot sync (\(String(cString: strerror(errno))))") }
+            guard !durable || fsync(output) == 0 else { throw Error(description: "\(temporary): cannot sync (\(String(cString: strerror(errno))))") }
             if let expected = expectedSHA256, expected != digest {
                 throw Error(description: "\(source): checksum \(digest.prefix(12))… differs from the \(expected.prefix(12))… recorded; the file is damaged")
             }
@@ -74,19 +76,19 @@ public enum ChecksummedFile {
         }
         close(output)
         if rename {
-            try commit(temporary, to: destination)
+            try commit(temporary, to: destination, durable: durable)
         }
         return (size, digest, temporary)
     }
 
-    /// Renames the synced `temporary` to `destination` and syncs the folder.
-    public static func commit(_ temporary: String, to destination: String) throws(Error) {
+    /// Renames the synced `temporary` to `destination` and (`durable`) syncs the folder.
+    public static func commit(_ temporary: String, to destination: String, durable: Bool = true) throws(Error) {
         guard Foundation.rename(temporary, destination) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)
             throw Error(description: "\(destination): cannot rename the copy into place (\(reason))")
         }
-        syncFolder((destination as NSString).deletingLastPathComponent)
+        if durable { syncFolder((destination as NSString).deletingLastPathComponent) }
     }
 
     /// Moves the synced `temporary` to `destination` unless a file is there (a hard link, which
@@ -123,6 +125,14 @@ public enum ChecksummedFile {
             throw Error(description: "\(path): cannot write (\(reason))")
         }
         try commit(temporary, to: path)
+    }
+
+    /// Writes out everything of the file system holding `path` (syncfs): files and folders.
+    public static func syncFileSystem(_ path: String) throws(Error) {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw Error(description: "\(path): cannot open (\(String(cString: strerror(errno))))") }
+        defer { close(fd) }
+        guard reel_syncfs(fd) == 0 else { throw Error(description: "\(path): cannot sync (\(String(cString: strerror(errno))))") }
     }
 
     /// fsync on a folder (a rename is durable once its folder is synced).

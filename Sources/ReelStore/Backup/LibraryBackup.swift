@@ -5,8 +5,8 @@ import ReelCore
 /// `Media/<session id>/` in a folder the user can see and share.
 ///
 /// Crash safety: a file the current `backup.json` lists is never written over. New or changed
-/// media are copied to a hidden `.partial` file, synced and renamed to a name no listed file
-/// has; `backup.json` is replaced atomically last; only then are files it no longer lists
+/// media are copied to a hidden `.partial` file and renamed to a name no listed file has; the
+/// file system is synced once (syncfs); `backup.json` is replaced atomically last; only then are files it no longer lists
 /// removed. So at every moment the folder holds the previous consistent backup or the new one.
 ///
 /// Incremental: a file whose source path, size and modification time match the previous
@@ -123,7 +123,7 @@ public struct LibraryBackup {
             let folder = "\(Self.mediaFolder)/\(copy.sessionID.uuidString.lowercased())"
             let plain = "\(folder)/\(name)"
             let staging = destination + "/" + plain
-            let (size, sha, temporary) = try ChecksummedFile.copy(from: copy.source, to: staging, rename: false)
+            let (size, sha, temporary) = try ChecksummedFile.copy(from: copy.source, to: staging, rename: false, durable: false)
             var relative = plain
             if let old = previousBySource["\(copy.sessionID)/\(copy.role.rawValue)"], old.sha256 == sha, old.size == size,
                ChecksummedFile.status(destination + "/" + old.path)?.size == old.size {
@@ -133,13 +133,16 @@ public struct LibraryBackup {
                 if listed.contains(relative) {
                     relative = "\(folder)/\(sha.prefix(12))-\(name)"
                 }
-                try ChecksummedFile.commit(temporary, to: destination + "/" + relative)
+                try ChecksummedFile.commit(temporary, to: destination + "/" + relative, durable: false)
                 report.copiedFiles += 1
                 report.copiedBytes += size
             }
             entries.append(BackupMediaEntry(sessionID: copy.sessionID, role: copy.role, path: relative, size: size, sha256: sha,
                                             sourcePath: copy.source, sourceModified: copy.modified))
         }
+
+        // Every copy and its name on disk before the document that lists them (one syncfs).
+        if !copies.isEmpty { try ChecksummedFile.syncFileSystem(destination) }
 
         // The document, atomically and last.
         let document = BackupDocument(createdAt: now, libraryMigrations: try library.appliedMigrations(), sessions: sessions,
