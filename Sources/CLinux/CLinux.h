@@ -39,4 +39,25 @@ static inline int reel_open_beneath(int directory, const char *path, int flags) 
     return (int)syscall(SYS_openat2, directory, path, &how, sizeof how);
 }
 
+/// copy_file_range(2) (glibc declares it only with _GNU_SOURCE, which Swift's Glibc module
+/// does not set): copies up to `length` bytes between the descriptors' current offsets inside
+/// the kernel. Returns bytes copied, 0 at the end, -1 with errno (EXDEV, ENOSYS, EINVAL,
+/// EOPNOTSUPP: fall back to read/write). Used by the backup (ReelStore).
+static inline long reel_copy_file_range(int input, int output, size_t length) {
+    return (long)syscall(SYS_copy_file_range, input, (void *)0, output, (void *)0, length, 0u);
+}
+
+/// syncfs(2) (glibc declares it only with _GNU_SOURCE): writes out everything of the file
+/// system holding `fd`. Returns 0, or -1 with errno. Used by the backup (ReelStore).
+static inline int reel_syncfs(int fd) {
+    return (int)syscall(SYS_syncfs, fd);
+}
+
+/// sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE) (glibc declares it only with _GNU_SOURCE):
+/// starts writing a whole file's dirty pages out without waiting, so a later syncfs/fsync has
+/// less to wait for. Returns 0, or -1 with errno. Used by the backup (ReelStore).
+static inline int reel_start_writeback(int fd) {
+    return (int)syscall(SYS_sync_file_range, fd, (int64_t)0, (int64_t)0, 2u /* SYNC_FILE_RANGE_WRITE */);
+}
+
 #endif

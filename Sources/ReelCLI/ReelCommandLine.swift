@@ -30,6 +30,8 @@ public enum ReelCommandLine {
         Subcommand(spec: StatsCommand.spec, run: StatsCommand.run),
         Subcommand(spec: MaterialsCommand.spec, run: MaterialsCommand.run),
         Subcommand(spec: PomodoroCommand.spec, run: PomodoroCommand.run),
+        Subcommand(spec: BackupCommand.spec, run: BackupCommand.run),
+        Subcommand(spec: RestoreCommand.spec, run: RestoreCommand.run),
         Subcommand(spec: RecoverCommand.spec, run: RecoverCommand.run),
         Subcommand(spec: ExportCommand.spec, run: ExportCommand.run),
         Subcommand(spec: ReviewCommand.spec, run: ReviewCommand.run),

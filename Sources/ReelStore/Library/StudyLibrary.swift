@@ -88,30 +88,36 @@ public final class StudyLibrary {
         do {
             return try connection.transaction {
                 guard try connection.rows("SELECT 1 FROM study_session WHERE id = ?", [StudyLibrary.key(session.id)]).isEmpty else { return false }
-                try connection.run("""
-                    INSERT INTO study_session (id, started_at, ended_at, active_seconds, video_seconds, mode, interval_seconds,
-                                               file_path, thumbnail_path, face_track_path, title, recovered,
-                                               cpu_share, peak_celsius, eased_seconds, reduced_seconds, load_reasons)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [StudyLibrary.key(session.id), StudyLibrary.timestamp(session.startedAt), StudyLibrary.timestamp(session.endedAt),
-                          session.activeSeconds, session.videoSeconds, session.mode.rawValue, session.intervalSeconds,
-                          session.filePath, session.thumbnailPath, session.faceTrackPath, session.title, session.recovered,
-                          session.load?.cpuShare, session.load?.peakCelsius, session.load?.easedSeconds, session.load?.reducedSeconds,
-                          session.load.map { $0.reasons.joined(separator: ",") }])
-                let addTag = try connection.prepare("INSERT INTO tag (name) VALUES (?) ON CONFLICT (name) DO NOTHING")
-                let link = try connection.prepare("""
-                    INSERT INTO study_session_tag (session_id, tag_id, position) SELECT ?, id, ? FROM tag WHERE name = ?
-                    """)
-                for (position, name) in session.tags.enumerated() {
-                    try addTag.run([name])
-                    try link.run([StudyLibrary.key(session.id), position, name])
-                }
+                try insertSession(session)
                 return true
             }
         } catch let error as SQLiteError {
             throw error
         } catch {
             throw SQLiteError(code: 1, message: "\(error)", context: "adding session \(session.id)")
+        }
+    }
+
+    /// Inserts `session` and its tags (tags created by name when new), inside the caller's
+    /// transaction; the id must not be in the library.
+    func insertSession(_ session: StudySession) throws(SQLiteError) {
+        try connection.run("""
+            INSERT INTO study_session (id, started_at, ended_at, active_seconds, video_seconds, mode, interval_seconds,
+                                       file_path, thumbnail_path, face_track_path, title, recovered,
+                                       cpu_share, peak_celsius, eased_seconds, reduced_seconds, load_reasons)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [StudyLibrary.key(session.id), StudyLibrary.timestamp(session.startedAt), StudyLibrary.timestamp(session.endedAt),
+                  session.activeSeconds, session.videoSeconds, session.mode.rawValue, session.intervalSeconds,
+                  session.filePath, session.thumbnailPath, session.faceTrackPath, session.title, session.recovered,
+                  session.load?.cpuShare, session.load?.peakCelsius, session.load?.easedSeconds, session.load?.reducedSeconds,
+                  session.load.map { $0.reasons.joined(separator: ",") }])
+        let addTag = try connection.prepare("INSERT INTO tag (name) VALUES (?) ON CONFLICT (name) DO NOTHING")
+        let link = try connection.prepare("""
+            INSERT INTO study_session_tag (session_id, tag_id, position) SELECT ?, id, ? FROM tag WHERE name = ?
+            """)
+        for (position, name) in session.tags.enumerated() {
+            try addTag.run([name])
+            try link.run([StudyLibrary.key(session.id), position, name])
         }
     }
 

@@ -1,0 +1,43 @@
+import Foundation
+import ReelCore
+import ReelStore
+
+/// `reel restore --from DIR [--dry-run]`: adds a backup's records and media to the library.
+enum RestoreCommand {
+    static let from = Option.value("from", placeholder: "DIR", required: true, help: "The backup folder (the one 'reel backup --to' wrote).")
+    static let dryRun = Option.flag("dry-run", help: "Only print what would be added; change nothing.")
+
+    static let spec = CommandSpec(
+        name: "restore",
+        summary: "Add a backup's sessions, tags, goals, materials and media to the library.",
+        discussion: """
+            Restore only adds: sessions are matched by id, tags by name, goals by date, materials \
+            by ISBN; what the library has is never changed or deleted, and media are copied only \
+            where missing. All records go in one transaction, so running it twice changes \
+            nothing the second time. A damaged or newer backup.json is refused and nothing changes.
+            """,
+        options: [from, dryRun, LibraryOption.option],
+        positionals: [],
+        examples: ["reel restore --from ~/Sync/reel-backup --dry-run", "reel restore --from ~/Sync/reel-backup"])
+
+    static func run(_ arguments: ParsedArguments) async throws -> Int32 {
+        let folder = LibraryCommandText.absolute(arguments.string(from) ?? "")
+        let library = try StudyLibrary(path: LibraryOption.path(arguments))
+        let report = try LibraryRestore(library: library, source: folder).run(dryRun: arguments.flag(dryRun))
+        let plan = report.plan
+        if plan.isEmpty && report.media.isEmpty {
+            print("nothing to restore: the library already has everything in \(folder)")
+            return 0
+        }
+        let verb = report.dryRun ? "would add" : "added"
+        for session in plan.sessions {
+            print("\(verb) session \(session.id.uuidString.lowercased().prefix(8)) \(session.startedAt.formatted(.iso8601))\(session.title.map { " (\($0))" } ?? "")")
+        }
+        for tag in plan.tags { print("\(verb) tag '\(tag)'") }
+        for goal in plan.goals { print("\(verb) goal from \(goal.date): \(goal.minutes) min") }
+        for material in plan.materials { print("\(verb) material '\(material.title)'\(material.isbn.map { " (ISBN \($0))" } ?? "")") }
+        for path in report.media { print("\(report.dryRun ? "would copy" : "copied") \(path)") }
+        print("\(report.dryRun ? "dry run: " : "")\(plan.sessions.count) session(s), \(plan.tags.count) tag(s), \(plan.goals.count) goal(s), \(plan.materials.count) material(s), \(report.media.count) media file(s)")
+        return 0
+    }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import ReelCore
+
+/// `reel backup` (issue 6, Backup): the library's records to `backup.json` and its media to
+/// `Media/<session id>/` in a folder the user can see and share.
+///
+/// Crash safety: a file the current `backup.json` lists is never written over. New or changed
+/// media are copied to a hidden `.partial` file and renamed to a name no listed file has; the
+/// file system is synced once (syncfs); `backup.json` is replaced atomically last; only then are files it no longer lists
+/// removed. So at every moment the folder holds the previous consistent backup or the new one.
+///
+/// Incremental: a file whose source path, size and modification time match the previous
+/// manifest (and whose copy is there with its size) is neither read nor copied; anything else
+/// is copied with its SHA-256 computed on the way, and a copy whose checksum equals the listed
+/// one is dropped in favour of the one already there.
+public struct LibraryBackup {
+    /// What a run did.
+    public struct Report: Sendable, Equatable {
+        /// `--auto` found a backup younger than a day and did nothing.
+        public var skippedAsRecent: Bool = false
+        /// When the previous backup was made (nil: none).
+        public var previousBackup: Date?
+        /// Records written.
+        public var sessions = 0, tags = 0, goals = 0, materials = 0
+        /// Media files copied and their bytes.
+        public var copiedFiles = 0, copiedBytes: Int64 = 0
+        /// Media files left as they were.
+        public var unchangedFiles = 0
+        /// Files the library lists but the disk lacks (not in the backup).
+        public var missingSources: [String] = []
+        /// Files removed from `Media/` that the new `backup.json` no longer lists.
+        public var removedFiles = 0
+    }
+
+    /// A backup that could not be made; the destination still holds its previous backup.
+    public struct Error: Swift.Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// The library read.
+    public let library: StudyLibrary
+    /// The destination folder.
+    public let destination: String
+
+    /// The name of the document in the destination.
+    public static let documentName = "backup.json"
+    /// The media folder in the destination.
+    public static let mediaFolder = "Media"
+
+    /// A backup of `library` into `destination` (created when missing).
+    public init(library: StudyLibrary, destination: String) {
+        self.library = library
+        self.destination = destination
+    }
+
+    /// The backup document at `folder`, nil when there is none.
+    public static func document(in folder: String) throws(BackupDocument.Error) -> BackupDocument? {
+        guard let data = FileManager.default.contents(atPath: folder + "/" + documentName) else { return nil }
+        return try BackupDocument.decode(data)
+    }
+
+    /// Runs the backup. With `auto`, does nothing when the previous one is under a day old.
+    /// Fails before copying anything when the destination lacks the room, with the numbers.
+    public func run(auto: Bool = false, now: Date = Date()) throws -> Report {
+        var report = Report()
+        do {
+            try FileManager.default.createDirectory(atPath: destination + "/" + Self.mediaFolder, withIntermediateDirectories: true)
+        } catch {
+            throw Error(description: "backup folder \(destination): cannot create it (\(error.localizedDescription))")
+        }
+        let previous: BackupDocument?
+        do {
+            previous = try Self.document(in: destination)
+        } catch .newerFormat(let version) {
+            throw Error(description: "\(destination)/\(Self.documentName) was written by a newer Reel (format \(version)); update Reel or back up to another folder")
+        } catch {
+            // A damaged document cannot be trusted for skipping: everything is copied again.
+            previous = nil
+        }
+        report.previousBackup = previous?.createdAt
+        if auto, !BackupPolicy.isAutoDue(lastBackup: previous?.createdAt, now: now) {
+            report.skippedAsRecent = true
+            return report
+        }
+
+        let sessions = try library.sessions()
+        let listed = Set(previous?.media.map(\.path) ?? [])
+        var previousBySource: [String: BackupMediaEntry] = [:]
+        for entry in previous?.media ?? [] { previousBySource["\(entry.sessionID)/\(entry.role.rawValue)"] = entry }
+
+        // Plan: which files stand as they are, which must be copied.
+        struct Copy { var sessionID: UUID; var role: BackupMediaEntry.Role; var source: String; var size: Int64; var modified: Double }
+        var entries: [BackupMediaEntry] = []
+        var copies: [Copy] = []
+        for session in sessions {
+            let files: [(BackupMediaEntry.Role, String?)] = [(.video, session.filePath), (.thumbnail, session.thumbnailPath), (.faceTrack, session.faceTrackPath)]
+            for case let (role, path?) in files {
+                guard let status = ChecksummedFile.status(path) else {
+                    report.missingSources.append(path)
+                    continue
+                }
+                if let old = previousBySource["\(session.id)/\(role.rawValue)"],
+                   old.standsFor(sourcePath: path, size: status.size, modified: status.modified),
+                   ChecksummedFile.status(destination + "/" + old.path)?.size == old.size {
+                    entries.append(old)
+                    report.unchangedFiles += 1
+                } else {
+                    copies.append(Copy(sessionID: session.id, role: role, source: path, size: status.size, modified: status.modified))
+                }
+            }
+        }
+
+        // Room, before copying anything.
+        let needed = copies.reduce(Int64(0)) { $0 + $1.size }
+        let available = try ChecksummedFile.availableBytes(at: destination)
+        guard BackupPolicy.fits(bytesToCopy: needed, available: available) else {
+            throw Error(description: "backup folder \(destination) lacks the space: \(copies.count) file\(copies.count == 1 ? "" : "s") to copy need \(Self.bytes(needed + BackupPolicy.margin(forCopying: needed))) (\(Self.bytes(needed)) of media plus \(Self.bytes(BackupPolicy.margin(forCopying: needed))) margin), \(Self.bytes(available)) are free; free some space or choose another folder with --to")
+        }
+
+        // Copy: never over a listed file.
+        for copy in copies {
+            let name = (copy.source as NSString).lastPathComponent
+            let folder = "\(Self.mediaFolder)/\(copy.sessionID.uuidString.lowercased())"
+            let plain = "\(folder)/\(name)"
+            let staging = destination + "/" + plain
+            let (size, sha, temporary) = try ChecksummedFile.copy(from: copy.source, to: staging, rename: false, durable: false)
+            var relative = plain
+            if let old = previousBySource["\(copy.sessionID)/\(copy.role.rawValue)"], old.sha256 == sha, old.size == size,
+               ChecksummedFile.status(destination + "/" + old.path)?.size == old.size {
+                relative = old.path   // same content already there (only its time changed)
+                unlink(temporary)
+            } else {
+                if listed.contains(relative) {
+                    relative = "\(folder)/\(sha.prefix(12))-\(name)"
+                }
+                try ChecksummedFile.commit(temporary, to: destination + "/" + relative, durable: false)
+                report.copiedFiles += 1
+                report.copiedBytes += size
+            }
+            entries.append(BackupMediaEntry(sessionID: copy.sessionID, role: copy.role, path: relative, size: size, sha256: sha,
+                                            sourcePath: copy.source, sourceModified: copy.modified))
+        }
+
+        // Every copy and its name on disk before the document that lists them (one syncfs).
+        if !copies.isEmpty { try ChecksummedFile.syncFileSystem(destination) }
+
+        // The document, atomically and last.
+        let document = BackupDocument(createdAt: now, libraryMigrations: try library.appliedMigrations(), sessions: sessions,
+                                      tags: try library.tagNames(), goals: try library.goals(), materials: try library.materials(),
+                                      media: entries.sorted { ($0.sessionID.uuidString, $0.role.rawValue) < ($1.sessionID.uuidString, $1.role.rawValue) })
+        try ChecksummedFile.writeAtomically(try document.encoded(), to: destination + "/" + Self.documentName)
+        report.sessions = document.sessions.count
+        report.tags = document.tags.count
+        report.goals = document.goals.count
+        report.materials = document.materials.count
+
+        // Only now: files the new document does not list (older versions, interrupted copies).
+        report.removedFiles = prune(keeping: Set(entries.map(\.path)))
+        return report
+    }
+
+    private func prune(keeping kept: Set<String>) -> Int {
+        let media = destination + "/" + Self.mediaFolder
+        var removed = 0
+        let fm = FileManager.default
+        for folder in (try? fm.contentsOfDirectory(atPath: media)) ?? [] {
+            let folderPath = media + "/" + folder
+            var isDirectory: ObjCBool = false
+            guard fm.fileExists(atPath: folderPath, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+            let files = (try? fm.contentsOfDirectory(atPath: folderPath)) ?? []
+            var left = files.count
+            for file in files where !kept.contains("\(Self.mediaFolder)/\(folder)/\(file)") {
+                if unlink(folderPath + "/" + file) == 0 { removed += 1; left -= 1 }
+            }
+            if left == 0 { rmdir(folderPath) }
+        }
+        return removed
+    }
+
+    /// Bytes as a person reads them (binary units, one decimal).
+    public static func bytes(_ count: Int64) -> String {
+        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+        var value = Double(count), unit = 0
+        while value >= 1024, unit < units.count - 1 { value /= 1024; unit += 1 }
+        return unit == 0 ? "\(count) B" : String(format: "%.1f %@", value, units[unit])
+    }
+}

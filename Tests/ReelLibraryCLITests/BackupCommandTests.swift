@@ -1,0 +1,201 @@
+import Foundation
+import ReelCore
+import ReelStore
+import ReelTestSupport
+import Testing
+
+/// `reel backup` and `reel restore` through the real binary (issue 6): the round trip, --auto,
+/// the mistakes, a destination too small (a tmpfs in a private mount namespace: root needed),
+/// and SIGKILL at seeded moments leaving the previous backup or the new one, never a mix.
+@Suite("reel backup, reel restore", .serialized)
+struct BackupCommandTests {
+    struct Home {
+        let dir: TemporaryDirectory
+        var library: String { dir.path("lib/library.sqlite") }
+        var backup: String { dir.path("backup") }
+        var environment: [String: String] {
+            ["XDG_DATA_HOME": dir.path("data"), "XDG_STATE_HOME": dir.path("state"), "HOME": dir.path("home"), "TZ": "Asia/Tokyo", "REEL_BACKUP_DIR": ""]
+        }
+        init() throws { dir = try TemporaryDirectory() }
+
+        func reel(_ arguments: [String], library: String? = nil) throws -> Subprocess {
+            try ReelBinary.run(arguments + ["--library", library ?? self.library], environment: environment)
+        }
+
+        /// Writes `bytes` of seeded noise to `path`: a 64 KiB block of noise repeated, each
+        /// repetition stamped with its index (every file and every block differs; cheap to make).
+        func noise(_ path: String, bytes: Int, seed: UInt64) throws {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            var random = SplitMix64(seed: seed)
+            let words = 8192
+            var block = [UInt64](repeating: 0, count: words)
+            for i in block.indices { block[i] = random.next() }
+            FileManager.default.createFile(atPath: path, contents: nil)
+            let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            defer { try? file.close() }
+            var written = 0, index: UInt64 = 0
+            while written < bytes {
+                block[0] = index ^ seed
+                let count = min(words * 8, bytes - written)
+                try file.write(contentsOf: block.withUnsafeBytes { Data($0.prefix(count)) })
+                written += count
+                index += 1
+            }
+        }
+
+        /// Adds `count` sessions whose videos are `videoBytes` of noise (and a thumbnail each).
+        func sessions(_ count: Int, videoBytes: Int) throws {
+            let library = try StudyLibrary(path: library)
+            for n in 1...count {
+                let video = dir.path("media/\(n).mp4"), thumbnail = dir.path("media/\(n).jpg")
+                try noise(video, bytes: videoBytes + n, seed: UInt64(n))
+                try noise(thumbnail, bytes: 2000, seed: UInt64(10_000 + n))
+                let start = Date(timeIntervalSince1970: 1_793_523_600 + Double(n) * 3600)
+                try library.add(StudySession(id: UUID(uuidString: String(format: "0b8e2a1c-5a49-4a53-9d1c-%012d", n))!, startedAt: start,
+                                             endedAt: start + 1800, activeSeconds: 1700, videoSeconds: 60, mode: .timelapse, intervalSeconds: 5,
+                                             filePath: video, thumbnailPath: thumbnail, faceTrackPath: nil, title: "S\(n)", tags: ["exam"]))
+            }
+            try library.setGoal(try DailyGoal(date: CalendarDay("2026-11-01"), minutes: 60))
+            try library.addMaterial(try StudyMaterial(isbn: "978-4-00-310101-8", title: "坊っちゃん", addedAt: Date(timeIntervalSince1970: 1_793_000_000)))
+        }
+    }
+
+    /// The backup in `folder` is consistent: backup.json parses and every file it lists is there with its checksum.
+    static func consistent(_ folder: String) throws -> BackupDocument {
+        let document = try #require(try LibraryBackup.document(in: folder), "no backup.json in \(folder)")
+        for entry in document.media {
+            let status = try #require(ChecksummedFile.status(folder + "/" + entry.path), "\(entry.path) is listed but missing")
+            #expect(status.size == entry.size, "\(entry.path)")
+            #expect(try ChecksummedFile.sha256(of: folder + "/" + entry.path) == entry.sha256, "\(entry.path)")
+        }
+        return document
+    }
+
+    @Test("backup → new library → restore through the binary; --dry-run; --auto; a second restore adds nothing")
+    func roundTrip() throws {
+        let home = try Home()
+        defer { home.dir.cleanup() }
+        try home.sessions(3, videoBytes: 100_000)
+        let first = try home.reel(["backup", "--to", home.backup])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout == "backed up 3 sessions, 1 tag, 1 goal, 1 material to \(home.backup)\nmedia: 6 copied (298.8 KiB), 0 unchanged\n")
+        let auto = try home.reel(["backup", "--to", home.backup, "--auto"])
+        #expect(auto.status == 0 && auto.stdout.hasPrefix("backup skipped: the last one in \(home.backup) is under an hour old"))
+        let again = try home.reel(["backup", "--to", home.backup])
+        #expect(again.stdout.hasSuffix("media: 0 copied (0 B), 6 unchanged\n"))
+        _ = try Self.consistent(home.backup)
+
+        let videos = (1...3).map { home.dir.path("media/\($0).mp4") }
+        let sums = try videos.map { try ChecksummedFile.sha256(of: $0) }
+        try FileManager.default.removeItem(atPath: home.dir.path("media"))
+        let other = home.dir.path("other/library.sqlite")
+        let dry = try home.reel(["restore", "--from", home.backup, "--dry-run"], library: other)
+        #expect(dry.status == 0, "\(dry.stderr)")
+        #expect(dry.stdout.contains("would add session 0b8e2a1c") && dry.stdout.contains("would add tag 'exam'")
+                && dry.stdout.contains("would add material '坊っちゃん' (ISBN 9784003101018)") && dry.stdout.contains("would copy \(videos[0])"))
+        #expect(dry.stdout.hasSuffix("dry run: 3 session(s), 1 tag(s), 1 goal(s), 1 material(s), 6 media file(s)\n"))
+        #expect(!FileManager.default.fileExists(atPath: videos[0]))
+        let restored = try home.reel(["restore", "--from", home.backup], library: other)
+        #expect(restored.status == 0 && restored.stdout.hasSuffix("3 session(s), 1 tag(s), 1 goal(s), 1 material(s), 6 media file(s)\n"), "\(restored.stderr)")
+        #expect(try videos.map { try ChecksummedFile.sha256(of: $0) } == sums)
+        #expect(try StudyLibrary(path: other).sessions() == StudyLibrary(path: home.library).sessions())
+        let twice = try home.reel(["restore", "--from", home.backup], library: other)
+        #expect(twice.status == 0 && twice.stdout == "nothing to restore: the library already has everything in \(home.backup)\n")
+    }
+
+    @Test("mistakes: no destination exits 64; REEL_BACKUP_DIR is the default; a newer backup.json exits 1 and changes nothing")
+    func mistakes() throws {
+        let home = try Home()
+        defer { home.dir.cleanup() }
+        try home.sessions(1, videoBytes: 1000)
+        let none = try home.reel(["backup"])
+        #expect(none.status == 64 && none.stderr.contains("--to DIR (or REEL_BACKUP_DIR)"), "\(none.stderr)")
+        let viaEnvironment = try ReelBinary.run(["backup", "--library", home.library], environment: home.environment.merging(["REEL_BACKUP_DIR": home.backup]) { $1 })
+        #expect(viaEnvironment.status == 0 && FileManager.default.fileExists(atPath: home.backup + "/backup.json"), "\(viaEnvironment.stderr)")
+        #expect(try home.reel(["restore"]).status == 64)
+
+        let json = home.backup + "/backup.json"
+        var object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as! [String: Any]
+        object["formatVersion"] = 7
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: json))
+        let other = home.dir.path("other/library.sqlite")
+        let newer = try home.reel(["restore", "--from", home.backup], library: other)
+        #expect(newer.status == 1 && newer.stderr.contains("format 7, newer than this Reel reads (1); update Reel — nothing was changed"), "\(newer.stderr)")
+        #expect(try StudyLibrary(path: other).sessions().isEmpty)
+        let backupOverNewer = try home.reel(["backup", "--to", home.backup])
+        #expect(backupOverNewer.status == 1 && backupOverNewer.stderr.contains("written by a newer Reel (format 7)"))
+        try "{\"formatVersion\": 1, \"sessions\": [".write(toFile: json, atomically: true, encoding: .utf8)
+        let corrupt = try home.reel(["restore", "--from", home.backup], library: other)
+        #expect(corrupt.status == 1 && corrupt.stderr.contains("backup.json is damaged"), "\(corrupt.stderr)")
+        #expect(try StudyLibrary(path: other).sessions().isEmpty)
+    }
+
+    @Test("a destination without room fails before copying, with the numbers (4 MiB tmpfs in a private mount namespace; root)")
+    func noSpace() throws {
+        let home = try Home()
+        defer { home.dir.cleanup() }
+        try home.sessions(2, videoBytes: 3 << 20)
+        try FileManager.default.createDirectory(atPath: home.backup, withIntermediateDirectories: true)
+        let script = #"mount -t tmpfs -o size=4m reel-test-backup "$1" || exit 97; "$2" backup --to "$1" --library "$3"; status=$?; echo "files: $(find "$1" -type f | wc -l)"; exit $status"#
+        let result = try Subprocess.run("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh",
+                                                             home.backup, try ReelBinary.path(), home.library], environment: home.environment)
+        #expect(result.status != 97, "could not mount a tmpfs (root and util-linux's unshare needed): \(result.stderr)")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("lacks the space: 4 files to copy need 7.1 MiB (6.0 MiB of media plus 1.1 MiB margin), 4.0 MiB are free"), "\(result.stderr)")
+        #expect(result.stdout.hasSuffix("files: 0\n"), "nothing copied: \(result.stdout)")
+    }
+
+    @Test("SIGKILL at 10 seeded moments: the folder always holds the previous consistent backup or the new one")
+    func killed() async throws {
+        let home = try Home()
+        defer { home.dir.cleanup() }
+        let count = 20
+        try home.sessions(count, videoBytes: 32 << 20)
+        // A second content for every video (one byte longer), swapped in by rename before each run.
+        for n in 1...count { try home.noise(home.dir.path("media/\(n).alt"), bytes: (32 << 20) + n + 1, seed: UInt64(500 + n)) }
+        func swapContents() throws {
+            for n in 1...count {
+                let video = home.dir.path("media/\(n).mp4"), alt = home.dir.path("media/\(n).alt"), spare = home.dir.path("media/\(n).swap")
+                try FileManager.default.moveItem(atPath: video, toPath: spare)
+                try FileManager.default.moveItem(atPath: alt, toPath: video)
+                try FileManager.default.moveItem(atPath: spare, toPath: alt)
+            }
+        }
+        let first = try home.reel(["backup", "--to", home.backup])
+        #expect(first.status == 0, "\(first.stderr)")
+        // A full run over changed contents, timed: the kills fall within that time.
+        try swapContents()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let timed = try home.reel(["backup", "--to", home.backup])
+        let full = clock.now - start
+        #expect(timed.status == 0 && timed.stdout.contains("media: \(count) copied"), "\(timed.stdout)\(timed.stderr)")
+        var previous = try Data(contentsOf: URL(fileURLWithPath: home.backup + "/backup.json"))
+        var random = SplitMix64(seed: 20261130)
+        var outcomes: [String] = []
+        for run in 0..<10 {
+            try swapContents()
+            let current = try (1...count).map { try ChecksummedFile.sha256(of: home.dir.path("media/\($0).mp4")) }
+            let delay = full * (Double(random.next() % 1000) / 1000.0)
+            let process = try BackgroundProcess(try ReelBinary.path(), ["backup", "--to", home.backup, "--library", home.library], environment: home.environment)
+            try await Task.sleep(for: delay)
+            process.send(SIGKILL)
+            let ended = await process.wait(timeout: .seconds(60))
+            let document = try Self.consistent(home.backup)
+            let now = try Data(contentsOf: URL(fileURLWithPath: home.backup + "/backup.json"))
+            let videos = document.media.filter { $0.role == .video }.sorted { $0.sourcePath < $1.sourcePath }
+            if now == previous {
+                outcomes.append("previous")
+            } else {
+                // The new backup: its videos are the contents swapped in for this run.
+                let expected = Dictionary(uniqueKeysWithValues: (1...count).map { (home.dir.path("media/\($0).mp4"), current[$0 - 1]) })
+                #expect(videos.count == count && videos.allSatisfy { expected[$0.sourcePath] == $0.sha256 }, "run \(run): neither the previous backup nor the new one")
+                outcomes.append(ended.status == 0 ? "finished" : "new")
+            }
+            previous = now
+        }
+        // The kills land in the middle of copying in most runs (and the check above holds in all).
+        #expect(outcomes.filter { $0 == "previous" }.count >= 3, "\(outcomes); a full run took \(full)")
+        print("kill outcomes: \(outcomes), a full run took \(full)")
+    }
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# `reel backup` (issue 6): (a) a full backup of 2 GB of media against `cp -r` of the same
+# files in the same run; (b) an incremental backup of 1000 sessions with nothing changed.
+#
+#   bash bench/backup.sh                     # 2 GiB in 64 files, 1000 sessions, 3 runs each
+#   MEDIA_MB=512 FILES=16 SESSIONS=1000 RUNS=3 bash bench/backup.sh
+#   REEL_BIN=.build/debug/reel bash bench/backup.sh   # the debug build (the hot loop is libcrypto and read/write)
+#
+# (a) MEDIA_MB of random bytes in FILES videos (one session each) are generated in the work
+#     folder and read once so both sides start from the page cache. Each run: `cp -r` of the
+#     media folder, `cp -r` followed by `sync` (reel backup fsyncs every file, cp does not),
+#     then `reel backup --to` a new folder (SHA-256 of every byte, temp + fsync + rename,
+#     backup.json last). Throughput = bytes / wall seconds; medians of RUNS runs; the ratio
+#     reel / cp is the goal (≥ 0.8×).
+# (b) SESSIONS sessions with a 64 KiB video and a 4 KiB thumbnail each, backed up once; then
+#     `reel backup` again with nothing changed (every file stat'ed, none read: size and mtime
+#     match the manifest), wall time median of RUNS runs (goal < 1 s).
+# The result block goes to stdout; progress to stderr.
+BENCH_NAME=backup
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+media_mb=${MEDIA_MB:-2048}
+files=${FILES:-64}
+sessions=${SESSIONS:-1000}
+runs=${RUNS:-3}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
+
+# library PATH MEDIA_DIR COUNT BYTES: a library of COUNT sessions, each with a video of BYTES
+# random bytes (and, when BYTES is small, a 4 KiB thumbnail) in MEDIA_DIR.
+library() {
+    local path=$1 dir=$2 count=$3 bytes=$4
+    mkdir -p "$dir"
+    "$reel" tags ls --library "$path" >/dev/null
+    "$py" - "$path" "$dir" "$count" "$bytes" <<'PY'
+import os, sqlite3, sys, uuid
+path, folder, count, size = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+db = sqlite3.connect(path)
+chunk = 1 << 20
+for n in range(count):
+    video = os.path.join(folder, f"{n:05d}.mp4")
+    with open(video, "wb") as f:
+        left = size
+        while left > 0:
+            f.write(os.urandom(min(chunk, left)))
+            left -= chunk
+    thumb = None
+    if size <= 1 << 20:
+        thumb = os.path.join(folder, f"{n:05d}.jpg")
+        with open(thumb, "wb") as f:
+            f.write(os.urandom(4096))
+    day = 1 + n % 28
+    db.execute("""INSERT INTO study_session (id, started_at, ended_at, active_seconds, video_seconds, mode, interval_seconds,
+                  file_path, thumbnail_path, face_track_path, title, recovered) VALUES (?, ?, ?, 1700, 60, 'timelapse', 5, ?, ?, NULL, ?, 0)""",
+               (str(uuid.UUID(int=n + 1)), f"2026-11-{day:02d}T{n % 24:02d}:00:00.000Z", f"2026-11-{day:02d}T{n % 24:02d}:30:00.000Z",
+                video, thumb, f"Session {n}"))
+db.commit()
+PY
+}
+
+say "reel: $reel"
+say "(a) generating $media_mb MiB in $files files"
+library "$work/big.sqlite" "$work/media" "$files" $(( media_mb * 1048576 / files ))
+bytes=$(du -sb "$work/media" | cut -f1)
+cat "$work/media"/* >/dev/null
+
+cp_times=(); cps_times=(); reel_times=()
+for run in $(seq "$runs"); do
+    rm -rf "$work/cp" "$work/cps" "$work/reel-backup"
+    sync
+    t0=$(now); cp -r "$work/media" "$work/cp"; t1=$(now)
+    cp_times+=("$(elapsed "$t0" "$t1")")
+    rm -rf "$work/cp"; sync
+    t0=$(now); cp -r "$work/media" "$work/cps"; sync; t1=$(now)
+    cps_times+=("$(elapsed "$t0" "$t1")")
+    rm -rf "$work/cps"; sync
+    t0=$(now); "$reel" backup --to "$work/reel-backup" --library "$work/big.sqlite" >/dev/null; t1=$(now)
+    reel_times+=("$(elapsed "$t0" "$t1")")
+    say "run $run: cp -r ${cp_times[-1]} s, cp -r + sync ${cps_times[-1]} s, reel backup ${reel_times[-1]} s"
+done
+cp_s=$(printf '%s\n' "${cp_times[@]}" | median)
+cps_s=$(printf '%s\n' "${cps_times[@]}" | median)
+reel_s=$(printf '%s\n' "${reel_times[@]}" | median)
+rm -rf "$work/media" "$work/reel-backup"
+
+say "(b) $sessions sessions, backed up once"
+library "$work/many.sqlite" "$work/many" "$sessions" 65536
+"$reel" backup --to "$work/many-backup" --library "$work/many.sqlite" >/dev/null
+inc_times=()
+for run in $(seq "$runs"); do
+    t0=$(now); out=$("$reel" backup --to "$work/many-backup" --library "$work/many.sqlite"); t1=$(now)
+    inc_times+=("$(elapsed "$t0" "$t1")")
+    case $out in *"media: 0 copied"*) ;; *) fail "the incremental run copied something: $out" ;; esac
+done
+inc_s=$(printf '%s\n' "${inc_times[@]}" | median)
+
+awk -v b="$bytes" -v cp="$cp_s" -v cps="$cps_s" -v r="$reel_s" -v inc="$inc_s" -v n="$sessions" -v runs="$runs" 'BEGIN {
+    mb = b / 1048576
+    printf "backup benchmark (medians of %d runs)\n", runs
+    printf "  full, %.0f MiB:  cp -r %.2f s (%.0f MiB/s)  cp -r + sync %.2f s (%.0f MiB/s)  reel backup %.2f s (%.0f MiB/s)\n", mb, cp, mb / cp, cps, mb / cps, r, mb / r
+    printf "  reel / cp -r: %.2fx   reel / (cp -r + sync): %.2fx   (goal >= 0.8x)\n", cp / r, cps / r
+    printf "  incremental, %d sessions, nothing changed: %.3f s   (goal < 1 s)\n", n, inc
+}'
