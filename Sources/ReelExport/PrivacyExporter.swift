@@ -102,20 +102,14 @@ public final class PrivacyExporter {
 
         // The pixel work.
         let compositor: FrameCompositor
-        var stamps: [String: Stamp] = [:]
+        let faceCovers: FaceCovers
         do {
             let caption = try settings.caption.map { _ in try CaptionRenderer() }
             let watermark = try settings.watermarkPath.map { try Watermark(pngAt: $0) }
             compositor = FrameCompositor(captionRenderer: caption, watermark: watermark)
-            if case .stamp(let path) = settings.privacy { stamps[path] = try Stamp(pngAt: path) }
+            if case .stamp(let path) = settings.privacy { faceCovers = try FaceCovers(everyFace: path) } else { faceCovers = try FaceCovers() }
         } catch {
             throw Error("\(error)")
-        }
-        func stamp(_ path: String) throws -> Stamp {
-            if let stamp = stamps[path] { return stamp }
-            let stamp = try Stamp(pngAt: path)
-            stamps[path] = stamp
-            return stamp
         }
 
         // The files: hidden beside the output until complete.
@@ -143,21 +137,10 @@ public final class PrivacyExporter {
 
         func write(_ picture: VideoFrame, _ faces: [FaceBox]) throws {
             let time = picture.captureTime
-            var covers: [FaceCover] = []
-            for region in settings.edits.regions(for: faces) {
-                switch (region.treatment, settings.privacy) {
-                case (.stamp(let path), _): covers.append(.stamp(region.box, try stamp(path)))
-                case (.mosaic, .stamp(let path)): covers.append(.stamp(region.box, try stamp(path)))
-                case (.mosaic, _): covers.append(.mosaic(region.box))
-                }
-            }
+            let covers = try faceCovers.covers(for: settings.edits.regions(for: faces))
             report.coveredAreas += covers.count
             let caption = settings.caption?.text(at: time)
-            try picture.withWritablePlanes { planes in
-                let view = YUVPicture(width: picture.width, height: picture.height, y: planes[0].base, yStride: planes[0].stride,
-                                      u: planes[1].base, uStride: planes[1].stride, v: planes[2].base, vStride: planes[2].stride)
-                try compositor.composite(view, covers: covers, caption: caption)
-            }
+            try picture.withYUVPicture { try compositor.composite($0, covers: covers, caption: caption) }
             try encoding.append(picture, pts: time)
             report.frames += 1
             lastPicture = time

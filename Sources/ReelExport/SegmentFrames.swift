@@ -20,10 +20,8 @@ public enum SegmentFrames {
             let picture = try converter.convert(try reader.frame(at: summary.representativeTime))
             let box = timeline.boxes(at: summary.representativeTime).first { $0.segmentID == summary.id }?.box ?? summary.meanBox
             let edit = edits.edit(for: summary.id)
-            try picture.withWritablePlanes { planes in
-                let view = YUVPicture(width: picture.width, height: picture.height, y: planes[0].base, yStride: planes[0].stride,
-                                      u: planes[1].base, uStride: planes[1].stride, v: planes[2].base, vStride: planes[2].stride)
-                // Disabled segments in grey-blue, others in yellow.
+            // Disabled segments in grey-blue, others in yellow.
+            try picture.withYUVPicture { view in
                 BoxOutline.draw(on: view, box: edit.apply(to: box), thickness: max(2, picture.height / 270),
                                 colour: edit.disabled ? (120, 180, 110) : (210, 16, 146))
             }

@@ -189,18 +189,8 @@ public final class WeeklyVlog {
             throw Error("\(error)")
         }
 
-        // Stamps the review chose for some segments, read once.
-        var stamps: [String: Stamp] = [:]
-        func stamp(_ path: String) throws -> Stamp {
-            if let stamp = stamps[path] { return stamp }
-            do {
-                let stamp = try Stamp(pngAt: path)
-                stamps[path] = stamp
-                return stamp
-            } catch {
-                throw Error("the stamp \(path) chosen in reel review cannot be read: \(error); nothing was written to \(output)")
-            }
-        }
+        // Stamps the review chose for some segments are read once.
+        let faceCovers = try FaceCovers()
 
         var frameIndex = 0
         var audioWritten = 0  // samples per channel
@@ -254,24 +244,23 @@ public final class WeeklyVlog {
                     }
                     do {
                         try clip.reader.forEachFrame { frame in
-                            let picture = try converter.convert(frame)
-                            let covers = try clip.edits.regions(for: timeline.boxes(at: frame.captureTime)).map { region -> FaceCover in
-                                switch region.treatment {
-                                case .mosaic: .mosaic(region.box)
-                                case .stamp(let path): .stamp(region.box, try stamp(path))
-                                }
+                            do {
+                                let picture = try converter.convert(frame)
+                                let covers = try faceCovers.covers(for: clip.edits.regions(for: timeline.boxes(at: frame.captureTime)))
+                                try picture.withYUVPicture { try compositor.composite($0, covers: covers, caption: nil) }
+                                try flush(until: frame.captureTime.seconds)
+                                pending = try fitter.fit(picture, at: frame.captureTime)
+                                last = frame.captureTime
+                                return true
+                            } catch {
+                                throw VlogFailure(error: error)
                             }
-                            try picture.withWritablePlanes { planes in
-                                let view = YUVPicture(width: picture.width, height: picture.height, y: planes[0].base, yStride: planes[0].stride,
-                                                      u: planes[1].base, uStride: planes[1].stride, v: planes[2].base, vStride: planes[2].stride)
-                                try compositor.composite(view, covers: covers, caption: nil)
-                            }
-                            try flush(until: frame.captureTime.seconds)
-                            pending = try fitter.fit(picture, at: frame.captureTime)
-                            last = frame.captureTime
-                            return true
                         }
+                    } catch let failure as VlogFailure {
+                        // Our own work failed (a stamp, the encoder): the vlog fails.
+                        throw failure.error
                     } catch where pending != nil {
+                        // The session's video is damaged part way: keep what was read.
                         warn("\(clip.session.filePath) could not be read past \(String(format: "%.1f", last.seconds)) s (\(error)); the rest of it is left out")
                     }
                     try flush(until: last.seconds + 1 / max(info.framesPerSecond, 1))
@@ -309,4 +298,10 @@ public final class WeeklyVlog {
         return ExportProgress(frames: frames, totalFrames: total, seconds: Double(frames) / fps, totalSeconds: Double(total) / fps,
                               framesPerSecond: speed, secondsLeft: speed > 0 ? Double(max(0, total - frames)) / speed : nil)
     }
+}
+
+/// A failure of the vlog's own work inside a session's picture loop, told apart from the
+/// session's video failing to read.
+private struct VlogFailure: Swift.Error {
+    var error: any Swift.Error
 }
