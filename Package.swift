@@ -41,6 +41,9 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // Layer 1: libcrypto's EVP digests (backup checksums, SHA-256 streamed).
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // Layer 1: xxHash's XXH3-128 (backup checksums: ~20x SHA-256's speed; SHA-256 stays for
+        // reading format-1 backups).
+        .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         // Layer 1: FreeType + HarfBuzz (captions; one module, hb-ft.h includes FreeType) and libpng
         // (stamps, watermarks; only the png_image API, which needs no setjmp).
         .systemLibrary(name: "CText", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev", "libfreetype-dev"])]),
@@ -63,7 +66,7 @@ let package = Package(
         // Layer 3: FFmpeg-backed media (sources, encoders, segmenter, MP4 writer).
         .target(name: "ReelMedia", dependencies: ["CFFmpeg", "ReelCore"]),
         // Layer 3: the store: a small SQLite wrapper and the study library (sessions, tags).
-        .target(name: "ReelStore", dependencies: ["CSQLite", "CCrypto", "CLinux", "ReelCore"]),
+        .target(name: "ReelStore", dependencies: ["CSQLite", "CCrypto", "CXXHash", "CLinux", "ReelCore"]),
         // Layer 3: export pixel work on borrowed 4:2:0 pictures: mosaic, stamps, watermark, captions.
         .target(name: "ReelCompose", dependencies: ["CText", "CPNG", "ReelCore"]),
         // Layer 3: detectors (faces, upper bodies) over CVision; boxes as ReelCore.Detection.

@@ -60,4 +60,10 @@ static inline int reel_start_writeback(int fd) {
     return (int)syscall(SYS_sync_file_range, fd, (int64_t)0, (int64_t)0, 2u /* SYNC_FILE_RANGE_WRITE */);
 }
 
+/// The same for `length` bytes from `offset`: the backup starts each copied chunk's writeback
+/// while it copies the next, so the disk is busy from the first chunk on.
+static inline int reel_start_writeback_range(int fd, int64_t offset, int64_t length) {
+    return (int)syscall(SYS_sync_file_range, fd, offset, length, 2u /* SYNC_FILE_RANGE_WRITE */);
+}
+
 #endif

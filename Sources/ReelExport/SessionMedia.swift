@@ -13,13 +13,8 @@ public struct SessionMedia: Sendable {
         self.session = session
     }
 
-    /// `NAME.privacy.json` beside the video.
-    public var editsPath: String { Self.editsPath(forVideo: session.filePath) }
-
-    /// `NAME.privacy.json` beside `video` (`NAME.mp4`).
-    public static func editsPath(forVideo video: String) -> String {
-        (video.lowercased().hasSuffix(".mp4") ? String(video.dropLast(4)) : video) + ".privacy.json"
-    }
+    /// `NAME.privacy.json` beside the video (``PrivacyEdits/path(forVideo:)``).
+    public var editsPath: String { PrivacyEdits.path(forVideo: session.filePath) }
 
     /// The stored face track, or nil when the session has none (the file is named in the
     /// library but missing counts as none; a damaged one is an error).

@@ -49,11 +49,11 @@ struct LibraryBackupTests {
             return library
         }
 
-        /// SHA-256 of every media file the library lists, by path.
-        func checksums(_ library: StudyLibrary) throws -> [String: String] {
-            var sums: [String: String] = [:]
+        /// The checksum of every media file the library lists, by path.
+        func checksums(_ library: StudyLibrary) throws -> [String: MediaChecksum] {
+            var sums: [String: MediaChecksum] = [:]
             for s in try library.sessions() {
-                for path in [s.filePath, s.thumbnailPath, s.faceTrackPath].compactMap({ $0 }) { sums[path] = try ChecksummedFile.sha256(of: path) }
+                for path in [s.filePath, s.thumbnailPath, s.faceTrackPath].compactMap({ $0 }) { sums[path] = try ChecksummedFile.checksum(of: path) }
             }
             return sums
         }
@@ -79,7 +79,7 @@ struct LibraryBackupTests {
         // The backup is self-consistent: every listed file exists with its checksum.
         let document = try #require(try LibraryBackup.document(in: f.backup))
         #expect(document.media.count == 8)
-        for entry in document.media { #expect(try ChecksummedFile.sha256(of: f.backup + "/" + entry.path) == entry.sha256) }
+        for entry in document.media { #expect(try ChecksummedFile.checksum(of: f.backup + "/" + entry.path) == entry.checksum) }
 
         try f.removeMedia()
         let fresh = try StudyLibrary(path: f.dir.path("fresh.sqlite"))
@@ -108,7 +108,7 @@ struct LibraryBackupTests {
         try newer.add(try f.session(2, tags: ["changed"]).with(title: "Renamed here"))
         try newer.setGoal(try DailyGoal(date: CalendarDay("2026-11-01"), minutes: 15))
         let thumbnail = try #require(recent.thumbnailPath)
-        let before = try ChecksummedFile.sha256(of: thumbnail)
+        let before = try ChecksummedFile.checksum(of: thumbnail)
         try LibraryRestore(library: newer, source: f.backup).run()
         let sessions = try newer.sessions()
         #expect(Set(sessions.map(\.id)) == Set([1, 2, 9].map { UUID(uuidString: String(format: "0b8e2a1c-5a49-4a53-9d1c-%012d", $0))! }))
@@ -117,7 +117,7 @@ struct LibraryBackupTests {
         #expect(try newer.goals().first?.minutes == 15, "an existing goal is never overwritten")
         #expect(try newer.goals().count == 2)
         #expect(Set(try newer.tagNames()) == ["new", "changed", "exam", "chem", "unused"])
-        #expect(try ChecksummedFile.sha256(of: thumbnail) == before)
+        #expect(try ChecksummedFile.checksum(of: thumbnail) == before)
     }
 
     @Test("incremental: nothing changed reads and copies nothing; a changed file gets a new name while the old backup stays whole")
@@ -143,9 +143,9 @@ struct LibraryBackupTests {
         #expect(changed.copiedFiles == 1 && changed.copiedBytes == 50_000 && changed.removedFiles == 1)
         let after = try #require(try LibraryBackup.document(in: f.backup))
         let newEntry = try #require(after.media.first { $0.sourcePath == video })
-        #expect(newEntry.path != oldEntry.path && newEntry.sha256 != oldEntry.sha256)
+        #expect(newEntry.path != oldEntry.path && newEntry.checksum != oldEntry.checksum)
         #expect(!FileManager.default.fileExists(atPath: f.backup + "/" + oldEntry.path))
-        for entry in after.media { #expect(try ChecksummedFile.sha256(of: f.backup + "/" + entry.path) == entry.sha256) }
+        for entry in after.media { #expect(try ChecksummedFile.checksum(of: f.backup + "/" + entry.path) == entry.checksum) }
     }
 
     @Test("--auto: skipped under 24 h, runs after")
@@ -224,18 +224,137 @@ struct LibraryBackupTests {
         #expect(ChecksummedFile.status(video)?.size == 1234)
     }
 
-    @Test("SHA-256 through libcrypto matches sha256sum, streamed over several chunks")
+    @Test("the review's edits travel with their session; --media-dir puts the added sessions' files in one folder and their records name it")
+    func editsAndMediaFolder() throws {
+        let f = try Fixture()
+        defer { f.dir.cleanup() }
+        let library = try f.library(sessions: 2)
+        let reviewed = try library.sessions()[0]
+        let edits = PrivacyEdits.path(forVideo: reviewed.filePath)
+        try Data(#"{"version":1,"segments":[]}"#.utf8).write(to: URL(fileURLWithPath: edits))
+        let report = try LibraryBackup(library: library, destination: f.backup).run()
+        #expect(report.copiedFiles == 7 && report.missingSources.isEmpty, "one edits file beside 6 media; the unreviewed session is not missing one")
+        let document = try #require(try LibraryBackup.document(in: f.backup))
+        #expect(document.media.filter { $0.role == .reviewEdits }.map(\.sourcePath) == [edits])
+
+        // Back where they were.
+        let sums = try f.checksums(library)
+        let editsSum = try ChecksummedFile.checksum(of: edits)
+        try f.removeMedia()
+        let fresh = try StudyLibrary(path: f.dir.path("fresh.sqlite"))
+        #expect(try LibraryRestore(library: fresh, source: f.backup).run().media.count == 7)
+        #expect(try f.checksums(fresh) == sums && ChecksummedFile.checksum(of: edits) == editsSum)
+
+        // Elsewhere: a third library that already has session 2 (its file is missing) restores
+        // session 1 into the folder and session 2's file to the path its record names.
+        try f.removeMedia()
+        let third = try StudyLibrary(path: f.dir.path("third.sqlite"))
+        let kept = try library.sessions()[1]
+        try third.add(kept)
+        let folder = f.dir.path("elsewhere")
+        let dry = try LibraryRestore(library: third, source: f.backup).run(dryRun: true, mediaFolder: folder)
+        #expect(try !FileManager.default.fileExists(atPath: folder) && third.sessions().count == 1, "a dry run changes nothing")
+        let moved = try LibraryRestore(library: third, source: f.backup).run(mediaFolder: folder)
+        #expect(moved.media == dry.media)
+        let sessions = try third.sessions()
+        let placed = try #require(sessions.first { $0.id == reviewed.id })
+        let name = (reviewed.filePath as NSString).lastPathComponent
+        #expect(placed.filePath == folder + "/" + name && placed.thumbnailPath?.hasPrefix(folder + "/") == true && placed.faceTrackPath?.hasPrefix(folder + "/") == true)
+        #expect(try ChecksummedFile.checksum(of: placed.filePath) == sums[reviewed.filePath])
+        #expect(try ChecksummedFile.checksum(of: PrivacyEdits.path(forVideo: placed.filePath)) == editsSum)
+        #expect(sessions.first { $0.id == kept.id } == kept, "a session the library had keeps its record")
+        #expect(try ChecksummedFile.checksum(of: kept.filePath) == sums[kept.filePath])
+        #expect(Set(moved.media) == Set([placed.filePath, placed.thumbnailPath!, placed.faceTrackPath!, PrivacyEdits.path(forVideo: placed.filePath),
+                                         kept.filePath, kept.thumbnailPath!, kept.faceTrackPath!]))
+    }
+
+    @Test("a media path that cannot be created fails the restore, changes nothing and names --media-dir")
+    func unreachableMediaPath() throws {
+        let f = try Fixture()
+        defer { f.dir.cleanup() }
+        let library = try f.library(sessions: 1)
+        try LibraryBackup(library: library, destination: f.backup).run()
+        try f.removeMedia()
+        // The media folder's place is now a plain file: nothing can be created under it (as root too).
+        try Data("not a folder".utf8).write(to: URL(fileURLWithPath: f.dir.path("media")))
+        let fresh = try StudyLibrary(path: f.dir.path("fresh.sqlite"))
+        #expect { try LibraryRestore(library: fresh, source: f.backup).run() } throws: { "\($0)".contains("nothing was changed") && "\($0)".contains("--media-dir") }
+        #expect(try fresh.sessions().isEmpty && fresh.tagNames().isEmpty)
+        #expect(try LibraryRestore(library: fresh, source: f.backup).run(mediaFolder: f.dir.path("new")).plan.sessions.count == 1)
+        #expect(try fresh.sessions().allSatisfy { $0.filePath.hasPrefix(f.dir.path("new") + "/") })
+    }
+
+    @Test("checksums: XXH3-128 matches xxhsum -H2 and SHA-256 matches sha256sum, streamed over several chunks; a copy checks the expected one")
     func checksum() throws {
         let f = try Fixture()
         defer { f.dir.cleanup() }
         let path = try f.media("big.bin", bytes: 3 << 20 | 17, seed: 3)
-        let reference = try Subprocess.run("/usr/bin/sha256sum", [path]).stdout.prefix(64)
-        #expect(try ChecksummedFile.sha256(of: path) == String(reference))
+        let xxh = try #require(MediaChecksum(.xxh3, hex: String(try Subprocess.run("/usr/bin/xxhsum", ["-H2", path]).stdout.prefix(32))))
+        let sha = try #require(MediaChecksum(.sha256, hex: String(try Subprocess.run("/usr/bin/sha256sum", [path]).stdout.prefix(64))))
+        #expect(try ChecksummedFile.checksum(of: path) == xxh)
+        #expect(try ChecksummedFile.checksum(of: path, .sha256) == sha)
+        let empty = try f.media("empty.bin", bytes: 0, seed: 1)
+        #expect(try ChecksummedFile.checksum(of: empty).description == "xxh3-128:99aa06d3014798d86001c324468d497f")
+
         let copy = try ChecksummedFile.copy(from: path, to: f.dir.path("copy/big.bin"))
-        #expect(copy.sha256 == String(reference) && copy.size == 3 << 20 | 17)
-        #expect(try ChecksummedFile.sha256(of: f.dir.path("copy/big.bin")) == String(reference))
+        #expect(copy.checksum == xxh && copy.size == 3 << 20 | 17)
+        #expect(try ChecksummedFile.checksum(of: f.dir.path("copy/big.bin")) == xxh)
         #expect(!FileManager.default.fileExists(atPath: f.dir.path("copy/.big.bin.partial")))
-        #expect(throws: ChecksummedFile.Error.self) { try ChecksummedFile.sha256(of: f.dir.path("nope")) }
+        // A format-1 entry is checked with its own algorithm; a wrong one leaves nothing behind.
+        #expect(try ChecksummedFile.copy(from: path, to: f.dir.path("copy/sha.bin"), expected: sha).checksum == sha)
+        let wrong = try #require(MediaChecksum(.sha256, hex: String(repeating: "0", count: 64)))
+        #expect { try ChecksummedFile.copy(from: path, to: f.dir.path("copy/bad.bin"), expected: wrong) } throws: { "\($0)".contains("the file is damaged") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: f.dir.path("copy")).sorted() == ["big.bin", "sha.bin"])
+        #expect(throws: ChecksummedFile.Error.self) { try ChecksummedFile.checksum(of: f.dir.path("nope")) }
+    }
+
+    @Test("a format-1 backup (bare SHA-256) restores and its damage is caught; the next backup keeps its unchanged files and writes format 2")
+    func formatOne() throws {
+        let f = try Fixture()
+        defer { f.dir.cleanup() }
+        let library = try f.library(sessions: 2)
+        try LibraryBackup(library: library, destination: f.backup).run()
+        // Rewrite the folder as Reel's format 1 wrote it: `sha256` (bare hex) instead of `checksum`.
+        let json = f.backup + "/backup.json"
+        var object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as! [String: Any]
+        object["formatVersion"] = 1
+        object["media"] = try (object["media"] as! [[String: Any]]).map { entry in
+            var old = entry
+            old["checksum"] = nil
+            old["sha256"] = try ChecksummedFile.checksum(of: f.backup + "/" + (entry["path"] as! String), .sha256).hex
+            return old
+        }
+        let formatOne = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        try formatOne.write(to: URL(fileURLWithPath: json))
+        let document = try BackupDocument.decode(formatOne)
+        #expect(document.formatVersion == 1 && document.media.allSatisfy { $0.checksum.algorithm == .sha256 })
+
+        // The next backup: nothing changed on disk → every entry kept as it is (SHA-256), none
+        // read or copied; the document is rewritten as format 2.
+        let again = try LibraryBackup(library: library, destination: f.backup).run()
+        #expect(again.copiedFiles == 0 && again.unchangedFiles == document.media.count)
+        let rewritten = try #require(try LibraryBackup.document(in: f.backup))
+        #expect(rewritten.formatVersion == 2 && rewritten.media == document.media)
+        #expect(try String(contentsOfFile: json, encoding: .utf8).contains("\"checksum\" : \"sha256:"))
+
+        // That mixed document restores, each file checked with its own algorithm.
+        let sums = try f.checksums(library)
+        try f.removeMedia()
+        let fresh = try StudyLibrary(path: f.dir.path("fresh.sqlite"))
+        try LibraryRestore(library: fresh, source: f.backup).run()
+        #expect(try Self.contents(fresh) == Self.contents(library))
+        #expect(try f.checksums(fresh) == sums)
+
+        // A damaged format-1 file is caught by SHA-256.
+        try formatOne.write(to: URL(fileURLWithPath: json))
+        let victim = f.backup + "/" + document.media[0].path
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: victim))
+        bytes[bytes.count / 2] ^= 0x01
+        try bytes.write(to: URL(fileURLWithPath: victim))
+        try f.removeMedia()
+        let target = try StudyLibrary(path: f.dir.path("target.sqlite"))
+        #expect { try LibraryRestore(library: target, source: f.backup).run() } throws: { "\($0)".contains("sha256") && "\($0)".contains("the file is damaged") }
+        #expect(try target.sessions().isEmpty)
     }
 }
 

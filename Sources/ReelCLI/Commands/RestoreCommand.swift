@@ -2,10 +2,12 @@ import Foundation
 import ReelCore
 import ReelStore
 
-/// `reel restore --from DIR [--dry-run]`: adds a backup's records and media to the library.
+/// `reel restore --from DIR [--media-dir DIR] [--dry-run]`: adds a backup's records and media to the library.
 enum RestoreCommand {
     static let from = Option.value("from", placeholder: "DIR", required: true, help: "The backup folder (the one 'reel backup --to' wrote).")
     static let dryRun = Option.flag("dry-run", help: "Only print what would be added; change nothing.")
+    static let mediaDir = Option.value("media-dir", placeholder: "DIR",
+                                       help: "Put the media of the sessions this restore adds in DIR (their records name the new paths), instead of the paths they were backed up from — for another user name or disk.")
 
     static let spec = CommandSpec(
         name: "restore",
@@ -14,16 +16,21 @@ enum RestoreCommand {
             Restore only adds: sessions are matched by id, tags by name, goals by date, materials \
             by ISBN; what the library has is never changed or deleted, and media are copied only \
             where missing. All records go in one transaction, so running it twice changes \
-            nothing the second time. A damaged or newer backup.json is refused and nothing changes.
+            nothing the second time. A damaged or newer backup.json is refused and nothing changes. \
+            Media go back to the paths they were backed up from; on a machine where those do not \
+            exist (another user name), --media-dir puts the added sessions' files in one folder \
+            (a name already taken gets the session id in front; nothing is overwritten).
             """,
-        options: [from, dryRun, LibraryOption.option],
+        options: [from, mediaDir, dryRun, LibraryOption.option],
         positionals: [],
-        examples: ["reel restore --from ~/Sync/reel-backup --dry-run", "reel restore --from ~/Sync/reel-backup"])
+        examples: ["reel restore --from ~/Sync/reel-backup --dry-run", "reel restore --from ~/Sync/reel-backup",
+                   "reel restore --from /media/usb/reel-backup --media-dir ~/.local/share/reel/recordings"])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
         let folder = LibraryCommandText.absolute(arguments.string(from) ?? "")
         let library = try StudyLibrary(path: LibraryOption.path(arguments))
-        let report = try LibraryRestore(library: library, source: folder).run(dryRun: arguments.flag(dryRun))
+        let media = arguments.string(mediaDir).map(LibraryCommandText.absolute)
+        let report = try LibraryRestore(library: library, source: folder).run(dryRun: arguments.flag(dryRun), mediaFolder: media)
         let plan = report.plan
         if plan.isEmpty && report.media.isEmpty {
             print("nothing to restore: the library already has everything in \(folder)")

@@ -4,8 +4,9 @@ import Foundation
 /// copied beside it under `Media/`. Versioned by ``formatVersion``; a reader refuses a newer
 /// one. Dates are ISO 8601 UTC with milliseconds. Documented in docs/library.md.
 public struct BackupDocument: Sendable, Equatable, Codable {
-    /// The format this Reel writes and the newest it reads.
-    public static let currentFormatVersion = 1
+    /// The format this Reel writes and the newest it reads. Format 2 (media `checksum` as
+    /// `algorithm:hex`, XXH3-128) replaced format 1's bare-hex `sha256`; both are read.
+    public static let currentFormatVersion = 2
 
     /// The format of this document.
     public var formatVersion: Int

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One media file in a backup (`backup.json`'s manifest): where it lies in the backup folder,
-/// its size and SHA-256, and the source it was copied from with that source's size and
+/// its size and checksum, and the source it was copied from with that source's size and
 /// modification time (so the next backup can skip it without reading it again).
 public struct BackupMediaEntry: Sendable, Equatable, Codable {
     /// What the file is to its session.
@@ -12,6 +12,9 @@ public struct BackupMediaEntry: Sendable, Equatable, Codable {
         case thumbnail
         /// The face track.
         case faceTrack
+        /// The review's edits (`NAME.privacy.json` beside the video), when the session has been
+        /// reviewed (format 2 on).
+        case reviewEdits
     }
 
     /// The session it belongs to.
@@ -22,22 +25,60 @@ public struct BackupMediaEntry: Sendable, Equatable, Codable {
     public var path: String
     /// Size in bytes.
     public var size: Int64
-    /// SHA-256, lowercase hex.
-    public var sha256: String
+    /// Its checksum (XXH3-128; SHA-256 in entries written by format 1).
+    public var checksum: MediaChecksum
     /// The library's path of the file when it was copied.
     public var sourcePath: String
     /// The source's modification time (seconds since 1970) when it was copied.
     public var sourceModified: Double
 
     /// An entry.
-    public init(sessionID: UUID, role: Role, path: String, size: Int64, sha256: String, sourcePath: String, sourceModified: Double) {
+    public init(sessionID: UUID, role: Role, path: String, size: Int64, checksum: MediaChecksum, sourcePath: String, sourceModified: Double) {
         self.sessionID = sessionID
         self.role = role
         self.path = path
         self.size = size
-        self.sha256 = sha256
+        self.checksum = checksum
         self.sourcePath = sourcePath
         self.sourceModified = sourceModified
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case sessionID, role, path, size, checksum, sourcePath, sourceModified
+        /// Format 1's key: the SHA-256 as bare hex.
+        case sha256
+    }
+
+    /// Reads `checksum` (format 2) or format 1's bare-hex `sha256`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        sessionID = try container.decode(UUID.self, forKey: .sessionID)
+        role = try container.decode(Role.self, forKey: .role)
+        path = try container.decode(String.self, forKey: .path)
+        size = try container.decode(Int64.self, forKey: .size)
+        if container.contains(.checksum) {
+            checksum = try container.decode(MediaChecksum.self, forKey: .checksum)
+        } else {
+            let hex = try container.decode(String.self, forKey: .sha256)
+            guard let sha = MediaChecksum(.sha256, hex: hex) else {
+                throw DecodingError.dataCorruptedError(forKey: .sha256, in: container, debugDescription: "'\(hex)' is not a SHA-256")
+            }
+            checksum = sha
+        }
+        sourcePath = try container.decode(String.self, forKey: .sourcePath)
+        sourceModified = try container.decode(Double.self, forKey: .sourceModified)
+    }
+
+    /// Writes format 2: `checksum` as `algorithm:hex`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(sessionID, forKey: .sessionID)
+        try container.encode(role, forKey: .role)
+        try container.encode(path, forKey: .path)
+        try container.encode(size, forKey: .size)
+        try container.encode(checksum, forKey: .checksum)
+        try container.encode(sourcePath, forKey: .sourcePath)
+        try container.encode(sourceModified, forKey: .sourceModified)
     }
 
     /// True when ``path`` is `Media/` followed by plain names (no `..`, `.`, or empty parts).

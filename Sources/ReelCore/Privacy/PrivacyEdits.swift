@@ -246,4 +246,10 @@ public struct PrivacyEdits: Sendable, Equatable, Codable {
     public static func decode(json data: Data) throws -> PrivacyEdits {
         try JSONDecoder().decode(PrivacyEdits.self, from: data)
     }
+
+    /// Where `reel review` keeps a video's edits: `NAME.privacy.json` beside `NAME.mp4` (the
+    /// export reads them there; the backup carries them with the session's other files).
+    public static func path(forVideo video: String) -> String {
+        (video.lowercased().hasSuffix(".mp4") ? String(video.dropLast(4)) : video) + ".privacy.json"
+    }
 }

@@ -1,9 +1,12 @@
 import CCrypto
 import CLinux
+import CXXHash
 import Foundation
+import ReelCore
 
-/// Streamed SHA-256 (libcrypto's EVP) and the backup's durable copy: read in 1 MiB chunks,
-/// never whole; written to a temporary name, synced, renamed, folder synced.
+/// The backup's file work: streamed checksums (XXH3-128 through xxHash, SHA-256 through
+/// libcrypto's EVP for format-1 entries), read in 1 MiB chunks, never whole; the durable copy
+/// (a temporary name, synced, renamed, folder synced); atomic writes.
 public enum ChecksummedFile {
     /// A file that could not be read, written or checked, with its path.
     public struct Error: Swift.Error, CustomStringConvertible {
@@ -24,24 +27,26 @@ public enum ChecksummedFile {
         return Int64(info.f_bavail) * Int64(info.f_frsize)
     }
 
-    /// SHA-256 of the file at `path`, lowercase hex.
-    public static func sha256(of path: String) throws(Error) -> String {
+    /// The checksum of the file at `path` (XXH3-128 unless told otherwise).
+    public static func checksum(of path: String, _ algorithm: MediaChecksum.Algorithm = .xxh3) throws(Error) -> MediaChecksum {
         let input = open(path, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw Error(description: "\(path): cannot open (\(String(cString: strerror(errno))))") }
         defer { close(input) }
-        return try stream(from: input, path: path, to: nil, destination: "")
+        var ignored: Int64 = 0
+        return try hash(input, path: path, algorithm: algorithm, counted: &ignored)
     }
 
     /// Copies `source` to `destination` through `destination`'s folder as a hidden `.partial`
-    /// file, synced, then renamed over nothing that matters; returns the size and SHA-256 of
-    /// what was copied. When `expectedSHA256` is given and differs, the copy is removed and
-    /// nothing appears at `destination`. `rename: false` leaves the temporary file (returned as
-    /// `temporary`) for the caller to rename later. `durable: false` skips the file's and its
-    /// folder's fsync: the caller then calls ``syncFileSystem(_:)`` once before relying on it
-    /// (one flush for many files instead of a wait per file).
+    /// file, synced, then renamed over nothing that matters; returns the size and checksum of
+    /// what was copied (XXH3-128, or `expected`'s algorithm). When `expected` is given and
+    /// differs, the copy is removed and nothing appears at `destination`. `rename: false` leaves
+    /// the temporary file (returned as `temporary`) for the caller to rename later.
+    /// `durable: false` skips the file's and its folder's fsync: the caller then calls
+    /// ``syncFileSystem(_:)`` once before relying on it (one flush for many files instead of a
+    /// wait per file; each chunk's writeback is started as soon as it is copied either way).
     @discardableResult
-    public static func copy(from source: String, to destination: String, expectedSHA256: String? = nil, rename: Bool = true,
-                            durable: Bool = true) throws(Error) -> (size: Int64, sha256: String, temporary: String) {
+    public static func copy(from source: String, to destination: String, expected: MediaChecksum? = nil, rename: Bool = true,
+                            durable: Bool = true) throws(Error) -> (size: Int64, checksum: MediaChecksum, temporary: String) {
         let folder = (destination as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -55,20 +60,22 @@ public enum ChecksummedFile {
         let output = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard output >= 0 else { throw Error(description: "\(temporary): cannot create (\(String(cString: strerror(errno))))") }
         var size: Int64 = 0
-        let digest: String
+        let digest: MediaChecksum
         do throws(Error) {
             // The kernel copies (copy_file_range, as cp does) on a second thread while this one
-            // reads the same source for SHA-256: the two overlap on two cores.
+            // reads the same source for the checksum: the two overlap on two cores.
             let copier = ParallelCopy(source: source, output: output, destination: temporary)
-            digest = try stream(from: input, path: source, to: nil, destination: temporary, counted: &size)
+            let hashed = Result { () throws(Error) in try hash(input, path: source, algorithm: expected?.algorithm ?? .xxh3, counted: &size) }
+            // Waited for even when the read failed: the thread writes to `output`, which must
+            // not be closed (and its number reused) under it.
             let copied = try copier.wait()
-            if !durable { _ = reel_start_writeback(output) }
+            digest = try hashed.get()
             guard copied == size else {
                 throw Error(description: "\(source) changed while it was copied (\(size) bytes read, \(copied) copied); run the backup again")
             }
             guard !durable || fsync(output) == 0 else { throw Error(description: "\(temporary): cannot sync (\(String(cString: strerror(errno))))") }
-            if let expected = expectedSHA256, expected != digest {
-                throw Error(description: "\(source): checksum \(digest.prefix(12))… differs from the \(expected.prefix(12))… recorded; the file is damaged")
+            if let expected, expected != digest {
+                throw Error(description: "\(source): checksum \(digest.algorithm.rawValue) \(digest.short)… differs from the \(expected.short)… recorded; the file is damaged")
             }
         } catch {
             close(output)
@@ -144,33 +151,11 @@ public enum ChecksummedFile {
         close(fd)
     }
 
-    private static func stream(from input: Int32, path: String, to output: Int32?, destination: String) throws(Error) -> String {
-        var ignored: Int64 = 0
-        return try stream(from: input, path: path, to: output, destination: destination, counted: &ignored)
-    }
-
-    private static func stream(from input: Int32, path: String, to output: Int32?, destination: String, counted: inout Int64) throws(Error) -> String {
-        guard let context = EVP_MD_CTX_new() else { throw Error(description: "libcrypto: cannot make a digest context") }
-        defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else { throw Error(description: "libcrypto: SHA-256 is not available") }
+    /// Reads `input` to its end through a 1 MiB buffer (faster here than a mapping: no page
+    /// faults) and returns its checksum; `counted` gets the bytes read.
+    private static func hash(_ input: Int32, path: String, algorithm: MediaChecksum.Algorithm, counted: inout Int64) throws(Error) -> MediaChecksum {
+        let digest = try StreamingDigest(algorithm)
         posix_fadvise(input, 0, 0, Int32(POSIX_FADV_SEQUENTIAL))
-        // Only hashing: straight from the page cache through a read-only mapping (no copy into
-        // a buffer); a file that cannot be mapped (empty, special) goes through read below.
-        var info = stat()
-        if output == nil, fstat(input, &info) == 0, info.st_size > 0,
-           let mapped = mmap(nil, Int(info.st_size), PROT_READ, MAP_PRIVATE, input, 0), mapped != MAP_FAILED {
-            defer { munmap(mapped, Int(info.st_size)) }
-            madvise(mapped, Int(info.st_size), MADV_SEQUENTIAL)
-            var offset = 0
-            let size = Int(info.st_size)
-            while offset < size {
-                let step = min(1 << 22, size - offset)
-                EVP_DigestUpdate(context, mapped + offset, step)
-                offset += step
-            }
-            counted = Int64(size)
-            return try finish(context)
-        }
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 4096)
         defer { buffer.deallocate() }
@@ -181,28 +166,63 @@ public enum ChecksummedFile {
                 throw Error(description: "\(path): cannot read (\(String(cString: strerror(errno))))")
             }
             if n == 0 { break }
-            EVP_DigestUpdate(context, buffer, n)
-            if let output {
-                var offset = 0
-                while offset < n {
-                    let w = write(output, buffer + offset, n - offset)
-                    if w < 0 {
-                        if errno == EINTR { continue }
-                        throw Error(description: "\(destination): cannot write (\(String(cString: strerror(errno))))")
-                    }
-                    offset += w
-                }
-            }
+            digest.update(buffer, n)
             counted += Int64(n)
         }
-        return try finish(context)
+        return try digest.finish()
+    }
+}
+
+/// One streamed digest: xxHash's XXH3-128 state or a libcrypto EVP context for SHA-256.
+private final class StreamingDigest {
+    private let algorithm: MediaChecksum.Algorithm
+    private var xxh3: OpaquePointer?
+    private var evp: OpaquePointer?
+
+    init(_ algorithm: MediaChecksum.Algorithm) throws(ChecksummedFile.Error) {
+        self.algorithm = algorithm
+        switch algorithm {
+        case .xxh3:
+            guard let state = XXH3_createState(), XXH3_128bits_reset(state) == XXH_OK else {
+                throw .init(description: "xxHash: cannot make an XXH3 state")
+            }
+            xxh3 = state
+        case .sha256:
+            guard let context = EVP_MD_CTX_new() else { throw .init(description: "libcrypto: cannot make a digest context") }
+            evp = context
+            guard EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else { throw .init(description: "libcrypto: SHA-256 is not available") }
+        }
     }
 
-    private static func finish(_ context: OpaquePointer) throws(Error) -> String {
-        var digest = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
-        var length: UInt32 = 0
-        guard EVP_DigestFinal_ex(context, &digest, &length) == 1 else { throw Error(description: "libcrypto: SHA-256 failed") }
-        return digest.prefix(Int(length)).map { String(format: "%02x", $0) }.joined()
+    deinit {
+        if let xxh3 { XXH3_freeState(xxh3) }
+        if let evp { EVP_MD_CTX_free(evp) }
+    }
+
+    func update(_ bytes: UnsafeRawPointer, _ count: Int) {
+        if let xxh3 { XXH3_128bits_update(xxh3, bytes, count) } else { EVP_DigestUpdate(evp, bytes, count) }
+    }
+
+    func finish() throws(ChecksummedFile.Error) -> MediaChecksum {
+        var bytes: [UInt8]
+        if let xxh3 {
+            var canonical = XXH128_canonical_t()
+            XXH128_canonicalFromHash(&canonical, XXH3_128bits_digest(xxh3))
+            bytes = withUnsafeBytes(of: canonical.digest) { Array($0) }
+        } else {
+            bytes = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+            var length: UInt32 = 0
+            guard EVP_DigestFinal_ex(evp, &bytes, &length) == 1 else { throw .init(description: "libcrypto: SHA-256 failed") }
+            bytes.removeLast(bytes.count - Int(length))
+        }
+        let digits = Array("0123456789abcdef".utf8)
+        var hex = [UInt8]()
+        hex.reserveCapacity(bytes.count * 2)
+        for byte in bytes { hex.append(digits[Int(byte >> 4)]); hex.append(digits[Int(byte & 15)]) }
+        guard let checksum = MediaChecksum(algorithm, hex: String(decoding: hex, as: UTF8.self)) else {
+            throw .init(description: "\(algorithm.rawValue): a digest of \(bytes.count) bytes")
+        }
+        return checksum
     }
 }
 
@@ -233,17 +253,24 @@ private final class ParallelCopy: @unchecked Sendable {
         defer { close(input) }
         var total: Int64 = 0
         while true {
-            let n = reel_copy_file_range(input, output, 1 << 30)
-            if n > 0 { total += Int64(n); continue }
+            // 32 MiB at a time, each chunk's writeback started at once (not waited for).
+            let n = reel_copy_file_range(input, output, 32 << 20)
+            if n > 0 {
+                _ = reel_start_writeback_range(output, total, Int64(n))
+                total += Int64(n)
+                continue
+            }
             if n == 0 { return .success(total) }
             if errno == EINTR { continue }
             if total == 0, [EXDEV, ENOSYS, EINVAL, EOPNOTSUPP, EPERM].contains(errno) { break }
             return .failure(.init(description: "\(destination): cannot write (\(String(cString: strerror(errno))))"))
         }
-        // Fallback: read and write through a buffer.
+        // Fallback (another file system: copy_file_range refuses since Linux 5.19): read and
+        // write through a buffer, starting the writeback every 32 MiB as above.
         let chunk = 1 << 20
         let buffer = UnsafeMutableRawPointer.allocate(byteCount: chunk, alignment: 4096)
         defer { buffer.deallocate() }
+        var unflushed: Int64 = 0
         while true {
             let n = read(input, buffer, chunk)
             if n < 0 { if errno == EINTR { continue }; return .failure(.init(description: "\(source): cannot read (\(String(cString: strerror(errno))))")) }
@@ -255,6 +282,11 @@ private final class ParallelCopy: @unchecked Sendable {
                 offset += w
             }
             total += Int64(n)
+            unflushed += Int64(n)
+            if unflushed >= 32 << 20 {
+                _ = reel_start_writeback_range(output, total - unflushed, unflushed)
+                unflushed = 0
+            }
         }
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import ReelCore
 
-/// `reel backup` (issue 6, Backup): the library's records to `backup.json` and its media to
-/// `Media/<session id>/` in a folder the user can see and share.
+/// `reel backup` (issue 6, Backup): the library's records to `backup.json` and its media
+/// (videos, thumbnails, face tracks, review edits) to `Media/<session id>/` in a folder the
+/// user can see and share.
 ///
 /// Crash safety: a file the current `backup.json` lists is never written over. New or changed
 /// media are copied to a hidden `.partial` file and renamed to a name no listed file has; the
@@ -11,7 +12,7 @@ import ReelCore
 ///
 /// Incremental: a file whose source path, size and modification time match the previous
 /// manifest (and whose copy is there with its size) is neither read nor copied; anything else
-/// is copied with its SHA-256 computed on the way, and a copy whose checksum equals the listed
+/// is copied with its checksum (XXH3-128) computed on the way, and a copy whose checksum equals the listed
 /// one is dropped in favour of the one already there.
 public struct LibraryBackup {
     /// What a run did.
@@ -93,10 +94,14 @@ public struct LibraryBackup {
         var entries: [BackupMediaEntry] = []
         var copies: [Copy] = []
         for session in sessions {
-            let files: [(BackupMediaEntry.Role, String?)] = [(.video, session.filePath), (.thumbnail, session.thumbnailPath), (.faceTrack, session.faceTrackPath)]
-            for case let (role, path?) in files {
+            // The review's edits exist only once the session was reviewed: not a missing file.
+            let files: [(BackupMediaEntry.Role, String?, optional: Bool)] = [
+                (.video, session.filePath, false), (.thumbnail, session.thumbnailPath, false), (.faceTrack, session.faceTrackPath, false),
+                (.reviewEdits, PrivacyEdits.path(forVideo: session.filePath), true),
+            ]
+            for case let (role, path?, optional) in files {
                 guard let status = ChecksummedFile.status(path) else {
-                    report.missingSources.append(path)
+                    if !optional { report.missingSources.append(path) }
                     continue
                 }
                 if let old = previousBySource["\(session.id)/\(role.rawValue)"],
@@ -123,21 +128,21 @@ public struct LibraryBackup {
             let folder = "\(Self.mediaFolder)/\(copy.sessionID.uuidString.lowercased())"
             let plain = "\(folder)/\(name)"
             let staging = destination + "/" + plain
-            let (size, sha, temporary) = try ChecksummedFile.copy(from: copy.source, to: staging, rename: false, durable: false)
+            let (size, checksum, temporary) = try ChecksummedFile.copy(from: copy.source, to: staging, rename: false, durable: false)
             var relative = plain
-            if let old = previousBySource["\(copy.sessionID)/\(copy.role.rawValue)"], old.sha256 == sha, old.size == size,
+            if let old = previousBySource["\(copy.sessionID)/\(copy.role.rawValue)"], old.checksum == checksum, old.size == size,
                ChecksummedFile.status(destination + "/" + old.path)?.size == old.size {
                 relative = old.path   // same content already there (only its time changed)
                 unlink(temporary)
             } else {
                 if listed.contains(relative) {
-                    relative = "\(folder)/\(sha.prefix(12))-\(name)"
+                    relative = "\(folder)/\(checksum.short)-\(name)"
                 }
                 try ChecksummedFile.commit(temporary, to: destination + "/" + relative, durable: false)
                 report.copiedFiles += 1
                 report.copiedBytes += size
             }
-            entries.append(BackupMediaEntry(sessionID: copy.sessionID, role: copy.role, path: relative, size: size, sha256: sha,
+            entries.append(BackupMediaEntry(sessionID: copy.sessionID, role: copy.role, path: relative, size: size, checksum: checksum,
                                             sourcePath: copy.source, sourceModified: copy.modified))
         }
 

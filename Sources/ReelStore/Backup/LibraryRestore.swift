@@ -33,8 +33,11 @@ public struct LibraryRestore {
         self.source = source
     }
 
-    /// Restores (or with `dryRun` only reports what would be added).
-    public func run(dryRun: Bool = false) throws -> Report {
+    /// Restores (or with `dryRun` only reports what would be added). With `mediaFolder`, the
+    /// sessions this restore adds get their files there (``MediaRelocation``) and their
+    /// records name those paths; without it every file goes back to the path it was backed
+    /// up from.
+    public func run(dryRun: Bool = false, mediaFolder: String? = nil) throws -> Report {
         let document: BackupDocument
         do {
             guard let read = try LibraryBackup.document(in: source) else {
@@ -44,15 +47,29 @@ public struct LibraryRestore {
         } catch let error as BackupDocument.Error {
             throw Error(description: "\(source)/\(LibraryBackup.documentName): \(error)")
         }
-        let plan = RestorePlan(backup: document, existing: try library.restoreKeys())
-
-        // Media of every session the library will have whose file is missing at its path.
-        let sessionIDs = Set(try library.restoreKeys().sessionIDs).union(plan.sessions.map(\.id))
-        var seen = Set<String>()
-        let wanted = document.media.filter { entry in
-            sessionIDs.contains(entry.sessionID) && !FileManager.default.fileExists(atPath: entry.sourcePath) && seen.insert(entry.sourcePath).inserted
+        let existing = try library.restoreKeys()
+        var plan = RestorePlan(backup: document, existing: existing)
+        var relocation: MediaRelocation?
+        if let mediaFolder {
+            do {
+                relocation = try MediaRelocation(sessions: plan.sessions, into: mediaFolder, exists: { FileManager.default.fileExists(atPath: $0) })
+            } catch {
+                throw Error(description: "\(error); nothing was changed")
+            }
+            plan.sessions = plan.sessions.map { relocation!.relocated($0) }
         }
-        for entry in wanted {
+
+        // Media of every session the library will have whose file is missing where it belongs.
+        let sessionIDs = existing.sessionIDs.union(plan.sessions.map(\.id))
+        var seen = Set<String>()
+        var wanted: [(entry: BackupMediaEntry, destination: String)] = []
+        for entry in document.media where sessionIDs.contains(entry.sessionID) {
+            let destination = relocation?.destination(of: entry) ?? entry.sourcePath
+            if !FileManager.default.fileExists(atPath: destination) && seen.insert(destination).inserted {
+                wanted.append((entry, destination))
+            }
+        }
+        for (entry, _) in wanted {
             guard let status = ChecksummedFile.status(source + "/" + entry.path) else {
                 throw Error(description: "\(source)/\(entry.path) is missing, though \(LibraryBackup.documentName) lists it; nothing was changed")
             }
@@ -60,17 +77,18 @@ public struct LibraryRestore {
                 throw Error(description: "\(source)/\(entry.path) has \(status.size) bytes, \(LibraryBackup.documentName) says \(entry.size); the backup is damaged, nothing was changed")
             }
         }
-        if dryRun { return Report(plan: plan, media: wanted.map(\.sourcePath), dryRun: true) }
+        if dryRun { return Report(plan: plan, media: wanted.map(\.destination), dryRun: true) }
 
         var staged: [(temporary: String, destination: String)] = []
         do {
-            for entry in wanted {
-                let copy = try ChecksummedFile.copy(from: source + "/" + entry.path, to: entry.sourcePath, expectedSHA256: entry.sha256, rename: false)
-                staged.append((copy.temporary, entry.sourcePath))
+            for (entry, destination) in wanted {
+                let copy = try ChecksummedFile.copy(from: source + "/" + entry.path, to: destination, expected: entry.checksum, rename: false)
+                staged.append((copy.temporary, destination))
             }
         } catch {
             for file in staged { unlink(file.temporary) }
-            throw Error(description: "\(error); nothing was changed")
+            let elsewhere = mediaFolder == nil && "\(error)".contains("cannot create") ? " (to put the media of the added sessions in another folder, restore with --media-dir DIR)" : ""
+            throw Error(description: "\(error); nothing was changed\(elsewhere)")
         }
         for (index, file) in staged.enumerated() {
             // Never overwrite: a file that appeared meanwhile stays, the copy goes.
@@ -82,6 +100,6 @@ public struct LibraryRestore {
             }
         }
         try library.apply(plan)
-        return Report(plan: plan, media: wanted.map(\.sourcePath), dryRun: false)
+        return Report(plan: plan, media: wanted.map(\.destination), dryRun: false)
     }
 }

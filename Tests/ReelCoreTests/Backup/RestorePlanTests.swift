@@ -95,7 +95,7 @@ struct RestorePlanTests {
 
     @Test("backup.json round-trips; a newer format, damaged JSON, a missing field and a path outside Media/ are clear errors")
     func document() throws {
-        let entry = BackupMediaEntry(sessionID: Self.id(1), role: .video, path: "Media/x/1.mp4", size: 10, sha256: "ab", sourcePath: "/lib/1.mp4",
+        let entry = BackupMediaEntry(sessionID: Self.id(1), role: .video, path: "Media/x/1.mp4", size: 10, checksum: Self.checksum, sourcePath: "/lib/1.mp4",
                                      sourceModified: 1_790_000_000.25)
         let original = Self.document(sessions: [Self.session(1, tags: ["t"])], tags: ["t"], goals: [try DailyGoal(date: CalendarDay("2026-11-01"), minutes: 5)],
                                      materials: [try Self.material(1, isbn: "9784003101018")], media: [entry])
@@ -104,9 +104,9 @@ struct RestorePlanTests {
         #expect(String(decoding: data, as: UTF8.self).contains("\"path\" : \"Media/x/1.mp4\""))
 
         var newer = try JSONSerialization.jsonObject(with: data) as! [String: Any]
-        newer["formatVersion"] = 2
-        #expect(throws: BackupDocument.Error.newerFormat(2)) { try BackupDocument.decode(try JSONSerialization.data(withJSONObject: newer)) }
-        #expect(BackupDocument.Error.newerFormat(2).description.contains("update Reel"))
+        newer["formatVersion"] = 3
+        #expect(throws: BackupDocument.Error.newerFormat(3)) { try BackupDocument.decode(try JSONSerialization.data(withJSONObject: newer)) }
+        #expect(BackupDocument.Error.newerFormat(3).description.contains("update Reel"))
 
         #expect { try BackupDocument.decode(data.prefix(data.count / 2)) } throws: { error in
             guard let error = error as? BackupDocument.Error, case .corrupt = error else { return false }
@@ -124,9 +124,38 @@ struct RestorePlanTests {
         }
     }
 
+    static let checksum = MediaChecksum(.xxh3, hex: "6ba30a4e9dffe1ff801fedc74ccd608c")!
+
+    @Test("a checksum is algorithm:hex of the algorithm's length, lowercase; anything else is refused")
+    func checksums() throws {
+        let sha = String(repeating: "ab", count: 32)
+        #expect(MediaChecksum("xxh3-128:6ba30a4e9dffe1ff801fedc74ccd608c") == Self.checksum)
+        #expect(MediaChecksum("sha256:" + sha)?.algorithm == .sha256)
+        #expect(Self.checksum.description == "xxh3-128:6ba30a4e9dffe1ff801fedc74ccd608c" && Self.checksum.short == "6ba30a4e9dff")
+        for bad in ["6ba30a4e9dffe1ff801fedc74ccd608c", "xxh3-128:6BA30A4E9DFFE1FF801FEDC74CCD608C", "xxh3-128:6ba30a4e9dffe1ff801fedc74ccd608",
+                    "xxh3-128:" + sha, "sha256:6ba30a4e9dffe1ff801fedc74ccd608c", "md5:6ba30a4e9dffe1ff801fedc74ccd608c", "xxh3-128:6ba30a4e9dffe1ff801fedc74ccd608g", ""] {
+            #expect(MediaChecksum(bad) == nil, "\(bad)")
+        }
+    }
+
+    @Test("format 1's bare-hex sha256 is read as a SHA-256 checksum; format 2 writes checksum; a malformed one is damage")
+    func formatOneEntries() throws {
+        let sha = String(repeating: "0f", count: 32)
+        let one = #"{"sessionID": "00000000-0000-0000-0000-000000000001", "role": "video", "path": "Media/x/1.mp4", "size": 10, "sha256": "\#(sha)", "sourcePath": "/a", "sourceModified": 5.5}"#
+        let entry = try JSONDecoder().decode(BackupMediaEntry.self, from: Data(one.utf8))
+        #expect(entry.checksum == MediaChecksum(.sha256, hex: sha))
+        let written = String(decoding: try JSONEncoder().encode(entry), as: UTF8.self)
+        #expect(written.contains(#""checksum":"sha256:\#(sha)""#) && !written.contains(#""sha256""#))
+        #expect(try JSONDecoder().decode(BackupMediaEntry.self, from: Data(written.utf8)) == entry)
+        for bad in [one.replacingOccurrences(of: sha, with: "xyz"), one.replacingOccurrences(of: #""sha256": "\#(sha)", "#, with: ""),
+                    written.replacingOccurrences(of: "sha256:", with: "sha1:")] {
+            #expect(throws: DecodingError.self) { try JSONDecoder().decode(BackupMediaEntry.self, from: Data(bad.utf8)) }
+        }
+    }
+
     @Test("a manifest entry stands for its source only with the same path, size and modification time")
     func standsFor() {
-        let entry = BackupMediaEntry(sessionID: Self.id(1), role: .video, path: "Media/x/1.mp4", size: 10, sha256: "ab", sourcePath: "/a", sourceModified: 5.5)
+        let entry = BackupMediaEntry(sessionID: Self.id(1), role: .video, path: "Media/x/1.mp4", size: 10, checksum: Self.checksum, sourcePath: "/a", sourceModified: 5.5)
         #expect(entry.standsFor(sourcePath: "/a", size: 10, modified: 5.5))
         #expect(!entry.standsFor(sourcePath: "/a", size: 11, modified: 5.5))
         #expect(!entry.standsFor(sourcePath: "/a", size: 10, modified: 5.6))
