@@ -268,6 +268,48 @@ struct LibraryBackupTests {
                                          kept.filePath, kept.thumbnailPath!, kept.faceTrackPath!]))
     }
 
+    @Test("a material's cover is backed up under Media/materials/<id>/, restored (or relocated with --media-dir), and a replaced cover's old copy pruned")
+    func covers() throws {
+        let f = try Fixture()
+        defer { f.dir.cleanup() }
+        let library = try f.library(sessions: 1)
+        let cover = try f.media("notebook.jpg", bytes: 3000, seed: 77)
+        let material = try StudyMaterial(isbn: nil, title: "My notebook", coverPath: cover, addedAt: Date(timeIntervalSince1970: 1_793_000_002))
+        try library.addMaterial(material)
+        let report = try LibraryBackup(library: library, destination: f.backup).run()
+        #expect(report.copiedFiles == 4 && report.missingSources.isEmpty)
+        let document = try #require(try LibraryBackup.document(in: f.backup))
+        let entry = try #require(document.media.first { $0.role == .cover })
+        #expect(entry.ownerID == material.id && entry.path == "Media/materials/\(material.id.uuidString.lowercased())/notebook.jpg")
+        #expect(try String(contentsOfFile: f.backup + "/backup.json", encoding: .utf8).contains("\"materialID\" : \"\(material.id.uuidString)\""))
+        let sum = try ChecksummedFile.checksum(of: cover)
+
+        // A new cover under the same name: copied beside, the old copy pruned from the nested folder.
+        _ = try f.media("notebook.jpg", bytes: 3100, seed: 78)
+        let changed = try LibraryBackup(library: library, destination: f.backup).run()
+        #expect(changed.copiedFiles == 1 && changed.removedFiles == 1)
+        let folder = f.backup + "/Media/materials/" + material.id.uuidString.lowercased()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).count == 1)
+        let newSum = try ChecksummedFile.checksum(of: cover)
+        #expect(newSum != sum)
+
+        // Restored where it was; with --media-dir, into the folder and the record names it.
+        try f.removeMedia()
+        let fresh = try StudyLibrary(path: f.dir.path("fresh.sqlite"))
+        try LibraryRestore(library: fresh, source: f.backup).run()
+        #expect(try ChecksummedFile.checksum(of: cover) == newSum && fresh.materials().contains(material))
+        try f.removeMedia()
+        let third = try StudyLibrary(path: f.dir.path("third.sqlite"))
+        try LibraryRestore(library: third, source: f.backup).run(mediaFolder: f.dir.path("elsewhere"))
+        let placed = try #require(try third.materials().first { $0.id == material.id })
+        #expect(try placed.coverPath == f.dir.path("elsewhere/notebook.jpg") && ChecksummedFile.checksum(of: f.dir.path("elsewhere/notebook.jpg")) == newSum)
+
+        // A cover that disappeared is reported like any missing file; the rest is backed up.
+        try FileManager.default.removeItem(atPath: f.dir.path("elsewhere/notebook.jpg"))
+        let missing = try LibraryBackup(library: third, destination: f.dir.path("backup2")).run()
+        #expect(missing.missingSources == [f.dir.path("elsewhere/notebook.jpg")])
+    }
+
     @Test("a media path that cannot be created fails the restore, changes nothing and names --media-dir")
     func unreachableMediaPath() throws {
         let f = try Fixture()

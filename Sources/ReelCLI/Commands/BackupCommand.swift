@@ -13,8 +13,9 @@ enum BackupCommand {
         summary: "Back up the study library (records and media) to a folder.",
         discussion: """
             Writes backup.json (every session, tag, goal and material; format in docs/library.md) \
-            and Media/SESSION-ID/ (videos, thumbnails, face tracks, review edits). Incremental: files whose \
-            size and modification time are unchanged are not read again. The space needed is \
+            and Media/SESSION-ID/ (videos, thumbnails, face tracks, review edits), \
+            Media/materials/ID/ (covers). Incremental: files whose size and modification time are \
+            unchanged are not read again. The space needed is \
             checked before anything is copied. backup.json is replaced last and atomically, so an \
             interrupted backup leaves the previous one intact. Restore with 'reel restore --from DIR'.
             """,

@@ -1,10 +1,11 @@
 import Foundation
 
-/// One media file in a backup (`backup.json`'s manifest): where it lies in the backup folder,
-/// its size and checksum, and the source it was copied from with that source's size and
-/// modification time (so the next backup can skip it without reading it again).
+/// One media file in a backup (`backup.json`'s manifest): whose it is (a session's, or a study
+/// material's cover), where it lies in the backup folder, its size and checksum, and the
+/// source it was copied from with that source's size and modification time (so the next
+/// backup can skip it without reading it again).
 public struct BackupMediaEntry: Sendable, Equatable, Codable {
-    /// What the file is to its session.
+    /// What the file is to its owner.
     public enum Role: String, Sendable, Equatable, Codable, CaseIterable {
         /// The MP4.
         case video
@@ -15,10 +16,16 @@ public struct BackupMediaEntry: Sendable, Equatable, Codable {
         /// The review's edits (`NAME.privacy.json` beside the video), when the session has been
         /// reviewed (format 2 on).
         case reviewEdits
+        /// A study material's cover image (format 2 on): its owner is the material.
+        case cover
+
+        /// Whether the owner is a study material (else a session).
+        public var ownedByMaterial: Bool { self == .cover }
     }
 
-    /// The session it belongs to.
-    public var sessionID: UUID
+    /// The session it belongs to — or, for a ``Role/cover``, the study material. In JSON
+    /// `sessionID` or `materialID`.
+    public var ownerID: UUID
     /// Its role.
     public var role: Role
     /// Path inside the backup folder, always `Media/…` (relative, no `..`).
@@ -33,8 +40,8 @@ public struct BackupMediaEntry: Sendable, Equatable, Codable {
     public var sourceModified: Double
 
     /// An entry.
-    public init(sessionID: UUID, role: Role, path: String, size: Int64, checksum: MediaChecksum, sourcePath: String, sourceModified: Double) {
-        self.sessionID = sessionID
+    public init(ownerID: UUID, role: Role, path: String, size: Int64, checksum: MediaChecksum, sourcePath: String, sourceModified: Double) {
+        self.ownerID = ownerID
         self.role = role
         self.path = path
         self.size = size
@@ -44,7 +51,7 @@ public struct BackupMediaEntry: Sendable, Equatable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case sessionID, role, path, size, checksum, sourcePath, sourceModified
+        case sessionID, materialID, role, path, size, checksum, sourcePath, sourceModified
         /// Format 1's key: the SHA-256 as bare hex.
         case sha256
     }
@@ -52,8 +59,8 @@ public struct BackupMediaEntry: Sendable, Equatable, Codable {
     /// Reads `checksum` (format 2) or format 1's bare-hex `sha256`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        sessionID = try container.decode(UUID.self, forKey: .sessionID)
         role = try container.decode(Role.self, forKey: .role)
+        ownerID = try container.decode(UUID.self, forKey: role.ownedByMaterial ? .materialID : .sessionID)
         path = try container.decode(String.self, forKey: .path)
         size = try container.decode(Int64.self, forKey: .size)
         if container.contains(.checksum) {
@@ -72,7 +79,7 @@ public struct BackupMediaEntry: Sendable, Equatable, Codable {
     /// Writes format 2: `checksum` as `algorithm:hex`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(sessionID, forKey: .sessionID)
+        try container.encode(ownerID, forKey: role.ownedByMaterial ? .materialID : .sessionID)
         try container.encode(role, forKey: .role)
         try container.encode(path, forKey: .path)
         try container.encode(size, forKey: .size)

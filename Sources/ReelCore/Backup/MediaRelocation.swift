@@ -1,14 +1,15 @@
 import Foundation
 
-/// `reel restore --media-dir DIR`: the sessions a restore adds get their files in `DIR`
-/// instead of the paths they had on the machine that made the backup (another user name,
-/// another disk). Pure: what exists on disk comes in as a function.
+/// `reel restore --media-dir DIR`: the sessions and study materials a restore adds get their
+/// files (a material: its cover) in `DIR` instead of the paths they had on the machine that
+/// made the backup (another user name, another disk). Pure: what exists on disk comes in as a
+/// function.
 ///
 /// Every file of a session keeps its name; the review's edits stay `NAME.privacy.json` beside
-/// the video (the export finds them there). When any of a session's names is taken — on disk,
-/// or by a session placed earlier in the same restore — all its files get the session id's
-/// first 8 hex digits in front (`1a2b3c4d-NAME.mp4`), then the whole id; nothing is ever
-/// placed over a file. Sessions already in the library are not relocated: their records are
+/// the video (the export finds them there). When any of an owner's names is taken — on disk,
+/// or by one placed earlier in the same restore — all its files get its id's first 8 hex
+/// digits in front (`1a2b3c4d-NAME.mp4`), then the whole id; nothing is ever placed over a
+/// file. Sessions and materials already in the library are not relocated: their records are
 /// never changed, so their missing files go back to the paths the records name.
 public struct MediaRelocation: Sendable, Equatable {
     /// No free names for a session's files.
@@ -20,26 +21,29 @@ public struct MediaRelocation: Sendable, Equatable {
     public let folder: String
     private var paths: [UUID: [BackupMediaEntry.Role: String]] = [:]
 
-    /// Places the files of `sessions` (those the restore adds) in `folder`; `exists` tells
-    /// whether a path is taken.
-    public init(sessions: [StudySession], into folder: String, exists: (String) -> Bool) throws(Error) {
+    /// Places the files of `sessions` and the covers of `materials` (those the restore adds)
+    /// in `folder`; `exists` tells whether a path is taken.
+    public init(sessions: [StudySession], materials: [StudyMaterial] = [], into folder: String, exists: (String) -> Bool) throws(Error) {
         self.folder = folder.count > 1 && folder.hasSuffix("/") ? String(folder.dropLast()) : folder
         var claimed = Set<String>()
-        for session in sessions {
-            let id = session.id.uuidString.lowercased()
-            var placed: [BackupMediaEntry.Role: String]?
+        func place(_ owner: UUID, _ what: String, _ paths: (String) -> [BackupMediaEntry.Role: String]) throws(Error) {
+            let id = owner.uuidString.lowercased()
             for prefix in ["", String(id.prefix(8)) + "-", id + "-"] {
-                let candidate = Self.paths(of: session, in: self.folder, prefix: prefix)
+                let candidate = paths(prefix)
                 if candidate.values.allSatisfy({ !exists($0) && !claimed.contains($0) }) {
-                    placed = candidate
-                    break
+                    claimed.formUnion(candidate.values)
+                    self.paths[owner] = candidate
+                    return
                 }
             }
-            guard let placed else {
-                throw Error(description: "\(self.folder): the names of session \(id)'s files are taken, also with its id in front; give another --media-dir")
-            }
-            claimed.formUnion(placed.values)
-            paths[session.id] = placed
+            throw Error(description: "\(self.folder): the names of \(what) \(id)'s files are taken, also with its id in front; give another --media-dir")
+        }
+        for session in sessions {
+            try place(session.id, "session") { Self.paths(of: session, in: self.folder, prefix: $0) }
+        }
+        for material in materials {
+            guard let cover = material.coverPath else { continue }
+            try place(material.id, "material") { [.cover: self.folder + "/" + $0 + (cover as NSString).lastPathComponent] }
         }
     }
 
@@ -53,10 +57,18 @@ public struct MediaRelocation: Sendable, Equatable {
         return moved
     }
 
-    /// Where a backed-up file goes: its place in the folder, or nil when its session is not
+    /// The material with its cover in the folder (unchanged when it is not relocated).
+    public func relocated(_ material: StudyMaterial) -> StudyMaterial {
+        guard let cover = paths[material.id]?[.cover] else { return material }
+        var moved = material
+        moved.coverPath = cover
+        return moved
+    }
+
+    /// Where a backed-up file goes: its place in the folder, or nil when its owner is not
     /// relocated (it goes back to ``BackupMediaEntry/sourcePath``).
     public func destination(of entry: BackupMediaEntry) -> String? {
-        paths[entry.sessionID]?[entry.role]
+        paths[entry.ownerID]?[entry.role]
     }
 
     private static func paths(of session: StudySession, in folder: String, prefix: String) -> [BackupMediaEntry.Role: String] {

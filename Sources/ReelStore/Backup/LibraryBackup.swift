@@ -2,8 +2,8 @@ import Foundation
 import ReelCore
 
 /// `reel backup` (issue 6, Backup): the library's records to `backup.json` and its media
-/// (videos, thumbnails, face tracks, review edits) to `Media/<session id>/` in a folder the
-/// user can see and share.
+/// (videos, thumbnails, face tracks, review edits) to `Media/<session id>/`, study materials'
+/// covers to `Media/materials/<material id>/`, in a folder the user can see and share.
 ///
 /// Crash safety: a file the current `backup.json` lists is never written over. New or changed
 /// media are copied to a hidden `.partial` file and renamed to a name no listed file has; the
@@ -85,33 +85,40 @@ public struct LibraryBackup {
         }
 
         let sessions = try library.sessions()
+        let materials = try library.materials()
         let listed = Set(previous?.media.map(\.path) ?? [])
         var previousBySource: [String: BackupMediaEntry] = [:]
-        for entry in previous?.media ?? [] { previousBySource["\(entry.sessionID)/\(entry.role.rawValue)"] = entry }
+        for entry in previous?.media ?? [] { previousBySource["\(entry.ownerID)/\(entry.role.rawValue)"] = entry }
+
+        // Every file to back up: each session's, and each material's cover. The review's edits
+        // exist only once a session was reviewed: not a missing file.
+        var files: [(owner: UUID, role: BackupMediaEntry.Role, path: String, optional: Bool)] = []
+        for session in sessions {
+            files.append((session.id, .video, session.filePath, false))
+            if let thumbnail = session.thumbnailPath { files.append((session.id, .thumbnail, thumbnail, false)) }
+            if let track = session.faceTrackPath { files.append((session.id, .faceTrack, track, false)) }
+            files.append((session.id, .reviewEdits, PrivacyEdits.path(forVideo: session.filePath), true))
+        }
+        for material in materials {
+            if let cover = material.coverPath { files.append((material.id, .cover, cover, false)) }
+        }
 
         // Plan: which files stand as they are, which must be copied.
-        struct Copy { var sessionID: UUID; var role: BackupMediaEntry.Role; var source: String; var size: Int64; var modified: Double }
+        struct Copy { var ownerID: UUID; var role: BackupMediaEntry.Role; var source: String; var size: Int64; var modified: Double }
         var entries: [BackupMediaEntry] = []
         var copies: [Copy] = []
-        for session in sessions {
-            // The review's edits exist only once the session was reviewed: not a missing file.
-            let files: [(BackupMediaEntry.Role, String?, optional: Bool)] = [
-                (.video, session.filePath, false), (.thumbnail, session.thumbnailPath, false), (.faceTrack, session.faceTrackPath, false),
-                (.reviewEdits, PrivacyEdits.path(forVideo: session.filePath), true),
-            ]
-            for case let (role, path?, optional) in files {
-                guard let status = ChecksummedFile.status(path) else {
-                    if !optional { report.missingSources.append(path) }
-                    continue
-                }
-                if let old = previousBySource["\(session.id)/\(role.rawValue)"],
-                   old.standsFor(sourcePath: path, size: status.size, modified: status.modified),
-                   ChecksummedFile.status(destination + "/" + old.path)?.size == old.size {
-                    entries.append(old)
-                    report.unchangedFiles += 1
-                } else {
-                    copies.append(Copy(sessionID: session.id, role: role, source: path, size: status.size, modified: status.modified))
-                }
+        for file in files {
+            guard let status = ChecksummedFile.status(file.path) else {
+                if !file.optional { report.missingSources.append(file.path) }
+                continue
+            }
+            if let old = previousBySource["\(file.owner)/\(file.role.rawValue)"],
+               old.standsFor(sourcePath: file.path, size: status.size, modified: status.modified),
+               ChecksummedFile.status(destination + "/" + old.path)?.size == old.size {
+                entries.append(old)
+                report.unchangedFiles += 1
+            } else {
+                copies.append(Copy(ownerID: file.owner, role: file.role, source: file.path, size: status.size, modified: status.modified))
             }
         }
 
@@ -125,12 +132,12 @@ public struct LibraryBackup {
         // Copy: never over a listed file.
         for copy in copies {
             let name = (copy.source as NSString).lastPathComponent
-            let folder = "\(Self.mediaFolder)/\(copy.sessionID.uuidString.lowercased())"
+            let folder = Self.folder(of: copy.ownerID, role: copy.role)
             let plain = "\(folder)/\(name)"
             let staging = destination + "/" + plain
             let (size, checksum, temporary) = try ChecksummedFile.copy(from: copy.source, to: staging, rename: false, durable: false)
             var relative = plain
-            if let old = previousBySource["\(copy.sessionID)/\(copy.role.rawValue)"], old.checksum == checksum, old.size == size,
+            if let old = previousBySource["\(copy.ownerID)/\(copy.role.rawValue)"], old.checksum == checksum, old.size == size,
                ChecksummedFile.status(destination + "/" + old.path)?.size == old.size {
                 relative = old.path   // same content already there (only its time changed)
                 unlink(temporary)
@@ -142,7 +149,7 @@ public struct LibraryBackup {
                 report.copiedFiles += 1
                 report.copiedBytes += size
             }
-            entries.append(BackupMediaEntry(sessionID: copy.sessionID, role: copy.role, path: relative, size: size, checksum: checksum,
+            entries.append(BackupMediaEntry(ownerID: copy.ownerID, role: copy.role, path: relative, size: size, checksum: checksum,
                                             sourcePath: copy.source, sourceModified: copy.modified))
         }
 
@@ -151,8 +158,8 @@ public struct LibraryBackup {
 
         // The document, atomically and last.
         let document = BackupDocument(createdAt: now, libraryMigrations: try library.appliedMigrations(), sessions: sessions,
-                                      tags: try library.tagNames(), goals: try library.goals(), materials: try library.materials(),
-                                      media: entries.sorted { ($0.sessionID.uuidString, $0.role.rawValue) < ($1.sessionID.uuidString, $1.role.rawValue) })
+                                      tags: try library.tagNames(), goals: try library.goals(), materials: materials,
+                                      media: entries.sorted { ($0.ownerID.uuidString, $0.role.rawValue) < ($1.ownerID.uuidString, $1.role.rawValue) })
         try ChecksummedFile.writeAtomically(try document.encoded(), to: destination + "/" + Self.documentName)
         report.sessions = document.sessions.count
         report.tags = document.tags.count
@@ -164,22 +171,34 @@ public struct LibraryBackup {
         return report
     }
 
+    /// `Media/<session id>/` for a session's files, `Media/materials/<material id>/` for a cover.
+    static func folder(of owner: UUID, role: BackupMediaEntry.Role) -> String {
+        "\(mediaFolder)/\(role.ownedByMaterial ? "materials/" : "")\(owner.uuidString.lowercased())"
+    }
+
+    /// Removes every file under `Media/` that `kept` does not list, and the folders left empty.
     private func prune(keeping kept: Set<String>) -> Int {
-        let media = destination + "/" + Self.mediaFolder
-        var removed = 0
-        let fm = FileManager.default
-        for folder in (try? fm.contentsOfDirectory(atPath: media)) ?? [] {
-            let folderPath = media + "/" + folder
-            var isDirectory: ObjCBool = false
-            guard fm.fileExists(atPath: folderPath, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
-            let files = (try? fm.contentsOfDirectory(atPath: folderPath)) ?? []
-            var left = files.count
-            for file in files where !kept.contains("\(Self.mediaFolder)/\(folder)/\(file)") {
-                if unlink(folderPath + "/" + file) == 0 { removed += 1; left -= 1 }
+        func walk(_ relative: String) -> (removed: Int, left: Int) {
+            let fm = FileManager.default
+            var removed = 0, left = 0
+            for name in (try? fm.contentsOfDirectory(atPath: destination + "/" + relative)) ?? [] {
+                let child = relative + "/" + name
+                var isDirectory: ObjCBool = false
+                guard fm.fileExists(atPath: destination + "/" + child, isDirectory: &isDirectory) else { continue }
+                if isDirectory.boolValue {
+                    let inner = walk(child)
+                    removed += inner.removed
+                    if inner.left == 0 && rmdir(destination + "/" + child) == 0 { continue }
+                    left += 1
+                } else if !kept.contains(child) && unlink(destination + "/" + child) == 0 {
+                    removed += 1
+                } else {
+                    left += 1
+                }
             }
-            if left == 0 { rmdir(folderPath) }
+            return (removed, left)
         }
-        return removed
+        return walk(Self.mediaFolder).removed
     }
 
     /// Bytes as a person reads them (binary units, one decimal).

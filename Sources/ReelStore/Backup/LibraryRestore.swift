@@ -52,18 +52,22 @@ public struct LibraryRestore {
         var relocation: MediaRelocation?
         if let mediaFolder {
             do {
-                relocation = try MediaRelocation(sessions: plan.sessions, into: mediaFolder, exists: { FileManager.default.fileExists(atPath: $0) })
+                relocation = try MediaRelocation(sessions: plan.sessions, materials: plan.materials, into: mediaFolder,
+                                                 exists: { FileManager.default.fileExists(atPath: $0) })
             } catch {
                 throw Error(description: "\(error); nothing was changed")
             }
             plan.sessions = plan.sessions.map { relocation!.relocated($0) }
+            plan.materials = plan.materials.map { relocation!.relocated($0) }
         }
 
-        // Media of every session the library will have whose file is missing where it belongs.
+        // Media of every session and material the library will have whose file is missing
+        // where it belongs.
         let sessionIDs = existing.sessionIDs.union(plan.sessions.map(\.id))
+        let materialIDs = existing.materialIDs.union(plan.materials.map(\.id))
         var seen = Set<String>()
         var wanted: [(entry: BackupMediaEntry, destination: String)] = []
-        for entry in document.media where sessionIDs.contains(entry.sessionID) {
+        for entry in document.media where (entry.role.ownedByMaterial ? materialIDs : sessionIDs).contains(entry.ownerID) {
             let destination = relocation?.destination(of: entry) ?? entry.sourcePath
             if !FileManager.default.fileExists(atPath: destination) && seen.insert(destination).inserted {
                 wanted.append((entry, destination))

@@ -15,7 +15,7 @@ struct MediaRelocationTests {
     }
 
     static func entry(_ session: StudySession, _ role: BackupMediaEntry.Role) -> BackupMediaEntry {
-        BackupMediaEntry(sessionID: session.id, role: role, path: "Media/x/y", size: 1, checksum: RestorePlanTests.checksum,
+        BackupMediaEntry(ownerID: session.id, role: role, path: "Media/x/y", size: 1, checksum: RestorePlanTests.checksum,
                          sourcePath: "/home/alice/whatever", sourceModified: 0)
     }
 
@@ -62,5 +62,18 @@ struct MediaRelocationTests {
         #expect(try MediaRelocation(sessions: [first], into: "/new", exists: { crowded.contains($0) }).relocated(first).filePath == "/new/\(full)-reel-1.mp4")
         #expect(throws: MediaRelocation.Error.self) { try MediaRelocation(sessions: [first], into: "/new", exists: { $0.hasSuffix(".privacy.json") }) }
         #expect { try MediaRelocation(sessions: [first], into: "/new", exists: { _ in true }) } throws: { "\($0)".contains("give another --media-dir") }
+    }
+
+    @Test("a material's cover goes to the folder under its name (its id in front when taken); one without a cover is left alone")
+    func covers() throws {
+        let book = try StudyMaterial(id: UUID(uuidString: "abcdef01-0000-4000-8000-000000000001")!, isbn: nil, title: "Notes",
+                                     coverPath: "/home/alice/.local/share/reel/covers/notes.jpg", addedAt: Date(timeIntervalSince1970: 0))
+        let bare = try StudyMaterial(isbn: nil, title: "Bare", addedAt: Date(timeIntervalSince1970: 0))
+        let relocation = try MediaRelocation(sessions: [Self.session(1)], materials: [book, bare], into: "/new", exists: { $0 == "/new/notes.jpg" })
+        #expect(relocation.relocated(book).coverPath == "/new/abcdef01-notes.jpg")
+        #expect(relocation.relocated(bare) == bare)
+        let cover = BackupMediaEntry(ownerID: book.id, role: .cover, path: "Media/materials/x/notes.jpg", size: 1, checksum: RestorePlanTests.checksum,
+                                     sourcePath: "/home/alice/.local/share/reel/covers/notes.jpg", sourceModified: 0)
+        #expect(relocation.destination(of: cover) == "/new/abcdef01-notes.jpg")
     }
 }

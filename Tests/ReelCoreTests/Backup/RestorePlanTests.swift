@@ -95,7 +95,7 @@ struct RestorePlanTests {
 
     @Test("backup.json round-trips; a newer format, damaged JSON, a missing field and a path outside Media/ are clear errors")
     func document() throws {
-        let entry = BackupMediaEntry(sessionID: Self.id(1), role: .video, path: "Media/x/1.mp4", size: 10, checksum: Self.checksum, sourcePath: "/lib/1.mp4",
+        let entry = BackupMediaEntry(ownerID: Self.id(1), role: .video, path: "Media/x/1.mp4", size: 10, checksum: Self.checksum, sourcePath: "/lib/1.mp4",
                                      sourceModified: 1_790_000_000.25)
         let original = Self.document(sessions: [Self.session(1, tags: ["t"])], tags: ["t"], goals: [try DailyGoal(date: CalendarDay("2026-11-01"), minutes: 5)],
                                      materials: [try Self.material(1, isbn: "9784003101018")], media: [entry])
@@ -153,9 +153,25 @@ struct RestorePlanTests {
         }
     }
 
+    @Test("a cover's owner is written as materialID, a session file's as sessionID; the wrong key is damage")
+    func ownerKeys() throws {
+        let cover = BackupMediaEntry(ownerID: Self.id(7), role: .cover, path: "Media/materials/x/c.jpg", size: 1, checksum: Self.checksum,
+                                     sourcePath: "/c.jpg", sourceModified: 0)
+        let json = String(decoding: try JSONEncoder().encode(cover), as: UTF8.self)
+        #expect(json.contains(#""materialID":"\#(Self.id(7).uuidString)""#) && !json.contains("sessionID"))
+        #expect(try JSONDecoder().decode(BackupMediaEntry.self, from: Data(json.utf8)) == cover)
+        var video = cover
+        video.role = .video
+        let videoJSON = String(decoding: try JSONEncoder().encode(video), as: UTF8.self)
+        #expect(videoJSON.contains("sessionID") && !videoJSON.contains("materialID"))
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(BackupMediaEntry.self, from: Data(json.replacingOccurrences(of: "materialID", with: "sessionID").utf8))
+        }
+    }
+
     @Test("a manifest entry stands for its source only with the same path, size and modification time")
     func standsFor() {
-        let entry = BackupMediaEntry(sessionID: Self.id(1), role: .video, path: "Media/x/1.mp4", size: 10, checksum: Self.checksum, sourcePath: "/a", sourceModified: 5.5)
+        let entry = BackupMediaEntry(ownerID: Self.id(1), role: .video, path: "Media/x/1.mp4", size: 10, checksum: Self.checksum, sourcePath: "/a", sourceModified: 5.5)
         #expect(entry.standsFor(sourcePath: "/a", size: 10, modified: 5.5))
         #expect(!entry.standsFor(sourcePath: "/a", size: 11, modified: 5.5))
         #expect(!entry.standsFor(sourcePath: "/a", size: 10, modified: 5.6))
