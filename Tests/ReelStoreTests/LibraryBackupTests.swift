@@ -310,6 +310,25 @@ struct LibraryBackupTests {
         #expect(missing.missingSources == [f.dir.path("elsewhere/notebook.jpg")])
     }
 
+    @Test("pruning removes a symbolic link under Media/ as a link and never follows it")
+    func pruneSymlinks() throws {
+        let f = try Fixture()
+        defer { f.dir.cleanup() }
+        let library = try f.library(sessions: 1)
+        try LibraryBackup(library: library, destination: f.backup).run()
+        // Someone with access to the shared folder plants links to a folder and a file outside it.
+        let outside = f.dir.path("outside")
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: outside + "/precious.txt"))
+        try FileManager.default.createSymbolicLink(atPath: f.backup + "/Media/planted", withDestinationPath: outside)
+        try FileManager.default.createSymbolicLink(atPath: f.backup + "/Media/file-link", withDestinationPath: outside + "/precious.txt")
+        let report = try LibraryBackup(library: library, destination: f.backup).run()
+        #expect(report.removedFiles == 2)
+        #expect(try String(contentsOfFile: outside + "/precious.txt", encoding: .utf8) == "keep me")
+        #expect(!FileManager.default.fileExists(atPath: f.backup + "/Media/planted") && (try? FileManager.default.destinationOfSymbolicLink(atPath: f.backup + "/Media/planted")) == nil)
+        _ = try #require(try LibraryBackup.document(in: f.backup))
+    }
+
     @Test("a media path that cannot be created fails the restore, changes nothing and names --media-dir")
     func unreachableMediaPath() throws {
         let f = try Fixture()

@@ -6,13 +6,14 @@ import Foundation
 /// function.
 ///
 /// Every file of a session keeps its name; the review's edits stay `NAME.privacy.json` beside
-/// the video (the export finds them there). When any of an owner's names is taken — on disk,
+/// the video (the export finds them there; a foreign edits file beside a video would be applied
+/// to it, so that name counts too). When any of an owner's names is taken — on disk,
 /// or by one placed earlier in the same restore — all its files get its id's first 8 hex
 /// digits in front (`1a2b3c4d-NAME.mp4`), then the whole id; nothing is ever placed over a
 /// file. Sessions and materials already in the library are not relocated: their records are
 /// never changed, so their missing files go back to the paths the records name.
 public struct MediaRelocation: Sendable, Equatable {
-    /// No free names for a session's files.
+    /// No free names for a session's or a material's files.
     public struct Error: Swift.Error, CustomStringConvertible, Equatable {
         public var description: String
     }

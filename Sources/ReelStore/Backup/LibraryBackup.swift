@@ -12,8 +12,8 @@ import ReelCore
 ///
 /// Incremental: a file whose source path, size and modification time match the previous
 /// manifest (and whose copy is there with its size) is neither read nor copied; anything else
-/// is copied with its checksum (XXH3-128) computed on the way, and a copy whose checksum equals the listed
-/// one is dropped in favour of the one already there.
+/// is copied with its checksum (XXH3-128) computed on the way, and a copy whose checksum equals
+/// the listed one is dropped in favour of the one already there.
 public struct LibraryBackup {
     /// What a run did.
     public struct Report: Sendable, Equatable {
@@ -177,15 +177,16 @@ public struct LibraryBackup {
     }
 
     /// Removes every file under `Media/` that `kept` does not list, and the folders left empty.
+    /// A symbolic link is removed as a link, never followed (a shared folder may hold one that
+    /// points anywhere).
     private func prune(keeping kept: Set<String>) -> Int {
         func walk(_ relative: String) -> (removed: Int, left: Int) {
-            let fm = FileManager.default
             var removed = 0, left = 0
-            for name in (try? fm.contentsOfDirectory(atPath: destination + "/" + relative)) ?? [] {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: destination + "/" + relative)) ?? [] {
                 let child = relative + "/" + name
-                var isDirectory: ObjCBool = false
-                guard fm.fileExists(atPath: destination + "/" + child, isDirectory: &isDirectory) else { continue }
-                if isDirectory.boolValue {
+                var info = stat()
+                guard lstat(destination + "/" + child, &info) == 0 else { continue }
+                if (info.st_mode & S_IFMT) == S_IFDIR {
                     let inner = walk(child)
                     removed += inner.removed
                     if inner.left == 0 && rmdir(destination + "/" + child) == 0 { continue }
