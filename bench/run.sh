@@ -11,7 +11,8 @@
 #   9. bench/export.sh          reel export against one ffmpeg filter graph at 1080p (about 1 min)
 #  10. bench/deface.sh          reel export against deface on the 720p privacy clips (about 2 min; pip install the first time)
 #  11. bench/backup.sh          reel backup against cp -r, and the incremental run (about 2 min)
-# About 62 minutes on a 2-core machine, plus about 2 minutes the first time to make the
+#  12. bench/pomodoro.sh        pomodoro status --follow against a new reel per poll (about 1.5 min)
+# About 64 minutes on a 2-core machine, plus about 2 minutes the first time to make the
 # inputs (cached in bench/.cache/).
 #
 #   make bench                                   # builds, then runs this
@@ -31,7 +32,7 @@ trap 'echo "run: interrupted" >&2; exit 130' INT
 trap 'exit 143' TERM
 
 failed=()
-for name in realtime fast-vs-ffmpeg latency origin-vs-nginx viewers record detector compose export deface backup; do
+for name in realtime fast-vs-ffmpeg latency origin-vs-nginx viewers record detector compose export deface backup pomodoro; do
     echo "run: ---- bench/$name.sh ----" | tee -a "$log" >&2
     # Result blocks (stdout) are kept; progress (stderr) goes to the terminal and the log.
     if ! bash "$here/$name.sh" 2> >(tee -a "$log" >&2) | tee -a "$log" >> "$results"; then

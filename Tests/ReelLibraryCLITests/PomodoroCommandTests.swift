@@ -75,4 +75,30 @@ struct PomodoroCommandTests {
         #expect(try setup.reel(["start", "--minutes", "0"]).status == 64)
         #expect(try setup.reel(["status", "--json", "--waybar"]).status == 64)
     }
+
+    @Test("status --follow: one process prints a line on each change — idle, the countdown each second, done (one notification), idle after stop — and sleeps between")
+    func follow() async throws {
+        let setup = try Setup()
+        defer { setup.dir.cleanup() }
+        let process = try BackgroundProcess(try ReelBinary.path(), ["pomodoro", "status", "--waybar", "--follow"], environment: setup.environment)
+        try await Task.sleep(for: .seconds(1))
+        #expect(try setup.reel(["start", "--minutes", "0.05"]).status == 0)                 // 3 s
+        try await Task.sleep(for: .seconds(4.5))
+        #expect(try setup.reel(["stop"]).status == 0)
+        try await Task.sleep(for: .seconds(1.5))
+        // CPU seconds the follower used in its ~7 s (utime + stime in clock ticks, /proc/PID/stat).
+        let fields = try String(contentsOfFile: "/proc/\(process.pid)/stat", encoding: .utf8).split(separator: ")").last!.split(separator: " ")
+        let cpu = Double(Int(fields[11])! + Int(fields[12])!) / Double(sysconf(Int32(_SC_CLK_TCK)))
+        process.send(SIGTERM)
+        let ended = await process.wait(timeout: .seconds(10))
+        let lines = ended.stdout.split(separator: "\n").map(String.init)
+        let classes = lines.compactMap { line in (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["class"] as? String }
+        #expect(classes.count == lines.count, "every line is one JSON object: \(lines)")
+        #expect(classes.first == "idle" && classes.last == "idle" && classes.contains("finished"), "\(lines)")
+        #expect(zip(lines, lines.dropFirst()).allSatisfy { $0 != $1 }, "a line only when it changes: \(lines)")
+        let clocks = lines.filter { $0.contains(#""class":"running""#) }.compactMap { line in line.range(of: #"0:0\d"#, options: .regularExpression).map { String(line[$0]) } }
+        #expect(clocks.count >= 2 && clocks == clocks.sorted(by: >), "the countdown goes down a second at a time: \(clocks)")
+        #expect(setup.notified().count == 1, "\(setup.notified())")
+        #expect(cpu < 1.0, "the follower sleeps between lines: \(cpu) CPU-s in ~7 s")
+    }
 }
