@@ -7,7 +7,7 @@ enum RestoreCommand {
     static let from = Option.value("from", placeholder: "DIR", required: true, help: "The backup folder (the one 'reel backup --to' wrote).")
     static let dryRun = Option.flag("dry-run", help: "Only print what would be added; change nothing.")
     static let mediaDir = Option.value("media-dir", placeholder: "DIR",
-                                       help: "Put the media of the sessions this restore adds in DIR (their records name the new paths), instead of the paths they were backed up from — for another user name or disk.")
+                                       help: "Put the files of the sessions (and the covers of the materials) this restore adds in DIR (their records name the new paths), instead of the paths they were backed up from — for another user name or disk.")
 
     static let spec = CommandSpec(
         name: "restore",
@@ -18,8 +18,9 @@ enum RestoreCommand {
             where missing. All records go in one transaction, so running it twice changes \
             nothing the second time. A damaged or newer backup.json is refused and nothing changes. \
             Media go back to the paths they were backed up from; on a machine where those do not \
-            exist (another user name), --media-dir puts the added sessions' files in one folder \
-            (a name already taken gets the session id in front; nothing is overwritten).
+            exist (another user name), --media-dir puts the added sessions' files and materials' \
+            covers in one folder (a name already taken gets the id in front; nothing is \
+            overwritten).
             """,
         options: [from, mediaDir, dryRun, LibraryOption.option],
         positionals: [],
