@@ -23,11 +23,13 @@ let package = Package(
     ],
     targets: [
         // Layer 1: C bridge. Debian's FFmpeg 5.1 headers live on the default include path;
-        // the shim wraps the macros and inline helpers Swift cannot import.
+        // the shim wraps the macros and inline helpers Swift cannot import. libavdevice is not
+        // linked but loaded when a device is opened (its dependencies doubled every command's
+        // start-up).
         .target(
             name: "CFFmpeg",
             linkerSettings: [
-                .linkedLibrary("avdevice"), .linkedLibrary("avformat"), .linkedLibrary("avcodec"),
+                .linkedLibrary("avformat"), .linkedLibrary("avcodec"),
                 .linkedLibrary("swscale"), .linkedLibrary("swresample"), .linkedLibrary("avutil"),
             ]
         ),

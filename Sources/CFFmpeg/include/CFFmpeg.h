@@ -5,7 +5,6 @@
 #define REEL_CFFMPEG_H
 
 #include <libavcodec/avcodec.h>
-#include <libavdevice/avdevice.h>
 #include <libavformat/avformat.h>
 #include <libavformat/avio.h>
 #include <libavutil/audio_fifo.h>
@@ -42,5 +41,11 @@ static inline void reel_default_layout(AVChannelLayout *layout, int channels) {
 /// Routes FFmpeg's log lines to `callback` (or restores the default when NULL).
 typedef void (*reel_log_callback)(int level, const char *line);
 void reel_set_log_callback(reel_log_callback callback, int max_level);
+
+/// Loads libavdevice (V4L2, ALSA, PulseAudio, lavfi, … inputs) with dlopen and registers its
+/// devices, once. Reel does not link it: it pulls in about 120 more shared libraries (SDL, X11,
+/// JACK, …) that every command would load at start-up, also those that never open a device.
+/// Returns 0, or -1 with the loader's reason in `error` (NUL-terminated, at most `length`).
+int reel_avdevice_register_all(char *error, size_t length);
 
 #endif

@@ -41,9 +41,13 @@ final class MediaReader: @unchecked Sendable {
         name = url
         FFmpegLog.quietByDefault
         interrupt = Interrupt(stallSeconds: stallSeconds)
-        avdevice_register_all()
         var input: UnsafePointer<AVInputFormat>?
         if let inputFormat {
+            // Device inputs live in libavdevice, loaded on first use (see CFFmpeg.h).
+            var reason = [CChar](repeating: 0, count: 512)
+            guard reel_avdevice_register_all(&reason, reason.count) == 0 else {
+                throw CaptureError(source: url, reason: "libavdevice cannot be loaded (\(String(cString: reason))); install Debian's libavdevice59")
+            }
             input = av_find_input_format(inputFormat)
             guard input != nil else {
                 throw CaptureError(source: url, reason: "this FFmpeg has no '\(inputFormat)' input (libavdevice)")
