@@ -9,7 +9,7 @@ import ReelCore
 /// ``Settings/inputWidth`` wide before the cascade runs (no histogram equalization: it lost
 /// faces in frames dominated by a flat wall). Boxes come
 /// back normalized to the picture, largest first, each with score 1 (a cascade gives none).
-public final class HaarFaceDetector: FaceDetector, @unchecked Sendable {
+public final class HaarFaceDetector: FaceDetector, CascadeDetector, @unchecked Sendable {
     /// How the cascade is run.
     public struct Settings: Sendable, Equatable {
         /// Pictures wider than this are scaled down first.
@@ -34,27 +34,10 @@ public final class HaarFaceDetector: FaceDetector, @unchecked Sendable {
     }
 
     /// What went wrong, with what to do about it.
-    public enum Error: Swift.Error, CustomStringConvertible, Equatable {
-        /// The cascade file does not exist or cannot be read.
-        case cascadeMissing(path: String, reason: String)
-        /// The file exists but is not an OpenCV cascade.
-        case cascadeUnusable(path: String, reason: String)
-        /// A setting or the picture is out of range.
-        case invalidInput(String)
-        /// OpenCV failed while detecting.
-        case detectionFailed(String)
+    public typealias Error = CascadeError<HaarFaceDetector>
 
-        public var description: String {
-            switch self {
-            case let .cascadeMissing(_, reason):
-                return "Haar cascade missing: \(reason). Install the Debian package opencv-data (apt-get install opencv-data, or make setup)."
-            case let .cascadeUnusable(path, reason):
-                return "Haar cascade \(path) cannot be used: \(reason). Reinstall opencv-data (apt-get install --reinstall opencv-data)."
-            case let .invalidInput(reason): return "Haar cascade: \(reason)"
-            case let .detectionFailed(reason): return "Haar cascade detection failed: \(reason)"
-            }
-        }
-    }
+    /// "Haar cascade", in its errors.
+    public static let cascadeLabel = "Haar cascade", detectorLabel = "Haar cascade"
 
     /// The cascade file in use.
     public let cascadePath: String
@@ -74,18 +57,7 @@ public final class HaarFaceDetector: FaceDetector, @unchecked Sendable {
         guard settings.scaleFactor > 1, settings.minNeighbors >= 0, settings.inputWidth >= 0 else {
             throw .invalidInput("scale factor must be above 1, neighbours and input width not negative")
         }
-        var opened: OpaquePointer?
-        do {
-            try cvisionCall { cvision_cascade_open(cascadePath, Int32(clamping: settings.inputWidth), &opened, $0, $1) }
-        } catch {
-            switch error {
-            case let .notFound(message): throw .cascadeMissing(path: cascadePath, reason: message)
-            case let .invalidModel(message), let .internalFailure(message): throw .cascadeUnusable(path: cascadePath, reason: message)
-            case let .argument(message): throw .invalidInput(message)
-            }
-        }
-        guard let opened else { throw .cascadeUnusable(path: cascadePath, reason: "the loader returned no cascade") }
-        handle = opened
+        handle = try Error.opening(cascadePath) { cvision_cascade_open(cascadePath, Int32(clamping: settings.inputWidth), &$0, $1, $2) }
     }
 
     deinit { cvision_cascade_free(handle) }

@@ -11,7 +11,7 @@ import ReelCore
 /// on a tie). HOG finds whole standing people, so its box is reported as the top half of the
 /// person, the part with head and shoulders. Detections have kind `.upperBody`, largest
 /// first, normalized to the picture.
-public final class UpperBodyDetector: FaceDetector, @unchecked Sendable {
+public final class UpperBodyDetector: FaceDetector, CascadeDetector, @unchecked Sendable {
     /// Which method produced a result.
     public enum Method: Sendable, Hashable {
         /// Neither found anything.
@@ -23,27 +23,10 @@ public final class UpperBodyDetector: FaceDetector, @unchecked Sendable {
     }
 
     /// What went wrong, with what to do about it.
-    public enum Error: Swift.Error, CustomStringConvertible, Equatable {
-        /// The cascade file does not exist or cannot be read.
-        case cascadeMissing(path: String, reason: String)
-        /// The file exists but is not an OpenCV cascade.
-        case cascadeUnusable(path: String, reason: String)
-        /// The picture or a setting is out of range.
-        case invalidInput(String)
-        /// OpenCV failed while detecting.
-        case detectionFailed(String)
+    public typealias Error = CascadeError<UpperBodyDetector>
 
-        public var description: String {
-            switch self {
-            case let .cascadeMissing(_, reason):
-                return "upper-body cascade missing: \(reason). Install the Debian package opencv-data (apt-get install opencv-data, or make setup)."
-            case let .cascadeUnusable(path, reason):
-                return "upper-body cascade \(path) cannot be used: \(reason). Reinstall opencv-data (apt-get install --reinstall opencv-data)."
-            case let .invalidInput(reason): return "upper-body detector: \(reason)"
-            case let .detectionFailed(reason): return "upper-body detection failed: \(reason)"
-            }
-        }
-    }
+    /// How its errors name the cascade file and the detector.
+    public static let cascadeLabel = "upper-body cascade", detectorLabel = "upper-body detector"
 
     /// Which methods run: both by default (the one that finds more wins).
     public struct Methods: OptionSet, Sendable, Hashable {
@@ -78,18 +61,7 @@ public final class UpperBodyDetector: FaceDetector, @unchecked Sendable {
         self.methods = methods
         guard inputWidth >= 0 else { throw .invalidInput("input width \(inputWidth) is negative") }
         guard !methods.intersection(.both).isEmpty else { throw .invalidInput("no upper-body method chosen") }
-        var opened: OpaquePointer?
-        do {
-            try cvisionCall { cvision_upperbody_open(cascadePath, Int32(clamping: inputWidth), &opened, $0, $1) }
-        } catch {
-            switch error {
-            case let .notFound(message): throw .cascadeMissing(path: cascadePath, reason: message)
-            case let .invalidModel(message), let .internalFailure(message): throw .cascadeUnusable(path: cascadePath, reason: message)
-            case let .argument(message): throw .invalidInput(message)
-            }
-        }
-        guard let opened else { throw .cascadeUnusable(path: cascadePath, reason: "the loader returned no cascade") }
-        handle = opened
+        handle = try Error.opening(cascadePath) { cvision_upperbody_open(cascadePath, Int32(clamping: inputWidth), &$0, $1, $2) }
     }
 
     deinit { cvision_upperbody_free(handle) }
