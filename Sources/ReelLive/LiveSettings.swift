@@ -98,8 +98,7 @@ public struct LiveSettings: Sendable {
 
     /// `$XDG_STATE_HOME/reel/spool/{id}` (default `~/.local/state/reel/spool/{id}`).
     public static func defaultSpool(streamID: String) -> URL {
-        let folders = XDGDirectories(environment: ProcessInfo.processInfo.environment,
-                                     home: FileManager.default.homeDirectoryForCurrentUser.path)
+        let folders = XDGDirectories(environment: ProcessInfo.processInfo.environment, accountHome: NSHomeDirectory())
         return URL(fileURLWithPath: folders.state).appendingPathComponent("reel/spool/\(streamID)")
     }
 }

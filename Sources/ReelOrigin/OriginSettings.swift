@@ -73,9 +73,7 @@ public struct OriginSettings: Sendable {
 
     /// `$XDG_DATA_HOME/reel/origin`, default `~/.local/share/reel/origin`.
     public static func defaultDataDirectory() -> URL {
-        let environment = ProcessInfo.processInfo.environment
-        let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
-        return base.appendingPathComponent("reel/origin")
+        let folders = XDGDirectories(environment: ProcessInfo.processInfo.environment, accountHome: NSHomeDirectory())
+        return URL(fileURLWithPath: folders.data).appendingPathComponent("reel/origin")
     }
 }

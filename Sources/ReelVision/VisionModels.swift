@@ -37,13 +37,13 @@ public struct VisionModels: Sendable, Equatable {
         upperBodyCascade = cascadeFolder + "/" + Self.upperBodyCascadeName
     }
 
-    /// The folders for `environment` and `home`: `REEL_MODELS_DIR` when set to an absolute
-    /// path, else `reel/models` in the XDG data folder.
+    /// The folders for `environment` and the account's home (used when `$HOME` is unset):
+    /// `REEL_MODELS_DIR` when set to an absolute path, else `reel/models` in the XDG data folder.
     public init(environment: [String: String], home: String) {
         if let folder = environment[Self.folderVariable], folder.hasPrefix("/") {
             self.init(modelFolder: folder)
         } else {
-            let data = XDGDirectories(environment: environment, home: home).data
+            let data = XDGDirectories(environment: environment, accountHome: home).data
             self.init(modelFolder: data + "/reel/models")
         }
     }

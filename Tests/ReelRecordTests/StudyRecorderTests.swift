@@ -360,7 +360,7 @@ struct RecorderFileTests {
 
     @Test("default paths: dated names under the XDG data folder, never an existing name; work folders under XDG state")
     func defaultPaths() {
-        let folders = XDGDirectories(environment: ["XDG_DATA_HOME": "/d", "XDG_STATE_HOME": "/s"], home: "/h")
+        let folders = XDGDirectories(environment: ["XDG_DATA_HOME": "/d", "XDG_STATE_HOME": "/s"], accountHome: "/h")
         var components = DateComponents()
         (components.year, components.month, components.day, components.hour, components.minute, components.second) = (2025, 3, 9, 7, 5, 1)
         let date = Calendar.current.date(from: components)!

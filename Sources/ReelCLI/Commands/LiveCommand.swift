@@ -98,8 +98,6 @@ enum LiveCommand {
 
     /// `$XDG_VIDEOS_DIR` or `~/Videos`, then `reel/reel-{id}.mp4`.
     static func defaultArchivePath(streamID: String) -> String {
-        let folders = XDGDirectories(environment: ProcessInfo.processInfo.environment,
-                                     home: FileManager.default.homeDirectoryForCurrentUser.path)
-        return URL(fileURLWithPath: folders.videos).appendingPathComponent("reel/reel-\(streamID).mp4").path
+        URL(fileURLWithPath: UserFolders.current.videos).appendingPathComponent("reel/reel-\(streamID).mp4").path
     }
 }

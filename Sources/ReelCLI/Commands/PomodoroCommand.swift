@@ -34,7 +34,7 @@ enum PomodoroCommand {
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
         let verb = try LibraryCommandText.action(arguments, action, choices: ["start", "stop", "status", "wait"])
         if let conflict = arguments.conflict(json, waybar) { throw conflict }
-        let file = PomodoroStateFile(path: PomodoroStateFile.defaultPath(LibraryOption.folders))
+        let file = PomodoroStateFile(path: PomodoroStateFile.defaultPath(UserFolders.current))
         switch verb {
         case "start":
             let length = try arguments.value(minutes, as: Double.self) ?? PomodoroTimer.defaultMinutes

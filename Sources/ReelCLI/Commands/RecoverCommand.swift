@@ -23,7 +23,7 @@ enum RecoverCommand {
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
         FFmpegLog.configure(level: .error)
-        let recovery = RecordingRecovery(stateFolder: RecordSettings.defaultStateFolder(LibraryOption.folders),
+        let recovery = RecordingRecovery(stateFolder: RecordSettings.defaultStateFolder(UserFolders.current),
                                          libraryPath: LibraryOption.path(arguments))
         let outcomes: [RecordingRecovery.Outcome]
         do {

@@ -98,7 +98,7 @@ enum ReviewCommand {
             if !arguments.flag(json) { print("segment \(number): \(describe(edits.edit(for: target.id))) (saved in \(media.editsPath))") }
         }
         let folder = arguments.string(frames).map(ExportCommand.absolute)
-            ?? LibraryOption.folders.cache + "/reel/review/" + media.session.id.uuidString.lowercased()
+            ?? UserFolders.current.cache + "/reel/review/" + media.session.id.uuidString.lowercased()
         let pictures: [FaceSegmentID: String]
         do {
             pictures = try SegmentFrames.write(video: media.session.filePath, summaries: summaries, track: track, edits: edits, into: folder)

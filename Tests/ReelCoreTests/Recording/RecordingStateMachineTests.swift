@@ -354,12 +354,27 @@ struct RecordingValuesTests {
 struct XDGDirectoriesTests {
     @Test("defaults under the home folder, variables when absolute, relative or empty ones ignored")
     func folders() {
-        let defaults = XDGDirectories(environment: [:], home: "/home/kai/")
-        #expect(defaults == XDGDirectories(environment: ["XDG_DATA_HOME": "", "XDG_STATE_HOME": "relative/state"], home: "/home/kai"))
+        let defaults = XDGDirectories(environment: [:], accountHome: "/home/kai/")
+        #expect(defaults == XDGDirectories(environment: ["XDG_DATA_HOME": "", "XDG_STATE_HOME": "relative/state"], accountHome: "/home/kai"))
         #expect(defaults.data == "/home/kai/.local/share")
         #expect(defaults.state == "/home/kai/.local/state")
         #expect(defaults.videos == "/home/kai/Videos")
-        let set = XDGDirectories(environment: ["XDG_DATA_HOME": "/d", "XDG_STATE_HOME": "/s", "XDG_VIDEOS_DIR": "/v"], home: "/h")
+        let set = XDGDirectories(environment: ["XDG_DATA_HOME": "/d", "XDG_STATE_HOME": "/s", "XDG_VIDEOS_DIR": "/v"], accountHome: "/h")
         #expect(set.data == "/d" && set.state == "/s" && set.videos == "/v")
+    }
+
+    @Test("$HOME wins over the account's home; a relative or empty $HOME is ignored; ~ expands from it")
+    func home() {
+        let folders = XDGDirectories(environment: ["HOME": "/tmp/try/"], accountHome: "/root")
+        #expect(folders.home == "/tmp/try" && folders.data == "/tmp/try/.local/share" && folders.cache == "/tmp/try/.cache")
+        #expect(XDGDirectories(environment: ["HOME": "relative"], accountHome: "/root").data == "/root/.local/share")
+        #expect(XDGDirectories(environment: ["HOME": ""], accountHome: "/root").state == "/root/.local/state")
+        #expect(XDGDirectories(environment: ["HOME": "/"], accountHome: "/root").data == "/.local/share")
+        #expect(XDGDirectories(environment: ["HOME": "/h", "XDG_CACHE_HOME": "/c"], accountHome: "/root").cache == "/c")
+        #expect(folders.expandingTilde("~") == "/tmp/try" && folders.expandingTilde("~/lib.sqlite") == "/tmp/try/lib.sqlite")
+        #expect(folders.expandingTilde("~other/x") == "~other/x" && folders.expandingTilde("a/~/b") == "a/~/b")
+        #expect(folders.absolute("v.mp4", workingFolder: "/work") == "/work/v.mp4")
+        #expect(folders.absolute("~/v.mp4", workingFolder: "/work") == "/tmp/try/v.mp4")
+        #expect(folders.absolute("/abs", workingFolder: "/work") == "/abs")
     }
 }
