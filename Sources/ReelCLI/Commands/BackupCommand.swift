@@ -32,7 +32,12 @@ enum BackupCommand {
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
         let folder = try destination(arguments)
-        let library = try StudyLibrary(path: LibraryOption.path(arguments))
+        let path = LibraryOption.path(arguments)
+        guard StudyLibrary.exists(at: path) else {
+            // An empty library would make an empty backup and prune the folder's media.
+            throw BackupError(description: "nothing to back up: the library \(path) does not exist (check --library or $HOME); \(folder) was not touched")
+        }
+        let library = try StudyLibrary(path: path, create: false)
         let report = try LibraryBackup(library: library, destination: folder).run(auto: arguments.flag(auto))
         if report.skippedAsRecent, let last = report.previousBackup {
             let hours = Int(Date().timeIntervalSince(last) / 3600)
@@ -57,12 +62,17 @@ enum BackupCommand {
         guard let folder = ProcessInfo.processInfo.environment["REEL_AUTO_BACKUP_DIR"], !folder.isEmpty else { return }
         let path = LibraryCommandText.absolute(folder)
         do {
-            let report = try LibraryBackup(library: try StudyLibrary(path: libraryPath), destination: path).run(auto: true)
+            let report = try LibraryBackup(library: try StudyLibrary(path: libraryPath, create: false), destination: path).run(auto: true)
             if !report.skippedAsRecent {
                 FileHandle.standardError.write(Data("reel record: backed up to \(path) (\(report.copiedFiles) media file(s) copied)\n".utf8))
             }
         } catch {
             FileHandle.standardError.write(Data("reel record: warning: the automatic backup to \(path) failed: \(error)\n".utf8))
         }
+    }
+
+    /// A backup that cannot start; what to do is in the text.
+    struct BackupError: Error, CustomStringConvertible {
+        let description: String
     }
 }

@@ -31,13 +31,13 @@ enum GoalCommand {
                                                         expected: "whole minutes from 0 (no goal) to \(DailyGoal.maximumMinutes)", suggestion: nil)
             }
             let day = try day(arguments, date)
-            let library = try StudyLibrary(path: LibraryOption.path(arguments))
+            let library = try LibraryOption.openOrCreate(arguments)
             try library.setGoal(try DailyGoal(date: day, minutes: value))
             print(value == 0 ? "no daily goal from \(day)" : "daily goal from \(day): \(StudyStatsChart.duration(Double(value)))")
             return 0
         }
         try LibraryCommandText.none(arguments, minutes)
-        let goals = try StudyLibrary(path: LibraryOption.path(arguments)).goals()
+        let goals = try LibraryOption.openExisting(arguments).goals()
         if arguments.flag(json) {
             print(try LibraryCommandText.json(goals.map { ["date": $0.date.description, "minutes": $0.minutes] as [String: Any] }))
         } else if goals.isEmpty {

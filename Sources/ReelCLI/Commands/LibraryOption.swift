@@ -2,20 +2,42 @@ import Foundation
 import ReelCore
 import ReelStore
 
-/// `--library PATH`, shared by every command that touches the study library.
+/// `--library PATH`, shared by every command that touches the study library, and the two ways
+/// a command opens it: to add to it (created when missing) or to read it (never created).
 enum LibraryOption {
     static let option = Option.value("library", placeholder: "PATH",
                                      help: "The study library (SQLite; default: reel/library.sqlite in the XDG data folder, ~/.local/share/reel/library.sqlite).")
 
-    /// The user's XDG folders.
-    static var folders: XDGDirectories {
-        XDGDirectories(environment: ProcessInfo.processInfo.environment, home: FileManager.default.homeDirectoryForCurrentUser.path)
+    /// The library path: `--library` (absolute, `~` expanded from `$HOME`) or the default.
+    static func path(_ arguments: ParsedArguments) -> String {
+        arguments.string(option).map(UserFolders.absolute) ?? StudyLibrary.defaultPath(UserFolders.current)
     }
 
-    /// The library path: `--library` (absolute, `~` expanded) or the default.
-    static func path(_ arguments: ParsedArguments) -> String {
-        arguments.string(option).map { ($0 as NSString).expandingTildeInPath }
-            .map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
-            ?? StudyLibrary.defaultPath(folders)
+    /// For a command that adds to the library (record, tags add, goal set, materials add,
+    /// restore): the library at ``path(_:)``, created with its folder when missing.
+    static func openOrCreate(_ arguments: ParsedArguments) throws -> StudyLibrary {
+        try StudyLibrary(path: path(arguments), create: true)
+    }
+
+    /// For a command that reads the library or removes from it: nothing is ever created. The
+    /// default library that does not exist yet reads as an empty one (a new user's first
+    /// `reel sessions`); a `--library` that does not exist is an error (a typo must not look
+    /// like an empty library).
+    static func openExisting(_ arguments: ParsedArguments) throws -> StudyLibrary {
+        let path = path(arguments)
+        do {
+            return try StudyLibrary(path: path, create: false)
+        } catch where error.isMissing {
+            guard arguments.string(option) == nil else { throw MissingLibrary(path: path) }
+            return try StudyLibrary.empty()
+        }
+    }
+
+    /// A `--library` that names no file.
+    struct MissingLibrary: Error, CustomStringConvertible {
+        let path: String
+        var description: String {
+            "the library \(path) does not exist (nothing was created); check --library, or start one with 'reel record' or 'reel restore'"
+        }
     }
 }

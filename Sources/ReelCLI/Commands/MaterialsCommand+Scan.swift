@@ -60,7 +60,7 @@ extension MaterialsCommand {
         let isbn = found.isbn!
         print("read ISBN \(isbn)")
         let manual = "reel materials add --isbn \(isbn) --title 'TITLE' [--author 'AUTHOR'] [--publisher 'PUBLISHER']"
-        let lookup = BookLookup(settings: settings, cache: BookLookupCache(directory: LibraryOption.folders.cache + "/reel/books"))
+        let lookup = BookLookup(settings: settings, cache: BookLookupCache(directory: UserFolders.current.cache + "/reel/books"))
         let record: BookRecord
         let cachedAt: Date?
         do {
@@ -75,12 +75,15 @@ extension MaterialsCommand {
         }
         let libraryPath = LibraryOption.path(arguments)
         let coverPath = await downloadCover(record, lookup: lookup, folder: (libraryPath as NSString).deletingLastPathComponent + "/covers")
-        let material = try StudyMaterial(isbn: isbn, title: record.title, author: record.author, publisher: record.publisher,
+        // A book database's text is cleaned, not refused: control characters become spaces.
+        let material = try StudyMaterial(isbn: isbn, title: LibraryName.cleaned(record.title, as: .title) ?? "ISBN \(isbn)",
+                                         author: record.author.flatMap { LibraryName.cleaned($0, as: .author) },
+                                         publisher: record.publisher.flatMap { LibraryName.cleaned($0, as: .publisher) },
                                          coverPath: coverPath, addedAt: Date())
-        try StudyLibrary(path: libraryPath).addMaterial(material)
+        try LibraryOption.openOrCreate(arguments).addMaterial(material)
         let origin = record.source == .openBD ? "openBD" : "the National Diet Library"
         let cacheNote = cachedAt.map { ", cached \($0.formatted(Date.ISO8601FormatStyle(timeZone: .current).year().month().day()))" } ?? ""
-        print("added '\(material.title)'" + (material.author.map { " by \($0)" } ?? "") + " (ISBN \(isbn), from \(origin)\(cacheNote)), id "
+        print("added '\(TerminalText.safe(material.title))'" + (material.author.map { " by \(TerminalText.safe($0))" } ?? "") + " (ISBN \(isbn), from \(origin)\(cacheNote)), id "
               + String(material.id.uuidString.lowercased().prefix(8)))
         return 0
     }

@@ -35,7 +35,10 @@ enum MaterialsCommand {
         switch verb {
         case "add":
             try LibraryCommandText.none(arguments, reference)
-            let titleText = try arguments.require(title)
+            let titleText = try checked(arguments, title, as: .title)
+            for (option, field) in [(author, LibraryName.Field.author), (publisher, .publisher)] where arguments.string(option) != nil {
+                _ = try checked(arguments, option, as: field)
+            }
             let coverPath = arguments.string(cover).map(LibraryCommandText.absolute)
             if let coverPath, !FileManager.default.fileExists(atPath: coverPath) {
                 throw ArgumentParser.Error.invalidValue(command: arguments.path, option: cover.longForm, value: arguments.string(cover) ?? "",
@@ -50,16 +53,16 @@ enum MaterialsCommand {
             } catch {
                 throw arguments.invalid(title, expected: "\(error)")
             }
-            try StudyLibrary(path: LibraryOption.path(arguments)).addMaterial(material)
-            print("added '\(material.title)'" + (material.isbn.map { " (ISBN \($0))" } ?? "") + ", id \(material.id.uuidString.lowercased().prefix(8))")
+            try LibraryOption.openOrCreate(arguments).addMaterial(material)
+            print("added '\(TerminalText.safe(material.title))'" + (material.isbn.map { " (ISBN \($0))" } ?? "") + ", id \(material.id.uuidString.lowercased().prefix(8))")
         case "scan":
             return try await scan(arguments)
         case "rm":
-            let removed = try StudyLibrary(path: LibraryOption.path(arguments)).removeMaterial(try LibraryCommandText.required(arguments, reference))
-            print("removed '\(removed.title)'")
+            let removed = try LibraryOption.openExisting(arguments).removeMaterial(try LibraryCommandText.required(arguments, reference))
+            print("removed '\(TerminalText.safe(removed.title))'")
         default:
             try LibraryCommandText.none(arguments, reference)
-            let materials = try StudyLibrary(path: LibraryOption.path(arguments)).materials()
+            let materials = try LibraryOption.openExisting(arguments).materials()
             if arguments.flag(json) {
                 let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC")!)
                 print(try LibraryCommandText.json(materials.map { m -> [String: Any] in
@@ -71,9 +74,15 @@ enum MaterialsCommand {
             } else {
                 print(LibraryCommandText.table([["ID", "ISBN", "TITLE", "AUTHOR"]] + materials.map {
                     [String($0.id.uuidString.lowercased().prefix(8)), $0.isbn ?? "-", $0.title, $0.author ?? "-"]
-                }), terminator: "")
+                }, maximumWidths: [nil, nil, 50, 30]), terminator: "")
             }
         }
         return 0
+    }
+
+    /// The option's text under the library's rule for names (a usage error otherwise).
+    static func checked(_ arguments: ParsedArguments, _ option: Option, as field: LibraryName.Field) throws -> String {
+        let text = try arguments.require(option)
+        do { return try LibraryName.validate(text, as: field) } catch { throw arguments.invalid(option, expected: "a one-line \(field.rawValue) (\(error))") }
     }
 }

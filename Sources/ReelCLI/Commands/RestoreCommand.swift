@@ -29,7 +29,15 @@ enum RestoreCommand {
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
         let folder = LibraryCommandText.absolute(arguments.string(from) ?? "")
-        let library = try StudyLibrary(path: LibraryOption.path(arguments))
+        let path = LibraryOption.path(arguments)
+        let library: StudyLibrary
+        if arguments.flag(dryRun), !StudyLibrary.exists(at: path) {
+            // A dry run changes nothing, not even by creating the library it would restore into.
+            print("the library \(path) does not exist yet: a restore would create it")
+            library = try StudyLibrary.empty()
+        } else {
+            library = try StudyLibrary(path: path, create: true)
+        }
         let media = arguments.string(mediaDir).map(LibraryCommandText.absolute)
         let report = try LibraryRestore(library: library, source: folder).run(dryRun: arguments.flag(dryRun), mediaFolder: media)
         let plan = report.plan
@@ -39,11 +47,11 @@ enum RestoreCommand {
         }
         let verb = report.dryRun ? "would add" : "added"
         for session in plan.sessions {
-            print("\(verb) session \(session.id.uuidString.lowercased().prefix(8)) \(session.startedAt.formatted(.iso8601))\(session.title.map { " (\($0))" } ?? "")")
+            printSafe("\(verb) session \(session.id.uuidString.lowercased().prefix(8)) \(session.startedAt.formatted(.iso8601))\(session.title.map { " (\($0))" } ?? "")")
         }
-        for tag in plan.tags { print("\(verb) tag '\(tag)'") }
-        for goal in plan.goals { print("\(verb) goal from \(goal.date): \(goal.minutes) min") }
-        for material in plan.materials { print("\(verb) material '\(material.title)'\(material.isbn.map { " (ISBN \($0))" } ?? "")") }
+        for tag in plan.tags { printSafe("\(verb) tag '\(tag)'") }
+        for goal in plan.goals { printSafe("\(verb) goal from \(goal.date): \(goal.minutes) min") }
+        for material in plan.materials { printSafe("\(verb) material '\(material.title)'\(material.isbn.map { " (ISBN \($0))" } ?? "")") }
         for path in report.media { print("\(report.dryRun ? "would copy" : "copied") \(path)") }
         print("\(report.dryRun ? "dry run: " : "")\(plan.sessions.count) session(s), \(plan.tags.count) tag(s), \(plan.goals.count) goal(s), \(plan.materials.count) material(s), \(report.media.count) media file(s)")
         return 0

@@ -12,21 +12,15 @@ enum SessionsCommand {
         discussion: """
             One line per session, oldest first: the date it started (local time), the active \
             (study) time, the mode, title, tags and the video file. Sessions are added when \
-            'reel record' finishes and by 'reel recover'. A library that does not exist yet is \
-            created empty.
+            'reel record' finishes and by 'reel recover'. Reading never creates a library: \
+            the default one that does not exist yet lists no sessions, a --library that does not \
+            exist is an error.
             """,
         options: [json, LibraryOption.option],
         examples: ["reel sessions", "reel sessions --json | jq '.[] | select(.tags | index(\"exam\"))'"])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
-        let path = LibraryOption.path(arguments)
-        let sessions: [StudySession]
-        do {
-            sessions = try StudyLibrary(path: path).sessions()
-        } catch {
-            FileHandle.standardError.write(Data("reel sessions: \(error)\n".utf8))
-            return 1
-        }
+        let sessions = try LibraryOption.openExisting(arguments).sessions()
         if arguments.flag(json) {
             print(try jsonText(sessions))
         } else {
@@ -84,7 +78,9 @@ enum SessionsCommand {
         }
     }
 
-    /// Columns padded to their widest cell; the file last (it is the longest).
+    /// Columns padded to their widest cell by display width; the file last (it is the
+    /// longest). Titles and tags are cut with `…` past 40 and 30 columns; control characters in
+    /// any cell are shown, never sent to the terminal.
     static func table(_ sessions: [StudySession]) -> String {
         guard !sessions.isEmpty else { return "no sessions yet (reel record adds one when it finishes)\n" }
         let formatter = DateFormatter()
@@ -96,9 +92,6 @@ enum SessionsCommand {
             rows.append([formatter.string(from: s.startedAt), StatusLinePrinter.clock(s.activeSeconds), mode + (s.recovered ? " (recovered)" : ""),
                          s.title ?? "-", s.tags.isEmpty ? "-" : s.tags.joined(separator: ","), s.filePath])
         }
-        let widths = (0..<5).map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            (0..<5).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ") + "  " + row[5]
-        }.joined(separator: "\n") + "\n"
+        return TerminalText.table(rows, maximumWidths: [nil, nil, nil, 40, 30, nil])
     }
 }

@@ -30,7 +30,7 @@ enum StatsCommand {
         let zone = TimeZone.current
         let today = CalendarDay(containing: Date(), in: zone)
         let day = try GoalCommand.day(arguments, date)
-        let library = try StudyLibrary(path: LibraryOption.path(arguments))
+        let library = try LibraryOption.openExisting(arguments)
         let stats = StudyStats(period: arguments.flag(month) ? .month : .week, containing: day, today: today,
                                sessions: try library.sessions(), goals: try library.goals(), timeZone: zone)
         if let file = arguments.string(svg) {

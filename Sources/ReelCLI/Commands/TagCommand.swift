@@ -23,13 +23,13 @@ enum TagCommand {
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
         let reference = try LibraryCommandText.required(arguments, session)
         let tagName = try LibraryCommandText.required(arguments, name)
-        let library = try StudyLibrary(path: LibraryOption.path(arguments))
+        let library = try LibraryOption.openExisting(arguments)
         let found = try StudySession.find(reference, in: library.sessions())
         let label = "session \(found.id.uuidString.lowercased().prefix(8))" + (found.title.map { " (\($0))" } ?? "")
         if arguments.flag(remove) {
-            print(try library.untag(session: found.id, from: tagName) ? "took '\(tagName)' off \(label)" : "\(label) does not have tag '\(tagName)'")
+            printSafe(try library.untag(session: found.id, from: tagName) ? "took '\(tagName)' off \(label)" : "\(label) does not have tag '\(tagName)'")
         } else {
-            print(try library.tag(session: found.id, with: tagName) ? "tagged \(label) with '\(tagName)'" : "\(label) already has tag '\(tagName)'")
+            printSafe(try library.tag(session: found.id, with: tagName) ? "tagged \(label) with '\(tagName)'" : "\(label) already has tag '\(tagName)'")
         }
         return 0
     }

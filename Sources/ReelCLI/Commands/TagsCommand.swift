@@ -24,7 +24,7 @@ enum TagsCommand {
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
         let verb = try LibraryCommandText.action(arguments, action, choices: ["add", "rm", "ls"])
-        let library = try StudyLibrary(path: LibraryOption.path(arguments))
+        let library = verb == "add" ? try LibraryOption.openOrCreate(arguments) : try LibraryOption.openExisting(arguments)
         switch verb {
         case "add":
             let text = try LibraryCommandText.required(arguments, name)
@@ -32,11 +32,11 @@ enum TagsCommand {
             do { tag = try Tag(text) } catch {
                 throw ArgumentParser.Error.invalidValue(command: arguments.path, option: name.name, value: text, expected: "a tag name (\(error))", suggestion: nil)
             }
-            print(try library.addTag(tag) ? "added tag '\(tag.name)'" : "tag '\(tag.name)' is already there")
+            printSafe(try library.addTag(tag) ? "added tag '\(tag.name)'" : "tag '\(tag.name)' is already there")
         case "rm":
             let tagName = try LibraryCommandText.required(arguments, name)
             let count = try library.removeTag(named: tagName, force: arguments.flag(force))
-            print("removed tag '\(tagName)'" + (count > 0 ? " (taken off \(count) session\(count == 1 ? "" : "s"))" : ""))
+            printSafe("removed tag '\(tagName)'" + (count > 0 ? " (taken off \(count) session\(count == 1 ? "" : "s"))" : ""))
         default:
             try LibraryCommandText.none(arguments, name)
             let tags = try library.tags()

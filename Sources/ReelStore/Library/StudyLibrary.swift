@@ -17,16 +17,22 @@ public final class StudyLibrary {
     /// A library that cannot be used, with the path and what to do.
     public struct Error: Swift.Error, CustomStringConvertible {
         public var description: String
+        /// The library file does not exist (opened without `create`).
+        public var isMissing = false
     }
 
     /// `$XDG_DATA_HOME/reel/library.sqlite`.
     public static func defaultPath(_ folders: XDGDirectories) -> String { folders.data + "/reel/library.sqlite" }
 
-    /// Opens the library at `path`, creating the file and its folder when missing and applying
-    /// every migration it lacks. A library written by a newer Reel (a migration this one does
-    /// not know) is refused, untouched.
+    /// Opens the library at `path`, applying every migration it lacks. With `create`, a missing
+    /// file and its folder are made; without it, a missing library is an error that says so
+    /// (``Error/isMissing``) and nothing is created. A library written by a newer Reel (a
+    /// migration this one does not know) is refused, untouched.
     public init(path: String, create: Bool = true) throws(Error) {
         self.path = path
+        if !create, !FileManager.default.fileExists(atPath: path) {
+            throw Error(description: "library \(path) does not exist", isMissing: true)
+        }
         let folder = (path as NSString).deletingLastPathComponent
         if create, !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
             do {
@@ -37,15 +43,38 @@ public final class StudyLibrary {
         }
         do {
             connection = try SQLiteConnection(path: path, mode: create ? .create : .readWrite)
-            let mode = try connection.rows("PRAGMA journal_mode = WAL").first?.first?.text
-            guard mode == "wal" else { throw SQLiteError(code: 0, message: "journal mode is \(mode ?? "unknown"), not WAL", context: "opening \(path)") }
-            try connection.executeScript("PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL")
-            try migrate()
+            try configure(journal: "wal")
         } catch let error as Error {
             throw error
         } catch {
             throw Error(description: "library \(path): \(error)")
         }
+    }
+
+    /// An empty library in memory, with the current schema: what a command that only reads
+    /// sees where the default library does not exist yet (nothing is written to disk).
+    public static func empty() throws(Error) -> StudyLibrary { try StudyLibrary(inMemory: ()) }
+
+    private init(inMemory: Void) throws(Error) {
+        path = ":memory:"
+        do {
+            connection = try SQLiteConnection(path: path, mode: .create)
+            try configure(journal: "memory")
+        } catch let error as Error {
+            throw error
+        } catch {
+            throw Error(description: "an empty library in memory: \(error)")
+        }
+    }
+
+    /// Whether a library file exists at `path`.
+    public static func exists(at path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+
+    private func configure(journal expected: String) throws {
+        let mode = try connection.rows("PRAGMA journal_mode = WAL").first?.first?.text
+        guard mode == expected else { throw SQLiteError(code: 0, message: "journal mode is \(mode ?? "unknown"), not \(expected)", context: "opening \(path)") }
+        try connection.executeScript("PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL")
+        try migrate()
     }
 
     /// Names of the migrations applied, in order.
