@@ -1,4 +1,5 @@
 import Foundation
+import ReelCore
 
 /// The `reel` command line: declares the subcommands, parses, dispatches, reports.
 ///
@@ -83,7 +84,10 @@ public enum ReelCommandLine {
         exit(await run(Array(CommandLine.arguments.dropFirst())))
     }
 
+    /// Writes `message` to standard error, each line made safe for a terminal (an error may
+    /// quote a title or a path with control characters in it).
     private static func printError(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        let safe = message.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.safe(String($0)) }
+        FileHandle.standardError.write(Data((safe.joined(separator: "\n") + "\n").utf8))
     }
 }

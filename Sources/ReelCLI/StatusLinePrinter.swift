@@ -1,4 +1,5 @@
 import Foundation
+import ReelCore
 
 /// How a long-running command talks to a person: lines on stdout or stderr, and one status
 /// line that a terminal rewrites in place (`\r` + erase) while a file or pipe gets a plain
@@ -48,4 +49,12 @@ final class StatusLinePrinter: @unchecked Sendable {
         let s = Int(max(0, seconds))
         return String(format: "%02d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
     }
+}
+
+/// Prints `text` to standard output with every line made safe for a terminal: for messages
+/// that quote library data (titles, tags, paths), whose control characters must be shown,
+/// never obeyed.
+func printSafe(_ text: String, terminator: String = "\n") {
+    print(text.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.safe(String($0)) }.joined(separator: "\n"),
+          terminator: terminator)
 }

@@ -98,9 +98,11 @@ public struct RecordSettings: Sendable {
         }
         if !(minHours >= 0) || !minHours.isFinite { throw Error(description: "--min-hours must be 0 or a positive number of hours") }
         if let duration, !(duration > 0) { throw Error(description: "--duration must be a positive number of seconds") }
-        if let title, title.contains(where: { $0.isNewline }) { throw Error(description: "--title must be one line") }
-        for tag in tags where tag.trimmingCharacters(in: .whitespaces).isEmpty || tag.contains(where: { $0.isNewline || $0 == "," }) {
-            throw Error(description: "--tag must be a non-empty name without commas or line breaks, got '\(tag)'")
+        if let title {
+            do { _ = try LibraryName.validate(title, as: .title) } catch { throw Error(description: "--title: \(error)") }
+        }
+        for tag in tags {
+            do { _ = try Tag(tag) } catch { throw Error(description: "--tag: \(error)") }
         }
     }
 

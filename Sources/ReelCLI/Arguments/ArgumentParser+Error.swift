@@ -1,3 +1,5 @@
+import ReelCore
+
 extension ArgumentParser {
     /// A command line that cannot be run as typed. The ``description`` names the command and
     /// says what to change; ``usageHint`` says where to read more.
@@ -43,7 +45,8 @@ extension ArgumentParser {
             case let .missingRequired(command, option):
                 return "\(command): missing required option '\(option)'."
             case let .invalidValue(command, option, value, expected, suggestion):
-                return "\(command): invalid value '\(value)' for '\(option)': expected \(expected)."
+                let shown = TerminalText.truncated(TerminalText.safe(value), toWidth: 60)
+                return "\(command): invalid value '\(shown)' for '\(option)': expected \(expected)."
                     + didYouMean(suggestion)
             case let .repeatedOption(command, option):
                 return "\(command): option '\(option)' can be given only once."

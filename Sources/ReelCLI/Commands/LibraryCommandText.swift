@@ -1,4 +1,5 @@
 import Foundation
+import ReelCore
 
 /// What the library commands (`tags`, `tag`, `goal`, `stats`, `materials`) share: the ACTION
 /// positional checked as a usage error, JSON output, and tables.
@@ -32,19 +33,12 @@ enum LibraryCommandText {
                as: UTF8.self)
     }
 
-    /// Rows padded to each column's widest cell (the last column unpadded).
-    static func table(_ rows: [[String]]) -> String {
-        guard let columns = rows.first?.count else { return "" }
-        let widths = (0..<columns).map { c in rows.map { $0[c].count }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { c, cell in c == columns - 1 ? cell : cell.padding(toLength: widths[c], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ").replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression)
-        }.joined(separator: "\n") + "\n"
+    /// Rows padded to each column's widest cell by display width (the last column unpadded),
+    /// control characters shown, never obeyed (``TerminalText/table(_:maximumWidths:)``).
+    static func table(_ rows: [[String]], maximumWidths: [Int?] = []) -> String {
+        TerminalText.table(rows, maximumWidths: maximumWidths)
     }
 
-    /// A path made absolute against the working folder, `~` expanded.
-    static func absolute(_ path: String) -> String {
-        let expanded = (path as NSString).expandingTildeInPath
-        return expanded.hasPrefix("/") ? expanded : FileManager.default.currentDirectoryPath + "/" + expanded
-    }
+    /// A path made absolute against the working folder, `~` expanded from `$HOME`.
+    static func absolute(_ path: String) -> String { UserFolders.absolute(path) }
 }

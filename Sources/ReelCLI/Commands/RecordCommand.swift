@@ -91,15 +91,13 @@ enum RecordCommand {
             FileHandle.standardError.write(Data("reel record: --interval applies to --mode timelapse only\nRun 'reel record --help' for usage.\n".utf8))
             return ReelCommandLine.usageExitCode
         }
-        let folders = XDGDirectories(environment: ProcessInfo.processInfo.environment,
-                                     home: FileManager.default.homeDirectoryForCurrentUser.path)
-        let outputPath = arguments.string(output).map { ($0 as NSString).expandingTildeInPath }
-            .map { $0.hasPrefix("/") ? $0 : FileManager.default.currentDirectoryPath + "/" + $0 }
+        let folders = UserFolders.current
+        let outputPath = arguments.string(output).map(UserFolders.absolute)
             ?? RecordSettings.defaultOutputPath(folders, mode: recordingMode)
         var settings = RecordSettings(
             source: sourceSpec, mode: recordingMode, interval: MediaTime(seconds: try arguments.seconds(interval) ?? 5),
             canvas: RecordingCanvas(rawValue: arguments.string(canvas) ?? "1920x1080") ?? .hd1080,
-            portrait: arguments.flag(portrait), title: arguments.string(title), tags: arguments.strings(tag),
+            portrait: arguments.flag(portrait), title: try checkedTitle(arguments), tags: try checkedTags(arguments),
             outputPath: outputPath, stateFolder: RecordSettings.defaultStateFolder(folders),
             duration: try arguments.seconds(duration), libraryPath: LibraryOption.path(arguments))
         settings.minHours = try arguments.double(minHours) ?? 1
@@ -136,5 +134,25 @@ enum RecordCommand {
         let report = await recorder.run()
         if report.succeeded, let library = settings.libraryPath { BackupCommand.afterRecording(libraryPath: library) }
         return report.succeeded ? 0 : 1
+    }
+
+    /// `--title`, trimmed, under the library's rule for names (a usage error otherwise).
+    static func checkedTitle(_ arguments: ParsedArguments) throws(ArgumentParser.Error) -> String? {
+        guard let text = arguments.string(title) else { return nil }
+        do { return try LibraryName.validate(text, as: .title) } catch { throw arguments.invalid(title, expected: "a one-line title (\(error))") }
+    }
+
+    /// Each `--tag`, trimmed, under the same rule as `reel tags add` (a usage error otherwise).
+    static func checkedTags(_ arguments: ParsedArguments) throws(ArgumentParser.Error) -> [String] {
+        var names: [String] = []
+        for text in arguments.strings(tag) {
+            do {
+                let name = try Tag(text).name
+                if !names.contains(name) { names.append(name) }
+            } catch {
+                throw .invalidValue(command: arguments.path, option: tag.longForm, value: text, expected: "a tag name (\(error))", suggestion: nil)
+            }
+        }
+        return names
     }
 }

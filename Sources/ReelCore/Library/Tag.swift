@@ -7,7 +7,7 @@ public struct Tag: Sendable, Hashable, Codable {
     public let name: String
 
     /// The longest name accepted, in characters.
-    public static let maximumLength = 64
+    public static let maximumLength = LibraryName.Field.tag.maximumLength
 
     /// A name that cannot be a tag.
     public enum Error: Swift.Error, CustomStringConvertible, Equatable {
@@ -18,23 +18,29 @@ public struct Tag: Sendable, Hashable, Codable {
         /// Has a comma (lists of tags are written comma-separated) or a control character.
         case forbiddenCharacter(String)
 
-        public var description: String {
+        public var description: String { reason.description }
+
+        /// The shared rule's words for it.
+        var reason: LibraryName.Error {
             switch self {
-            case .empty: "a tag needs a name"
-            case .tooLong(let name): "tag '\(name.prefix(20))…' is longer than \(Tag.maximumLength) characters"
-            case .forbiddenCharacter(let name): "tag '\(name)' has a comma or a control character; tags are listed comma-separated, choose another name"
+            case .empty: .empty(.tag)
+            case .tooLong(let name): .tooLong(.tag, name)
+            case .forbiddenCharacter(let name):
+                .forbiddenCharacter(.tag, name, found: name.contains(",") ? "," : TerminalText.safe(String(name.unicodeScalars.first(where: TerminalText.isUnsafe) ?? " ")))
             }
         }
     }
 
-    /// The tag called `name`, spaces at either end removed.
+    /// The tag called `name`, spaces at either end removed; the rules are ``LibraryName``'s.
     public init(_ name: String) throws(Error) {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw .empty }
-        guard trimmed.count <= Tag.maximumLength else { throw .tooLong(trimmed) }
-        guard !trimmed.unicodeScalars.contains(where: { $0 == "," || $0.properties.generalCategory == .control }) else {
-            throw .forbiddenCharacter(trimmed)
+        do {
+            self.name = try LibraryName.validate(name, as: .tag)
+        } catch {
+            switch error {
+            case .empty: throw .empty
+            case .tooLong(_, let text): throw .tooLong(text)
+            case .forbiddenCharacter(_, let text, _): throw .forbiddenCharacter(text)
+            }
         }
-        self.name = trimmed
     }
 }
