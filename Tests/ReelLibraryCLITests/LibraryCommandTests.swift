@@ -116,6 +116,7 @@ struct LibraryCommandTests {
         #expect(noDay.status == 64 && noDay.stderr.contains("not a day of the calendar"))
         #expect(try home.reel(["goal", "set"]).status == 64)
         #expect(try home.reel(["stats", "--week", "--month"]).status == 64)
+        #expect(try home.reel(["goal", "set", "30"]).status == 0)
         let badPath = try home.reel(["stats", "--svg", home.dir.path("no/such/folder/x.svg")])
         #expect(badPath.status == 1 && badPath.stderr.contains("cannot write the chart"))
     }
