@@ -123,6 +123,37 @@ struct LibraryDataSafetyTests {
         #expect(sessions.contains("^[[31mred^G\\u{9B}2J"), "\(sessions)")
     }
 
+    @Test("stats: 0.8 min reads 0 min beside a 1-minute goal it missed; days to come are not 'below'; overlapping sessions count once")
+    func statsVerdicts() throws {
+        let home = try Home()
+        defer { home.dir.cleanup() }
+        let library = home.dir.path("lib.sqlite")
+        let utc = TimeZone(identifier: "UTC")!
+        let today = CalendarDay(containing: Date(), in: utc)
+        let yesterday = today.adding(days: -1)
+        let start = yesterday.start(in: utc).addingTimeInterval(10 * 3600)
+        for (index, (offset, minutes)) in [(0.0, 0.8), (0.0, 0.8), (7200.0, 45.0), (7200.0 + 600, 45.0)].enumerated() {
+            // Two pairs recorded at the same time: 0.8 + 0.8 at once, then 45 and 45 ten minutes apart.
+            try StudyLibrary(path: library).add(StudySession(
+                id: UUID(), startedAt: start.addingTimeInterval(offset), endedAt: start.addingTimeInterval(offset + minutes * 60),
+                activeSeconds: minutes * 60, videoSeconds: 1, mode: .full, intervalSeconds: nil, filePath: home.dir.path("v\(index).mp4"),
+                thumbnailPath: nil, faceTrackPath: nil, title: nil, tags: []))
+        }
+        #expect(try home.reel(["goal", "set", "56", "--date", today.adding(days: -30).description, "--library", library]).status == 0)
+        let stats = try home.reel(["stats", "--library", library])
+        #expect(stats.status == 0, "\(stats.stderr)")
+        for line in stats.stdout.split(separator: "\n").dropFirst().dropLast() {
+            let columns = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard columns.count > 1, let day = try? CalendarDay(String(columns[1])) else { continue }
+            if day > today { #expect(line.hasSuffix("to come"), "\(line)") }
+            if day < today { #expect(line.contains("below") || line.contains("met"), "\(line)") }
+            // 0.8 + 45 + 10 more minutes of the second 45 (the twin 0.8 and the overlap count once) = 55.8: below 56, shown 55.
+            if day == yesterday { #expect(line.contains("55 min") && line.contains("56 min") && line.contains("below"), "\(line)") }
+            if day == today { #expect(line.hasSuffix("so far"), "\(line)") }
+        }
+        #expect(!stats.stdout.contains("1 h"), "no day adds the overlapping sessions up: \(stats.stdout)")
+    }
+
     @Test("tables line up CJK and emoji titles by display width, keep emoji whole, cut long titles with …")
     func wideText() throws {
         let home = try Home()

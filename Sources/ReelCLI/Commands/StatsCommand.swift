@@ -20,7 +20,13 @@ enum StatsCommand {
             days the goal was met, and the streak: days in a row up to today that met their \
             goal (today only counts once it is met; a day before any goal counts when it has \
             any study). A session that crosses midnight is split between the days by its \
-            wall-clock time on each side.
+            wall-clock time on each side; sessions recorded at the same time count their \
+            overlap once.
+
+            Verdicts: met, below (a day that is over), so far (today, not met yet), to come \
+            (later days); only met and below days count in "goal met on N of M days". Times \
+            are cut down to the minute, never rounded up, so a time shown as reaching the goal \
+            has reached it (the JSON has tenths of a minute, cut down the same way).
             """,
         options: [week, month, date, json, svg, LibraryOption.option],
         examples: ["reel stats", "reel stats --month --svg month.svg", "reel stats --week --date 2026-11-02 --json"])
@@ -44,16 +50,17 @@ enum StatsCommand {
         return 0
     }
 
-    /// The period, totals and every day; minutes rounded to 0.1.
+    /// The period, totals and every day; minutes cut down to 0.1 (as the text cuts to the
+    /// minute: a value shown as reaching a goal has reached it).
     static func jsonObject(_ stats: StudyStats) -> [String: Any] {
-        func round(_ v: Double) -> Double { (v * 10).rounded() / 10 }
+        func round(_ v: Double) -> Double { (v * 10 + 1e-9).rounded(.down) / 10 }
         return [
             "period": stats.period.rawValue,
             "from": stats.days.first?.date.description ?? NSNull(), "to": stats.days.last?.date.description ?? NSNull(),
             "totalMinutes": round(stats.totalMinutes), "daysMet": stats.daysMet, "daysWithGoal": stats.daysWithGoal, "streak": stats.streak,
             "days": stats.days.map { d -> [String: Any] in
                 ["date": d.date.description, "activeMinutes": round(d.activeMinutes), "goalMinutes": d.goalMinutes ?? NSNull(),
-                 "metGoal": d.metGoal ?? NSNull(), "sessions": d.sessionCount]
+                 "metGoal": d.metGoal ?? NSNull(), "verdict": d.verdict?.rawValue ?? NSNull(), "sessions": d.sessionCount]
             },
         ]
     }
@@ -67,7 +74,7 @@ enum StatsCommand {
             rows.append([d.date.weekdayAbbreviation, d.date.description,
                          d.activeMinutes > 0 ? StudyStatsChart.duration(d.activeMinutes) : "-",
                          d.goalMinutes.map { StudyStatsChart.duration(Double($0)) } ?? "-",
-                         d.metGoal.map { $0 ? "met" : "below" } ?? "", bar])
+                         d.verdict?.rawValue ?? "", bar])
         }
         var summary = "total \(StudyStatsChart.duration(stats.totalMinutes))"
         if stats.daysWithGoal > 0 { summary += ", goal met on \(stats.daysMet) of \(stats.daysWithGoal) days" }

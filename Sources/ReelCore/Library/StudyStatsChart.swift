@@ -87,7 +87,8 @@ public struct StudyStatsChart: Sendable {
 
     /// "45 min", "1 h", "2 h 05".
     public static func duration(_ minutes: Double) -> String {
-        let total = Int(minutes.rounded())
+        // Cut down, never rounded up: a time shown as reaching a goal has reached it.
+        let total = Int((max(0, minutes) + 1e-9).rounded(.down))
         if total < 60 { return "\(total) min" }
         let m = total % 60
         return "\(total / 60) h" + (m == 0 ? "" : " " + (m < 10 ? "0" : "") + String(m))

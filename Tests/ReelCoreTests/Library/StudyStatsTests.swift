@@ -72,13 +72,70 @@ struct StudyStatsTests {
                                sessions: sessions, goals: goals, timeZone: Self.tokyo)
         #expect(stats.days.map(\.goalMinutes) == [90, 90, 90, 120, 120, 120, 120])
         #expect(stats.days.map(\.activeMinutes) == [90, 89.5, 0, 140, 0, 0, 0])
-        #expect(stats.days.map(\.metGoal) == [true, false, false, true, false, false, false])
+        #expect(stats.days.map(\.metGoal) == [true, false, false, true, nil, nil, nil])
+        #expect(stats.days.map(\.verdict) == [.met, .below, .below, .met, .toCome, .toCome, .toCome])
         #expect(stats.days.map(\.sessionCount) == [1, 1, 0, 2, 0, 0, 0])
-        #expect(stats.totalMinutes == 319.5 && stats.daysMet == 2 && stats.daysWithGoal == 7)
+        #expect(stats.totalMinutes == 319.5 && stats.daysMet == 2 && stats.daysWithGoal == 4)
         #expect(stats.streak == 1, "the 3rd met its goal, the 2nd did not")
         let none = StudyStats(period: .week, containing: Self.day("2026-12-02"), today: Self.day("2026-12-03"),
                               sessions: sessions, goals: [], timeZone: Self.tokyo)
         #expect(none.days.allSatisfy { $0.goalMinutes == nil && $0.metGoal == nil } && none.daysWithGoal == 0)
+    }
+
+    @Test("only a day that is over can miss its goal: today is 'so far' until met, later days 'to come', neither counted")
+    func daysNotOver() throws {
+        let goals = [try DailyGoal(date: Self.day("2026-11-01"), minutes: 60)]
+        let sessions = [Self.session("2026-12-01 09:00", active: 30), Self.session("2026-11-30 09:00", active: 59.99)]
+        let stats = StudyStats(period: .week, containing: Self.day("2026-12-01"), today: Self.day("2026-12-01"),
+                               sessions: sessions, goals: goals, timeZone: Self.tokyo)
+        #expect(stats.days.map(\.verdict) == [.below, .sofar, .toCome, .toCome, .toCome, .toCome, .toCome])
+        #expect(stats.daysWithGoal == 1 && stats.daysMet == 0)
+        let met = StudyStats(period: .week, containing: Self.day("2026-12-01"), today: Self.day("2026-12-01"),
+                             sessions: sessions + [Self.session("2026-12-01 12:00", active: 30)], goals: goals, timeZone: Self.tokyo)
+        #expect(met.days[1].verdict == .met && met.daysWithGoal == 2 && met.daysMet == 1)
+        // A whole past week: every day is over.
+        let past = StudyStats(period: .week, containing: Self.day("2026-11-24"), today: Self.day("2026-12-01"),
+                              sessions: sessions, goals: goals, timeZone: Self.tokyo)
+        #expect(past.days.allSatisfy { $0.verdict == .below } && past.daysWithGoal == 7)
+    }
+
+    @Test("times are cut down, never rounded up: what reads as reaching a goal has reached it")
+    func shownAsDecided() {
+        #expect(StudyStatsChart.duration(0.8) == "0 min")
+        #expect(StudyStatsChart.duration(59.99) == "59 min")
+        #expect(StudyStatsChart.duration(60) == "1 h" && StudyStatsChart.duration(89.9999999999) == "1 h 30")
+        #expect(StudyStatsChart.duration(125.5) == "2 h 05")
+        // The property: the minutes a person reads reach the goal exactly when the verdict says met.
+        func read(_ text: String) -> Int {
+            let parts = text.split(separator: " ")
+            if parts.last == "min" { return Int(parts[0])! }
+            return Int(parts[0])! * 60 + (parts.count == 3 ? Int(parts[2])! : 0)
+        }
+        for minutes in stride(from: 0.0, through: 130, by: 0.05) {
+            for goal in [1, 30, 60, 90, 120] {
+                #expect((read(StudyStatsChart.duration(minutes)) >= goal) == StudyStats.reaches(minutes, goal), "\(minutes) vs \(goal)")
+            }
+        }
+    }
+
+    @Test("sessions recorded at the same time count their overlap once, at the busier session's rate")
+    func overlapCountsOnce() {
+        let a = Self.session("2026-11-30 10:00", active: 60)
+        var twin = a
+        twin.id = UUID()
+        #expect(StudyStats.activeMinutes(of: [a, twin], timeZone: Self.tokyo)[Self.day("2026-11-30")] == 60)
+        // Half overlapping: the union of the spans.
+        let later = Self.session("2026-11-30 10:30", active: 60)
+        #expect(abs(StudyStats.activeMinutes(of: [a, later], timeZone: Self.tokyo)[Self.day("2026-11-30")]! - 90) < 1e-9)
+        // A paused session inside a busy one: the busy one's rate wins where they overlap.
+        let paused = Self.session("2026-11-30 10:00", active: 15, wall: 60)
+        #expect(abs(StudyStats.activeMinutes(of: [paused, a], timeZone: Self.tokyo)[Self.day("2026-11-30")]! - 60) < 1e-9)
+        // Separate sessions still add up; an overlap across midnight is split there.
+        let evening = Self.session("2026-11-30 20:00", active: 30)
+        #expect(abs(StudyStats.activeMinutes(of: [a, evening], timeZone: Self.tokyo)[Self.day("2026-11-30")]! - 90) < 1e-9)
+        let night1 = Self.session("2026-11-30 23:00", active: 120), night2 = Self.session("2026-11-30 23:30", active: 60)
+        let split = StudyStats.activeMinutes(of: [night1, night2], timeZone: Self.tokyo)
+        #expect(abs(split[Self.day("2026-11-30")]! - 60) < 1e-9 && abs(split[Self.day("2026-12-01")]! - 60) < 1e-9)
     }
 
     @Test("the streak counts back from today (or yesterday while today is not met); goal-less days count when studied")
