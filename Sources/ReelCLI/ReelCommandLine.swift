@@ -43,7 +43,7 @@ public enum ReelCommandLine {
     /// The tool's declaration, built from ``subcommands``.
     public static let tool = ToolSpec(
         name: "reel",
-        summary: "A camera pipeline for Linux: timelapses, live HLS, overlay and focus cameras.",
+        summary: "A camera pipeline for Linux: a study recorder (active-time timelapses, privacy export) and live HLS without a media server.",
         commands: subcommands.map(\.spec)
     )
 

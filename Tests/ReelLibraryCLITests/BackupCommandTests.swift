@@ -103,6 +103,44 @@ struct BackupCommandTests {
         #expect(twice.status == 0 && twice.stdout == "nothing to restore: the library already has everything in \(home.backup)\n")
     }
 
+    @Test("restore with a file missing and one damaged in the backup: both listed, nothing changed; --skip-missing restores the rest")
+    func skipMissing() throws {
+        let home = try Home()
+        defer { home.dir.cleanup() }
+        try home.sessions(3, videoBytes: 5000)
+        #expect(try home.reel(["backup", "--to", home.backup]).status == 0)
+        let document = try Self.consistent(home.backup)
+        let videos = (1...3).map { home.dir.path("media/\($0).mp4") }
+        let gone = try #require(document.media.first { $0.sourcePath == videos[1] })
+        let damaged = try #require(document.media.first { $0.sourcePath == videos[2] })
+        try FileManager.default.removeItem(atPath: home.backup + "/" + gone.path)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: home.backup + "/" + damaged.path))
+        bytes[100] ^= 0xFF  // same size: only the checksum finds it
+        try bytes.write(to: URL(fileURLWithPath: home.backup + "/" + damaged.path))
+        try FileManager.default.removeItem(atPath: home.dir.path("media"))
+
+        let other = home.dir.path("other/library.sqlite")
+        let refused = try home.reel(["restore", "--from", home.backup], library: other)
+        #expect(refused.status == 1 && refused.stderr.contains(gone.path) && refused.stderr.contains("--skip-missing")
+                && refused.stderr.contains("nothing was changed"), "\(refused.stderr)")
+        #expect(try StudyLibrary(path: other).sessions().isEmpty && !FileManager.default.fileExists(atPath: videos[0]))
+        let dry = try home.reel(["restore", "--from", home.backup, "--dry-run"], library: other)
+        #expect(dry.status == 1 && dry.stderr.contains("1 file of the backup cannot be restored"), "a dry run finds the missing file (the damaged one only shows when copied): \(dry.stderr)")
+
+        let rest = try home.reel(["restore", "--from", home.backup, "--skip-missing"], library: other)
+        #expect(rest.status == 0, "\(rest.stderr)")
+        #expect(rest.stderr.contains("left out \(home.backup)/\(gone.path): missing") && rest.stderr.contains("left out \(home.backup)/\(damaged.path): its checksum"),
+                "\(rest.stderr)")
+        #expect(rest.stdout.hasSuffix("3 session(s), 1 tag(s), 1 goal(s), 1 material(s), 4 media file(s), 2 left out (missing or damaged in the backup)\n"), "\(rest.stdout)")
+        #expect(try StudyLibrary(path: other).sessions().count == 3)
+        #expect(FileManager.default.fileExists(atPath: videos[0]) && !FileManager.default.fileExists(atPath: videos[1])
+                && !FileManager.default.fileExists(atPath: videos[2]))
+        #expect(try ChecksummedFile.checksum(of: videos[0]) == document.media.first { $0.sourcePath == videos[0] }!.checksum)
+        // No temporary copy is left beside the files.
+        let left = try FileManager.default.contentsOfDirectory(atPath: home.dir.path("media"))
+        #expect(left.allSatisfy { !$0.hasPrefix(".") }, "\(left)")
+    }
+
     @Test("restore --media-dir: the added sessions' files go to the folder and their records name it; an unreachable original path names the option")
     func mediaDir() throws {
         let home = try Home()

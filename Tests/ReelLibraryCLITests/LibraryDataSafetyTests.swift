@@ -123,6 +123,22 @@ struct LibraryDataSafetyTests {
         #expect(sessions.contains("^[[31mred^G\\u{9B}2J"), "\(sessions)")
     }
 
+    @Test("a malformed session reference is a usage error (64) before any library is opened; a well-formed unknown one exits 1")
+    func sessionReferences() throws {
+        let home = try Home()
+        defer { home.dir.cleanup() }
+        let library = home.dir.path("lib.sqlite")
+        try home.addSession(library, title: "Chemistry", tags: ["exam"], number: 1)
+        for bad in ["30e", "zzzz", "last!", ""] {
+            let result = try home.reel(["tag", bad, "exam", "--library", library])
+            #expect(result.status == 64 && result.stderr.contains("Run 'reel tag --help' for usage."), "'\(bad)': \(result.stderr)")
+        }
+        #expect(try home.reel(["tag", "30e", "exam", "--library", home.dir.path("none.sqlite")]).status == 64)
+        let unknown = try home.reel(["tag", "ffff", "exam", "--library", library])
+        #expect(unknown.status == 1 && unknown.stderr.contains("no session id starts with 'ffff'"))
+        #expect(try home.reel(["tag", "0B8E2A1C", "exam", "--library", library]).status == 0, "ids in any case")
+    }
+
     @Test("stats: 0.8 min reads 0 min beside a 1-minute goal it missed; days to come are not 'below'; overlapping sessions count once")
     func statsVerdicts() throws {
         let home = try Home()

@@ -195,7 +195,7 @@ struct LibraryBackupTests {
         try refused("the file is damaged")
         // And one missing.
         try FileManager.default.removeItem(atPath: victim)
-        try refused("is missing")
+        try refused("missing, though backup.json lists it")
     }
 
     @Test("a library made by the first schema backs up and restores with no loss")

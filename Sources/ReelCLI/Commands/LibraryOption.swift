@@ -33,6 +33,20 @@ enum LibraryOption {
         }
     }
 
+    /// The session reference the positional holds (`last` or the start of an id), its form
+    /// checked before any library is opened: a malformed one is a usage error (exit 64).
+    static func sessionReference(_ arguments: ParsedArguments, _ positional: Positional) throws -> String {
+        let reference = try LibraryCommandText.required(arguments, positional)
+        do {
+            try StudySession.checkReference(reference)
+        } catch {
+            throw ArgumentParser.Error.invalidValue(command: arguments.path, option: positional.name, value: reference,
+                                                    expected: "'last' or at least 4 hexadecimal digits of a session id (reel sessions --json lists them)",
+                                                    suggestion: nil)
+        }
+        return reference
+    }
+
     /// A `--library` that names no file.
     struct MissingLibrary: Error, CustomStringConvertible {
         let path: String

@@ -19,7 +19,7 @@ enum RecordCommand {
     static let output = Option.value("output", short: "o", placeholder: "FILE.mp4",
                                      help: "Where the finished MP4 goes (default: reel-DATE-TIME-MODE.mp4 in reel/recordings of the XDG data folder, ~/.local/share). Never replaces a file.")
     static let duration = Option.value("duration", short: "d", as: Duration.self,
-                                       help: "Stop after this long of capture (for scripts and tests); default: until stopped.")
+                                       help: "Stop this long after the first frame, by the capture clock: paused time counts (it is not study time; for scripts and tests). Default: until stopped.")
     static let minHours = Option.value("min-hours", as: Double.self, default: "1",
                                        help: "Refuse to start when the disk would be full within this many hours of recording (0: start anyway).")
     static let quiet = Option.flag("quiet", help: "No status line; state changes and the summary only.")

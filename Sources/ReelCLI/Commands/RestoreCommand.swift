@@ -2,12 +2,14 @@ import Foundation
 import ReelCore
 import ReelStore
 
-/// `reel restore --from DIR [--media-dir DIR] [--dry-run]`: adds a backup's records and media to the library.
+/// `reel restore --from DIR [--media-dir DIR] [--dry-run] [--skip-missing]`: adds a backup's records and media to the library.
 enum RestoreCommand {
     static let from = Option.value("from", placeholder: "DIR", required: true, help: "The backup folder (the one 'reel backup --to' wrote).")
     static let dryRun = Option.flag("dry-run", help: "Only print what would be added; change nothing.")
     static let mediaDir = Option.value("media-dir", placeholder: "DIR",
                                        help: "Put the files of the sessions (and the covers of the materials) this restore adds in DIR (their records name the new paths), instead of the paths they were backed up from — for another user name or disk.")
+
+    static let skipMissing = Option.flag("skip-missing", help: "Restore everything else when some of the backup's media files are missing or damaged (they are listed; the records are restored).")
 
     static let spec = CommandSpec(
         name: "restore",
@@ -16,13 +18,15 @@ enum RestoreCommand {
             Restore only adds: sessions are matched by id, tags by name, goals by date, materials \
             by ISBN; what the library has is never changed or deleted, and media are copied only \
             where missing. All records go in one transaction, so running it twice changes \
-            nothing the second time. A damaged or newer backup.json is refused and nothing changes. \
+            nothing the second time. A damaged or newer backup.json is refused and nothing changes; \
+            so are media files missing from the backup or damaged (all are listed) unless \
+            --skip-missing is given, which restores the rest and lists what was left out. \
             Media go back to the paths they were backed up from; on a machine where those do not \
             exist (another user name), --media-dir puts the added sessions' files and materials' \
             covers in one folder (a name already taken gets the id in front; nothing is \
             overwritten).
             """,
-        options: [from, mediaDir, dryRun, LibraryOption.option],
+        options: [from, mediaDir, dryRun, skipMissing, LibraryOption.option],
         positionals: [],
         examples: ["reel restore --from ~/Sync/reel-backup --dry-run", "reel restore --from ~/Sync/reel-backup",
                    "reel restore --from /media/usb/reel-backup --media-dir ~/.local/share/reel/recordings"])
@@ -39,8 +43,12 @@ enum RestoreCommand {
             library = try StudyLibrary(path: path, create: true)
         }
         let media = arguments.string(mediaDir).map(LibraryCommandText.absolute)
-        let report = try LibraryRestore(library: library, source: folder).run(dryRun: arguments.flag(dryRun), mediaFolder: media)
+        let report = try LibraryRestore(library: library, source: folder).run(dryRun: arguments.flag(dryRun), mediaFolder: media,
+                                                                                 skipMissing: arguments.flag(skipMissing))
         let plan = report.plan
+        for file in report.skipped {
+            FileHandle.standardError.write(Data(TerminalText.safe("reel restore: warning: \(report.dryRun ? "would leave" : "left") out \(file.path): \(file.reason)").utf8 + Data("\n".utf8)))
+        }
         if plan.isEmpty && report.media.isEmpty {
             print("nothing to restore: the library already has everything in \(folder)")
             return 0
@@ -53,7 +61,8 @@ enum RestoreCommand {
         for goal in plan.goals { printSafe("\(verb) goal from \(goal.date): \(goal.minutes) min") }
         for material in plan.materials { printSafe("\(verb) material '\(material.title)'\(material.isbn.map { " (ISBN \($0))" } ?? "")") }
         for path in report.media { print("\(report.dryRun ? "would copy" : "copied") \(path)") }
-        print("\(report.dryRun ? "dry run: " : "")\(plan.sessions.count) session(s), \(plan.tags.count) tag(s), \(plan.goals.count) goal(s), \(plan.materials.count) material(s), \(report.media.count) media file(s)")
+        print("\(report.dryRun ? "dry run: " : "")\(plan.sessions.count) session(s), \(plan.tags.count) tag(s), \(plan.goals.count) goal(s), \(plan.materials.count) material(s), \(report.media.count) media file(s)"
+                  + (report.skipped.isEmpty ? "" : ", \(report.skipped.count) left out (missing or damaged in the backup)"))
         return 0
     }
 }

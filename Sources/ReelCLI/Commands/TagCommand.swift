@@ -21,7 +21,7 @@ enum TagCommand {
         examples: ["reel tag last exam", "reel tag 0b8e exam --remove"])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
-        let reference = try LibraryCommandText.required(arguments, session)
+        let reference = try LibraryOption.sessionReference(arguments, session)
         let tagName = try LibraryCommandText.required(arguments, name)
         let library = try LibraryOption.openExisting(arguments)
         let found = try StudySession.find(reference, in: library.sessions())

@@ -11,6 +11,8 @@ public enum ChecksummedFile {
     /// A file that could not be read, written or checked, with its path.
     public struct Error: Swift.Error, CustomStringConvertible {
         public var description: String
+        /// The source is damaged (its checksum differs from the one recorded); not an I/O failure.
+        public var isDamage = false
     }
 
     /// A file's size and modification time (seconds since 1970), nil when it does not exist.
@@ -75,7 +77,8 @@ public enum ChecksummedFile {
             }
             guard !durable || fsync(output) == 0 else { throw Error(description: "\(temporary): cannot sync (\(String(cString: strerror(errno))))") }
             if let expected, expected != digest {
-                throw Error(description: "\(source): checksum \(digest.algorithm.rawValue) \(digest.short)… differs from the \(expected.short)… recorded; the file is damaged")
+                throw Error(description: "\(source): checksum \(digest.algorithm.rawValue) \(digest.short)… differs from the \(expected.short)… recorded; the file is damaged",
+                            isDamage: true)
             }
         } catch {
             close(output)

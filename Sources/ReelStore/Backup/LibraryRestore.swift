@@ -15,6 +15,16 @@ public struct LibraryRestore {
         public var media: [String]
         /// Whether this was a dry run.
         public var dryRun: Bool
+        /// Backup files left out with `skipMissing` (missing or damaged in the backup).
+        public var skipped: [Skipped] = []
+    }
+
+    /// A backup file that cannot be restored, and why.
+    public struct Skipped: Sendable, Equatable {
+        /// The file in the backup.
+        public var path: String
+        /// Missing, or damaged and how.
+        public var reason: String
     }
 
     /// A restore that could not be done; nothing was changed.
@@ -36,8 +46,10 @@ public struct LibraryRestore {
     /// Restores (or with `dryRun` only reports what would be added). With `mediaFolder`, the
     /// sessions this restore adds get their files there (``MediaRelocation``) and their
     /// records name those paths; without it every file goes back to the path it was backed
-    /// up from.
-    public func run(dryRun: Bool = false, mediaFolder: String? = nil) throws -> Report {
+    /// up from. A backup file that is missing or damaged stops the restore with every such
+    /// file listed and nothing changed; with `skipMissing` those files are left out (listed in
+    /// the report) and everything else is restored, records included.
+    public func run(dryRun: Bool = false, mediaFolder: String? = nil, skipMissing: Bool = false) throws -> Report {
         let document: BackupDocument
         do {
             guard let read = try LibraryBackup.document(in: source) else {
@@ -73,26 +85,37 @@ public struct LibraryRestore {
                 wanted.append((entry, destination))
             }
         }
-        for (entry, _) in wanted {
-            guard let status = ChecksummedFile.status(source + "/" + entry.path) else {
-                throw Error(description: "\(source)/\(entry.path) is missing, though \(LibraryBackup.documentName) lists it; nothing was changed")
+        var skipped: [Skipped] = []
+        wanted = wanted.filter { entry, _ in
+            let path = source + "/" + entry.path
+            guard let status = ChecksummedFile.status(path) else {
+                skipped.append(Skipped(path: path, reason: "missing, though \(LibraryBackup.documentName) lists it"))
+                return false
             }
             guard status.size == entry.size else {
-                throw Error(description: "\(source)/\(entry.path) has \(status.size) bytes, \(LibraryBackup.documentName) says \(entry.size); the backup is damaged, nothing was changed")
+                skipped.append(Skipped(path: path, reason: "\(status.size) bytes, \(LibraryBackup.documentName) says \(entry.size): damaged"))
+                return false
             }
+            return true
         }
-        if dryRun { return Report(plan: plan, media: wanted.map(\.destination), dryRun: true) }
+        if !skipped.isEmpty, !skipMissing { throw Self.incomplete(skipped) }
+        if dryRun { return Report(plan: plan, media: wanted.map(\.destination), dryRun: true, skipped: skipped) }
 
         var staged: [(temporary: String, destination: String)] = []
         do {
             for (entry, destination) in wanted {
-                let copy = try ChecksummedFile.copy(from: source + "/" + entry.path, to: destination, expected: entry.checksum, rename: false)
-                staged.append((copy.temporary, destination))
+                do {
+                    let copy = try ChecksummedFile.copy(from: source + "/" + entry.path, to: destination, expected: entry.checksum, rename: false)
+                    staged.append((copy.temporary, destination))
+                } catch where error.isDamage && skipMissing {
+                    skipped.append(Skipped(path: source + "/" + entry.path, reason: "its checksum differs from the one recorded: damaged"))
+                }
             }
         } catch {
             for file in staged { unlink(file.temporary) }
             let elsewhere = mediaFolder == nil && "\(error)".contains("cannot create") ? " (to put the media of the added sessions in another folder, restore with --media-dir DIR)" : ""
-            throw Error(description: "\(error); nothing was changed\(elsewhere)")
+            let rest = error.isDamage ? " (to restore everything else, run again with --skip-missing)" : ""
+            throw Error(description: "\(error); nothing was changed\(elsewhere)\(rest)")
         }
         for (index, file) in staged.enumerated() {
             // Never overwrite: a file that appeared meanwhile stays, the copy goes.
@@ -104,6 +127,18 @@ public struct LibraryRestore {
             }
         }
         try library.apply(plan)
-        return Report(plan: plan, media: wanted.map(\.destination), dryRun: false)
+        let placed = Set(staged.map(\.destination))
+        return Report(plan: plan, media: wanted.map(\.destination).filter(placed.contains), dryRun: false, skipped: skipped)
+    }
+
+    /// The error for backup files that are missing or damaged: every one of them, and the way on.
+    static func incomplete(_ files: [Skipped]) -> Error {
+        let list = files.prefix(20).map { "  \($0.path): \($0.reason)" }.joined(separator: "\n")
+        let more = files.count > 20 ? "\n  … and \(files.count - 20) more" : ""
+        return Error(description: """
+            \(files.count) file\(files.count == 1 ? "" : "s") of the backup cannot be restored; nothing was changed:
+            \(list)\(more)
+            To restore everything else (records included, these files left out), run again with --skip-missing.
+            """)
     }
 }

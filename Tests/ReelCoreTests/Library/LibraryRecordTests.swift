@@ -77,6 +77,9 @@ struct LibraryRecordTests {
         #expect(try StudySession.find("ffff", in: all) == c)
         #expect(throws: StudySession.LookupError.ambiguous("abcd", count: 2)) { try StudySession.find("abcd", in: all) }
         #expect(throws: StudySession.LookupError.tooShort("ffa")) { try StudySession.find("ffa", in: all) }
+        #expect(throws: StudySession.LookupError.notAnID("30ez")) { try StudySession.find("30ez", in: all) }
+        #expect(throws: StudySession.LookupError.tooShort("30e")) { try StudySession.checkReference("30e") }
+        try StudySession.checkReference("0B8E-2a1c")
         #expect(throws: StudySession.LookupError.noMatch("1234")) { try StudySession.find("1234", in: all) }
         #expect(throws: StudySession.LookupError.noSessions) { try StudySession.find("last", in: []) }
     }
