@@ -6,7 +6,7 @@ SWIFT ?= swift
 # The release build directory; asked of SwiftPM when a recipe runs, not when make starts.
 RELEASE_BIN = $$($(SWIFT) build -c release --show-bin-path)
 
-.PHONY: all setup build test demo bench clean
+.PHONY: all setup build test demo bench install uninstall clean
 
 all: build
 
@@ -31,6 +31,19 @@ bench: build
 	else \
 		echo "bench: bench/run.sh does not exist yet; nothing to measure." >&2; exit 1; \
 	fi
+
+# Installs the release binary to $(PREFIX)/bin (default ~/.local/bin, where the README's systemd
+# units look); `make setup` (run by build) has already put the face model in the user's XDG data
+# folder. DESTDIR is honoured for packaging. Shell completion and the man page join here once
+# they exist.
+PREFIX ?= $(HOME)/.local
+install: build
+	install -D -m 0755 "$(RELEASE_BIN)/reel" "$(DESTDIR)$(PREFIX)/bin/reel"
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/reel"; \
+	case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on PATH";; esac
+
+uninstall:
+	rm -f "$(DESTDIR)$(PREFIX)/bin/reel"
 
 clean:
 	$(SWIFT) package clean
