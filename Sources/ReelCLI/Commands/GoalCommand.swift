@@ -51,7 +51,12 @@ enum GoalCommand {
 
     /// `--date` as a day (a usage error when it is not one), or today in the local time zone.
     static func day(_ arguments: ParsedArguments, _ option: Option) throws(ArgumentParser.Error) -> CalendarDay {
-        guard let text = arguments.string(option) else { return CalendarDay(containing: Date(), in: .current) }
+        try day(arguments, option, default: CalendarDay(containing: Date(), in: .current))!
+    }
+
+    /// `option` as a day (a usage error when it is not one), or `fallback` when not given.
+    static func day(_ arguments: ParsedArguments, _ option: Option, default fallback: CalendarDay?) throws(ArgumentParser.Error) -> CalendarDay? {
+        guard let text = arguments.string(option) else { return fallback }
         do {
             return try CalendarDay(text)
         } catch {

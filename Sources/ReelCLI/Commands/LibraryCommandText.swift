@@ -27,6 +27,15 @@ enum LibraryCommandText {
         if let word = arguments.positional(positional) { throw .unexpectedArgument(command: arguments.path, argument: word, takesArguments: true) }
     }
 
+    /// A usage error when an option that `action` does not take was given (`reel sessions ls
+    /// --title X`): options belong to the action that uses them.
+    static func refuseOthers(_ arguments: ParsedArguments, allowed: [Option], action: String) throws(ArgumentParser.Error) {
+        let allowedNames = Set((allowed + [LibraryOption.option]).map(\.name))
+        for option in arguments.command.options where !allowedNames.contains(option.name) && arguments.count(option) > 0 {
+            throw .conflictingOptions(command: arguments.path, first: option.longForm, second: action)
+        }
+    }
+
     /// Pretty JSON with sorted keys; `nil` values must be passed as `NSNull()`.
     static func json(_ value: Any) throws -> String {
         String(decoding: try JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]),
@@ -37,6 +46,14 @@ enum LibraryCommandText {
     /// control characters shown, never obeyed (``TerminalText/table(_:maximumWidths:)``).
     static func table(_ rows: [[String]], maximumWidths: [Int?] = []) -> String {
         TerminalText.table(rows, maximumWidths: maximumWidths)
+    }
+
+    /// `date` in local time, `YYYY-MM-DD HH:mm`.
+    static func localTime(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.string(from: date)
     }
 
     /// A path made absolute against the working folder, `~` expanded from `$HOME`.

@@ -47,6 +47,11 @@ enum LibraryOption {
         return reference
     }
 
+    /// A library command's failure; the text says what and what to do (exit 1).
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
     /// A `--library` that names no file.
     struct MissingLibrary: Error, CustomStringConvertible {
         let path: String

@@ -68,5 +68,18 @@ public enum LibraryMigrations {
             ) STRICT;
             CREATE INDEX study_material_by_added ON study_material (added_at);
             """),
+        // What was exported from a session (issue 12, `reel sessions show`): one row per file
+        // `reel export` wrote; removed with its session. Not backed up: exports are made again
+        // from the session.
+        Migration(name: "0004-session-exports", sql: """
+            CREATE TABLE session_export (
+                session_id TEXT NOT NULL REFERENCES study_session (id) ON DELETE CASCADE,
+                path TEXT NOT NULL CHECK (length(path) > 0),
+                exported_at TEXT NOT NULL,
+                privacy TEXT NOT NULL,
+                bytes INTEGER NOT NULL CHECK (bytes >= 0),
+                PRIMARY KEY (session_id, path)
+            ) STRICT;
+            """),
     ]
 }

@@ -58,7 +58,12 @@ extension StudyLibrary {
     /// session already has it. An unknown tag or session is an error.
     @discardableResult
     public func tag(session id: UUID, with name: String) throws -> Bool {
-        try connection.transaction {
+        try connection.transaction { try tagInTransaction(session: id, with: name) }
+    }
+
+    /// ``tag(session:with:)`` inside the caller's transaction.
+    func tagInTransaction(session id: UUID, with name: String) throws -> Bool {
+        do {
             guard let tagID = try connection.rows("SELECT id FROM tag WHERE name = ?", [name]).first?.first?.integer else {
                 throw Error(description: try unknownTagMessage(name) + "; create it first: reel tags add '\(name)'")
             }
@@ -75,14 +80,20 @@ extension StudyLibrary {
     /// Takes the tag `name` off the session `id`; false when it did not have it.
     @discardableResult
     public func untag(session id: UUID, from name: String) throws -> Bool {
-        try connection.transaction {
+        try connection.transaction { try untagInTransaction(session: id, from: name) }
+    }
+
+    /// ``untag(session:from:)`` inside the caller's transaction.
+    func untagInTransaction(session id: UUID, from name: String) throws -> Bool {
+        do {
             try connection.run("DELETE FROM study_session_tag WHERE session_id = ? AND tag_id = (SELECT id FROM tag WHERE name = ?)",
                                [StudyLibrary.key(id), name])
             return connection.changes == 1
         }
     }
 
-    private func unknownTagMessage(_ name: String) throws -> String {
+    /// "no tag 'NAME'" with the nearest existing name, for errors about a tag the user named.
+    public func unknownTagMessage(_ name: String) throws -> String {
         let names = try tagNames()
         let near = names.first { $0.lowercased() == name.lowercased() }
             ?? names.min { Self.distance($0.lowercased(), name.lowercased()) < Self.distance($1.lowercased(), name.lowercased()) }

@@ -1,3 +1,4 @@
+import Foundation
 import ReelCore
 import Testing
 
@@ -103,5 +104,42 @@ struct LibraryNameTests {
         #expect(try Tag(" exam ").name == "exam")
         #expect(throws: Tag.Error.forbiddenCharacter("a\tb")) { try Tag("a\tb") }
         #expect(throws: Tag.Error.self) { try Tag(String(repeating: "t", count: 500)) }
+    }
+}
+
+@Suite("Trash info and session filter")
+struct TrashInfoTests {
+    @Test("Path= is percent-encoded (space, %, non-ASCII) and reads back; a file that is not trash info is refused")
+    func roundTrip() throws {
+        let date = Date(timeIntervalSince1970: 1_795_000_000)
+        let info = TrashInfo(originalPath: "/home/kai/勉強 100%.mp4", deletedAt: date)
+        let utc = TimeZone(identifier: "UTC")!
+        let text = info.text(in: utc)
+        #expect(text == "[Trash Info]\nPath=/home/kai/%E5%8B%89%E5%BC%B7%20100%25.mp4\nDeletionDate=2026-11-18T11:06:40\n")
+        #expect(TrashInfo(text: text, timeZone: utc) == info)
+        #expect(TrashInfo(text: "Path=/x\nDeletionDate=2026-11-18T10:13:20\n", timeZone: utc) == nil)
+        #expect(TrashInfo(text: "[Trash Info]\nPath=relative\nDeletionDate=2026-11-18T10:13:20\n", timeZone: utc) == nil)
+        #expect(TrashInfo.decode("%zz") == nil && TrashInfo.decode("%FF") == nil && TrashInfo.decode("a%2Fb") == "a/b")
+    }
+
+    @Test("a session's files: video, thumbnail, face track, review edits, each once")
+    func paths() {
+        let session = StudySession(id: UUID(), startedAt: Date(), endedAt: Date(), activeSeconds: 1, videoSeconds: 1, mode: .full,
+                                   intervalSeconds: nil, filePath: "/v/a.mp4", thumbnailPath: "/v/a.jpg", faceTrackPath: nil, title: nil, tags: [])
+        #expect(TrashedSession.paths(of: session) == ["/v/a.mp4", "/v/a.jpg", "/v/a.privacy.json"])
+    }
+
+    @Test("the filter: tag, since and until are local days, both included")
+    func filter() {
+        let tokyo = TimeZone(identifier: "Asia/Tokyo")!
+        let session = StudySession(id: UUID(), startedAt: Date(timeIntervalSince1970: 1_795_000_000 - 40_000), endedAt: Date(), activeSeconds: 1,
+                                   videoSeconds: 1, mode: .full, intervalSeconds: nil, filePath: "/v", thumbnailPath: nil, faceTrackPath: nil,
+                                   title: nil, tags: ["exam"])
+        let day = CalendarDay(containing: session.startedAt, in: tokyo)
+        #expect(StudySessionFilter(tag: "exam", since: day, until: day, timeZone: tokyo).matches(session))
+        #expect(!StudySessionFilter(tag: "Exam", timeZone: tokyo).matches(session))
+        #expect(!StudySessionFilter(since: day.adding(days: 1), timeZone: tokyo).matches(session))
+        #expect(!StudySessionFilter(until: day.adding(days: -1), timeZone: tokyo).matches(session))
+        #expect(StudySessionFilter(since: day, until: day.adding(days: -1), timeZone: tokyo).isEmptyRange)
     }
 }

@@ -6,6 +6,15 @@ CREATE TABLE daily_goal (
 CREATE TABLE schema_migration (
     position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, applied_at TEXT NOT NULL) STRICT;
 
+CREATE TABLE session_export (
+    session_id TEXT NOT NULL REFERENCES study_session (id) ON DELETE CASCADE,
+    path TEXT NOT NULL CHECK (length(path) > 0),
+    exported_at TEXT NOT NULL,
+    privacy TEXT NOT NULL,
+    bytes INTEGER NOT NULL CHECK (bytes >= 0),
+    PRIMARY KEY (session_id, path)
+) STRICT;
+
 CREATE TABLE study_material (
     id TEXT PRIMARY KEY NOT NULL CHECK (length(id) = 36),
     isbn TEXT UNIQUE CHECK (isbn IS NULL OR (length(isbn) = 13 AND isbn NOT GLOB '*[^0-9]*')),

@@ -1,0 +1,54 @@
+import Foundation
+
+/// What `reel sessions rm` leaves in the Trash beside the session's files, so that `reel
+/// sessions untrash` can undo it (issue 12): the session's record and where each of its files
+/// went. Written as `reel-session-ID.json` into the user's Trash.
+public struct TrashedSession: Sendable, Equatable, Codable {
+    /// This format's version.
+    public static let formatVersion = 1
+
+    /// One file of the session, now in a Trash.
+    public struct File: Sendable, Equatable, Codable {
+        /// Where it was.
+        public var originalPath: String
+        /// The Trash folder holding it (with `files/` and `info/`).
+        public var trash: String
+        /// Its name in `files/` (and `info/NAME.trashinfo`).
+        public var name: String
+
+        /// A trashed file.
+        public init(originalPath: String, trash: String, name: String) {
+            self.originalPath = originalPath
+            self.trash = trash
+            self.name = name
+        }
+    }
+
+    /// The format version this record was written with.
+    public var formatVersion: Int
+    /// The session as the library held it.
+    public var session: StudySession
+    /// Its files in the Trash.
+    public var files: [File]
+
+    /// A record.
+    public init(session: StudySession, files: [File]) {
+        formatVersion = Self.formatVersion
+        self.session = session
+        self.files = files
+    }
+
+    /// The record's file name in the Trash.
+    public static func fileName(for id: UUID) -> String { "reel-session-\(id.uuidString.lowercased()).json" }
+
+    /// The files a session has on disk: its video, thumbnail, face track and review edits,
+    /// each once, in that order.
+    public static func paths(of session: StudySession) -> [String] {
+        var paths = [session.filePath]
+        for path in [session.thumbnailPath, session.faceTrackPath, PrivacyEdits.path(forVideo: session.filePath)].compactMap({ $0 })
+        where !paths.contains(path) {
+            paths.append(path)
+        }
+        return paths
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+import ReelCore
+
+/// `reel sessions rm` and `reel sessions untrash` (issue 12): a session's files and its record
+/// go to the freedesktop Trash together, and come back together.
+///
+/// Removing: each file the session has on disk (video, thumbnail, face track, review edits) is
+/// moved to the Trash; if one cannot be, those already moved are put back and nothing changes.
+/// Then ``TrashedSession`` (the record and where each file went) is written into the home
+/// Trash, and only then is the session deleted from the library. Putting back reverses it:
+/// the files return to their places (never over a file that is there now), the session is
+/// added again, the record leaves the Trash.
+public struct SessionTrash {
+    /// The library.
+    public let library: StudyLibrary
+    /// The Trash.
+    public let trash: FreedesktopTrash
+
+    /// Session removal for `library` into `trash`.
+    public init(library: StudyLibrary, trash: FreedesktopTrash) {
+        self.library = library
+        self.trash = trash
+    }
+
+    /// A removal or a putting back that could not be done; nothing was changed.
+    public struct Error: Swift.Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Moves `session`'s files and record to the Trash and deletes it from the library.
+    /// Files that are already gone are left out (listed in the record as nothing).
+    public func remove(_ session: StudySession, at date: Date = Date()) throws -> TrashedSession {
+        var moved: [TrashedSession.File] = []
+        do {
+            for path in TrashedSession.paths(of: session) where FileManager.default.fileExists(atPath: path) {
+                moved.append(try trash.trash(path, at: date))
+            }
+            let record = TrashedSession(session: session, files: moved)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            encoder.dateEncodingStrategy = .iso8601
+            let folder = (session.filePath as NSString).deletingLastPathComponent
+            let recordFile = try trash.add(try encoder.encode(record), originalPath: folder + "/" + TrashedSession.fileName(for: session.id), at: date)
+            do {
+                try library.removeSession(session.id)
+            } catch {
+                trash.erase(recordFile)
+                throw error
+            }
+            return record
+        } catch {
+            for file in moved.reversed() { try? trash.restore(file) }
+            throw Error(description: "\(error); nothing was changed")
+        }
+    }
+
+    /// The sessions in the home Trash, oldest removal first; records that cannot be read are
+    /// skipped.
+    public func trashed() -> [(record: TrashedSession, file: TrashedSession.File)] {
+        trash.homeFiles(startingWith: "reel-session-").compactMap { name in
+            let path = trash.homeTrash + "/files/" + name
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            guard let data = FileManager.default.contents(atPath: path), let record = try? decoder.decode(TrashedSession.self, from: data) else {
+                return nil
+            }
+            let info = (try? String(contentsOfFile: trash.homeTrash + "/info/" + name + ".trashinfo", encoding: .utf8))
+                .flatMap { TrashInfo(text: $0, timeZone: trash.timeZone) }
+            return (record, TrashedSession.File(originalPath: info?.originalPath ?? path, trash: trash.homeTrash, name: name))
+        }
+    }
+
+    /// Puts the trashed session `reference` names (`last`: the newest removed, or the start of
+    /// its id) back: files to their places, the session into the library, the record out of
+    /// the Trash.
+    public func putBack(_ reference: String) throws -> TrashedSession {
+        let all = trashed()
+        guard !all.isEmpty else { throw Error(description: "the Trash (\(trash.homeTrash)) holds no session removed by reel sessions rm") }
+        let found = try StudySession.find(reference, in: all.map(\.record.session))
+        guard let (record, recordFile) = all.first(where: { $0.record.session.id == found.id }) else { throw Error(description: "lost \(reference)") }
+        guard try !library.contains(record.session.id) else {
+            throw Error(description: "session \(record.session.id.uuidString.lowercased().prefix(8)) is in the library already (restored from a backup?); its files stay in the Trash")
+        }
+        for file in record.files {
+            if FileManager.default.fileExists(atPath: file.originalPath) {
+                throw Error(description: "\(file.originalPath) exists now; move it away, then run this again (nothing was changed)")
+            }
+            if !FileManager.default.fileExists(atPath: file.trash + "/files/" + file.name) {
+                throw Error(description: "\(file.name) is no longer in \(file.trash)/files (emptied from the Trash?); nothing was changed")
+            }
+        }
+        var restored: [TrashedSession.File] = []
+        do {
+            for file in record.files {
+                try trash.restore(file)
+                restored.append(file)
+            }
+            try library.add(record.session)
+        } catch {
+            for file in restored { try? trash.undoRestore(file, at: Date()) }
+            throw Error(description: "\(error); the session stays in the Trash")
+        }
+        trash.erase(recordFile)
+        return record
+    }
+}
