@@ -154,6 +154,27 @@ struct ExportSafetyTests {
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 
+    @Test("a second Ctrl-C right after the first: whether it ends the process at once or comes too late, no hidden file is left")
+    func secondInterrupt() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let source = try EndlessSource(at: dir.path("endless.ts"))
+        let output = dir.path("out.mp4")
+        let export = try LineWatchedProcess(try ReelBinary.path(), ["export", source.path, "-o", output, "--privacy", "none", "--json"])
+        let progress = await export.waitForLine(timeout: .seconds(120)) { $0.contains("\"event\":\"progress\"") && !$0.contains("\"frames\":0,") }
+        #expect(progress != nil)
+        #expect(!Self.hiddenFiles(in: dir.url.path, of: "out.mp4").isEmpty, "the partial output exists before the stop")
+        export.send(SIGINT)
+        export.send(SIGINT)
+        let result = await export.wait(timeout: .seconds(60))
+        await source.stop()
+        let cleanStop = !result.signalled && result.status == 130 && result.stderr.contains("export stopped (Ctrl-C)")
+        let escalated = result.signalled && result.status == SIGINT
+        #expect(!result.timedOut && (cleanStop || escalated), "\(result.status) \(result.signalled) \(result.stderr)")
+        #expect(Self.hiddenFiles(in: dir.url.path, of: "out.mp4").isEmpty, "\(Self.hiddenFiles(in: dir.url.path, of: "out.mp4"))")
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
     @Test("hidden files an export killed outright left behind are removed by the next export to the same output; a running one's are not")
     func staleHiddenFiles() throws {
         let dir = try TemporaryDirectory()
