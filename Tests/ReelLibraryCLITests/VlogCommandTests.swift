@@ -225,6 +225,30 @@ struct VlogCommandTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: video)) == original && (try Data(contentsOf: URL(fileURLWithPath: music))) == musicBytes)
     }
 
+    @Test("a session video cut short: the vlog keeps what was read, says where it ends and of how long, and exits 3")
+    func truncatedSession() throws {
+        let home = try Home()
+        defer { home.dir.cleanup() }
+        // This week's session becomes 4 s long, moov first, with the last 30 % of the file missing.
+        let video = home.dir.path("rec/f.mp4"), whole = home.dir.path("whole.mp4")
+        try TestMedia.makeClip(at: whole, seconds: 4, width: 320, height: 240, audio: false,
+                               extraArguments: ["-vf", "noise=alls=60:allf=u", "-crf", "14", "-movflags", "+faststart"])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+        try bytes.prefix(bytes.count * 7 / 10).write(to: URL(fileURLWithPath: video))
+        let out = home.dir.path("cut.mp4")
+        let run = try home.reel(["--week", "this", "--layout", "horizontal", "-o", out, "--json"])
+        #expect(run.status == 3, "\(run.status) \(run.stderr)")
+        let events = run.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let warnings = events.filter { $0["event"] as? String == "warning" }.compactMap { $0["message"] as? String }
+        let match = try #require(warnings.filter { $0.contains("\(video) ends at") }
+            .compactMap { $0.firstMatch(of: /ends at (\d\.\d) s of its 4\.0 s: the rest is damaged or missing/) }.first, "\(warnings)")
+        let readTo = Double(match.1)!
+        #expect(readTo > 1 && readTo < 3.9, "\(warnings)")
+        #expect(events.last?["partial"] as? Bool == true, "\(events.last ?? [:])")
+        let length = Double(try Self.probe(out, "v:0", "stream=duration").first ?? "") ?? 0
+        #expect(abs(length - (2 + readTo)) < 0.1, "the card and what was read: \(length) s")
+    }
+
     @Test("SIGTERM while the vlog is made: it says so, removes the partial output, exits 143")
     func stoppedBySIGTERM() async throws {
         let home = try Home()
