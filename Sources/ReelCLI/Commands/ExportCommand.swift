@@ -139,8 +139,10 @@ enum ExportCommand {
         }
     }
 
-    /// How a stop is named, and its exit status (128 + the signal, as a shell reports it).
+    /// How a stop is named in its message.
     static let stopReasons = (interrupt: "Ctrl-C", terminate: "SIGTERM")
+
+    /// A stop's exit status: 128 + the signal, as a shell reports a command the signal ended.
     static func exitCode(_ stopped: ExportStopRequest.Stopped) -> Int32 {
         stopped.reason == stopReasons.interrupt ? 128 + SIGINT : 128 + SIGTERM
     }
