@@ -5,18 +5,21 @@ import Foundation
 /// default "die at once", so commands can stop cleanly. A second signal of the same kind
 /// restores the default action, so a stuck shutdown can still be interrupted — unless
 /// `escalates` is false (a signal that means "toggle", such as SIGUSR1, calls the handler
-/// every time).
+/// every time). `beforeEscalating` runs just before that default action (on the trap's queue,
+/// not in a signal handler): the last chance to remove temporary files.
 final class SignalTrap: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
     private let queue = DispatchQueue(label: "reel.signals")
 
-    init(signals: [Int32], escalates: Bool = true, handler: @escaping @Sendable (Int32) -> Void) {
+    init(signals: [Int32], escalates: Bool = true, beforeEscalating: (@Sendable () -> Void)? = nil,
+         handler: @escaping @Sendable (Int32) -> Void) {
         for number in signals {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             var seen = false
             source.setEventHandler {
                 if seen && escalates {
+                    beforeEscalating?()
                     signal(number, SIG_DFL)
                     kill(getpid(), number)
                     return

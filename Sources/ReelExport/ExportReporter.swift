@@ -32,6 +32,9 @@ public struct ExportReport: Sendable {
     public var fileBytes: Int64 = 0
     /// Problems that did not stop the export.
     public var warnings: [String] = []
+    /// The source could not be read to its end (damaged, cut short): only the part read was
+    /// exported (a warning says how much).
+    public var partial = false
 }
 
 /// Receives an export's messages; the command line prints them.

@@ -74,16 +74,21 @@ public final class WeeklyVlog {
         public var music = false
         /// Sessions skipped and other problems.
         public var warnings: [String] = []
+        /// A session's video could not be read to its end (damaged, cut short): only the part
+        /// read is in the vlog (a warning says how much).
+        public var partial = false
     }
 
     /// The settings.
     public let settings: Settings
     private let reporter: any ExportReporter
+    private let stop: ExportStopRequest
 
-    /// A vlog maker reporting to `reporter`.
-    public init(settings: Settings, reporter: any ExportReporter) {
+    /// A vlog maker reporting to `reporter`; `stop` is looked at before each picture (Ctrl-C).
+    public init(settings: Settings, reporter: any ExportReporter, stop: ExportStopRequest = ExportStopRequest()) {
         self.settings = settings
         self.reporter = reporter
+        self.stop = stop
     }
 
     /// The music's gain at `seconds` into a vlog of `total` seconds: 0 → 1 over the first
@@ -100,17 +105,37 @@ public final class WeeklyVlog {
         var seconds: Double
     }
 
-    /// Makes the vlog; throws ``Error`` (nothing written) when it cannot.
+    /// The output, checked: never a session's video, face positions or edits, nor the music.
+    private func openOutput() throws -> ExportOutput {
+        var inputs: [ExportOutput.Input] = []
+        for day in settings.week.days {
+            for session in day.sessions {
+                let name = "session \(session.id.uuidString.lowercased().prefix(8))"
+                inputs.append(.init(role: "the video of \(name)", path: session.filePath))
+                if let track = session.faceTrackPath { inputs.append(.init(role: "the face positions of \(name)", path: track)) }
+                inputs.append(.init(role: "the review edits of \(name)", path: SessionMedia(session).editsPath))
+            }
+        }
+        if let music = settings.musicPath { inputs.append(.init(role: "the background music (--bgm)", path: music)) }
+        do {
+            let output = try ExportOutput(path: settings.outputPath, overwrite: settings.overwrite, inputs: inputs)
+            if output.staleRemoved > 0 {
+                reporter.info("removed \(output.staleRemoved) hidden partial file\(output.staleRemoved == 1 ? "" : "s") an interrupted vlog to \(output.path) left behind")
+            }
+            return output
+        } catch {
+            throw Error("\(error)")
+        }
+    }
+
+    /// Makes the vlog; throws ``Error`` (nothing written) when it cannot, and
+    /// ``ExportStopRequest/Stopped`` when stopped from outside (nothing written either).
     public func run() throws -> Report {
         let started = Date()
-        let output = settings.outputPath
+        try stop.check()
+        let target = try openOutput()
+        let output = target.path
         var report = Report(outputPath: output)
-        guard output.lowercased().hasSuffix(".mp4") else { throw Error("-o must name an .mp4 file, got '\(output)'") }
-        if FileManager.default.fileExists(atPath: output), !settings.overwrite {
-            throw Error("\(output) already exists; choose another -o, or add --overwrite to replace it")
-        }
-        let folder = (output as NSString).deletingLastPathComponent.isEmpty ? "." : (output as NSString).deletingLastPathComponent
-        guard access(folder, W_OK) == 0 else { throw Error("cannot write in \(folder) (does it exist, is it writable?); choose another -o") }
         let week = settings.week
         guard !week.days.isEmpty else {
             throw Error("no study sessions were recorded from \(week.monday) to \(week.sunday); nothing to put in a vlog (reel sessions lists them)")
@@ -165,13 +190,8 @@ public final class WeeklyVlog {
 
         let (width, height) = settings.layout.size
         (report.width, report.height) = (width, height)
-        let base = (output as NSString).lastPathComponent
-        let tag = String(UInt32.random(in: .min ... .max), radix: 16)
-        let videoTemp = folder + "/.\(base).vlog-\(tag).mp4", finishing = folder + "/.\(base).finishing-\(tag).mp4"
-        defer {
-            unlink(videoTemp)
-            unlink(finishing)
-        }
+        let videoTemp = try target.hiddenFile("vlog"), finishing = try target.hiddenFile("finishing")
+        defer { target.removeHiddenFiles() }
         let encoder = VideoEncoderSettings(codec: "libx264", width: width, height: height, framesPerSecond: fps, bitRate: 0,
                                            preset: settings.preset, keyFrameInterval: 2 * fps, zeroLatency: false,
                                            constantRateFactor: settings.quality)
@@ -216,6 +236,7 @@ public final class WeeklyVlog {
             }
         }
         func emit(_ picture: VideoFrame) throws {
+            try stop.check()
             try encoding.append(.video(picture, time(frameIndex)))
             frameIndex += 1
             try writeAudio(until: frameIndex)
@@ -238,6 +259,7 @@ public final class WeeklyVlog {
                     let start = frameIndex
                     var pending: VideoFrame?
                     var last = MediaTime.zero
+                    var readFailure: (any Swift.Error)?
                     func flush(until seconds: Double) throws {
                         guard let pending else { return }
                         while Double(frameIndex - start) / Double(fps) < seconds - 1e-6 { try emit(pending) }
@@ -260,10 +282,16 @@ public final class WeeklyVlog {
                         // Our own work failed (a stamp, the encoder): the vlog fails.
                         throw failure.error
                     } catch where pending != nil {
-                        // The session's video is damaged part way: keep what was read.
-                        warn("\(clip.session.filePath) could not be read past \(String(format: "%.1f", last.seconds)) s (\(error)); the rest of it is left out")
+                        readFailure = error  // damaged part way: keep what was read (warned below)
                     }
-                    try flush(until: last.seconds + 1 / max(info.framesPerSecond, 1))
+                    // The last picture lasts its own duration, not until the next session.
+                    let end = clip.reader.lastPictureEnd ?? last
+                    try flush(until: end.seconds)
+                    if pending != nil, let shortfall = PrivacyExporter.shortfall(of: clip.session.filePath, info: info, readTo: end,
+                                                                                  exported: end, readFailure: readFailure) {
+                        report.partial = true
+                        warn(shortfall.replacingOccurrences(of: "; exported", with: "; the vlog has its first"))
+                    }
                     report.sessions += 1
                 }
             }
@@ -272,15 +300,19 @@ public final class WeeklyVlog {
             finished = true
         } catch let error as Error {
             throw error
+        } catch let stopped as ExportStopRequest.Stopped {
+            throw stopped
         } catch {
             throw Error("making the vlog failed after \(frameIndex) pictures: \(error); nothing was written to \(output)")
         }
 
-        _ = try MP4Remuxer.faststart(from: videoTemp, to: finishing)
-        let handle = open(finishing, O_RDONLY)
-        if handle >= 0 { fsync(handle); close(handle) }
-        guard rename(finishing, output) == 0 else {
-            throw Error("cannot place the vlog at \(output): \(String(cString: strerror(errno)))")
+        try stop.check()
+        _ = try MP4Remuxer.faststart(from: videoTemp, to: finishing, videoEnd: time(frameIndex))
+        try stop.check()
+        do {
+            try target.place(finishing)
+        } catch {
+            throw Error("\(error)")
         }
         report.frames = frameIndex
         report.videoSeconds = Double(frameIndex) / Double(fps)

@@ -193,6 +193,96 @@ struct VlogCommandTests {
         #expect(movedInside < oldRight / 3, "moved: inside \(movedInside), where it was \(oldRight)")
     }
 
+    @Test("the vlog's last picture keeps its duration: one 2 s card and one 1 s session are 3.000 s exactly")
+    func exactLength() throws {
+        let home = try Home()
+        defer { home.dir.cleanup() }
+        let out = home.dir.path("exact.mp4")
+        let run = try home.reel(["--week", "this", "--layout", "horizontal", "-o", out])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try Self.probe(out, "v:0", "stream=duration") == ["3.000000"])
+        #expect(try Self.probe(out, "v:0", "stream=nb_frames") == ["90"])
+    }
+
+    @Test("the vlog's output is never a session's video (also through a hard or symbolic link) nor the music")
+    func outputIsNeverAnInput() throws {
+        let home = try Home()
+        defer { home.dir.cleanup() }
+        let video = home.dir.path("rec/f.mp4")
+        let original = try Data(contentsOf: URL(fileURLWithPath: video))
+        try FileManager.default.linkItem(atPath: video, toPath: home.dir.path("hard.mp4"))
+        try FileManager.default.createSymbolicLink(atPath: home.dir.path("soft.mp4"), withDestinationPath: video)
+        for output in [video, home.dir.path("hard.mp4"), home.dir.path("soft.mp4")] {
+            let run = try home.reel(["--week", "this", "-o", output, "--overwrite"])
+            #expect(run.status == 1 && run.stderr.contains("is the video of session ffffffff (\(video))"), "\(output): \(run.stderr)")
+        }
+        let music = home.dir.path("music.mp4")
+        let made = try Subprocess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=f=440:sample_rate=48000", "-t", "1", "-c:a", "aac", music])
+        #expect(made.status == 0, "\(made.stderr)")
+        let musicBytes = try Data(contentsOf: URL(fileURLWithPath: music))
+        let run = try home.reel(["--week", "this", "--bgm", music, "-o", music, "--overwrite"])
+        #expect(run.status == 1 && run.stderr.contains("is the background music (--bgm)"), "\(run.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: video)) == original && (try Data(contentsOf: URL(fileURLWithPath: music))) == musicBytes)
+    }
+
+    @Test("a session video cut short: the vlog keeps what was read, says where it ends and of how long, and exits 3")
+    func truncatedSession() throws {
+        let home = try Home()
+        defer { home.dir.cleanup() }
+        // This week's session becomes 4 s long, moov first, with the last 30 % of the file missing.
+        let video = home.dir.path("rec/f.mp4"), whole = home.dir.path("whole.mp4")
+        try TestMedia.makeClip(at: whole, seconds: 4, width: 320, height: 240, audio: false,
+                               extraArguments: ["-vf", "noise=alls=60:allf=u", "-crf", "14", "-movflags", "+faststart"])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: whole))
+        try bytes.prefix(bytes.count * 7 / 10).write(to: URL(fileURLWithPath: video))
+        let out = home.dir.path("cut.mp4")
+        let run = try home.reel(["--week", "this", "--layout", "horizontal", "-o", out, "--json"])
+        #expect(run.status == 3, "\(run.status) \(run.stderr)")
+        let events = run.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let warnings = events.filter { $0["event"] as? String == "warning" }.compactMap { $0["message"] as? String }
+        let match = try #require(warnings.filter { $0.contains("\(video) ends at") }
+            .compactMap { $0.firstMatch(of: /ends at (\d\.\d) s of its 4\.0 s: the rest is damaged or missing/) }.first, "\(warnings)")
+        let readTo = Double(match.1)!
+        #expect(readTo > 1 && readTo < 3.9, "\(warnings)")
+        #expect(events.last?["partial"] as? Bool == true, "\(events.last ?? [:])")
+        let length = Double(try Self.probe(out, "v:0", "stream=duration").first ?? "") ?? 0
+        #expect(abs(length - (2 + readTo)) < 0.1, "the card and what was read: \(length) s")
+    }
+
+    @Test("SIGTERM while the vlog is made: it says so, removes the partial output, exits 143")
+    func stoppedBySIGTERM() async throws {
+        let home = try Home()
+        defer { home.dir.cleanup() }
+        // This week's session reads from a pipe fed without end: the vlog cannot finish by itself.
+        let pipe = home.dir.path("rec/endless.ts")
+        #expect(mkfifo(pipe, 0o600) == 0)
+        let feeder = try BackgroundProcess("/usr/bin/ffmpeg", ["-v", "quiet", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30",
+                                                              "-c:v", "libx264", "-preset", "ultrafast", "-f", "mpegts", pipe])
+        let library = try StudyLibrary(path: home.library)
+        let start = try Date.ISO8601FormatStyle().parse("2026-11-25T00:00:00Z")
+        try library.add(StudySession(id: UUID(uuidString: "99999999-0000-4000-8000-000000000000")!, startedAt: start,
+                                     endedAt: start.addingTimeInterval(60), activeSeconds: 60, videoSeconds: 1, mode: .full,
+                                     intervalSeconds: nil, filePath: pipe, thumbnailPath: nil, faceTrackPath: home.dir.path("rec/f.faces.json"),
+                                     title: "Endless", tags: []))
+        let out = home.dir.path("stopped.mp4")
+        let vlog = try LineWatchedProcess(try ReelBinary.path(), ["vlog", "--date", "2026-11-25", "--library", home.library, "--week", "this",
+                                                                 "--layout", "horizontal", "-o", out, "--json"], environment: home.environment)
+        // Past Tuesday's card (60 pictures) and session (30) and Wednesday's card (60): into the endless session.
+        let progress = await vlog.waitForLine(timeout: .seconds(240)) { line in
+            guard let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return false }
+            return event["event"] as? String == "progress" && (event["frames"] as? Int ?? 0) >= 160
+        }
+        #expect(progress != nil, "160 pictures done")
+        vlog.send(SIGTERM)
+        let result = await vlog.wait(timeout: .seconds(60))
+        feeder.send(SIGKILL)
+        _ = await feeder.wait(timeout: .seconds(10))
+        #expect(!result.timedOut && !result.signalled && result.status == 143, "\(result.status) \(result.stderr)")
+        #expect(result.stderr.contains("vlog stopped (SIGTERM): nothing was written; the partial output was removed"), "\(result.stderr)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: home.dir.url.path).filter { $0.hasPrefix(".stopped.mp4") }
+        #expect(left.isEmpty && !FileManager.default.fileExists(atPath: out), "\(left)")
+    }
+
     @Test("an empty week, or one whose every session is left out, is a clear error and writes nothing; a missing --bgm file too")
     func emptyWeek() throws {
         let home = try Home()

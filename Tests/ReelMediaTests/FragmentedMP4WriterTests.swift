@@ -67,6 +67,39 @@ struct FragmentedMP4WriterTests {
         #expect(tags.stdout.contains("fragments"))
     }
 
+    @Test("an archive-writer file copied with its end given: the last picture keeps its duration (24 at 10 fps → 2.4 s, 1 → 0.1 s); without, it ends where the last starts")
+    func lastPictureDuration() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        for count in [24, 1] {
+            let fragmented = dir.path("archive-\(count).mp4")
+            let writer = try MP4ArchiveWriter(path: fragmented, video: VideoEncoderSettings(
+                codec: "libx264", width: 320, height: 180, framesPerSecond: 10, bitRate: 500_000, preset: "ultrafast",
+                keyFrameInterval: 20, zeroLatency: false), audio: nil)
+            let source = TestPatternSource(width: 320, height: 180, framesPerSecond: 10, realTime: false)
+            var frames = 0
+            try source.run { sample in
+                guard case .video(let frame) = sample, frames < count else { return }
+                try writer.appendVideo(frame, pts: MediaTime(value: Int64(frames), timescale: 10))
+                frames += 1
+                if frames == count { source.stop() }
+            }
+            try writer.finish()
+            let end = MediaTime(value: Int64(count), timescale: 10)
+            let exact = try MP4Remuxer.faststart(from: fragmented, to: dir.path("exact-\(count).mp4"), videoEnd: end)
+            #expect(exact.packets == count && exact.duration == end, "\(exact)")
+            let merged = try MP4Remuxer.merge(video: fragmented, audioFrom: nil, to: dir.path("merged-\(count).mp4"), videoEnd: end)
+            #expect(merged.duration == end, "\(merged)")
+            for file in ["exact", "merged"] {
+                let probe = try Subprocess.run("ffprobe", ["-v", "error", "-show_entries", "stream=duration", "-of", "csv=p=0",
+                                                           dir.path("\(file)-\(count).mp4")])
+                #expect(probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == String(format: "%.6f", end.seconds), "\(file)")
+            }
+            let plain = try MP4Remuxer.faststart(from: fragmented, to: dir.path("plain-\(count).mp4"))
+            #expect(plain.duration == end - MediaTime(value: 1, timescale: 10), "FFmpeg's mov demuxer drops the last duration: \(plain)")
+        }
+    }
+
     @Test("a thumbnail is a JPEG of the picture at the time asked, scaled to fit, aspect kept")
     func thumbnail() throws {
         let dir = try TemporaryDirectory()

@@ -37,7 +37,16 @@ enum ExportCommand {
             (CenterFace; every face, each tracked), with the boxes interpolated in between. The \
             mosaic follows the spec: blocks of 3 % of the long side, the grid centred on the face, \
             through an elliptical soft mask. The audio is copied unchanged. The output appears \
-            only when it is complete.
+            only when it is complete, and is never the input itself (also not through a link). \
+            Ctrl-C or SIGTERM stops the export and removes the partial output.
+
+            A source that is damaged or cut short is exported as far as it can be read, with a \
+            warning saying where it ends and how long its header says it is. A still image \
+            (PNG, JPEG) is refused: it is not a video.
+
+            Exit status: 0 exported; 3 exported only in part, because the source could not be \
+            read to its end (the warning says how much); 1 failed, nothing written; 64 a command \
+            line that cannot be run; 130 stopped by Ctrl-C and 143 by SIGTERM, nothing written.
             """,
         options: [output, privacy, allFaces, caption, captionLabel, watermark, size, json, overwrite, noAudio, facesOut, detector, detectorWidth,
                   LibraryOption.option],
@@ -104,14 +113,38 @@ enum ExportCommand {
         settings.detector = ExportSettings.Detector(rawValue: arguments.string(detector) ?? "centerface") ?? .centerface
         settings.trackOutputPath = arguments.string(facesOut).map(absolute)
         FFmpegLog.configure(level: .error)
+        let stop = ExportStopRequest()
+        let signals = trapStops(stop)
+        defer { signals.cancel() }
         do {
-            let report = try PrivacyExporter(settings: settings, reporter: reporter).run()
+            let report = try PrivacyExporter(settings: settings, reporter: reporter, stop: stop).run()
             reporter.done(report)
-            return 0
+            return report.partial ? partialExitCode : 0
+        } catch let stopped as ExportStopRequest.Stopped {
+            return reporter.stopped(stopped)
         } catch {
             reporter.fail("\(error)")
             return 1
         }
+    }
+
+    /// The exit status of an export (or vlog) written from a source read only in part.
+    static let partialExitCode: Int32 = 3
+
+    /// Ctrl-C and SIGTERM ask `stop` to stop (the exporter removes its hidden files and
+    /// throws); a second one ends the process at once, after removing them here.
+    static func trapStops(_ stop: ExportStopRequest) -> SignalTrap {
+        SignalTrap(signals: [SIGINT, SIGTERM], beforeEscalating: { ExportStopRequest.removeHiddenFilesNow() }) { signal in
+            stop.request(reason: signal == SIGINT ? stopReasons.interrupt : stopReasons.terminate)
+        }
+    }
+
+    /// How a stop is named in its message.
+    static let stopReasons = (interrupt: "Ctrl-C", terminate: "SIGTERM")
+
+    /// A stop's exit status: 128 + the signal, as a shell reports a command the signal ended.
+    static func exitCode(_ stopped: ExportStopRequest.Stopped) -> Int32 {
+        stopped.reason == stopReasons.interrupt ? 128 + SIGINT : 128 + SIGTERM
     }
 
     static func absolute(_ path: String) -> String {
@@ -173,7 +206,7 @@ final class ExportTerminalReporter: ExportReporter, @unchecked Sendable {
             emitJSON(["event": "done", "output": r.outputPath, "frames": r.frames, "width": r.width, "height": r.height,
                       "videoSeconds": r.videoSeconds, "wallSeconds": r.wallSeconds, "audioCopied": r.audioCopied,
                       "detections": r.detections, "subjects": r.subjects, "coveredAreas": r.coveredAreas,
-                      "detector": r.detector ?? NSNull(), "bytes": r.fileBytes, "warnings": r.warnings])
+                      "detector": r.detector ?? NSNull(), "bytes": r.fileBytes, "warnings": r.warnings, "partial": r.partial])
             return
         }
         printer.endStatus()
@@ -184,6 +217,15 @@ final class ExportTerminalReporter: ExportReporter, @unchecked Sendable {
         if let detector = r.detector { lines.append("  faces: \(r.subjects) found by \(detector) in \(r.detections) detections; \(r.coveredAreas) areas covered") }
         for warning in r.warnings { lines.append("  warning: \(warning)") }
         printer.emit(lines.joined(separator: "\n"), toError: false)
+    }
+
+    /// Says that the command was stopped and nothing was written; returns the exit status.
+    func stopped(_ stopped: ExportStopRequest.Stopped) -> Int32 {
+        let message = "\(command) \(stopped)"
+        if json { emitJSON(["event": "stopped", "message": message]) }
+        printer.endStatus()
+        FileHandle.standardError.write(Data("\(message)\n".utf8))
+        return ExportCommand.exitCode(stopped)
     }
 
     func fail(_ message: String) {

@@ -27,7 +27,14 @@ enum VlogCommand {
             'reel export' hides them (the recorded face positions and your review edits). A \
             session whose video is missing, or that has no face positions, is left out with a \
             warning ('reel export SESSION --all-faces' exports it on its own). Without --bgm \
-            the vlog has no sound. The output appears only when it is complete.
+            the vlog has no sound. The output appears only when it is complete, and is never \
+            one of the session videos or the music (also not through a link). Ctrl-C or SIGTERM \
+            stops it and removes the partial output.
+
+            Exit status: 0 made; 3 made, but a session's video could not be read to its end \
+            (damaged or cut short; the warning says how much is in); 1 failed, nothing written; \
+            64 a command line that cannot be run; 130 stopped by Ctrl-C and 143 by SIGTERM, \
+            nothing written.
             """,
         options: [week, layout, bgm, output, date, overwrite, json, LibraryOption.option],
         examples: ["reel vlog --week last -o week.mp4", "reel vlog --week this --layout horizontal --bgm music.mp3 -o week.mp4"])
@@ -50,9 +57,14 @@ enum VlogCommand {
             let chosen = VlogWeek(choice, now: day.start(in: zone).addingTimeInterval(12 * 3600), timeZone: zone, sessions: sessions)
             var settings = WeeklyVlog.Settings(week: chosen, layout: shape, musicPath: musicPath, outputPath: outputPath)
             settings.overwrite = arguments.flag(overwrite)
-            let report = try WeeklyVlog(settings: settings, reporter: reporter).run()
+            let stop = ExportStopRequest()
+            let signals = ExportCommand.trapStops(stop)
+            defer { signals.cancel() }
+            let report = try WeeklyVlog(settings: settings, reporter: reporter, stop: stop).run()
             reporter.done(report)
-            return 0
+            return report.partial ? ExportCommand.partialExitCode : 0
+        } catch let stopped as ExportStopRequest.Stopped {
+            return reporter.stopped(stopped)
         } catch {
             reporter.fail("\(error)")
             return 1
@@ -65,7 +77,7 @@ extension ExportTerminalReporter {
         if json {
             emitJSON(["event": "done", "output": r.outputPath, "frames": r.frames, "width": r.width, "height": r.height,
                       "videoSeconds": r.videoSeconds, "wallSeconds": r.wallSeconds, "cards": r.cards, "sessions": r.sessions,
-                      "music": r.music, "warnings": r.warnings])
+                      "music": r.music, "warnings": r.warnings, "partial": r.partial])
             return
         }
         endStatus()

@@ -17,9 +17,11 @@ extension MP4Remuxer {
     /// `audioSource` is given and has audio, that audio stream copied packet for packet (not
     /// re-encoded), moved by the source's start time onto the same timeline; moov first.
     /// Packets are interleaved by decoding time as they are read, never all held in memory.
+    /// `videoEnd` is where the last picture ends (its own duration; the fragmented input does
+    /// not carry it): without it the copy ends where the last picture starts.
     @discardableResult
     public static func merge(video videoPath: String, audioFrom audioSource: String?, to output: String,
-                             metadata: [String: String] = [:]) throws -> Summary {
+                             metadata: [String: String] = [:], videoEnd: MediaTime? = nil) throws -> Summary {
         FFmpegLog.quietByDefault
         var videoInput: UnsafeMutablePointer<AVFormatContext>?
         try check(avformat_open_input(&videoInput, videoPath, nil, nil), "opening \(videoPath)")
@@ -101,10 +103,21 @@ extension MP4Remuxer {
             }
         }
         let video = try Reader(videoIn, index: videoIndex)
+        let outBase = videoOut.pointee.time_base
+        let hold = try videoEnd.map { try VideoPacketHold(end: VideoPacketHold.ticks($0, in: outBase)) }
         let audio = try audioStream.flatMap { _ in try audioInput.map { try Reader($0, index: audioIndex) } }
         var packets = 0
         var first: MediaTime?, end: MediaTime?
         func seconds(_ ts: Int64, _ base: AVRational) -> Double { Double(ts) * Double(base.num) / Double(base.den) }
+        func writeVideo(_ p: UnsafeMutablePointer<AVPacket>) throws {
+            if p.pointee.pts != AV.noPTS {
+                let start = MediaTime(value: p.pointee.pts, timescale: outBase.den) * Int64(outBase.num)
+                let stop = MediaTime(value: p.pointee.pts + max(p.pointee.duration, 0), timescale: outBase.den) * Int64(outBase.num)
+                first = min(first ?? start, start)
+                end = max(end ?? stop, stop)
+            }
+            try check(av_interleaved_write_frame(out, p), "writing \(output)")
+        }
         while true {
             let haveVideo = try video.fill(videoPath)
             let haveAudio = try audio?.fill(audioSource ?? "") ?? false
@@ -117,20 +130,13 @@ extension MP4Remuxer {
             }
             if takeVideo {
                 let p = video.packet
-                if p.pointee.pts != AV.noPTS {
-                    let base = videoStream.pointee.time_base
-                    let start = MediaTime(value: p.pointee.pts, timescale: base.den) * Int64(base.num)
-                    let stop = MediaTime(value: p.pointee.pts + max(p.pointee.duration, 0), timescale: base.den) * Int64(base.num)
-                    first = min(first ?? start, start)
-                    end = max(end ?? stop, stop)
-                }
                 packets += 1
                 p.pointee.stream_index = videoOut.pointee.index
-                av_packet_rescale_ts(p, videoStream.pointee.time_base, videoOut.pointee.time_base)
+                av_packet_rescale_ts(p, videoStream.pointee.time_base, outBase)
                 p.pointee.pos = -1
                 video.ready = false
                 defer { av_packet_unref(p) }
-                try check(av_interleaved_write_frame(out, p), "writing \(output)")
+                if let hold { try hold.pass(p, write: writeVideo) } else { try writeVideo(p) }
             } else if let audio, let audioStream, let audioOut {
                 let p = audio.packet
                 if p.pointee.pts != AV.noPTS { p.pointee.pts -= audioShift }
@@ -143,6 +149,7 @@ extension MP4Remuxer {
                 try check(av_interleaved_write_frame(out, p), "writing \(output)")
             }
         }
+        try hold?.finish(write: writeVideo)
         try check(av_write_trailer(out), "finishing \(output)")
         return Summary(packets: packets, duration: first.flatMap { f in end.map { $0 - f } } ?? .zero)
     }

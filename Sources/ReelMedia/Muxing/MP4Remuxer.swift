@@ -15,9 +15,11 @@ public enum MP4Remuxer {
     }
 
     /// Copies `input` to `output` (created; an existing file is replaced), moov first. The
-    /// input's global metadata (title, comment) is kept.
+    /// input's global metadata (title, comment) is kept. `videoEnd` is where the last picture
+    /// ends (a fragmented input does not carry its duration): without it the copy ends where
+    /// the last picture starts.
     @discardableResult
-    public static func faststart(from input: String, to output: String) throws -> Summary {
+    public static func faststart(from input: String, to output: String, videoEnd: MediaTime? = nil) throws -> Summary {
         FFmpegLog.quietByDefault
         var inContext: UnsafeMutablePointer<AVFormatContext>?
         try check(avformat_open_input(&inContext, input, nil, nil), "opening \(input)")
@@ -53,20 +55,28 @@ public enum MP4Remuxer {
         try check(avformat_write_header(outContext, &options), "writing the header of \(output)")
         var packets = 0
         var span = VideoSpan()
+        let videoBase = video >= 0 ? outContext.pointee.streams[Int(video)]!.pointee.time_base : AVRational(num: 1, den: 90_000)
+        let hold = try videoEnd.flatMap { video >= 0 ? try VideoPacketHold(end: VideoPacketHold.ticks($0, in: videoBase)) : nil }
+        func writeVideo(_ packet: UnsafeMutablePointer<AVPacket>) throws {
+            span.add(packet, timeBase: videoBase)
+            try check(av_interleaved_write_frame(outContext, packet), "writing \(output)")
+        }
         try forEachPacket(of: inContext, path: input) { packet in
             let index = Int(packet.pointee.stream_index)
             guard index < map.count, map[index] >= 0 else { return }
             let inBase = inContext.pointee.streams[index]!.pointee.time_base
             let out = outContext.pointee.streams[Int(map[index])]!
-            if map[index] == video {
-                span.add(packet, timeBase: inBase)
-                packets += 1
-            }
             packet.pointee.stream_index = map[index]
             av_packet_rescale_ts(packet, inBase, out.pointee.time_base)
             packet.pointee.pos = -1
-            try check(av_interleaved_write_frame(outContext, packet), "writing \(output)")
+            if map[index] == video {
+                packets += 1
+                if let hold { try hold.pass(packet, write: writeVideo) } else { try writeVideo(packet) }
+            } else {
+                try check(av_interleaved_write_frame(outContext, packet), "writing \(output)")
+            }
         }
+        try hold?.finish(write: writeVideo)
         try check(av_write_trailer(outContext), "finishing \(output)")
         return Summary(packets: packets, duration: span.duration)
     }

@@ -134,6 +134,26 @@ final class MediaReader: @unchecked Sendable {
         return (Int(decoder.pointee.width), Int(decoder.pointee.height), fps)
     }
 
+    /// The video stream's time base and its duration from the header in that base (nil when
+    /// the header does not say).
+    var videoTiming: (timeBase: AVRational, duration: Int64?)? {
+        guard videoStream >= 0, let stream = formatContext?.pointee.streams[Int(videoStream)] else { return nil }
+        let duration = stream.pointee.duration
+        return (stream.pointee.time_base, duration != AV.noPTS && duration > 0 ? duration : nil)
+    }
+
+    /// The video decoder's codec name ("h264", "png", …).
+    var videoCodecName: String? {
+        guard let codec = videoDecoder?.pointee.codec?.pointee.name else { return nil }
+        return String(cString: codec)
+    }
+
+    /// The demuxer's name ("mov,mp4,m4a,3gp,3g2,mj2", "png_pipe", "image2", …).
+    var formatName: String? {
+        guard let name = formatContext?.pointee.iformat?.pointee.name else { return nil }
+        return String(cString: name)
+    }
+
     /// Whether the input holds an audio stream (also when its decoder was not opened).
     var hasAudioStream: Bool {
         guard let context = formatContext else { return false }

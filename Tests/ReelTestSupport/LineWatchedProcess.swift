@@ -1,0 +1,86 @@
+import Foundation
+
+/// A process whose standard output a test reads line by line while it runs (the `reel`
+/// binary's `--json` progress), to act at a moment the process itself announces — e.g. send
+/// SIGINT once N pictures are done — instead of after a sleep.
+public final class LineWatchedProcess: @unchecked Sendable {
+    private let process = Process()
+    private let lock = NSLock()
+    private var lines: [String] = []
+    private var partial = Data()
+    private var outputEnded = false
+    private let err = LockedData()
+
+    /// Starts `executable` with `arguments` (`environment` adds to the test's own).
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        let outPipe = Pipe(), errPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let outReader = Thread { [self] in
+            let handle = outPipe.fileHandleForReading
+            while true {
+                let chunk = handle.availableData
+                lock.withLock {
+                    if chunk.isEmpty { outputEnded = true; return }
+                    partial.append(chunk)
+                    while let newline = partial.firstIndex(of: 0x0A) {
+                        lines.append(String(decoding: partial[partial.startIndex..<newline], as: UTF8.self))
+                        partial = Data(partial[(newline + 1)...])
+                    }
+                }
+                if chunk.isEmpty { return }
+            }
+        }
+        outReader.start()
+        let errReader = Thread { [err] in err.set(errPipe.fileHandleForReading.readDataToEndOfFile()) }
+        errReader.start()
+    }
+
+    /// The process id.
+    public var pid: Int32 { process.processIdentifier }
+
+    /// Sends `signal`.
+    public func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
+
+    /// Waits until a line of standard output satisfies `predicate` and returns it; nil when the
+    /// output ends first or `timeout` passes (a guard against a hung process, not a schedule).
+    public func waitForLine(timeout: Duration, where predicate: (String) -> Bool) async -> String? {
+        let deadline = ContinuousClock.now + timeout
+        var checked = 0
+        while ContinuousClock.now < deadline {
+            let (new, ended) = lock.withLock { (Array(lines[checked...]), outputEnded) }
+            checked += new.count
+            if let line = new.first(where: predicate) { return line }
+            if ended { return nil }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
+    /// Waits until it exits or `timeout` passes (then kills it and says so): its status and
+    /// all its output.
+    public func wait(timeout: Duration) async -> (status: Int32, stdout: String, stderr: String, timedOut: Bool, signalled: Bool) {
+        let deadline = ContinuousClock.now + timeout
+        var timedOut = false
+        while process.isRunning {
+            if ContinuousClock.now > deadline {
+                timedOut = true
+                kill(process.processIdentifier, SIGKILL)
+                break
+            }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        process.waitUntilExit()
+        while !(lock.withLock { outputEnded } && err.isSet) { try? await Task.sleep(for: .milliseconds(5)) }
+        let stdout = lock.withLock { (lines + [String(decoding: partial, as: UTF8.self)]).joined(separator: "\n") }
+        return (process.terminationStatus, stdout, String(decoding: err.get(), as: UTF8.self), timedOut,
+                process.terminationReason == .uncaughtSignal)
+    }
+
+    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+}
