@@ -104,6 +104,25 @@ struct SessionCommandsTests {
         #expect(try home.reel(["sessions", "show"]).status == 64)
     }
 
+    @Test("end to end: a recorded session, exported by reel export, shows its export; rm and untrash keep the video byte for byte")
+    func recordedSession() throws {
+        let home = try Home()
+        defer { home.dir.cleanup() }
+        let video = home.dir.path("rec.mp4"), out = home.dir.path("out.mp4")
+        let recorded = try home.reel(["record", "--source", "test:320x240@10", "--mode", "timelapse", "--interval", "0.5", "--duration", "2",
+                                      "--no-faces", "--no-keep-awake", "--quiet", "--output", video])
+        #expect(recorded.status == 0, "\(recorded.stderr)")
+        let exported = try home.reel(["export", "last", "-o", out, "--privacy", "none"])
+        #expect(exported.status == 0, "\(exported.stderr)")
+        let shown = try home.reel(["sessions", "show", "last"])
+        #expect(shown.stdout.contains("exports       \(out) (none, "), "\(shown.stdout)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: video))
+        #expect(try home.reel(["sessions", "rm", "last"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: video) && FileManager.default.fileExists(atPath: out), "the export stays")
+        #expect(try home.reel(["sessions", "untrash", "last"]).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: video)) == bytes)
+    }
+
     @Test("edit: title and tags in one transaction; an unknown tag changes nothing; bad titles and empty edits exit 64")
     func edit() throws {
         let home = try Home()

@@ -83,9 +83,12 @@ enum ExportCommand {
             do {
                 let session: StudySession
                 do {
-                    session = try StudySession.find(reference, in: try StudyLibrary(path: LibraryOption.path(arguments)).sessions())
+                    session = try StudySession.find(reference, in: try LibraryOption.openExisting(arguments).sessions())
                 } catch StudySession.LookupError.noMatch(let name) {
                     reporter.fail("no such file, and no session id starts with '\(name)' (reel sessions --json lists the ids)")
+                    return 1
+                } catch StudySession.LookupError.tooShort(let name), StudySession.LookupError.notAnID(let name) {
+                    reporter.fail("no such file \(path), and '\(name)' is not a session ('last' or at least 4 hexadecimal digits of its id)")
                     return 1
                 }
                 let media = SessionMedia(session)
@@ -118,6 +121,7 @@ enum ExportCommand {
         defer { signals.cancel() }
         do {
             let report = try PrivacyExporter(settings: settings, reporter: reporter, stop: stop).run()
+            if case .session(let session) = settings.input { recordExport(of: session, settings: settings, arguments: arguments, reporter: reporter) }
             reporter.done(report)
             return report.partial ? partialExitCode : 0
         } catch let stopped as ExportStopRequest.Stopped {
@@ -147,9 +151,23 @@ enum ExportCommand {
         stopped.reason == stopReasons.interrupt ? 128 + SIGINT : 128 + SIGTERM
     }
 
-    static func absolute(_ path: String) -> String {
-        let expanded = (path as NSString).expandingTildeInPath
-        return expanded.hasPrefix("/") ? expanded : FileManager.default.currentDirectoryPath + "/" + expanded
+    static func absolute(_ path: String) -> String { UserFolders.absolute(path) }
+
+    /// Notes the export in the library (`reel sessions show` lists it); a failure is a warning,
+    /// the export is done.
+    static func recordExport(of session: StudySession, settings: ExportSettings, arguments: ParsedArguments, reporter: ExportTerminalReporter) {
+        let privacy = switch settings.privacy {
+        case .mosaic: "mosaic"
+        case .none: "none"
+        case .stamp: "stamp"
+        }
+        let bytes = ((try? FileManager.default.attributesOfItem(atPath: settings.outputPath)[.size]) as? NSNumber)?.int64Value ?? 0
+        do {
+            try LibraryOption.openExisting(arguments).recordExport(
+                .init(path: settings.outputPath, exportedAt: Date(), privacy: privacy, bytes: bytes), of: session.id)
+        } catch {
+            reporter.warning("the export is done, but the library could not note it: \(error)")
+        }
     }
 }
 

@@ -73,7 +73,7 @@ enum ReviewCommand {
         let track: FaceTrack
         var edits: PrivacyEdits
         do {
-            let found = try StudySession.find(arguments.positional(session) ?? "", in: try StudyLibrary(path: LibraryOption.path(arguments)).sessions())
+            let found = try StudySession.find(try LibraryOption.sessionReference(arguments, session), in: try LibraryOption.openExisting(arguments).sessions())
             media = SessionMedia(found)
             guard let stored = try media.faceTrack(), !stored.samples.isEmpty else {
                 return fail("session \(found.id.uuidString.lowercased().prefix(8)) has no face positions to review (recorded before the face tracker, "
@@ -124,10 +124,7 @@ enum ReviewCommand {
             rows.append([String(s.id.segment), String(s.id.subject), minutes(s.start.seconds), minutes(s.end.seconds), kindName(s.kind),
                          "\(pct(b.x)),\(pct(b.y)) \(pct(b.width))×\(pct(b.height))", describe(edits.edit(for: s.id)), pictures[s.id] ?? "-"])
         }
-        let widths = (0..<7).map { c in rows.map { $0[c].count }.max() ?? 0 }
-        for row in rows {
-            print((0..<7).map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }.joined(separator: "  ") + "  " + row[7])
-        }
+        print(LibraryCommandText.table(rows), terminator: "")
         return 0
     }
 

@@ -53,7 +53,7 @@ enum VlogCommand {
         FFmpegLog.configure(level: .error)
         do {
             let zone = TimeZone.current
-            let sessions = try StudyLibrary(path: LibraryOption.path(arguments)).sessions()
+            let sessions = try LibraryOption.openExisting(arguments).sessions()
             let chosen = VlogWeek(choice, now: day.start(in: zone).addingTimeInterval(12 * 3600), timeZone: zone, sessions: sessions)
             var settings = WeeklyVlog.Settings(week: chosen, layout: shape, musicPath: musicPath, outputPath: outputPath)
             settings.overwrite = arguments.flag(overwrite)
