@@ -94,10 +94,13 @@ public final class StudyRecorder: Sendable {
             return report
         }
         // 1. The disk, before anything is captured: the output folder and the state folder
-        // must take a new file; the output and what goes beside it must not exist yet.
-        for path in [settings.outputPath, settings.thumbnailPath, settings.faceTrackPath]
-        where FileManager.default.fileExists(atPath: path) {
-            return failStart("\(path) already exists; choose another --output (Reel never replaces a file)")
+        // must take a new file; a name the user chose must not exist yet (nor what goes beside
+        // it). The output is claimed below, once the recording exists; this is the early word.
+        if !settings.numbersOutputWhenTaken {
+            for path in [settings.outputPath, settings.thumbnailPath, settings.faceTrackPath]
+            where FileManager.default.fileExists(atPath: path) {
+                return failStart("\(path) already exists; choose another --output (Reel never replaces a file)")
+            }
         }
         do {
             createdFolders += try FileIO.makeFolders(outputFolder)
@@ -136,6 +139,8 @@ public final class StudyRecorder: Sendable {
         let branch: RecordingBranch
         let startedAt = Date()
         let folderLock: WorkFolderLock
+        var output = settings.outputPath
+        var claimed = false
         do {
             guard mkdir(folder, 0o755) == 0 else { throw FileError("creating folder", folder) }
             folderLock = try WorkFolderLock(folder)
@@ -143,9 +148,20 @@ public final class StudyRecorder: Sendable {
                                          encoder: encoder, tracker: makeTracker(), startedAt: startedAt)
             try branch.writeCheckpoint(.init(state: .recording, activeSeconds: 0))
             try FileIO.syncFolder(settings.stateFolder)
+            // The output, claimed exclusively now (a second recording with the same --output
+            // stops here, at its start); the checkpoint written first names it, so a crash in
+            // between leaves nothing recover cannot clean up.
+            output = try OutputClaim.claimFirstFree(settings.outputPath, id: settings.id, numbered: settings.numbersOutputWhenTaken)
+            claimed = true
+            if output != settings.outputPath {
+                branch.claimedOutput(output)
+                try branch.writeCheckpoint(.init(state: .recording, activeSeconds: 0))
+            }
         } catch {
+            if claimed { OutputClaim.release(output, id: settings.id) }
             try? FileManager.default.removeItem(atPath: folder)
-            return failStart("cannot start the recording: \(error)")
+            source.stop()
+            return failStart(error is OutputClaim.Taken ? "\(error)" : "cannot start the recording: \(error)")
         }
         core.withLock {
             $0.branch = branch
@@ -157,7 +173,7 @@ public final class StudyRecorder: Sendable {
             ? "timelapse, a frame every \(settings.interval.seconds.formatted3.trimmedZeros) s of study, 10 fps"
             : "full, H.264 \(RecordSettings.fullModeBitRate / 1_000_000) Mbps"
         reporter.info("source: \(source.name)")
-        reporter.info("recording: \(what), \(size.width)x\(size.height) → \(settings.outputPath)")
+        reporter.info("recording: \(what), \(size.width)x\(size.height) → \(output)")
         reporter.info("in progress: \(videoPath) (checkpoint every \(Int(settings.checkpointPeriod.seconds)) s and at every pause)")
 
         // 4. Writer and capture threads.
@@ -258,6 +274,7 @@ public final class StudyRecorder: Sendable {
             report.warnings.append("the last checkpoint could not be written: \(error)")
         }
         guard progress.framesWritten > 0 else {
+            OutputClaim.release(output, id: settings.id)
             try? FileManager.default.removeItem(atPath: folder)
             report.finishError = "nothing was recorded (no frame arrived while recording), so no file was made"
             reporter.finished(report)
@@ -266,11 +283,15 @@ public final class StudyRecorder: Sendable {
         let session = StudySession(
             id: settings.id, startedAt: startedAt, endedAt: Date(), activeSeconds: machine.active.seconds, videoSeconds: 0,
             mode: settings.mode, intervalSeconds: settings.mode == .timelapse ? settings.interval.seconds : nil,
-            filePath: settings.outputPath, thumbnailPath: nil, faceTrackPath: nil, title: settings.title, tags: settings.tags,
+            filePath: output, thumbnailPath: nil, faceTrackPath: nil, title: settings.title, tags: settings.tags,
             load: report.load)
-        RecordingFinisher(id: settings.id, videoPath: videoPath, folder: folder, stateFolder: settings.stateFolder,
-                          outputPath: settings.outputPath)
-            .finish(faceTrack: branch.faceTrack, session: session, libraryPath: settings.libraryPath, into: &report)
+        var finisher = RecordingFinisher(id: settings.id, videoPath: videoPath, folder: folder, stateFolder: settings.stateFolder,
+                                         outputPath: output)
+        let active = machine.active.seconds
+        finisher.finish(faceTrack: branch.faceTrack, session: session, libraryPath: settings.libraryPath, into: &report) { moved in
+            branch.claimedOutput(moved)
+            try branch.writeCheckpoint(.init(state: .finished, activeSeconds: active))
+        }
         withExtendedLifetime(folderLock) {}
         reporter.finished(report)
         return report
