@@ -132,34 +132,16 @@ public final class StudyRecorder: Sendable {
                 return failStart("cannot use the library: \(error)")
             }
         }
-        // 3. The recording in progress: its folder, the fragmented file, the first checkpoint.
+        // 3. The recording in progress: its folder, the fragmented file, the first checkpoint;
+        // then the output, claimed.
         let folder = settings.sessionFolder
-        let videoPath = folder + "/recording.mp4", checkpointPath = folder + "/" + CheckpointFile.name
-        let encoder = settings.videoEncoder(sourceFramesPerSecond: source.format.framesPerSecond)
-        let branch: RecordingBranch
+        let videoPath = folder + "/recording.mp4"
         let startedAt = Date()
-        let folderLock: WorkFolderLock
-        var output = settings.outputPath
-        var claimed = false
+        let branch: RecordingBranch, folderLock: WorkFolderLock, output: String
         do {
-            guard mkdir(folder, 0o755) == 0 else { throw FileError("creating folder", folder) }
-            folderLock = try WorkFolderLock(folder)
-            branch = try RecordingBranch(settings: settings, videoPath: videoPath, checkpointPath: checkpointPath,
-                                         encoder: encoder, tracker: makeTracker(), startedAt: startedAt)
-            try branch.writeCheckpoint(.init(state: .recording, activeSeconds: 0))
-            try FileIO.syncFolder(settings.stateFolder)
-            // The output, claimed exclusively now (a second recording with the same --output
-            // stops here, at its start); the checkpoint written first names it, so a crash in
-            // between leaves nothing recover cannot clean up.
-            output = try OutputClaim.claimFirstFree(settings.outputPath, id: settings.id, numbered: settings.numbersOutputWhenTaken)
-            claimed = true
-            if output != settings.outputPath {
-                branch.claimedOutput(output)
-                try branch.writeCheckpoint(.init(state: .recording, activeSeconds: 0))
-            }
+            (branch, folderLock, output) = try begin(folder: folder, videoPath: videoPath, startedAt: startedAt,
+                                                     sourceFramesPerSecond: source.format.framesPerSecond)
         } catch {
-            if claimed { OutputClaim.release(output, id: settings.id) }
-            try? FileManager.default.removeItem(atPath: folder)
             source.stop()
             return failStart(error is OutputClaim.Taken ? "\(error)" : "cannot start the recording: \(error)")
         }
@@ -295,6 +277,37 @@ public final class StudyRecorder: Sendable {
         withExtendedLifetime(folderLock) {}
         reporter.finished(report)
         return report
+    }
+
+    /// Makes the recording in progress: its work folder (locked), the fragmented file and the
+    /// first checkpoint; then claims the output exclusively (``OutputClaim``: a second
+    /// recording with the same `--output` stops here, at its start; the default name takes
+    /// `-2`, `-3` … and the checkpoint is rewritten with it). The checkpoint is written before
+    /// the claim, so a crash in between leaves nothing `reel recover` cannot clean up. On a
+    /// failure, what it made (folder, placeholder) is removed again.
+    private func begin(folder: String, videoPath: String, startedAt: Date,
+                       sourceFramesPerSecond: Double) throws -> (RecordingBranch, WorkFolderLock, String) {
+        var claimed: String?
+        do {
+            guard mkdir(folder, 0o755) == 0 else { throw FileError("creating folder", folder) }
+            let lock = try WorkFolderLock(folder)
+            let branch = try RecordingBranch(settings: settings, videoPath: videoPath, checkpointPath: folder + "/" + CheckpointFile.name,
+                                             encoder: settings.videoEncoder(sourceFramesPerSecond: sourceFramesPerSecond),
+                                             tracker: makeTracker(), startedAt: startedAt)
+            try branch.writeCheckpoint(.init(state: .recording, activeSeconds: 0))
+            try FileIO.syncFolder(settings.stateFolder)
+            let output = try OutputClaim.claimFirstFree(settings.outputPath, id: settings.id, numbered: settings.numbersOutputWhenTaken)
+            claimed = output
+            if output != settings.outputPath {
+                branch.claimedOutput(output)
+                try branch.writeCheckpoint(.init(state: .recording, activeSeconds: 0))
+            }
+            return (branch, lock, output)
+        } catch {
+            if let claimed { OutputClaim.release(claimed, id: settings.id) }
+            try? FileManager.default.removeItem(atPath: folder)
+            throw error
+        }
     }
 
     /// The capture thread's body: delivers frames until stopped; reopens a camera (or the

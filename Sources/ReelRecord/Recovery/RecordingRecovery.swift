@@ -8,9 +8,16 @@ import ReelStore
 /// `checkpoint.json`), each into the normal MP4 it was going to be, with its thumbnail, face
 /// track and session, then removes the work folder.
 ///
-/// Idempotent: what is already done is not done again (an output in place is never remade
-/// or replaced, a session already in the library is not added twice), so running it again,
-/// or after a crash of the recovery itself, only finishes what is left. A folder whose
+/// Never takes a file it did not write (issue 12, bug 1): the video replaces only the
+/// recording's own placeholder, an output counts as already finished only when its stamp
+/// names this session, and when another file holds the output it is left alone and the
+/// recording is finished under the next free numbered name (``RecordingOutput``). The face
+/// track comes from the checkpoint and the face log, and where it ends early, from the video
+/// (``FaceTrackRebuilder``).
+///
+/// Idempotent: what is already done is not done again (this recording's output in place is
+/// never remade or replaced, a session already in the library is not added twice), so
+/// running it again, or after a crash of the recovery itself, only finishes what is left. A folder whose
 /// checkpoint cannot be read is reported by name and left exactly as it is; a folder a
 /// running recorder holds (``WorkFolderLock``) is skipped.
 public struct RecordingRecovery {
