@@ -253,7 +253,9 @@ public final class PrivacyExporter {
             return (finder, finder)
         }
         guard let track = settings.faceTrack, !track.samples.isEmpty else {
-            throw Error("this session has no face positions (recorded before the face tracker existed, or its NAME.faces.json is missing): "
+            let why = if case .session(let session) = settings.input { SessionMedia(session).missingFacesReason(settings.faceTrack) }
+                else { "it has no face track" }
+            throw Error("this session has no face positions: \(why); "
                         + "export with --all-faces to find the faces in the video now, or --privacy none to export without hiding them")
         }
         return (StoredTrackBoxes(track: track), nil)

@@ -27,6 +27,19 @@ public struct SessionMedia: Sendable {
         }
     }
 
+    /// Why the session has no face positions to use, when ``faceTrack()`` gave `track` (nil or
+    /// without samples): what really happened, for the export's, review's and vlog's refusals.
+    public func missingFacesReason(_ track: FaceTrack?) -> String {
+        guard let path = session.faceTrackPath else {
+            return "no face track was saved with it (face tracking was unavailable when it was recorded or recovered; "
+                + "'reel record' or 'reel recover' said why)"
+        }
+        guard let track else { return "its face track \(path) is missing (moved or deleted)" }
+        guard track.samples.isEmpty else { return "its face track \(path) has face positions" }
+        return "its face track \(path) holds no face positions (recorded with --no-faces or without a face detector, "
+            + "or recovered by an older Reel after a crash in its first 30 s)"
+    }
+
     /// The review's edits (none yet: empty).
     public func edits() throws -> PrivacyEdits {
         guard FileManager.default.fileExists(atPath: editsPath) else { return PrivacyEdits() }

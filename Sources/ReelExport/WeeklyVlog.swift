@@ -158,8 +158,10 @@ public final class WeeklyVlog {
                 }
                 let media = SessionMedia(session)
                 do {
-                    guard let track = try media.faceTrack(), !track.samples.isEmpty else {
-                        warn("\(name) has no face positions, so its faces cannot be hidden; skipped (reel export --all-faces exports it on its own)")
+                    let stored = try media.faceTrack()
+                    guard let track = stored, !track.samples.isEmpty else {
+                        warn("\(name) has no face positions (\(media.missingFacesReason(stored))), so its faces cannot be hidden; "
+                             + "skipped (reel export --all-faces exports it on its own)")
                         continue
                     }
                     let reader = try VideoFileReader(path: session.filePath)

@@ -20,7 +20,14 @@ public struct RecordSettings: Sendable {
     public var title: String?
     public var tags: [String]
     /// Where the finished MP4 goes (a new file; the thumbnail and face track go beside it).
+    /// The recorder claims it at start (``numbersOutputWhenTaken``).
     public var outputPath: String
+    /// When ``outputPath`` is taken at start: false (a name the user chose) refuses to record;
+    /// true (the default name) takes the first free of `NAME-2.mp4`, `NAME-3.mp4` …
+    public var numbersOutputWhenTaken = false
+    /// Whether the face tracker was asked for (false: `--no-faces`; `reel recover` then does
+    /// not look for faces either).
+    public var facesRequested = true
     /// The folder holding recordings in progress, one subfolder per session
     /// (`$XDG_STATE_HOME/reel/recordings`).
     public var stateFolder: String
@@ -140,6 +147,7 @@ public struct RecordSettings: Sendable {
         var tags: [String: String] = ["comment": "Reel study recording (\(mode.rawValue)\(mode == .timelapse ? ", every \(interval.seconds.formatted3) s of study" : ""))"]
         if let title { tags["title"] = title }
         if !self.tags.isEmpty { tags["comment"]! += "; tags: " + self.tags.joined(separator: ", ") }
+        tags[RecordingOutput.stampTag] = RecordingOutput.videoStamp(id: id)  // what makes the finished file this session's
         return tags
     }
 
@@ -155,20 +163,13 @@ public struct RecordSettings: Sendable {
         folders.state + "/reel/recordings"
     }
 
-    /// `$XDG_DATA_HOME/reel/recordings/reel-YYYYMMDD-HHMMSS-MODE.mp4` (local time), with
-    /// `-2`, `-3`… when that name is taken.
-    public static func defaultOutputPath(_ folders: XDGDirectories, mode: RecordingMode, now: Date = Date(),
-                                         exists: (String) -> Bool = { FileManager.default.fileExists(atPath: $0) }) -> String {
+    /// `$XDG_DATA_HOME/reel/recordings/reel-YYYYMMDD-HHMMSS-MODE.mp4` (local time). The name
+    /// goes down to the second, so two recordings started in one second share it: the recorder
+    /// claims it at start and takes `-2`, `-3`… when it is taken (``numbersOutputWhenTaken``).
+    public static func defaultOutputPath(_ folders: XDGDirectories, mode: RecordingMode, now: Date = Date()) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
-        let base = folders.data + "/reel/recordings/reel-" + formatter.string(from: now) + "-" + mode.rawValue
-        var candidate = base + ".mp4"
-        var n = 2
-        while exists(candidate) || exists(candidate.dropLast(4) + ".jpg") {
-            candidate = base + "-\(n).mp4"
-            n += 1
-        }
-        return candidate
+        return folders.data + "/reel/recordings/reel-" + formatter.string(from: now) + "-" + mode.rawValue + ".mp4"
     }
 }

@@ -94,10 +94,13 @@ public final class StudyRecorder: Sendable {
             return report
         }
         // 1. The disk, before anything is captured: the output folder and the state folder
-        // must take a new file; the output and what goes beside it must not exist yet.
-        for path in [settings.outputPath, settings.thumbnailPath, settings.faceTrackPath]
-        where FileManager.default.fileExists(atPath: path) {
-            return failStart("\(path) already exists; choose another --output (Reel never replaces a file)")
+        // must take a new file; a name the user chose must not exist yet (nor what goes beside
+        // it). The output is claimed below, once the recording exists; this is the early word.
+        if !settings.numbersOutputWhenTaken {
+            for path in [settings.outputPath, settings.thumbnailPath, settings.faceTrackPath]
+            where FileManager.default.fileExists(atPath: path) {
+                return failStart("\(path) already exists; choose another --output (Reel never replaces a file)")
+            }
         }
         do {
             createdFolders += try FileIO.makeFolders(outputFolder)
@@ -129,23 +132,18 @@ public final class StudyRecorder: Sendable {
                 return failStart("cannot use the library: \(error)")
             }
         }
-        // 3. The recording in progress: its folder, the fragmented file, the first checkpoint.
+        // 3. The recording in progress: its folder, the fragmented file, the first checkpoint;
+        // then the output, claimed.
         let folder = settings.sessionFolder
-        let videoPath = folder + "/recording.mp4", checkpointPath = folder + "/" + CheckpointFile.name
-        let encoder = settings.videoEncoder(sourceFramesPerSecond: source.format.framesPerSecond)
-        let branch: RecordingBranch
+        let videoPath = folder + "/recording.mp4"
         let startedAt = Date()
-        let folderLock: WorkFolderLock
+        let branch: RecordingBranch, folderLock: WorkFolderLock, output: String
         do {
-            guard mkdir(folder, 0o755) == 0 else { throw FileError("creating folder", folder) }
-            folderLock = try WorkFolderLock(folder)
-            branch = try RecordingBranch(settings: settings, videoPath: videoPath, checkpointPath: checkpointPath,
-                                         encoder: encoder, tracker: makeTracker(), startedAt: startedAt)
-            try branch.writeCheckpoint(.init(state: .recording, activeSeconds: 0))
-            try FileIO.syncFolder(settings.stateFolder)
+            (branch, folderLock, output) = try begin(folder: folder, videoPath: videoPath, startedAt: startedAt,
+                                                     sourceFramesPerSecond: source.format.framesPerSecond)
         } catch {
-            try? FileManager.default.removeItem(atPath: folder)
-            return failStart("cannot start the recording: \(error)")
+            source.stop()
+            return failStart(error is OutputClaim.Taken ? "\(error)" : "cannot start the recording: \(error)")
         }
         core.withLock {
             $0.branch = branch
@@ -157,7 +155,7 @@ public final class StudyRecorder: Sendable {
             ? "timelapse, a frame every \(settings.interval.seconds.formatted3.trimmedZeros) s of study, 10 fps"
             : "full, H.264 \(RecordSettings.fullModeBitRate / 1_000_000) Mbps"
         reporter.info("source: \(source.name)")
-        reporter.info("recording: \(what), \(size.width)x\(size.height) → \(settings.outputPath)")
+        reporter.info("recording: \(what), \(size.width)x\(size.height) → \(output)")
         reporter.info("in progress: \(videoPath) (checkpoint every \(Int(settings.checkpointPeriod.seconds)) s and at every pause)")
 
         // 4. Writer and capture threads.
@@ -258,6 +256,7 @@ public final class StudyRecorder: Sendable {
             report.warnings.append("the last checkpoint could not be written: \(error)")
         }
         guard progress.framesWritten > 0 else {
+            OutputClaim.release(output, id: settings.id)
             try? FileManager.default.removeItem(atPath: folder)
             report.finishError = "nothing was recorded (no frame arrived while recording), so no file was made"
             reporter.finished(report)
@@ -266,14 +265,49 @@ public final class StudyRecorder: Sendable {
         let session = StudySession(
             id: settings.id, startedAt: startedAt, endedAt: Date(), activeSeconds: machine.active.seconds, videoSeconds: 0,
             mode: settings.mode, intervalSeconds: settings.mode == .timelapse ? settings.interval.seconds : nil,
-            filePath: settings.outputPath, thumbnailPath: nil, faceTrackPath: nil, title: settings.title, tags: settings.tags,
+            filePath: output, thumbnailPath: nil, faceTrackPath: nil, title: settings.title, tags: settings.tags,
             load: report.load)
-        RecordingFinisher(id: settings.id, videoPath: videoPath, folder: folder, stateFolder: settings.stateFolder,
-                          outputPath: settings.outputPath)
-            .finish(faceTrack: branch.faceTrack, session: session, libraryPath: settings.libraryPath, into: &report)
+        var finisher = RecordingFinisher(id: settings.id, videoPath: videoPath, folder: folder, stateFolder: settings.stateFolder,
+                                         outputPath: output)
+        let active = machine.active.seconds
+        finisher.finish(faceTrack: branch.faceTrack, session: session, libraryPath: settings.libraryPath, into: &report) { moved in
+            branch.claimedOutput(moved)
+            try branch.writeCheckpoint(.init(state: .finished, activeSeconds: active))
+        }
         withExtendedLifetime(folderLock) {}
         reporter.finished(report)
         return report
+    }
+
+    /// Makes the recording in progress: its work folder (locked), the fragmented file and the
+    /// first checkpoint; then claims the output exclusively (``OutputClaim``: a second
+    /// recording with the same `--output` stops here, at its start; the default name takes
+    /// `-2`, `-3` … and the checkpoint is rewritten with it). The checkpoint is written before
+    /// the claim, so a crash in between leaves nothing `reel recover` cannot clean up. On a
+    /// failure, what it made (folder, placeholder) is removed again.
+    private func begin(folder: String, videoPath: String, startedAt: Date,
+                       sourceFramesPerSecond: Double) throws -> (RecordingBranch, WorkFolderLock, String) {
+        var claimed: String?
+        do {
+            guard mkdir(folder, 0o755) == 0 else { throw FileError("creating folder", folder) }
+            let lock = try WorkFolderLock(folder)
+            let branch = try RecordingBranch(settings: settings, videoPath: videoPath, checkpointPath: folder + "/" + CheckpointFile.name,
+                                             encoder: settings.videoEncoder(sourceFramesPerSecond: sourceFramesPerSecond),
+                                             tracker: makeTracker(), startedAt: startedAt)
+            try branch.writeCheckpoint(.init(state: .recording, activeSeconds: 0))
+            try FileIO.syncFolder(settings.stateFolder)
+            let output = try OutputClaim.claimFirstFree(settings.outputPath, id: settings.id, numbered: settings.numbersOutputWhenTaken)
+            claimed = output
+            if output != settings.outputPath {
+                branch.claimedOutput(output)
+                try branch.writeCheckpoint(.init(state: .recording, activeSeconds: 0))
+            }
+            return (branch, lock, output)
+        } catch {
+            if let claimed { OutputClaim.release(claimed, id: settings.id) }
+            try? FileManager.default.removeItem(atPath: folder)
+            throw error
+        }
     }
 
     /// The capture thread's body: delivers frames until stopped; reopens a camera (or the

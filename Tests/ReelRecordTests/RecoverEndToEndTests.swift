@@ -162,7 +162,8 @@ struct RecoverEndToEndTests {
         #expect(recover.stderr.contains("FAILED \(folder)") && recover.stderr.contains("checkpoint") && recover.stderr.contains("left as it is"), "\(recover.stderr)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: checkpoint)) == damaged)
         #expect(try Data(contentsOf: URL(fileURLWithPath: video)) == videoBytes)
-        #expect(!FileManager.default.fileExists(atPath: output))
+        #expect(try String(contentsOfFile: output, encoding: .utf8).hasPrefix("Reel: a study recording in progress"),
+                "the output is still the recording's placeholder, not a video")
         #expect(try home.sessionsJSON().isEmpty)
 
         // reel record with an unusable library: refused before recording.
@@ -170,8 +171,8 @@ struct RecoverEndToEndTests {
                                     "--output", dir.path("out/never.mp4"), "--library", dir.path("afile/library.sqlite")])
         #expect(record.status == 1 && record.stderr.contains("cannot use the library") && record.stderr.contains("nothing was recorded"), "\(record.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.path("out/never.mp4")))
-        #expect(files(below: home.state) == [(folder as NSString).lastPathComponent, (folder as NSString).lastPathComponent + "/checkpoint.json",
-                                            (folder as NSString).lastPathComponent + "/recording.mp4"])
+        let name = (folder as NSString).lastPathComponent
+        #expect(files(below: home.state) == [name, name + "/checkpoint.json", name + "/faces.log", name + "/recording.mp4"])
     }
 
     @Test("a recording still running is skipped by reel recover (its recorder holds the folder) and finishes normally")
@@ -186,7 +187,8 @@ struct RecoverEndToEndTests {
         try await Task.sleep(for: .seconds(3))
         let recover = try home.reel(["recover", "--library", home.library])
         #expect(recover.status == 0 && recover.stdout.contains("skipped") && recover.stdout.contains("still writing"), "\(recover.stdout)\(recover.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: output))
+        #expect(try String(contentsOfFile: output, encoding: .utf8).hasPrefix("Reel: a study recording in progress"),
+                "only the running recording's placeholder is at the output")
         process.send(SIGINT)
         let result = await process.wait(timeout: .seconds(30))
         #expect(result.status == 0, "\(result.stderr)")

@@ -17,7 +17,7 @@ enum RecordCommand {
     static let title = Option.value("title", short: "t", placeholder: "TEXT", help: "A title, kept in the MP4 and the library.")
     static let tag = Option.value("tag", placeholder: "NAME", repeatable: true, help: "A tag, kept in the MP4 and the library (repeat for several).")
     static let output = Option.value("output", short: "o", placeholder: "FILE.mp4",
-                                     help: "Where the finished MP4 goes (default: reel-DATE-TIME-MODE.mp4 in reel/recordings of the XDG data folder, ~/.local/share). Never replaces a file.")
+                                     help: "Where the finished MP4 goes (default: reel-DATE-TIME-MODE.mp4 in reel/recordings of the XDG data folder, ~/.local/share; -2, -3 … when taken). Claimed at start: a name that exists is refused. Never replaces a file.")
     static let duration = Option.value("duration", short: "d", as: Duration.self,
                                        help: "Stop this long after the first frame, by the capture clock: paused time counts (it is not study time; for scripts and tests). Default: until stopped.")
     static let minHours = Option.value("min-hours", as: Double.self, default: "1",
@@ -40,9 +40,12 @@ enum RecordCommand {
             keeps taking them). SIGUSR1 toggles pause (for a \
             desktop shortcut: pkill -USR1 -x reel); Ctrl-C (SIGINT) or SIGTERM finishes cleanly.
 
-            While recording, the video is a fragmented MP4 (fragments of at most 2 s) in \
-            reel/recordings/ID of the XDG state folder (~/.local/state), with a checkpoint every \
-            30 s and at every pause. On finish it becomes a normal MP4 (moov first) at --output, \
+            The output is claimed when the recording starts: a small placeholder file is created \
+            there (never over an existing file), so a second recording with the same --output is \
+            refused at once. While recording, the video is a fragmented MP4 (fragments of at most \
+            2 s) and the face positions a log synced with each fragment, in reel/recordings/ID of \
+            the XDG state folder (~/.local/state), with a checkpoint every 30 s and at every \
+            pause. On finish it becomes a normal MP4 (moov first) at --output, \
             with NAME.jpg (its middle frame) and NAME.faces.json (face positions: the largest face, \
             every written frame of a timelapse, every 0.2 s of a full recording; positions only, \
             never pixels) beside it, and the session goes into the study library \
@@ -100,6 +103,8 @@ enum RecordCommand {
             portrait: arguments.flag(portrait), title: try checkedTitle(arguments), tags: try checkedTags(arguments),
             outputPath: outputPath, stateFolder: RecordSettings.defaultStateFolder(folders),
             duration: try arguments.seconds(duration), libraryPath: LibraryOption.path(arguments))
+        settings.numbersOutputWhenTaken = arguments.string(output) == nil
+        settings.facesRequested = !arguments.flag(noFaces)
         settings.minHours = try arguments.double(minHours) ?? 1
         if arguments.flag(noKeepAwake) { settings.keepAwakeCommand = nil }
         if let folder = ProcessInfo.processInfo.environment["REEL_THERMAL_FOLDER"], !folder.isEmpty { settings.thermalFolder = folder }

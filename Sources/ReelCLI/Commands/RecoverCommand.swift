@@ -14,7 +14,11 @@ enum RecoverCommand {
             progress whose recorder is gone (killed, crashed, power cut). Each becomes the normal \
             MP4 it was going to be (moov first; at most its last 2 s are lost), with its thumbnail \
             and face track beside it, and its session in the library; then its work folder is \
-            removed. Running it again changes nothing. A recording still being made is left alone; \
+            removed. The video replaces only the recording's own placeholder: when another file \
+            holds its --output, that file is left alone and the recording is finished under the \
+            next free name (NAME-2.mp4 …). Face positions come from the face log (at most 2 s \
+            lost); where they end early (a recording made with an older Reel), they are found \
+            again in the video with CenterFace. Running it again changes nothing. A recording still being made is left alone; \
             a folder whose checkpoint is damaged is named and left as it is. Exit status 1 when a \
             folder could not be recovered.
             """,
@@ -55,6 +59,10 @@ enum RecoverCommand {
                 failed += 1
                 FileHandle.standardError.write(Data("reel recover: FAILED \(o.folder): \(o.message ?? "unknown error")\n".utf8))
             }
+            if let claimed = o.renamedFrom, o.kind == .recovered || o.kind == .completed {
+                print("  \(claimed) is another file (not this recording's), so it was left alone and this recording was finished as \(o.outputPath ?? "?")")
+            }
+            for note in o.notes { print("  \(note)") }
             for warning in o.warnings { FileHandle.standardError.write(Data("reel recover: warning (\(id)): \(warning)\n".utf8)) }
         }
         return failed == 0 ? 0 : 1

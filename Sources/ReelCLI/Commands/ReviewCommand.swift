@@ -75,9 +75,10 @@ enum ReviewCommand {
         do {
             let found = try StudySession.find(try LibraryOption.sessionReference(arguments, session), in: try LibraryOption.openExisting(arguments).sessions())
             media = SessionMedia(found)
-            guard let stored = try media.faceTrack(), !stored.samples.isEmpty else {
-                return fail("session \(found.id.uuidString.lowercased().prefix(8)) has no face positions to review (recorded before the face tracker, "
-                            + "or NAME.faces.json is missing); 'reel export --all-faces' finds faces in its video instead")
+            let stored = try media.faceTrack()
+            guard let stored, !stored.samples.isEmpty else {
+                return fail("session \(found.id.uuidString.lowercased().prefix(8)) has no face positions to review: \(media.missingFacesReason(stored)); "
+                            + "'reel export --all-faces' finds faces in its video instead")
             }
             track = stored
             edits = try media.edits()

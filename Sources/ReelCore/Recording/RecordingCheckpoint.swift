@@ -34,13 +34,17 @@ public struct RecordingCheckpoint: Sendable, Equatable, Codable {
     /// The user's title and tags.
     public var title: String?
     public var tags: [String]
-    /// The face positions so far.
+    /// The face positions so far (as of this checkpoint; the face log in the work folder has
+    /// the newer ones, see ``FaceSampleLog``).
     public var faceTrack: FaceTrack
+    /// Whether the face tracker was asked for (false: `--no-faces`); nil in checkpoints written
+    /// before this field (issue 12), which count as asked for.
+    public var facesRequested: Bool?
 
     /// A checkpoint of the current format.
     public init(id: UUID, videoPath: String, outputPath: String, canvas: VideoDimensions, mode: RecordingMode,
                 intervalSeconds: Double?, activeSeconds: Double, framesWritten: Int, state: RecordingStateMachine.State,
-                startedAt: Date, updatedAt: Date, title: String?, tags: [String], faceTrack: FaceTrack) {
+                startedAt: Date, updatedAt: Date, title: String?, tags: [String], faceTrack: FaceTrack, facesRequested: Bool = true) {
         version = RecordingCheckpoint.currentVersion
         self.id = id
         self.videoPath = videoPath
@@ -57,6 +61,7 @@ public struct RecordingCheckpoint: Sendable, Equatable, Codable {
         self.title = title
         self.tags = tags
         self.faceTrack = faceTrack
+        self.facesRequested = facesRequested
     }
 
     /// The canvas.

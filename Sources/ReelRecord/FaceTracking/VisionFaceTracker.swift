@@ -40,6 +40,13 @@ public final class VisionFaceTracker: FaceTracker, @unchecked Sendable {
     }
 
     public func track(_ frame: VideoFrame, videoTime: MediaTime) -> FaceTrackSample? {
+        track(frame, videoTime: videoTime, clock: frame.captureTime)
+    }
+
+    /// As ``track(_:videoTime:)``, with the tracker's rules (the hold after a lost face, the
+    /// smoothing) timed by `clock` instead of the frame's capture time: `reel recover` finding
+    /// faces again in a finished video passes the study time each picture stands for.
+    public func track(_ frame: VideoFrame, videoTime: MediaTime, clock: MediaTime) -> FaceTrackSample? {
         lock.lock()
         defer { lock.unlock() }
         do {
@@ -52,7 +59,7 @@ public final class VisionFaceTracker: FaceTracker, @unchecked Sendable {
                                                         u: .init(base: planes[1].base, stride: planes[1].stride),
                                                         v: .init(base: planes[2].base, stride: planes[2].stride)),
                                               width: width, height: height)
-                return try policy.advance(at: frame.captureTime) { request in
+                return try policy.advance(at: clock) { request in
                     var found = try faces.detect(picture)
                     if request.includesUpperBodies, let bodies {
                         found += try bodies.detect(picture)

@@ -14,7 +14,9 @@ struct RecordedFrame: Sendable {
 /// The recorder's writer: scales and encodes the frames it is given into the fragmented MP4
 /// in progress, cuts a fragment at least every `fragmentDuration` of capture time (also when
 /// no new frame comes, as in a timelapse), samples the face tracker where the schedule says,
-/// and writes checkpoints when asked.
+/// and writes checkpoints when asked. The face samples of each fragment go into the face log
+/// (``FaceSampleLog``, `faces.log` beside the video) and are synced just before the fragment
+/// itself, so the disk never holds video whose face positions it lacks.
 ///
 /// Runs on its own thread (``run(queue:)``), which owns the encoder, the file and the face
 /// track; other threads only read ``progress`` and post checkpoint requests, both behind
@@ -33,8 +35,13 @@ final class RecordingBranch: @unchecked Sendable {
         var activeSeconds: Double
     }
 
+    /// The face log's name in the work folder.
+    static let faceLogName = "faces.log"
+
     private let writer: FragmentedMP4Writer
     private let file: AppendOnlyFile
+    private let faceLog: AppendOnlyFile
+    private var pendingFaces = Data()
     private let tracker: any FaceTracker
     private let canvas: VideoDimensions
     private let fragmentDuration: MediaTime
@@ -55,9 +62,17 @@ final class RecordingBranch: @unchecked Sendable {
             id: settings.id, videoPath: videoPath, outputPath: settings.outputPath, canvas: settings.dimensions,
             mode: settings.mode, intervalSeconds: settings.mode == .timelapse ? settings.interval.seconds : nil,
             activeSeconds: 0, framesWritten: 0, state: .recording, startedAt: startedAt, updatedAt: startedAt,
-            title: settings.title, tags: settings.tags, faceTrack: FaceTrack())
+            title: settings.title, tags: settings.tags, faceTrack: FaceTrack(), facesRequested: settings.facesRequested)
         writer = try FragmentedMP4Writer(video: encoder, metadata: settings.metadata)
         file = try AppendOnlyFile(creating: videoPath)
+        faceLog = try AppendOnlyFile(creating: FileIO.folder(of: videoPath) + "/" + Self.faceLogName)
+        pendingFaces = FaceSampleLog.header
+    }
+
+    /// The output the recorder claimed (recorded in the next checkpoint). The owner's call,
+    /// before the writer thread starts or after it ended.
+    func claimedOutput(_ path: String) {
+        checkpoint.outputPath = path
     }
 
     /// The counters.
@@ -87,15 +102,19 @@ final class RecordingBranch: @unchecked Sendable {
                     try writeCheckpoint(request)
                 }
             }
-            try file.append(writer.finish())
+            let last = try writer.finish()
+            try flushFaces()
+            try file.append(last)
             try file.sync()
             file.close()
+            faceLog.close()
             updateProgress()
         } catch {
             queue.cancel()
             writer.abandon()
             try? file.sync()
             file.close()
+            faceLog.close()
             throw error
         }
     }
@@ -107,20 +126,32 @@ final class RecordingBranch: @unchecked Sendable {
         }
         if item.output.samplesFace, let found = tracker.track(frame, videoTime: item.output.pts) {
             let crop = NormalizedRect.centreFill(source: VideoDimensions(width: frame.width, height: frame.height), target: canvas)
-            faceTrack.append(FaceTrackSample(time: item.output.pts, segment: found.segment, kind: found.kind,
-                                             box: found.box.relative(to: crop).clamped()))
+            let sample = FaceTrackSample(time: item.output.pts, segment: found.segment, kind: found.kind,
+                                         box: found.box.relative(to: crop).clamped())
+            faceTrack.append(sample)
+            pendingFaces.append(FaceSampleLog.line(sample))
         }
         try writer.appendVideo(frame, pts: item.output.pts)
         if fragmentStart == nil { fragmentStart = frame.captureTime }
         updateProgress()
     }
 
-    /// Ends the fragment in progress and puts it on the disk.
+    /// Ends the fragment in progress and puts it on the disk, its face samples first.
     private func cut() throws {
-        try file.append(writer.cutFragment())
+        let fragment = try writer.cutFragment()
+        try flushFaces()
+        try file.append(fragment)
         try file.sync()
         fragmentStart = nil
         updateProgress()
+    }
+
+    /// Appends and syncs the face samples not yet on the disk.
+    private func flushFaces() throws {
+        guard !pendingFaces.isEmpty else { return }
+        try faceLog.append(pendingFaces)
+        try faceLog.sync()
+        pendingFaces.removeAll(keepingCapacity: true)
     }
 
     private func updateProgress() {

@@ -21,8 +21,9 @@ struct RecordingFinisher {
     let folder: String
     /// The folder of all recordings in progress.
     let stateFolder: String
-    /// The finished MP4, and what goes beside it.
-    let outputPath: String
+    /// The finished MP4 (at first the claimed path; ``placeVideo(moved:)`` points it where the
+    /// video went), and what goes beside it.
+    var outputPath: String
     var thumbnailPath: String { Self.thumbnailPath(for: outputPath) }
     var faceTrackPath: String { Self.faceTrackPath(for: outputPath) }
 
@@ -31,25 +32,81 @@ struct RecordingFinisher {
     /// `NAME.faces.json` beside `NAME.mp4`.
     static func faceTrackPath(for output: String) -> String { ((output as NSString).deletingPathExtension) + ".faces.json" }
 
-    /// The temporary name of the MP4 being made, beside the output (hidden, tied to the id).
-    var temporaryPath: String {
-        FileIO.folder(of: outputPath) + "/." + (outputPath as NSString).lastPathComponent + ".finishing-"
+    /// The temporary name of the MP4 being made beside `path` (hidden, tied to the id).
+    func temporaryPath(for path: String) -> String {
+        FileIO.folder(of: path) + "/." + (path as NSString).lastPathComponent + ".finishing-"
             + id.uuidString.prefix(8).lowercased() + ".mp4"
     }
 
-    /// Copies the fragmented file's streams into the output, moov first: into a temporary
-    /// file, synced, renamed to the output (never over an existing file), folder synced.
-    func placeVideo() throws -> MP4Remuxer.Summary {
-        let temporary = temporaryPath
+    /// Where the video went.
+    struct Placed {
+        /// The finished MP4 (``outputPath`` unless another file held that name).
+        var path: String
+        /// What it holds.
+        var summary: MP4Remuxer.Summary
+        /// It was already there (placed before a crash), not placed now.
+        var wasThere: Bool
+    }
+
+    /// The video in progress is gone and no finished one of this recording was found.
+    struct NothingToPlace: Error, CustomStringConvertible {
+        var videoPath: String, outputPath: String
+        var description: String {
+            "\(videoPath) is missing and \(outputPath) is not this recording's video (it is another file, or absent)"
+        }
+    }
+
+    /// Puts the video where it belongs and points ``outputPath`` there (``RecordingOutput``'s
+    /// rules): over this recording's own placeholder; or nowhere when its finished MP4 is
+    /// already there; or, when another file holds the name, under the first free numbered
+    /// name (`NAME-2.mp4` …), claimed first. `moved` is called with a new name before anything
+    /// is placed there (the caller records it in the checkpoint, so a crash afterwards
+    /// continues with that name).
+    ///
+    /// The MP4 is made by copying the fragmented file's streams, moov first, into a temporary
+    /// file, which is synced, then renamed over the placeholder (checked again just before),
+    /// then the folder is synced. Another file is never replaced.
+    mutating func placeVideo(moved: (String) throws -> Void) throws -> Placed {
+        for attempt in 1...3 {
+            switch RecordingOutput.placement(for: outputPath, occupant: { OutputClaim.occupant(of: $0, id: id) }) {
+            case .alreadyPlaced(let path):
+                if path != outputPath { try moved(path) }
+                outputPath = path
+                return Placed(path: path, summary: try MP4Remuxer.summary(of: path), wasThere: true)
+            case .noFreeName:
+                throw FileError("placing the recording beside", outputPath, code: EEXIST)
+            case .place(let path, let claimFirst):
+                guard FileManager.default.fileExists(atPath: videoPath) else {
+                    throw NothingToPlace(videoPath: videoPath, outputPath: outputPath)
+                }
+                if claimFirst {
+                    do {
+                        _ = try FileIO.makeFolders(FileIO.folder(of: path))  // moved or removed since
+                        try OutputClaim.claim(path, id: id)
+                    } catch is OutputClaim.Taken where attempt < 3 {
+                        continue  // taken between the look and the claim: decide again
+                    }
+                }
+                if path != outputPath { try moved(path) }
+                outputPath = path
+                return Placed(path: path, summary: try replacePlaceholder(at: path), wasThere: false)
+            }
+        }
+        throw FileError("placing the recording at", outputPath, code: EEXIST)
+    }
+
+    /// Makes the MP4 and renames it over this recording's placeholder at `path`.
+    private func replacePlaceholder(at path: String) throws -> MP4Remuxer.Summary {
+        let temporary = temporaryPath(for: path)
         unlink(temporary)  // a previous attempt's leftover
         do {
             let summary = try MP4Remuxer.faststart(from: videoPath, to: temporary)
             try FileIO.sync(path: temporary)
-            guard !FileManager.default.fileExists(atPath: outputPath) else {
-                throw FileError("placing the recording at", outputPath, code: EEXIST)
+            guard OutputClaim.isPlaceholder(path, id: id) else {
+                throw FileError("placing the recording at", path, code: EEXIST)  // replaced under us: never overwritten
             }
-            guard rename(temporary, outputPath) == 0 else { throw FileError("placing the recording at", outputPath) }
-            try FileIO.syncFolder(FileIO.folder(of: outputPath))
+            guard rename(temporary, path) == 0 else { throw FileError("placing the recording at", path) }
+            try FileIO.syncFolder(FileIO.folder(of: path))
             return summary
         } catch {
             unlink(temporary)
@@ -82,12 +139,18 @@ struct RecordingFinisher {
         try FileIO.syncFolder(stateFolder)
     }
 
-    /// The recorder's finish: every step, reported.
-    func finish(faceTrack: FaceTrack, session: StudySession, libraryPath: String?, into report: inout RecordReport) {
+    /// The recorder's finish: every step, reported. `moved` as for ``placeVideo(moved:)``.
+    mutating func finish(faceTrack: FaceTrack, session: StudySession, libraryPath: String?, into report: inout RecordReport,
+                         moved: (String) throws -> Void) {
+        let claimed = outputPath
         do {
-            let summary = try placeVideo()
+            let placed = try placeVideo(moved: moved)
             report.outputPath = outputPath
-            report.videoSeconds = summary.duration.seconds
+            report.videoSeconds = placed.summary.duration.seconds
+            if outputPath != claimed {
+                report.warnings.append("\(claimed) is no longer this recording's placeholder (removed or replaced while recording), "
+                                       + "so the recording was finished as \(outputPath)")
+            }
             report.fileBytes = ((try? FileManager.default.attributesOfItem(atPath: outputPath)[.size]) as? NSNumber)?.int64Value ?? 0
         } catch {
             report.finishError = "making the final MP4 failed: \(error)"
@@ -108,6 +171,7 @@ struct RecordingFinisher {
         }
         if let libraryPath {
             var session = session
+            session.filePath = outputPath
             session.videoSeconds = report.videoSeconds
             session.thumbnailPath = report.thumbnailPath
             session.faceTrackPath = report.faceTrackPath
