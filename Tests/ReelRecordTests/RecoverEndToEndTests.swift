@@ -198,13 +198,43 @@ struct RecoverEndToEndTests {
         #expect(files(below: home.state).isEmpty)
     }
 
+    @Test("a second reel record while one runs says so at its start (stats count the overlap once), and both finish")
+    func twoAtOnce() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let home = Home(dir: dir)
+        let first = try BackgroundProcess(try ReelBinary.path(),
+                                          ["record", "--source", "test:320x240@10", "--mode", "timelapse", "--interval", "1", "--quiet", "--no-faces",
+                                           "--no-keep-awake", "--output", dir.path("first.mp4"), "--library", home.library],
+                                          environment: home.environment)
+        // Wait (bounded) until the first one's work folder has its checkpoint: it is running.
+        var running = false
+        for _ in 0..<600 where !running {
+            let folders = (try? FileManager.default.contentsOfDirectory(atPath: home.state)) ?? []
+            running = folders.contains { FileManager.default.fileExists(atPath: home.state + "/" + $0 + "/checkpoint.json") }
+            if !running { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(running, "the first recording never wrote its checkpoint")
+        let second = try home.reel(["record", "--source", "test:320x240@10", "--mode", "timelapse", "--interval", "1", "--duration", "1",
+                                    "--quiet", "--no-faces", "--no-keep-awake", "--output", dir.path("second.mp4"), "--library", home.library])
+        #expect(second.status == 0, "\(second.stderr)")
+        #expect(second.stderr.contains("warning: another reel record is running (session ") && second.stderr.contains("into \(dir.path("first.mp4"))"),
+                "\(second.stderr)")
+        first.send(SIGINT)
+        let ended = await first.wait(timeout: .seconds(30))
+        #expect(ended.status == 0 && !ended.stderr.contains("another reel record"), "\(ended.stderr)")
+        #expect(try home.sessionsJSON().count == 2)
+    }
+
     @Test("reel record registers the session on finish; reel sessions shows it as a table and as JSON with every field")
     func sessions() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
         let home = Home(dir: dir)
+        // Reading a library that does not exist creates nothing (issue 12).
         let empty = try home.reel(["sessions", "--library", home.library])
-        #expect(empty.status == 0 && empty.stdout.contains("no sessions yet"))
+        #expect(empty.status == 1 && empty.stderr.contains("does not exist (nothing was created)"), "\(empty.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: home.library))
         let output = dir.path("out/lapse.mp4")
         let record = try home.reel(["record", "--source", "test", "--mode", "timelapse", "--interval", "1", "--duration", "3", "--quiet",
                                     "--title", "Organic chemistry", "--tag", "exam", "--tag", "chem", "--output", output, "--library", home.library])
@@ -222,8 +252,9 @@ struct RecoverEndToEndTests {
         #expect(session["thumbnailPath"] as? String == dir.path("out/lapse.jpg"))
         #expect((2.5...3.1).contains(session["activeSeconds"] as? Double ?? 0))
         #expect(files(below: home.state).isEmpty)
-        // The default library is in the XDG data folder.
+        // The default library (in the XDG data folder) not made yet reads as empty and is not created.
         let defaults = try home.reel(["sessions"])
-        #expect(defaults.status == 0 && FileManager.default.fileExists(atPath: dir.path("data/reel/library.sqlite")))
+        #expect(defaults.status == 0 && defaults.stdout.contains("no sessions yet"))
+        #expect(!FileManager.default.fileExists(atPath: dir.path("data/reel/library.sqlite")))
     }
 }

@@ -126,6 +126,10 @@ enum RecordCommand {
                 reporter.warning("face tracking is unavailable (\(error)); recording without face positions, so export with --all-faces")
             }
         }
+        if let refusal = otherRecordings(settings, reporter: reporter) {
+            FileHandle.standardError.write(Data("reel record: \(refusal)\n".utf8))
+            return 1
+        }
         let recorder = try StudyRecorder(settings: settings, reporter: reporter, tracker: tracker)
         let stops = SignalTrap(signals: [SIGINT, SIGTERM]) { signal in
             recorder.requestStop(reason: signal == SIGINT ? "interrupted (Ctrl-C)" : "terminated (SIGTERM)")
@@ -139,6 +143,24 @@ enum RecordCommand {
         let report = await recorder.run()
         if report.succeeded, let library = settings.libraryPath { BackupCommand.afterRecording(libraryPath: library) }
         return report.succeeded ? 0 : 1
+    }
+
+    /// Other `reel record`s running now: one from the same camera is a refusal (returned);
+    /// any other is said, since its time and this one's overlap (stats count it once).
+    static func otherRecordings(_ settings: RecordSettings, reporter: RecordTerminalReporter) -> String? {
+        let running = RecordingRecovery(stateFolder: settings.stateFolder, libraryPath: settings.libraryPath ?? "").runningRecordings()
+        let formatter = DateFormatter()
+        formatter.dateFormat = "HH:mm"
+        func label(_ other: RecordingCheckpoint) -> String {
+            "session \(other.id.uuidString.lowercased().prefix(8)), since \(formatter.string(from: other.startedAt)), into \(other.outputPath)"
+        }
+        if let device = settings.source.exclusiveDevice, let same = running.first(where: { $0.device == device }) {
+            return "another reel record is recording from \(device) (\(label(same))); one camera cannot feed two recordings — stop that one first"
+        }
+        for other in running {
+            reporter.warning("another reel record is running (\(label(other))); time recorded by both at once counts once in reel stats")
+        }
+        return nil
     }
 
     /// `--title`, trimmed, under the library's rule for names (a usage error otherwise).

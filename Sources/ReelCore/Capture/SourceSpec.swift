@@ -70,6 +70,13 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         return .test(width: width, height: height, framesPerSecond: fps)
     }
 
+    /// The device this source holds exclusively while it runs (a camera's path); nil for a
+    /// file or the test source, which any number of recordings can read.
+    public var exclusiveDevice: String? {
+        if case let .camera(device, _) = self { return device }
+        return nil
+    }
+
     public var description: String {
         switch self {
         case let .test(w, h, fps): "test:\(w)x\(h)@\(fps)"

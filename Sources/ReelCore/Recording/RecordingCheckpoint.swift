@@ -40,11 +40,14 @@ public struct RecordingCheckpoint: Sendable, Equatable, Codable {
     /// Whether the face tracker was asked for (false: `--no-faces`); nil in checkpoints written
     /// before this field (issue 12), which count as asked for.
     public var facesRequested: Bool?
+    /// The camera device the recording holds (`/dev/video0`; nil for files, the test source,
+    /// and checkpoints written before issue 12): a second recording from it is refused.
+    public var device: String?
 
     /// A checkpoint of the current format.
     public init(id: UUID, videoPath: String, outputPath: String, canvas: VideoDimensions, mode: RecordingMode,
                 intervalSeconds: Double?, activeSeconds: Double, framesWritten: Int, state: RecordingStateMachine.State,
-                startedAt: Date, updatedAt: Date, title: String?, tags: [String], faceTrack: FaceTrack, facesRequested: Bool = true) {
+                startedAt: Date, updatedAt: Date, title: String?, tags: [String], faceTrack: FaceTrack, facesRequested: Bool = true, device: String? = nil) {
         version = RecordingCheckpoint.currentVersion
         self.id = id
         self.videoPath = videoPath
@@ -62,6 +65,7 @@ public struct RecordingCheckpoint: Sendable, Equatable, Codable {
         self.tags = tags
         self.faceTrack = faceTrack
         self.facesRequested = facesRequested
+        self.device = device
     }
 
     /// The canvas.

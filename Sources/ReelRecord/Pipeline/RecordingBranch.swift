@@ -62,7 +62,8 @@ final class RecordingBranch: @unchecked Sendable {
             id: settings.id, videoPath: videoPath, outputPath: settings.outputPath, canvas: settings.dimensions,
             mode: settings.mode, intervalSeconds: settings.mode == .timelapse ? settings.interval.seconds : nil,
             activeSeconds: 0, framesWritten: 0, state: .recording, startedAt: startedAt, updatedAt: startedAt,
-            title: settings.title, tags: settings.tags, faceTrack: FaceTrack(), facesRequested: settings.facesRequested)
+            title: settings.title, tags: settings.tags, faceTrack: FaceTrack(), facesRequested: settings.facesRequested,
+            device: settings.source.exclusiveDevice)
         writer = try FragmentedMP4Writer(video: encoder, metadata: settings.metadata)
         file = try AppendOnlyFile(creating: videoPath)
         faceLog = try AppendOnlyFile(creating: FileIO.folder(of: videoPath) + "/" + Self.faceLogName)

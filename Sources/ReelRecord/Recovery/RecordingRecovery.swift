@@ -79,6 +79,12 @@ public struct RecordingRecovery {
         }
     }
 
+    /// The recordings running now (work folders a live `reel record` holds), as their last
+    /// checkpoints say; folders without a readable checkpoint yet are left out.
+    public func runningRecordings() -> [RecordingCheckpoint] {
+        workFolders().filter(WorkFolderLock.isHeld).compactMap { try? CheckpointFile.read(at: $0 + "/" + CheckpointFile.name) }
+    }
+
     /// Recovers every work folder; the library is opened first (an unusable library is
     /// thrown before any folder is touched).
     public func run() throws -> [Outcome] {

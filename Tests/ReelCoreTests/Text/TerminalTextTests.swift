@@ -143,3 +143,13 @@ struct TrashInfoTests {
         #expect(StudySessionFilter(since: day, until: day.adding(days: -1), timeZone: tokyo).isEmptyRange)
     }
 }
+
+@Suite("Sources held exclusively")
+struct ExclusiveDeviceTests {
+    @Test("a camera is held by one recording; files and the test source by none")
+    func devices() throws {
+        #expect(try SourceSpec(parsing: "v4l2:/dev/video2").exclusiveDevice == "/dev/video2")
+        #expect(try SourceSpec(parsing: "file:/tmp/a.mp4").exclusiveDevice == nil)
+        #expect(try SourceSpec(parsing: "test").exclusiveDevice == nil)
+    }
+}
