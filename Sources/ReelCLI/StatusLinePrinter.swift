@@ -5,8 +5,9 @@ import ReelCore
 /// line that a terminal rewrites in place (`\r` + erase) while a file or pipe gets a plain
 /// line every `period` seconds instead. Shared by `reel live` and `reel record`.
 final class StatusLinePrinter: @unchecked Sendable {
-    /// Whether standard error is a terminal (the status line is rewritten in place).
-    let isTerminal = isatty(STDERR_FILENO) == 1
+    /// Whether standard error is a terminal that can rewrite a line (the status line is
+    /// rewritten in place); a file, a pipe or `TERM=dumb` gets plain lines.
+    let isTerminal = isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
     private let period: Double
     private let lock = NSLock()
     private var lastPrinted: Double?

@@ -83,6 +83,7 @@ struct LibraryDataSafetyTests {
         let recorded = try home.reel(["record", "--source", "test:320x240@10", "--mode", "timelapse", "--interval", "0.5", "--duration", "1",
                                       "--no-faces", "--no-keep-awake", "--quiet", "--min-hours", "0"])
         #expect(recorded.status == 0, "\(recorded.stderr)")
+        #expect(!recorded.stderr.contains("\r") && !recorded.stderr.contains("\u{1B}"), "a pipe gets plain lines: \(recorded.stderr.debugDescription)")
         let recordings = (try? FileManager.default.contentsOfDirectory(atPath: home.home + "/.local/share/reel/recordings")) ?? []
         #expect(recordings.contains { $0.hasSuffix("-timelapse.mp4") }, "\(recordings)\n\(recorded.stdout)")
         #expect(FileManager.default.fileExists(atPath: home.home + "/.local/state/reel/recordings"))
