@@ -140,6 +140,16 @@ struct LibraryDataSafetyTests {
         #expect(try home.reel(["tag", "0B8E2A1C", "exam", "--library", library]).status == 0, "ids in any case")
     }
 
+    @Test("export --privacy none with --all-faces (or a detector option) is a usage error, not silently a face search for nothing")
+    func privacyNoneConflicts() throws {
+        let home = try Home()
+        defer { home.dir.cleanup() }
+        for extra in [["--all-faces"], ["--detector", "haar"], ["--detector-width", "640"]] {
+            let result = try home.reel(["export", home.dir.path("in.mp4"), "-o", home.dir.path("out.mp4"), "--privacy", "none"] + extra)
+            #expect(result.status == 64 && result.stderr.contains("'--privacy none' and '\(extra[0])' cannot be used together"), "\(extra): \(result.stderr)")
+        }
+    }
+
     @Test("stats: 0.8 min reads 0 min beside a 1-minute goal it missed; days to come are not 'below'; overlapping sessions count once")
     func statsVerdicts() throws {
         let home = try Home()

@@ -67,6 +67,12 @@ enum ExportCommand {
         case let text where text.hasPrefix("stamp:") && text.count > 6: privacyMode = .stamp(path: absolute(String(text.dropFirst(6))))
         default: throw arguments.invalid(privacy, expected: "mosaic, none or stamp:IMAGE.png")
         }
+        if privacyMode == .none {
+            // Finding faces that nothing will hide is a mistake in the command, not a wish.
+            for option in [allFaces, detector, detectorWidth] where arguments.count(option) > 0 {
+                throw ArgumentParser.Error.conflictingOptions(command: arguments.path, first: "--privacy none", second: option.longForm)
+            }
+        }
         let width = try arguments.require(detectorWidth, as: Int.self)
         guard width >= 32, width <= 4096, width % 32 == 0 else { throw arguments.invalid(detectorWidth, expected: "a multiple of 32 from 32 to 4096") }
         let reporter = ExportTerminalReporter(json: arguments.flag(json))
