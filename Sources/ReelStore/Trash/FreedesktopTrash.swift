@@ -46,18 +46,14 @@ public struct FreedesktopTrash: Sendable {
         try makeTrash(homeTrash)
         let name = try claimName(for: originalPath, in: homeTrash, at: date)
         let file = homeTrash + "/files/" + name
-        let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
+        let created: Bool
+        do { created = try Self.createExclusively(file, data) } catch {
             unlink(homeTrash + "/info/" + name + ".trashinfo")
-            throw Error(description: "\(file): cannot create (\(Self.reason()))")
+            throw error
         }
-        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written == data.count, synced else {
-            unlink(file)
+        guard created else {
             unlink(homeTrash + "/info/" + name + ".trashinfo")
-            throw Error(description: "\(file): cannot write (\(Self.reason()))")
+            throw Error(description: "\(file): exists already (the Trash's files and info disagree)")
         }
         return TrashedSession.File(originalPath: originalPath, trash: homeTrash, name: name)
     }
@@ -160,22 +156,27 @@ public struct FreedesktopTrash: Sendable {
         for n in 1...10_000 {
             let name = n == 1 ? base : stem + ".\(n)" + (ext.isEmpty ? "" : "." + ext)
             if FileManager.default.fileExists(atPath: trash + "/files/" + name) { continue }
-            let info = trash + "/info/" + name + ".trashinfo"
-            let fd = open(info, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            if fd < 0 {
-                if errno == EEXIST { continue }
-                throw Error(description: "\(info): cannot create (\(Self.reason()))")
-            }
-            let written = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-            let synced = fsync(fd) == 0
-            close(fd)
-            guard written == text.count, synced else {
-                unlink(info)
-                throw Error(description: "\(info): cannot write (\(Self.reason()))")
-            }
-            return name
+            if try Self.createExclusively(trash + "/info/" + name + ".trashinfo", text) { return name }
         }
         throw Error(description: "\(trash): no free name for \(base)")
+    }
+
+    /// Creates `path` with `data`, synced; false (nothing written) when it exists already.
+    /// A failed write removes the file again.
+    private static func createExclusively(_ path: String, _ data: Data) throws(Error) -> Bool {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if fd < 0 {
+            if errno == EEXIST { return false }
+            throw Error(description: "\(path): cannot create (\(reason()))")
+        }
+        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written == data.count, synced else {
+            unlink(path)
+            throw Error(description: "\(path): cannot write (\(reason()))")
+        }
+        return true
     }
 
     private static func reason() -> String { String(cString: strerror(errno)) }
