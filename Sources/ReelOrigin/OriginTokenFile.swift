@@ -40,7 +40,7 @@ public enum OriginTokenFile {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
-            throw .uncreatable(path, "\(error.localizedDescription)")
+            throw .uncreatable(path, ErrorSentence.reason(error))
         }
         var generator = SystemRandomNumberGenerator()
         let token = OriginToken.generate(using: &generator)
