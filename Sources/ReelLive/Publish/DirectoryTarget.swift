@@ -28,12 +28,16 @@ public struct DirectoryTarget: PublishTarget {
         try store(body, at: path)
     }
 
+    /// Removes `root/path`; a missing file is no error.
+    public func delete(path: String) async throws {
+        try Self.checkPath(path)
+        let file = root.appendingPathComponent(path).path
+        guard unlink(file) == 0 || errno == ENOENT else { throw Error.io(operation: "remove", path: file, errno: errno) }
+    }
+
     /// The synchronous write behind ``put(path:body:contentType:)``.
     public func store(_ body: Data, at path: String) throws(Error) {
-        let components = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard !path.isEmpty, !path.hasPrefix("/"),
-              components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.hasPrefix(".") })
-        else { throw .invalidPath(path) }
+        try Self.checkPath(path)
 
         let destination = root.appendingPathComponent(path)
         let folder = destination.deletingLastPathComponent()
@@ -73,6 +77,14 @@ public struct DirectoryTarget: PublishTarget {
             _ = fsync(folderFD)
             close(folderFD)
         }
+    }
+
+    /// Refuses an absolute or empty path and one with an empty, `.`, `..` or hidden component.
+    private static func checkPath(_ path: String) throws(Error) {
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard !path.isEmpty, !path.hasPrefix("/"),
+              components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.hasPrefix(".") })
+        else { throw .invalidPath(path) }
     }
 
     /// `mkdir -p` with the failing call's errno.

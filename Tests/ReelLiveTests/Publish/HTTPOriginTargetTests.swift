@@ -79,7 +79,7 @@ import Testing
         let error = await #expect(throws: HTTPOriginTarget.Error.self) {
             try await target.put(path: "streams/a/init.mp4", body: Data("x".utf8), contentType: "video/mp4")
         }
-        #expect(error == .unreachable(url: target.url(forPath: "streams/a/init.mp4"), reason: "connection refused"))
+        #expect(error == .unreachable(url: target.url(forPath: "streams/a/init.mp4"), reason: "connection refused by 127.0.0.1:\(port)"))
         #expect(error?.isRetryable == true)
         #expect(error?.description.contains("127.0.0.1:\(port)") == true)
     }
