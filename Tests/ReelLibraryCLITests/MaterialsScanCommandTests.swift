@@ -34,7 +34,10 @@ struct MaterialsScanCommandTests {
             return png
         }
 
+        /// What `materials ls --json` lists; none while the library does not exist (`ls` never
+        /// creates it, and a `--library` that does not exist is an error).
         func materials() throws -> [[String: Any]] {
+            guard FileManager.default.fileExists(atPath: library) else { return [] }
             let listed = try ReelBinary.run(["materials", "ls", "--json", "--library", library], environment: environment)
             return (try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]]) ?? []
         }
