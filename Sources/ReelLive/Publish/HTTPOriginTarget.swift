@@ -179,7 +179,7 @@ public struct HTTPOriginTarget: PublishTarget {
             case .httpStatus(let url, let status, let detail):
                 let hint: String
                 switch status {
-                case 404, 405, 501: hint = " Check the origin URL and that the server accepts PUT there (nginx: dav_methods PUT; create_full_put_path on)."
+                case 404, 405, 501: hint = " Check the origin URL and that the server accepts PUT there (nginx: dav_methods PUT DELETE; create_full_put_path on)."
                 case 411: hint = " The server wants a Content-Length."
                 case 413: hint = " The body is larger than the server allows (nginx: client_max_body_size)."
                 case 507: hint = " The origin's disk is full: free space there (e.g. delete old streams); Reel keeps the segments and retries."
