@@ -112,7 +112,7 @@ public final class LiveSession: Sendable {
                     audio: format.audio == nil ? nil : AudioEncoderSettings(channels: channels, bitRate: archiveSettings.audioBitsPerSecond),
                     frameDuration: format.frameDuration)
             } catch {
-                report.archiveError = "cannot start the archive: \(ErrorSentence.reason(error))"
+                report.archiveError = "cannot start the archive \(path): \(ErrorSentence.describe(error)); choose another --archive, or --no-archive"
                 report.archivePath = nil
                 reporter.warning("archive disabled: \(ErrorSentence.reason(error))")
             }

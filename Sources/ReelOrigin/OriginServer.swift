@@ -337,7 +337,7 @@ public final class OriginServer: Sendable {
             case .cannotListen(let host, let port, let code, let detail):
                 Self.listenFailure(host: host, port: port, code: code, detail: detail)
             case .accessLog(let path, let reason):
-                "cannot open the access log \(path): \(reason)"
+                "cannot open the access log \(path): \(reason); give --access-log a file in a folder you can write, '-' or 'none'"
             }
         }
 

@@ -56,6 +56,27 @@ struct LiveFrictionTests {
                                       + "camera (--audio applies to v4l2 cameras only, not to test)."), "\(audio.stderr)")
     }
 
+    @Test("an archive or an output folder that cannot be made: where, why in words, and what to do")
+    func fileErrorsInWords() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        try Data("x".utf8).write(to: URL(fileURLWithPath: dir.path("file")))
+        let archive = try ReelBinary.run(["live", "--source", "test:320x240@30", "--duration", "1", "--output", dir.path("out"),
+                                          "--archive", dir.path("file/a.mp4"), "--quiet"], environment: ["XDG_STATE_HOME": dir.path("state")])
+        #expect(archive.status == 1)
+        let archiveText = archive.stdout + archive.stderr
+        #expect(archiveText.contains("cannot start the archive \(dir.path("file/a.mp4")): "), "\(archiveText)")
+        #expect(archiveText.contains("; choose another --archive, or --no-archive"), "\(archiveText)")
+        let output = try ReelBinary.run(["live", "--source", "test:320x240@30", "--duration", "1", "--output", dir.path("file/out"),
+                                         "--no-archive", "--quiet"], environment: ["XDG_STATE_HOME": dir.path("state")])
+        #expect(output.status == 1)
+        let outputText = output.stdout + output.stderr
+        #expect(outputText.contains("Could not create the folder \(dir.path("file")): a file stands where a folder should be."), "\(outputText)")
+        for text in [archiveText, outputText] {
+            for leak in ["NSCocoaErrorDomain", "UserInfo", "could not be completed", "Error Domain"] { #expect(!text.contains(leak), "\(text)") }
+        }
+    }
+
     @Test("an origin nothing listens on: 'connection refused by 127.0.0.1:PORT' and what to check, nothing started")
     func unreachableOrigin() throws {
         let dir = try TemporaryDirectory()

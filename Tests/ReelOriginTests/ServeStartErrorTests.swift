@@ -64,5 +64,13 @@ struct ServeStartErrorTests {
         #expect(result.stderr.contains("cannot use the data folder \(dir.path("file/origin")): a file stands where a folder should be; "
                                        + "pass --data with a folder you can write"), "\(result.stderr)")
         for leak in Self.leaks { #expect(!result.stderr.contains(leak), "\(leak): \(result.stderr)") }
+        let log = try ReelBinary.run(["serve", "--data", dir.path("data"), "--port", "0", "--access-log", dir.path("file/access.log")])
+        #expect(log.status == 1)
+        #expect(log.stderr.contains("cannot open the access log \(dir.path("file/access.log")): a file stands where a folder should be; "
+                                    + "give --access-log a file in a folder you can write, '-' or 'none'"), "\(log.stderr)")
+        let token = try ReelBinary.run(["serve", "--data", dir.path("data"), "--port", "0", "--token-file", dir.path("file/token")])
+        #expect(token.status == 1)
+        #expect(token.stderr.contains("cannot read the token file \(dir.path("file/token")): a file stands where a folder should be; "
+                                      + "fix it or pass --token-file"), "\(token.stderr)")
     }
 }

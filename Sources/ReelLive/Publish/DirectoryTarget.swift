@@ -1,4 +1,5 @@
 import Foundation
+import ReelCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -125,7 +126,7 @@ public struct DirectoryTarget: PublishTarget {
             case .invalidPath(let path):
                 return "\"\(path)\" is not a publishable relative path (no leading '/', no empty, '.', '..' or hidden components)."
             case .io(let operation, let path, let code):
-                let reason = String(cString: strerror(code))
+                let reason = ErrorSentence.posix(code)
                 let advice: String
                 switch code {
                 case EACCES, EPERM: advice = "Give this user write permission on the folder or choose another output folder."
