@@ -6,7 +6,7 @@ import ReelStore
 /// `reel materials add|ls|rm|scan`: books and other study materials.
 enum MaterialsCommand {
     static let action = Positional("ACTION", help: "add, ls, rm or scan.")
-    static let reference = Positional("MATERIAL", arity: .optional, help: "rm: the material's ISBN or at least 4 characters of its id; scan: a picture of the barcode.")
+    static let reference = Positional("MATERIAL", arity: .optional, help: "rm: the material's ISBN (-13 or -10) or at least 4 characters of its id; scan: a picture of the barcode.")
     static let title = Option.value("title", placeholder: "TEXT",
                                     help: "add: the title; without it, --isbn's title is looked up (openBD, then the National Diet Library).")
     static let isbn = Option.value("isbn", placeholder: "ISBN",
