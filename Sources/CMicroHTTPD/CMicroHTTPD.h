@@ -4,7 +4,10 @@
 #ifndef REEL_CMICROHTTPD_H
 #define REEL_CMICROHTTPD_H
 
+#include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <microhttpd.h>
@@ -15,6 +18,24 @@ static inline size_t reel_mhd_keep_escaped(void *cls, struct MHD_Connection *con
     (void)cls;
     (void)connection;
     return strlen(s);
+}
+
+/// Where libmicrohttpd's own messages go instead of standard error: `log` is called with
+/// `context` and the formatted line (so Reel words a failed bind itself: MHD's own line names
+/// port 0 when the address comes as a sockaddr).
+struct reel_mhd_logger {
+    void (*log)(void *context, const char *message);
+    void *context;
+};
+
+/// libmicrohttpd's external logger: formats the message and hands it to `cls`'s function.
+static inline void reel_mhd_log_trampoline(void *cls, const char *format, va_list arguments) {
+    const struct reel_mhd_logger *logger = (const struct reel_mhd_logger *)cls;
+    int saved = errno;  /* the caller of a failed start reads errno after this */
+    char line[512];
+    vsnprintf(line, sizeof line, format, arguments);
+    if (logger != NULL && logger->log != NULL) logger->log(logger->context, line);
+    errno = saved;
 }
 
 /// Everything `reel_mhd_start` passes to MHD_start_daemon.
@@ -32,6 +53,7 @@ struct reel_mhd_settings {
     void *completed_context;
     MHD_NotifyConnectionCallback notify_connection;
     void *notify_context;
+    struct reel_mhd_logger *logger;
 };
 
 /// Starts a daemon on `settings->address` (the port argument is then ignored by MHD).
@@ -47,6 +69,7 @@ static inline struct MHD_Daemon *reel_mhd_start(const struct reel_mhd_settings *
         MHD_OPTION_NOTIFY_COMPLETED, s->completed, s->completed_context,
         MHD_OPTION_NOTIFY_CONNECTION, s->notify_connection, s->notify_context,
         MHD_OPTION_UNESCAPE_CALLBACK, reel_mhd_keep_escaped, (void *)NULL,
+        MHD_OPTION_EXTERNAL_LOGGER, reel_mhd_log_trampoline, (void *)s->logger,
         MHD_OPTION_END);
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ReelCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -44,7 +45,9 @@ public struct BookLookup: Sendable {
 
         public var description: String {
             switch self {
-            case .unreachable(let failures): "the book services could not be asked (offline?): " + failures.joined(separator: "; ")
+            case .unreachable(let failures):
+                "the book services could not be asked (offline?): " + failures.joined(separator: "; ")
+                    + "; check the network (and --openbd/--ndl, REEL_OPENBD_URL/REEL_NDL_URL when set)"
             }
         }
     }
@@ -78,7 +81,7 @@ public struct BookLookup: Sendable {
                     return .found(record, cachedAt: nil)
                 }
             } catch {
-                failures.append("\(name) (\(url.absoluteString)): \(error)")
+                failures.append("\(name) (\(url.absoluteString)): \(ErrorSentence.reason(error, url: url))")
             }
         }
         guard failures.isEmpty else { throw .unreachable(failures) }
@@ -86,7 +89,8 @@ public struct BookLookup: Sendable {
         return .notFound
     }
 
-    /// The bytes at `url` (a 200 answer), or an error naming the status or the network failure.
+    /// The bytes at `url` (a 200 answer), or an error naming the status or the network failure
+    /// (Foundation's errors pass through; ``ReelCore/ErrorSentence`` words them).
     public func get(_ url: URL) async throws -> Data {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: settings.timeout)
         request.setValue("reel (study materials)", forHTTPHeaderField: "User-Agent")
@@ -96,8 +100,8 @@ public struct BookLookup: Sendable {
         let session = URLSession(configuration: configuration)
         defer { session.finishTasksAndInvalidate() }
         let (data, response) = try await session.data(for: request)
-        guard let http = response as? HTTPURLResponse else { throw Failure(description: "not an HTTP answer") }
-        guard http.statusCode == 200 else { throw Failure(description: "HTTP \(http.statusCode)") }
+        guard let http = response as? HTTPURLResponse else { throw Failure(description: "the answer is not HTTP") }
+        guard http.statusCode == 200 else { throw Failure(description: "answered HTTP \(http.statusCode)") }
         return data
     }
 

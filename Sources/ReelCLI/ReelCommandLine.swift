@@ -73,7 +73,8 @@ public enum ReelCommandLine {
                 printError("\(error)\n\(error.usageHint)")
                 return usageExitCode
             } catch {
-                printError("\(parsed.path): \(error)")
+                // Reel's own errors are their description; Foundation's become a sentence, never a dump.
+                printError("\(parsed.path): \(ErrorSentence.describe(error))")
                 return 1
             }
         }

@@ -44,7 +44,7 @@ public final class LiveSession: Sendable {
         do {
             source = try CaptureSources.open(settings.source, realTime: !settings.fast)
         } catch {
-            report.sourceError = "\(error)"
+            report.sourceError = ErrorSentence.reason(error)
             report.archivePath = nil
             reporter.finished(report)
             return report
@@ -65,7 +65,7 @@ public final class LiveSession: Sendable {
             }
             try await publisher.checkOrigin()
         } catch {
-            report.liveError = "\(error)"
+            report.liveError = ErrorSentence.reason(error)
             report.archivePath = nil
             reporter.finished(report)
             return report
@@ -85,7 +85,7 @@ public final class LiveSession: Sendable {
             hls = try HLSBranch(video: liveVideo, audio: liveAudio, segmentInterval: MediaTime(seconds: settings.segmentSeconds, timescale: 90_000),
                                 frameDuration: format.frameDuration, sink: publisher, clock: clock)
         } catch {
-            report.liveError = "cannot start the live encoder: \(error)"
+            report.liveError = "cannot start the live encoder: \(ErrorSentence.reason(error))"
             report.archivePath = nil
             reporter.finished(report)
             return report
@@ -93,7 +93,7 @@ public final class LiveSession: Sendable {
         do {
             try publisher.start(targetDuration: hls.targetDuration)
         } catch {
-            report.liveError = "cannot start publishing: \(error)"
+            report.liveError = "cannot start publishing: \(ErrorSentence.reason(error))"
             report.archivePath = nil
             reporter.finished(report)
             return report
@@ -112,9 +112,9 @@ public final class LiveSession: Sendable {
                     audio: format.audio == nil ? nil : AudioEncoderSettings(channels: channels, bitRate: archiveSettings.audioBitsPerSecond),
                     frameDuration: format.frameDuration)
             } catch {
-                report.archiveError = "cannot start the archive: \(error)"
+                report.archiveError = "cannot start the archive \(path): \(ErrorSentence.describe(error)); choose another --archive, or --no-archive"
                 report.archivePath = nil
-                reporter.warning("archive disabled: \(error)")
+                reporter.warning("archive disabled: \(ErrorSentence.reason(error))")
             }
         }
         var branches: [FanOut<CaptureSample>.Branch] = []
@@ -168,7 +168,7 @@ public final class LiveSession: Sendable {
             }
         }
         runningSource.withLock { $0 = nil }
-        if let error = captureDone.error { report.sourceError = "\(error)" }
+        if let error = captureDone.error { report.sourceError = ErrorSentence.reason(error) }
         report.elapsed = (MonotonicClock.now() - started).seconds
 
         // 6. Stop: drain the queues, finish the writers, publish the rest, close the archive.
@@ -187,11 +187,11 @@ public final class LiveSession: Sendable {
             }
         }
         if report.liveError == nil {
-            do { try hls.finish() } catch { report.liveError = "finishing the live stream failed: \(error)" }
+            do { try hls.finish() } catch { report.liveError = "finishing the live stream failed: \(ErrorSentence.reason(error))" }
         }
         if let archive {
             if report.archiveError == nil {
-                do { try archive.finish() } catch { report.archiveError = "finishing the archive failed: \(error)" }
+                do { try archive.finish() } catch { report.archiveError = "finishing the archive failed: \(ErrorSentence.reason(error))" }
             } else {
                 archive.abandon()
             }

@@ -27,7 +27,7 @@ final class AccessLog: Sendable {
             ownsDescriptor = false
         case .file(let url):
             let opened = open(url.path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o640)
-            guard opened >= 0 else { throw .accessLog(url.path, String(cString: strerror(errno))) }
+            guard opened >= 0 else { throw .accessLog(url.path, ErrorSentence.posix(errno)) }
             fd = opened
             ownsDescriptor = true
         }

@@ -43,7 +43,8 @@ extension OriginServer {
             switch method {
             case "GET", "HEAD": return .respond(serve(layout, file, connection: connection))
             case "PUT": return beginUpload(layout, file, context: context, connection: connection)
-            default: return .respond(otherMethod(method, allowed: "GET, HEAD, PUT, OPTIONS"))
+            case "DELETE": return .respond(deleteFile(layout, file, context: context, connection: connection))
+            default: return .respond(otherMethod(method, allowed: "GET, HEAD, PUT, DELETE, OPTIONS"))
             }
         }
     }
@@ -53,7 +54,7 @@ extension OriginServer {
     func serve(_ layout: StreamLayout, _ file: OriginFile, connection: OpaquePointer) -> OriginResponse {
         let generation = cache.generation  // before opening: see AnswerCache
         guard let opened = store.openFile(layout, file) else {
-            return .text(404, "\(layout.directory)/\((file.location.folders + [file.location.name]).joined(separator: "/")) does not exist (yet)",
+            return .text(404, "\(OriginStore.displayPath(layout, file)) does not exist (yet)",
                          headers: Self.corsHeaders)
         }
         let rangeHeader = header(connection, "Range")
@@ -216,6 +217,19 @@ extension OriginServer {
             } catch {
                 return .respond(storeFailure(error))
             }
+        }
+    }
+
+    /// DELETE of one stream file (the uplink probe's segment 0, which `reel live` removes
+    /// again): the same token, cap and path rules as a PUT; 204, or 404 when it is not there.
+    func deleteFile(_ layout: StreamLayout, _ file: OriginFile, context: RequestContext, connection: OpaquePointer) -> OriginResponse {
+        if let refusal = authorize(context, connection: connection) { return refusal }
+        defer { cache.invalidate(streamID: layout.streamID, file: file) }
+        do {
+            return try store.deleteFile(layout, file)
+                ? OriginResponse(status: 204) : .text(404, "\(OriginStore.displayPath(layout, file)) does not exist")
+        } catch {
+            return storeFailure(error)
         }
     }
 

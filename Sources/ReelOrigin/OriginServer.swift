@@ -38,6 +38,10 @@ public final class OriginServer: Sendable {
     private let boundPort = Atomic<Int>(0)
     private let inFlight = Atomic<Int>(0)
     private let startedAt = Date()
+    /// libmicrohttpd's messages come here (``libraryMessage(_:)``); freed with the server.
+    nonisolated(unsafe) private let logger: UnsafeMutablePointer<reel_mhd_logger>
+    private let starting = Atomic<Bool>(false)
+    private let startMessages = Mutex<[String]>([])
 
     /// Opens the data folder, loads or creates the token and opens the access log. Nothing
     /// listens until ``start()``.
@@ -52,7 +56,11 @@ public final class OriginServer: Sendable {
                               maxFileBytes: settings.responseCacheFileBytes)
         watchdog = ConnectionWatchdog(deadlines: settings.deadlines, interval: settings.watchdogInterval)
         limiter = Mutex(AuthFailureLimiter(maxFailures: settings.maxAuthFailures, window: settings.authFailureWindow))
+        logger = .allocate(capacity: 1)
+        logger.initialize(to: reel_mhd_logger(log: originLibraryMessage, context: nil))
     }
+
+    deinit { logger.deallocate() }
 
     /// The port it listens on (the real one when the settings asked for 0); 0 before ``start()``.
     public var port: Int { boundPort.load(ordering: .relaxed) }
@@ -81,6 +89,10 @@ public final class OriginServer: Sendable {
             let address = try Self.socketAddress(host: settings.host, port: settings.port)
             if address.count == MemoryLayout<sockaddr_in6>.size { flags |= MHD_USE_IPv6.rawValue }
             let context = Unmanaged.passRetained(self).toOpaque()
+            logger.pointee.context = context
+            starting.store(true, ordering: .relaxed)
+            startMessages.withLock { $0.removeAll() }
+            var code: Int32 = 0
             let started: OpaquePointer? = address.withUnsafeBytes { raw in
                 var options = reel_mhd_settings(
                     flags: flags, address: raw.baseAddress!.assumingMemoryBound(to: sockaddr.self),
@@ -89,17 +101,32 @@ public final class OriginServer: Sendable {
                     listen_backlog: 512,
                     access_handler: originAccessHandler, access_context: context,
                     completed: originRequestCompleted, completed_context: context,
-                    notify_connection: originConnectionNotified, notify_context: context)
-                return reel_mhd_start(&options)
+                    notify_connection: originConnectionNotified, notify_context: context, logger: logger)
+                let made = reel_mhd_start(&options)
+                code = made == nil ? errno : 0
+                return made
             }
+            starting.store(false, ordering: .relaxed)
             guard let started else {
-                let reason = String(cString: strerror(errno))
+                let messages = startMessages.withLock { $0 }
                 Unmanaged<OriginServer>.fromOpaque(context).release()
-                throw .cannotListen(host: settings.host, port: settings.port, reason: reason)
+                throw .cannotListen(host: settings.host, port: settings.port, code: code, detail: messages.last)
             }
             daemon = started
             boundPort.store(Int(reel_mhd_bound_port(started)), ordering: .relaxed)
             watchdog.run()
+        }
+    }
+
+    /// A message of libmicrohttpd's own: kept for the error while starting (its bind failure
+    /// names port 0, since the address is passed as a sockaddr; Reel words that itself), on
+    /// standard error once running.
+    func libraryMessage(_ text: String) {
+        let line = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if starting.load(ordering: .relaxed) {
+            startMessages.withLock { $0.append(line) }
+        } else {
+            FileHandle.standardError.write(Data("reel serve: libmicrohttpd: \(line)\n".utf8))
         }
     }
 
@@ -245,7 +272,7 @@ public final class OriginServer: Sendable {
     // MARK: Addresses
 
     static func socketAddress(host: String, port: Int) throws(Error) -> [UInt8] {
-        guard (0...65535).contains(port) else { throw .invalidAddress(host: host, port: port) }
+        guard (0...65535).contains(port) else { throw .invalidPort(port) }
         let literal = host == "localhost" ? "127.0.0.1" : host
         var v4 = sockaddr_in()
         if inet_pton(AF_INET, literal, &v4.sin_addr) == 1 {
@@ -260,7 +287,7 @@ public final class OriginServer: Sendable {
             v6.sin6_port = in_port_t(UInt16(port).bigEndian)
             return withUnsafeBytes(of: v6) { Array($0) }
         }
-        throw .invalidAddress(host: host, port: port)
+        throw .invalidHost(host)
     }
 
     static func clientAddress(_ connection: OpaquePointer) -> String {
@@ -289,22 +316,48 @@ public final class OriginServer: Sendable {
 
     /// Why the server could not start.
     public enum Error: Swift.Error, Sendable, CustomStringConvertible {
-        /// The host is not an IP address (or `localhost`), or the port is out of range.
-        case invalidAddress(host: String, port: Int)
-        /// Binding or starting the daemon failed (the port is taken, no permission, …).
-        case cannotListen(host: String, port: Int, reason: String)
+        /// The host is not an IP address (or `localhost`).
+        case invalidHost(String)
+        /// The port is not from 0 to 65535.
+        case invalidPort(Int)
+        /// Binding or starting the daemon failed: `code` is the errno (the port is taken, the
+        /// address is not this machine's, no permission, …), `detail` libmicrohttpd's last word.
+        case cannotListen(host: String, port: Int, code: Int32, detail: String?)
         /// The access log file cannot be opened.
         case accessLog(String, String)
 
         /// A message for the user: what happened and what to do.
         public var description: String {
             switch self {
-            case .invalidAddress(let host, let port):
-                "cannot listen on \(host):\(port): give --host as an IP address (127.0.0.1, 0.0.0.0, ::1) or localhost, and --port from 0 to 65535"
-            case .cannotListen(let host, let port, let reason):
-                "cannot listen on \(host):\(port) (\(reason)); another server may be using the port: pick another with --port"
+            case .invalidHost(let host):
+                "cannot listen on '\(host)': --host must be an IP address of this machine (127.0.0.1 or ::1 for this machine "
+                    + "only, 0.0.0.0 or :: for every interface) or localhost; host names are not looked up"
+            case .invalidPort(let port):
+                "cannot listen on port \(port): give --port from 0 to 65535 (0 picks a free one)"
+            case .cannotListen(let host, let port, let code, let detail):
+                Self.listenFailure(host: host, port: port, code: code, detail: detail)
             case .accessLog(let path, let reason):
-                "cannot open the access log \(path): \(reason)"
+                "cannot open the access log \(path): \(reason); give --access-log a file in a folder you can write, '-' or 'none'"
+            }
+        }
+
+        static func listenFailure(host: String, port: Int, code: Int32, detail: String?) -> String {
+            let address = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+            switch code {
+            case EADDRINUSE:
+                return "cannot listen on \(address): port \(port) is already in use by another program; stop it, "
+                    + "or pick another port with --port (0 picks a free one)"
+            case EADDRNOTAVAIL:
+                return "cannot listen on \(address): \(host) is not an address of this machine; give --host as one of its "
+                    + "addresses ('ip -brief address' lists them), 127.0.0.1 for this machine only, or 0.0.0.0 for every interface"
+            case EACCES where port < 1024, EPERM where port < 1024:
+                return "cannot listen on \(address): ports below 1024 need root or CAP_NET_BIND_SERVICE; "
+                    + "pick a port from 1024 with --port"
+            case EAFNOSUPPORT:
+                return "cannot listen on \(address): this machine has no IPv6; give an IPv4 --host such as 127.0.0.1 or 0.0.0.0"
+            default:
+                let reason = code != 0 ? ErrorSentence.posix(code) : (detail ?? "libmicrohttpd could not start")
+                return "cannot listen on \(address): \(reason); check --host and --port"
             }
         }
     }
@@ -322,6 +375,11 @@ private let originAccessHandler: MHD_AccessHandlerCallback = { cls, connection, 
 private let originRequestCompleted: MHD_RequestCompletedCallback = { cls, connection, conCls, code in
     guard let cls else { return }
     Unmanaged<OriginServer>.fromOpaque(cls).takeUnretainedValue().requestCompleted(connection: connection, requestContext: conCls, code: code)
+}
+
+private let originLibraryMessage: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void = { cls, message in
+    guard let cls, let message else { return }
+    Unmanaged<OriginServer>.fromOpaque(cls).takeUnretainedValue().libraryMessage(String(cString: message))
 }
 
 private let originConnectionNotified: MHD_NotifyConnectionCallback = { cls, connection, _, code in

@@ -27,7 +27,7 @@ public final class OriginStore: Sendable {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
-            throw .dataFolder(path, error.localizedDescription)
+            throw .dataFolder(path, ErrorSentence.reason(error))
         }
         let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { throw .dataFolder(path, Self.reason()) }
@@ -124,7 +124,7 @@ public final class OriginStore: Sendable {
     /// beside the destination.
     public func beginWrite(_ layout: StreamLayout, _ file: OriginFile) throws(Error) -> PendingFile {
         let location = file.location
-        let displayPath = "\(layout.directory)/\((location.folders + [location.name]).joined(separator: "/"))"
+        let displayPath = Self.displayPath(layout, file)
         let folder = try openFolder(["streams", layout.streamID] + location.folders, create: true)
         var suffix = String(UInt64.random(in: 0...UInt64.max), radix: 16)
         suffix = String(repeating: "0", count: 16 - suffix.count) + suffix
@@ -136,6 +136,32 @@ public final class OriginStore: Sendable {
             throw error
         }
         return PendingFile(folder: folder, fd: fd, temporaryName: temporary, name: location.name, displayPath: displayPath)
+    }
+
+    /// Removes one stream file: its name is unlinked in its folder, which is reached without
+    /// following a symlink; a symlink standing in the file's place is removed itself, never
+    /// its target. Empty folders stay (a PUT may be creating a file in them). `false` when
+    /// there was no such file.
+    public func deleteFile(_ layout: StreamLayout, _ file: OriginFile) throws(Error) -> Bool {
+        let location = file.location
+        let folder: Int32
+        do {
+            folder = try openFolder(["streams", layout.streamID] + location.folders, create: false)
+        } catch .notFound {
+            return false
+        }
+        defer { close(folder) }
+        guard unlinkat(folder, location.name, 0) == 0 else {
+            if errno == ENOENT { return false }
+            throw Self.fileError(errno, Self.displayPath(layout, file))
+        }
+        fsync(folder)
+        return true
+    }
+
+    /// `streams/{id}/[seg/]NAME`, for messages.
+    static func displayPath(_ layout: StreamLayout, _ file: OriginFile) -> String {
+        "\(layout.directory)/\((file.location.folders + [file.location.name]).joined(separator: "/"))"
     }
 
     /// Removes a stream: its folder is first renamed out of the layout (one atomic step that

@@ -24,7 +24,7 @@ public enum OriginTokenFile {
             guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw .notAFile(path) }
             var bytes = [UInt8](repeating: 0, count: 1024)
             let count = read(fd, &bytes, bytes.count)
-            guard count >= 0 else { throw .unreadable(path, String(cString: strerror(errno))) }
+            guard count >= 0 else { throw .unreadable(path, ErrorSentence.posix(errno)) }
             let token: OriginToken
             do {
                 token = try OriginToken(String(decoding: bytes.prefix(count), as: UTF8.self))
@@ -35,21 +35,21 @@ public enum OriginTokenFile {
                 ? "the token file \(path) can be read by other users; run 'chmod 600 \(path)'" : nil
             return Loaded(token: token, created: false, warning: warning)
         }
-        guard errno == ENOENT else { throw .unreadable(path, String(cString: strerror(errno))) }
+        guard errno == ENOENT else { throw .unreadable(path, ErrorSentence.posix(errno)) }
         do {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
-            throw .uncreatable(path, "\(error.localizedDescription)")
+            throw .uncreatable(path, ErrorSentence.reason(error))
         }
         var generator = SystemRandomNumberGenerator()
         let token = OriginToken.generate(using: &generator)
         let created = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard created >= 0 else { throw .uncreatable(path, String(cString: strerror(errno))) }
+        guard created >= 0 else { throw .uncreatable(path, ErrorSentence.posix(errno)) }
         defer { close(created) }
         let text = Array((token.text + "\n").utf8)
         guard fchmod(created, 0o600) == 0, write(created, text, text.count) == text.count, fsync(created) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = ErrorSentence.posix(errno)
             unlink(path)
             throw .uncreatable(path, reason)
         }
@@ -71,7 +71,7 @@ public enum OriginTokenFile {
         public var description: String {
             switch self {
             case .notAFile(let path): "the token file \(path) is not a regular file (symlinks are not followed); remove it or pass --token-file"
-            case .unreadable(let path, let reason): "cannot read the token file \(path): \(reason)"
+            case .unreadable(let path, let reason): "cannot read the token file \(path): \(reason); fix it or pass --token-file"
             case .invalid(let path, let error): "the token file \(path) holds no usable token: \(error)"
             case .uncreatable(let path, let reason): "cannot create the token file \(path): \(reason); check the folder's permissions or pass --token-file"
             }

@@ -34,7 +34,8 @@ struct MaterialsScanCommandTests {
             return png
         }
 
-        /// The library's materials; none when a refused scan never created the library.
+        /// What `materials ls --json` lists; none while the library does not exist (`ls` never
+        /// creates it, and a `--library` that does not exist is an error).
         func materials() throws -> [[String: Any]] {
             guard FileManager.default.fileExists(atPath: library) else { return [] }
             let listed = try ReelBinary.run(["materials", "ls", "--json", "--library", library], environment: environment)
@@ -98,6 +99,12 @@ struct MaterialsScanCommandTests {
         #expect(offline.stderr.contains("the book services could not be asked (offline?): openBD (http://127.0.0.1:\(port)/openbd/get?isbn=9784101010014)"))
         #expect(offline.stderr.contains("National Diet Library (http://127.0.0.1:\(port)/ndl/api/opensearch?isbn=9784101010014)"))
         #expect(offline.stderr.contains("reel materials add --isbn 9784101010014 --title 'TITLE'"))
+        // Issue 12: the reason in words, never Foundation's error dump.
+        #expect(offline.stderr.contains("openBD (http://127.0.0.1:\(port)/openbd/get?isbn=9784101010014): connection refused by 127.0.0.1:\(port)"),
+                "\(offline.stderr)")
+        for leak in ["NSURLErrorDomain", "UserInfo", "Error Domain", "could not be completed"] {
+            #expect(!offline.stderr.contains(leak), "\(offline.stderr)")
+        }
         #expect(try home.materials().isEmpty)
         await home.server.stop()
     }

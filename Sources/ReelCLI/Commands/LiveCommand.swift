@@ -33,8 +33,11 @@ enum LiveCommand {
             One capture feeds the live HLS writer (H.264 + AAC, fMP4 segments with a key frame at \
             every boundary) and a local HEVC archive. Segments are PUT to the origin as \
             streams/{id}/seg/NNNNNN.m4s, then the playlist; a segment the origin refuses waits on \
-            disk and is retried, so an outage loses nothing. Ctrl-C (SIGINT) or SIGTERM stops \
-            cleanly: the last short segment and the ENDLIST playlist are published, the archive closed.
+            disk and is retried, so an outage loses nothing. Before capturing, a test upload to \
+            streams/{id}/seg/000000.m4s checks the origin and the token (and measures the uplink for \
+            --quality auto); it is deleted again with the same token, so the origin must allow DELETE \
+            (nginx: dav_methods PUT DELETE). Ctrl-C (SIGINT) or SIGTERM stops cleanly: the last \
+            short segment and the ENDLIST playlist are published, the archive closed.
             """,
         options: [source, audio, origin, token, streamID, quality, landscape, segmentSeconds, archive, noArchive, archivePreset,
                   duration, output, fast, quiet],
@@ -50,7 +53,7 @@ enum LiveCommand {
         do {
             sourceSpec = try SourceSpec(parsing: sourceArgument, audio: arguments.string(audio))
         } catch let error as SourceSpec.Error {
-            throw arguments.invalid(source, expected: error.reason)
+            throw arguments.invalid(error.concernsAudio ? audio : source, expected: error.expected)
         }
         let qualitySelection: QualityPreset.Selection
         do {

@@ -1,13 +1,16 @@
 import Foundation
+import ReelBooks
 import ReelCore
 import ReelStore
 
 /// `reel materials add|ls|rm|scan`: books and other study materials.
 enum MaterialsCommand {
     static let action = Positional("ACTION", help: "add, ls, rm or scan.")
-    static let reference = Positional("MATERIAL", arity: .optional, help: "rm: the material's ISBN or at least 4 characters of its id; scan: a picture of the barcode.")
-    static let title = Option.value("title", placeholder: "TEXT", help: "add: the title (required).")
-    static let isbn = Option.value("isbn", placeholder: "ISBN", help: "add: the ISBN-13 (978… or 979…; hyphens allowed; checked).")
+    static let reference = Positional("MATERIAL", arity: .optional, help: "rm: the material's ISBN (-13 or -10) or at least 4 characters of its id; scan: a picture of the barcode.")
+    static let title = Option.value("title", placeholder: "TEXT",
+                                    help: "add: the title; without it, --isbn's title is looked up (openBD, then the National Diet Library).")
+    static let isbn = Option.value("isbn", placeholder: "ISBN",
+                                   help: "add: the ISBN-13 (978… or 979…) or an old ISBN-10 (kept as its ISBN-13); hyphens allowed; checked.")
     static let author = Option.value("author", placeholder: "TEXT", help: "add: the author.")
     static let publisher = Option.value("publisher", placeholder: "TEXT", help: "add: the publisher.")
     static let cover = Option.value("cover", placeholder: "FILE", help: "add: a cover picture on disk (must exist).")
@@ -18,15 +21,18 @@ enum MaterialsCommand {
         summary: "Add, list, remove or scan study materials (books).",
         discussion: """
             A material is what you study with: a title, and when known its ISBN-13, author, \
-            publisher and a cover picture. An ISBN is checked (13 digits, check digit, 978/979) \
-            and may be in the library once. `scan` reads a book's EAN-13 barcode from a picture \
-            or a camera, looks the title up in openBD, then the National Diet Library (answers \
-            cached in the XDG cache folder), and adds it; offline or unknown, it prints the \
-            `add` line to type instead.
+            publisher and a cover picture. An ISBN is checked (13 digits, check digit, 978/979; an \
+            ISBN-10's check digit, then kept as the ISBN-13 with 978) and may be in the library \
+            once. `add --isbn` without --title looks the book up as `scan` does (--offline: never). \
+            `scan` reads a book's EAN-13 barcode from a picture or a camera, looks the title up in \
+            openBD, then the National Diet Library (answers cached in the XDG cache folder), and \
+            adds it with its cover; offline or unknown, it prints the `add` line to type instead. \
+            A book already in the library is not looked up again: add and scan say so and exit 1.
             """,
-        options: [title, isbn, author, publisher, cover, json, scanSource, scanTimeout, openBD, ndl, LibraryOption.option],
+        options: [title, isbn, author, publisher, cover, offline, json, scanSource, scanTimeout, openBD, ndl, LibraryOption.option],
         positionals: [action, reference],
         examples: ["reel materials add --title 'Organic Chemistry' --isbn 978-0-306-40615-7 --author 'K. Sato'",
+                   "reel materials add --isbn 4-10-101001-3",
                    "reel materials ls --json", "reel materials rm 9780306406157",
                    "reel materials scan ~/Pictures/barcode.jpg", "reel materials scan --source v4l2:/dev/video0 --timeout 60"])
 
@@ -34,31 +40,12 @@ enum MaterialsCommand {
         let verb = try LibraryCommandText.action(arguments, action, choices: ["add", "ls", "rm", "scan"])
         switch verb {
         case "add":
-            try LibraryCommandText.none(arguments, reference)
-            let titleText = try checked(arguments, title, as: .title)
-            for (option, field) in [(author, LibraryName.Field.author), (publisher, .publisher)] where arguments.string(option) != nil {
-                _ = try checked(arguments, option, as: field)
-            }
-            let coverPath = arguments.string(cover).map(LibraryCommandText.absolute)
-            if let coverPath, !FileManager.default.fileExists(atPath: coverPath) {
-                throw ArgumentParser.Error.invalidValue(command: arguments.path, option: cover.longForm, value: arguments.string(cover) ?? "",
-                                                        expected: "a picture file that exists", suggestion: nil)
-            }
-            let material: StudyMaterial
-            do {
-                material = try StudyMaterial(isbn: arguments.string(isbn), title: titleText, author: arguments.string(author),
-                                             publisher: arguments.string(publisher), coverPath: coverPath, addedAt: Date())
-            } catch let error as ISBN.Error {
-                throw arguments.invalid(isbn, expected: "an ISBN-13: \(error)")
-            } catch {
-                throw arguments.invalid(title, expected: "\(error)")
-            }
-            try LibraryOption.openOrCreate(arguments).addMaterial(material)
-            print("added '\(TerminalText.safe(material.title))'" + (material.isbn.map { " (ISBN \($0))" } ?? "") + ", id \(material.id.uuidString.lowercased().prefix(8))")
+            return try await add(arguments)
         case "scan":
             return try await scan(arguments)
         case "rm":
-            let removed = try LibraryOption.openExisting(arguments).removeMaterial(try LibraryCommandText.required(arguments, reference))
+            let given = try LibraryCommandText.required(arguments, reference)
+            let removed = try LibraryOption.openExisting(arguments).removeMaterial((try? ISBN.normalized(given)) ?? given)
             print("removed '\(TerminalText.safe(removed.title))'")
         default:
             try LibraryCommandText.none(arguments, reference)
@@ -77,6 +64,49 @@ enum MaterialsCommand {
                 }, maximumWidths: [nil, nil, 50, 30]), terminator: "")
             }
         }
+        return 0
+    }
+
+    /// `add`: with `--title`, no network; with only `--isbn`, the title (author, publisher,
+    /// cover) looked up as `scan` does, unless `--offline`. A book already in the library is
+    /// refused before any lookup.
+    static func add(_ arguments: ParsedArguments) async throws -> Int32 {
+        try LibraryCommandText.none(arguments, reference)
+        var isbnDigits: String?
+        if let text = arguments.string(isbn) {
+            do { isbnDigits = try ISBN.normalized(text) } catch { throw arguments.invalid(isbn, expected: "an ISBN-13 or ISBN-10: \(error)") }
+        }
+        let titleText = arguments.string(title) == nil ? nil : try checked(arguments, title, as: .title)
+        let authorText = arguments.string(author) == nil ? nil : try checked(arguments, author, as: .author)
+        let publisherText = arguments.string(publisher) == nil ? nil : try checked(arguments, publisher, as: .publisher)
+        let coverPath = arguments.string(cover).map(LibraryCommandText.absolute)
+        if let coverPath, !FileManager.default.fileExists(atPath: coverPath) {
+            throw ArgumentParser.Error.invalidValue(command: arguments.path, option: cover.longForm, value: arguments.string(cover) ?? "",
+                                                    expected: "a picture file that exists", suggestion: nil)
+        }
+        guard titleText != nil || (isbnDigits != nil && !arguments.flag(offline)) else {
+            let why = isbnDigits == nil ? "give --title, or --isbn to look the title up"
+                : "--offline looks nothing up, so give the title: \(manualLine(isbnDigits!))"
+            FileHandle.standardError.write(Data("reel materials: add needs a title: \(why)\nRun 'reel materials --help' for usage.\n".utf8))
+            return ReelCommandLine.usageExitCode
+        }
+        if let isbnDigits { try refuseIfPresent(isbnDigits, arguments) }
+        let material: StudyMaterial
+        var found: (record: BookRecord, cachedAt: Date?)?
+        if let titleText {
+            material = try StudyMaterial(isbn: isbnDigits, title: titleText, author: authorText, publisher: publisherText,
+                                         coverPath: coverPath, addedAt: Date())
+        } else {
+            let digits = isbnDigits!
+            let lookup = bookLookup(try lookupSettings(arguments))
+            let (record, cachedAt) = try await lookUpBook(digits, lookup: lookup, manual: manualLine(digits))
+            found = (record, cachedAt)
+            let folder = (LibraryOption.path(arguments) as NSString).deletingLastPathComponent + "/covers"
+            let picture = coverPath != nil ? coverPath : await downloadCover(record, lookup: lookup, folder: folder)
+            material = try self.material(from: record, isbn: digits, author: authorText, publisher: publisherText, coverPath: picture)
+        }
+        try LibraryOption.openOrCreate(arguments).addMaterial(material)
+        print(addedLine(material, from: found?.record, cachedAt: found?.cachedAt))
         return 0
     }
 

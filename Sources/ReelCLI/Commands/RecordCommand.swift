@@ -85,7 +85,7 @@ enum RecordCommand {
         do {
             sourceSpec = try SourceSpec(parsing: try arguments.require(source))
         } catch let error as SourceSpec.Error {
-            throw arguments.invalid(source, expected: error.reason + "; use test[:WxH[@FPS]], file:PATH or v4l2:/dev/videoN")
+            throw arguments.invalid(source, expected: error.expected)
         }
         guard let recordingMode = RecordingMode(rawValue: try arguments.require(mode)) else {
             throw arguments.invalid(mode, expected: "timelapse or full")

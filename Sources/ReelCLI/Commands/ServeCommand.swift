@@ -24,7 +24,7 @@ enum ServeCommand {
             MIME types, caching, ETags, ranges, gzip for playlists and CORS. GET /api/streams lists \
             the streams, newest first; GET /health answers 200. The viewer at / plays the newest \
             stream in the browser (/watch/{id} one stream) and shows LIVE, ENDED, WAITING or SERVER \
-            ERROR. PUT and DELETE need the bearer token. \
+            ERROR. PUT and DELETE (of a stream, or of one of its files) need the bearer token. \
             Ctrl-C (SIGINT) or SIGTERM stops after the requests in flight.
             """,
         options: [host, port, data, tokenFile, accessLog, hlsJS],

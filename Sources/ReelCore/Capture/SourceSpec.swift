@@ -18,8 +18,21 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         public var argument: String
         /// What is wrong with it.
         public var reason: String
+        /// Whether it is about the microphone (`--audio`) rather than the source.
+        public var concernsAudio = false
+
         public var description: String {
-            "invalid source '\(argument)': \(reason). Use test[:WxH[@FPS]], file:PATH or v4l2:/dev/videoN."
+            concernsAudio
+                ? "invalid microphone '\(argument)': \(reason). Use alsa:NAME, pulse:NAME or none, with a v4l2 camera."
+                : "invalid source '\(argument)': \(reason). Use test[:WxH[@FPS]], file:PATH or v4l2:/dev/videoN."
+        }
+
+        /// What a usage error says after "expected": the forms, then what is wrong, e.g.
+        /// `test[:WxH[@FPS]], file:PATH or v4l2:/dev/videoN ('nope' is an unknown kind of source)`.
+        public var expected: String {
+            concernsAudio
+                ? "alsa:NAME, pulse:NAME or none, with a v4l2 camera (\(reason))"
+                : "test[:WxH[@FPS]], file:PATH or v4l2:/dev/videoN (\(reason))"
         }
     }
 
@@ -38,10 +51,10 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
             }
             self = .camera(device: device, audio: try AudioDeviceSpec(parsing: audio ?? "none"))
         } else {
-            throw Error(argument: argument, reason: "unknown kind of source")
+            throw Error(argument: argument, reason: "'\(argument)' is an unknown kind of source")
         }
-        if audio != nil, case .camera = self {} else if audio != nil {
-            throw Error(argument: argument, reason: "--audio applies to v4l2 cameras only")
+        if let audio, case .camera = self {} else if let audio {
+            throw Error(argument: audio, reason: "--audio applies to v4l2 cameras only, not to \(argument)", concernsAudio: true)
         }
     }
 
@@ -51,7 +64,7 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         if !rest.isEmpty {
             let body = rest.dropFirst()  // the ':'
             let parts = body.split(separator: "@", omittingEmptySubsequences: false)
-            guard parts.count <= 2 else { throw Error(argument: argument, reason: "expected test:WxH@FPS") }
+            guard parts.count <= 2 else { throw Error(argument: argument, reason: "a test source takes one size and one rate, test:WxH@FPS") }
             let size = parts[0].split(separator: "x", omittingEmptySubsequences: false)
             guard size.count == 2, let w = Int(size[0]), let h = Int(size[1]) else {
                 throw Error(argument: argument, reason: "the size must look like 1280x720")
@@ -104,7 +117,7 @@ public enum AudioDeviceSpec: Sendable, Equatable, CustomStringConvertible {
             self = make(name)
             return
         }
-        throw SourceSpec.Error(argument: argument, reason: "audio must be alsa:NAME, pulse:NAME or none")
+        throw SourceSpec.Error(argument: argument, reason: "'\(argument)' is none of these", concernsAudio: true)
     }
 
     public var description: String {

@@ -9,9 +9,9 @@
 /// /health                              health check
 /// /api/streams                         the stream list (JSON)
 /// /streams/{id}                        a whole stream (DELETE)
-/// /streams/{id}/init.mp4               init segment
-/// /streams/{id}/playlist.m3u8          media playlist
-/// /streams/{id}/seg/NNNNNN.m4s         media segment (6 to 10 digits)
+/// /streams/{id}/init.mp4               init segment           (GET, HEAD, PUT, DELETE)
+/// /streams/{id}/playlist.m3u8          media playlist         (GET, HEAD, PUT, DELETE)
+/// /streams/{id}/seg/NNNNNN.m4s         media segment (6 to 10 digits; GET, HEAD, PUT, DELETE)
 /// ```
 ///
 /// The path is split on `/` *before* percent-decoding, and each decoded component is matched

@@ -1,4 +1,5 @@
 import Foundation
+import ReelCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -28,12 +29,16 @@ public struct DirectoryTarget: PublishTarget {
         try store(body, at: path)
     }
 
+    /// Removes `root/path`; a missing file is no error.
+    public func delete(path: String) async throws {
+        try Self.checkPath(path)
+        let file = root.appendingPathComponent(path).path
+        guard unlink(file) == 0 || errno == ENOENT else { throw Error.io(operation: "remove", path: file, errno: errno) }
+    }
+
     /// The synchronous write behind ``put(path:body:contentType:)``.
     public func store(_ body: Data, at path: String) throws(Error) {
-        let components = path.split(separator: "/", omittingEmptySubsequences: false)
-        guard !path.isEmpty, !path.hasPrefix("/"),
-              components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.hasPrefix(".") })
-        else { throw .invalidPath(path) }
+        try Self.checkPath(path)
 
         let destination = root.appendingPathComponent(path)
         let folder = destination.deletingLastPathComponent()
@@ -75,6 +80,14 @@ public struct DirectoryTarget: PublishTarget {
         }
     }
 
+    /// Refuses an absolute or empty path and one with an empty, `.`, `..` or hidden component.
+    private static func checkPath(_ path: String) throws(Error) {
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard !path.isEmpty, !path.hasPrefix("/"),
+              components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." && !$0.hasPrefix(".") })
+        else { throw .invalidPath(path) }
+    }
+
     /// `mkdir -p` with the failing call's errno.
     private static func makeFolders(_ path: String) throws(Error) {
         var existing = stat()
@@ -113,7 +126,7 @@ public struct DirectoryTarget: PublishTarget {
             case .invalidPath(let path):
                 return "\"\(path)\" is not a publishable relative path (no leading '/', no empty, '.', '..' or hidden components)."
             case .io(let operation, let path, let code):
-                let reason = String(cString: strerror(code))
+                let reason = ErrorSentence.posix(code)
                 let advice: String
                 switch code {
                 case EACCES, EPERM: advice = "Give this user write permission on the folder or choose another output folder."

@@ -88,7 +88,7 @@ public final class HLSPublisher: Sendable {
         do {
             try FileManager.default.createDirectory(at: settings.spoolDirectory, withIntermediateDirectories: true)
         } catch {
-            throw Error.spoolUnavailable(path: settings.spoolDirectory.path, reason: error.localizedDescription)
+            throw Error.spoolUnavailable(path: settings.spoolDirectory.path, reason: ErrorSentence.reason(error))
         }
         self.settings = settings
         targetNames = targets.map(\.name)

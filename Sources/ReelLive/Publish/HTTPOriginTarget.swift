@@ -1,4 +1,5 @@
 import Foundation
+import ReelCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -7,7 +8,7 @@ import FoundationNetworking
 /// that stores PUT bodies and serves them back.
 ///
 /// Each PUT sends `Content-Length` and `Content-Type`, and `Authorization: Bearer TOKEN` when a
-/// token is given. Status 2xx is success; 401 and 403 are ``Error/unauthorized(url:status:tokenGiven:)``
+/// token is given (so does the DELETE of the uplink probe's upload). Status 2xx is success; 401 and 403 are ``Error/unauthorized(url:status:tokenGiven:)``
 /// (not retryable); any other status, a refused connection or a timeout is retryable.
 public struct HTTPOriginTarget: PublishTarget {
     /// The URL that stream paths are resolved against, e.g. `http://127.0.0.1:8080/`.
@@ -52,54 +53,74 @@ public struct HTTPOriginTarget: PublishTarget {
     /// PUTs `body` to ``url(forPath:)``.
     public func put(path: String, body: Data, contentType: String) async throws {
         let url = url(forPath: path)
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: requestTimeout)
-        request.httpMethod = "PUT"
+        var request = request(url, method: "PUT")
         request.setValue(contentType, forHTTPHeaderField: "Content-Type")
         request.setValue(String(body.count), forHTTPHeaderField: "Content-Length")
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-
-        let data: Data
-        let response: URLResponse
-        do {
-            (data, response) = try await session.session.upload(for: request, from: body)
-        } catch let error as URLError {
-            throw Self.map(error, url: url, timeout: requestTimeout)
-        }
-        guard let http = response as? HTTPURLResponse else { throw Error.invalidResponse(url: url) }
+        let (data, http) = try await exchange(request, url: url, body: body)
         switch http.statusCode {
         case 200..<300:
             return
         case 401, 403:
             throw Error.unauthorized(url: url, status: http.statusCode, tokenGiven: token != nil)
         default:
-            let text = String(decoding: data.prefix(300), as: UTF8.self)
-            throw Error.httpStatus(url: url, status: http.statusCode, detail: Self.plainText(text))
+            throw Error.httpStatus(url: url, status: http.statusCode, detail: Self.plainText(data))
         }
     }
 
-    private static func map(_ error: URLError, url: URL, timeout: TimeInterval) -> Swift.Error {
-        switch error.code {
-        case .cancelled:
-            return CancellationError()
-        case .timedOut:
-            return Error.timedOut(url: url, seconds: timeout)
-        case .cannotConnectToHost:
-            return Error.unreachable(url: url, reason: "connection refused")
-        case .cannotFindHost, .dnsLookupFailed:
-            return Error.unreachable(url: url, reason: "host name not found")
-        case .networkConnectionLost:
-            return Error.unreachable(url: url, reason: "connection lost during the upload")
-        case .notConnectedToInternet:
-            return Error.unreachable(url: url, reason: "no network connection")
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot:
-            return Error.unreachable(url: url, reason: "TLS failed: \(error.localizedDescription)")
-        default:
-            return Error.unreachable(url: url, reason: error.localizedDescription)
+    /// DELETEs ``url(forPath:)`` with the token. 2xx is success, and so are 404 and 410: the
+    /// file is not there.
+    public func delete(path: String) async throws {
+        let url = url(forPath: path)
+        let (data, http) = try await exchange(request(url, method: "DELETE"), url: url, body: nil)
+        switch http.statusCode {
+        case 200..<300, 404, 410: return
+        default: throw Error.deleteRefused(url: url, status: http.statusCode, detail: Self.plainText(data))
         }
     }
 
-    /// An HTML error page reduced to its words, for a one-line message.
-    private static func plainText(_ text: String) -> String {
+    /// A request for `url` with the token, never from a cache.
+    private func request(_ url: URL, method: String) -> URLRequest {
+        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: requestTimeout)
+        request.httpMethod = method
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        return request
+    }
+
+    /// Sends `request` (uploading `body` when given) and returns the answer; a failure without
+    /// an HTTP answer becomes ``Error/unreachable(url:reason:)`` or ``Error/timedOut(url:seconds:)``.
+    private func exchange(_ request: URLRequest, url: URL, body: Data?) async throws -> (Data, HTTPURLResponse) {
+        let data: Data
+        let response: URLResponse
+        do {
+            if let body {
+                (data, response) = try await session.session.upload(for: request, from: body)
+            } else {
+                (data, response) = try await session.session.data(for: request)
+            }
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            throw Self.map(error, url: url, timeout: requestTimeout)
+        }
+        guard let http = response as? HTTPURLResponse else { throw Error.invalidResponse(url: url) }
+        return (data, http)
+    }
+
+    /// A failed exchange in Reel's words (``ReelCore/ErrorSentence``): never Foundation's
+    /// `NSURLErrorDomain` dump.
+    static func map(_ error: any Swift.Error, url: URL, timeout: TimeInterval) -> any Swift.Error {
+        let ns = error as NSError
+        guard ns.domain == "NSURLErrorDomain" else { return Error.unreachable(url: url, reason: ErrorSentence.reason(error, url: url)) }
+        switch ns.code {
+        case -999: return CancellationError()  // URLError.cancelled
+        case -1001: return Error.timedOut(url: url, seconds: timeout)  // URLError.timedOut
+        default: return Error.unreachable(url: url, reason: ErrorSentence.reason(error, url: url))
+        }
+    }
+
+    /// An answer's first 300 bytes (an HTML error page too) reduced to its words, for a one-line message.
+    private static func plainText(_ data: Data) -> String {
+        let text = String(decoding: data.prefix(300), as: UTF8.self)
         var result = ""
         var inTag = false
         for character in text {
@@ -124,13 +145,16 @@ public struct HTTPOriginTarget: PublishTarget {
         case timedOut(url: URL, seconds: TimeInterval)
         /// The answer was not HTTP.
         case invalidResponse(url: URL)
+        /// A DELETE (of the uplink probe's upload) was answered with a status other than 2xx,
+        /// 404 or 410: the origin keeps the file.
+        case deleteRefused(url: URL, status: Int, detail: String)
 
         /// `false` for ``unauthorized(url:status:tokenGiven:)``, ``invalidBaseURL(_:)`` and a
         /// 4xx status other than 408, 425 and 429.
         public var isRetryable: Bool {
             switch self {
             case .unauthorized, .invalidBaseURL: false
-            case .httpStatus(_, let status, _): Self.isRetryable(status: status)
+            case .httpStatus(_, let status, _), .deleteRefused(_, let status, _): Self.isRetryable(status: status)
             case .unreachable, .timedOut, .invalidResponse: true
             }
         }
@@ -155,7 +179,7 @@ public struct HTTPOriginTarget: PublishTarget {
             case .httpStatus(let url, let status, let detail):
                 let hint: String
                 switch status {
-                case 404, 405, 501: hint = " Check the origin URL and that the server accepts PUT there (nginx: dav_methods PUT; create_full_put_path on)."
+                case 404, 405, 501: hint = " Check the origin URL and that the server accepts PUT there (nginx: dav_methods PUT DELETE; create_full_put_path on)."
                 case 411: hint = " The server wants a Content-Length."
                 case 413: hint = " The body is larger than the server allows (nginx: client_max_body_size)."
                 case 507: hint = " The origin's disk is full: free space there (e.g. delete old streams); Reel keeps the segments and retries."
@@ -171,6 +195,13 @@ public struct HTTPOriginTarget: PublishTarget {
                 return "The upload of \(url.absoluteString) made no progress for \(Int(seconds)) s. The uplink may be too slow or the origin stuck; Reel retries."
             case .invalidResponse(let url):
                 return "The answer from \(url.absoluteString) was not an HTTP response. Is the URL an HTTP origin?"
+            case .deleteRefused(let url, let status, let detail):
+                let body = detail.isEmpty ? "" : " (\(detail.prefix(120)))"
+                let advice = status == 401 || status == 403
+                    ? "The origin must let the upload token DELETE what it PUT"
+                    : "The origin must allow DELETE with the upload token"
+                return "The origin answered HTTP \(status) to DELETE \(url.absoluteString)\(body), so the file stays there. "
+                    + "\(advice) (nginx: dav_methods PUT DELETE; Reel's origin does), or delete the file by hand."
             }
         }
     }

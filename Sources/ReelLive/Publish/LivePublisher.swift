@@ -10,11 +10,13 @@ final class LivePublisher: HLSSegmentSink, Sendable {
     private let layout: StreamLayout
     private let targets: [any PublishTarget]
     private let origin: HTTPOriginTarget?
+    private let reporter: LiveReporter
     private let publisher = Mutex<HLSPublisher?>(nil)
     private let counters = Mutex<(produced: Int, bytes: Int, seconds: Double)>((0, 0, 0))
 
     init(settings: LiveSettings, reporter: LiveReporter) throws {
         self.settings = settings
+        self.reporter = reporter
         layout = try StreamLayout(streamID: settings.streamID)
         var targets: [any PublishTarget] = []
         if let url = settings.origin {
@@ -40,19 +42,27 @@ final class LivePublisher: HLSSegmentSink, Sendable {
     func measureUplink() async throws -> QualityPreset.AutoPick {
         guard let origin else { throw LiveSettings.Error(description: "--quality auto needs --origin") }
         let measurement = try await UplinkProbe().measure(target: origin, layout: layout)
+        warnIfLeftBehind(measurement, origin: origin)
         return QualityPreset.pick(uplinkBitsPerSecond: measurement.bitsPerSecond)
     }
 
     /// Makes sure the origin takes our PUTs before anything is captured: an unreachable origin
     /// or a refused token ends the run at once with the origin's answer. The small test upload
-    /// goes to the stream's init path, which the real init segment then replaces.
+    /// goes to segment 0, which no playlist lists, and is deleted again.
     func checkOrigin() async throws {
         guard let origin else { return }
         do {
-            _ = try await UplinkProbe(byteCount: 4096).measure(target: origin, layout: layout)
+            warnIfLeftBehind(try await UplinkProbe(byteCount: 4096).measure(target: origin, layout: layout), origin: origin)
         } catch UplinkProbe.Error.uploadFailed(_, _, let reason, _) {
             throw LiveSettings.Error(description: "the origin does not take the stream, so nothing was started. \(reason)")
         }
+    }
+
+    /// A warning when the probe's upload could not be deleted (the stream goes on: no playlist
+    /// lists segment 0).
+    private func warnIfLeftBehind(_ measurement: UplinkProbe.Measurement, origin: HTTPOriginTarget) {
+        guard let reason = measurement.leftBehind else { return }
+        reporter.warning("the uplink test's upload \(origin.url(forPath: UplinkProbe.path(in: layout)).absoluteString) could not be deleted. \(reason)")
     }
 
     /// Starts publishing with the stream's fixed target duration.

@@ -210,7 +210,7 @@ struct PublishLoop {
                 } catch let error as any PublishTargetError {
                     failure = error.isRetryable ? .retryable(error.description) : .fatal(error.description)
                 } catch {
-                    failure = .retryable("\(error)")
+                    failure = .retryable(ErrorSentence.reason(error))
                 }
                 post.yield(.uploaded(lane: lane, item: item, failure: failure))
             }
@@ -247,7 +247,7 @@ struct PublishLoop {
         } catch {
             // Keep publishing from memory; the spool just lost its crash safety for this file.
             if relativePath != StreamLayout.playlistName { unspooled[relativePath] = bytes }
-            problems.append("Spooling \(relativePath) failed, so it is kept in memory only: \(error)")
+            problems.append("Spooling \(relativePath) failed, so it is kept in memory only: \(ErrorSentence.reason(error))")
         }
     }
 

@@ -14,6 +14,10 @@ public protocol PublishTarget: Sendable {
 
     /// Stores `body` at `path` (relative, `/`-separated) with the given MIME type.
     func put(path: String, body: Data, contentType: String) async throws
+
+    /// Removes the file at `path`; a file that is not there is no error. Used for what Reel
+    /// itself put and must not leave behind (the uplink probe's upload).
+    func delete(path: String) async throws
 }
 
 /// An error from a ``PublishTarget`` that says whether trying again can help.

@@ -2,10 +2,12 @@ import Foundation
 import ReelCore
 
 /// Measures the uplink before a stream starts by uploading a few hundred KiB of random bytes
-/// to the stream's segment 0 (`seg/000000.m4s`). Media sequences start at 1, so no playlist
-/// ever lists that file: a CDN that caches segments as immutable can keep it forever without
-/// harm, and an origin that lists streams by their playlist or init segment (Reel's) does not
-/// show a stream that never started.
+/// to the stream's segment 0 (`seg/000000.m4s`), then deletes that file again (issue 12: an
+/// origin, a bucket or a CDN must hold the stream's files and nothing else). Media sequences
+/// start at 1, so no playlist ever lists that file: even while it exists, or where the origin
+/// refuses the DELETE (then ``Measurement/leftBehind`` says so, for a warning), no player asks
+/// for it, and an origin that lists streams by their playlist or init segment (Reel's) does
+/// not show a stream that never started.
 ///
 /// It doubles as a check of the origin: a refused connection, a wrong token or a server that
 /// does not accept PUT fails here, before anything is captured, with a message that says what
@@ -29,6 +31,8 @@ public struct UplinkProbe: Sendable {
         /// `bytes × 8 / elapsed`: a lower bound of the uplink, since it includes the request's
         /// round trip.
         public var bitsPerSecond: Double
+        /// Why the probe's upload is still on the target (its DELETE failed), nil once removed.
+        public var leftBehind: String?
 
         /// E.g. `384 KiB in 0.120 s: 26.214 Mbit/s`.
         public var description: String {
@@ -54,7 +58,8 @@ public struct UplinkProbe: Sendable {
     /// The path the probe writes: segment 0 of the stream, which no playlist lists.
     public static func path(in layout: StreamLayout) -> String { layout.segmentPath(sequence: 0) }
 
-    /// PUTs the random bytes to ``path(in:)`` on `target` and returns the measured rate.
+    /// PUTs the random bytes to ``path(in:)`` on `target`, deletes them again and returns the
+    /// measured rate (the DELETE is not timed).
     public func measure(target: any PublishTarget, layout: StreamLayout) async throws -> Measurement {
         var generator = SystemRandomNumberGenerator()
         var bytes = [UInt8](repeating: 0, count: byteCount)
@@ -76,10 +81,18 @@ public struct UplinkProbe: Sendable {
             throw CancellationError()
         } catch {
             let retryable = (error as? any PublishTargetError)?.isRetryable ?? true
-            throw Error.uploadFailed(target: target.name, path: Self.path(in: layout), reason: "\(error)", isRetryable: retryable)
+            throw Error.uploadFailed(target: target.name, path: Self.path(in: layout), reason: ErrorSentence.reason(error), isRetryable: retryable)
         }
         let elapsed = clock.now - started
         let seconds = max(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, 1e-6)
-        return Measurement(bytes: body.count, elapsed: elapsed, bitsPerSecond: Double(body.count) * 8 / seconds)
+        var leftBehind: String?
+        do {
+            try await target.delete(path: Self.path(in: layout))
+        } catch is CancellationError {
+            throw CancellationError()
+        } catch {
+            leftBehind = ErrorSentence.reason(error)
+        }
+        return Measurement(bytes: body.count, elapsed: elapsed, bitsPerSecond: Double(body.count) * 8 / seconds, leftBehind: leftBehind)
     }
 }

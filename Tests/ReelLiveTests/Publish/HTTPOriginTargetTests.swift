@@ -26,6 +26,33 @@ import Testing
         }
     }
 
+    /// Issue 12: the uplink probe's upload is deleted with the same token, on nginx (WebDAV)
+    /// and on `reel serve`; a file already gone is no error; a wrong token is a DELETE refusal
+    /// that says what to allow, never retried.
+    @Test(arguments: OriginKind.allCases)
+    func deleteUsesTheSameTokenAndAnAbsentFileIsGone(_ kind: OriginKind) async throws {
+        try await withOrigin(kind, token: "issue12-delete-token") { origin in
+            let target = try HTTPOriginTarget(baseURL: origin.baseURL, token: "issue12-delete-token")
+            try await target.put(path: "streams/d/seg/000000.m4s", body: Data(repeating: 1, count: 4096), contentType: "video/iso.segment")
+            #expect(try await origin.get("streams/d/seg/000000.m4s").status == 200)
+            try await target.delete(path: "streams/d/seg/000000.m4s")
+            #expect(try await origin.get("streams/d/seg/000000.m4s").status == 404)
+            try await target.delete(path: "streams/d/seg/000000.m4s")  // already gone: fine
+
+            try await target.put(path: "streams/d/seg/000000.m4s", body: Data(repeating: 2, count: 16), contentType: "video/iso.segment")
+            let wrong = try HTTPOriginTarget(baseURL: origin.baseURL, token: "not-the-right-token")
+            let error = await #expect(throws: HTTPOriginTarget.Error.self) { try await wrong.delete(path: "streams/d/seg/000000.m4s") }
+            guard case .deleteRefused(_, let status, _)? = error else {
+                Issue.record("expected a DELETE refusal, got \(String(describing: error))")
+                return
+            }
+            #expect(status == (kind == .nginx ? 401 : 403))
+            #expect(error?.isRetryable == false)
+            #expect(error?.description.contains("The origin must let the upload token DELETE what it PUT") == true, "\(String(describing: error))")
+            #expect(try await origin.get("streams/d/seg/000000.m4s").status == 200, "a refused DELETE removes nothing")
+        }
+    }
+
     @Test func baseURLWithAPathPrefixIsJoinedWithoutDoubleSlashes() throws {
         let target = try HTTPOriginTarget(baseURL: URL(string: "http://127.0.0.1:8080/live/")!)
         #expect(target.url(forPath: "streams/a/init.mp4").absoluteString == "http://127.0.0.1:8080/live/streams/a/init.mp4")
@@ -79,7 +106,7 @@ import Testing
         let error = await #expect(throws: HTTPOriginTarget.Error.self) {
             try await target.put(path: "streams/a/init.mp4", body: Data("x".utf8), contentType: "video/mp4")
         }
-        #expect(error == .unreachable(url: target.url(forPath: "streams/a/init.mp4"), reason: "connection refused"))
+        #expect(error == .unreachable(url: target.url(forPath: "streams/a/init.mp4"), reason: "connection refused by 127.0.0.1:\(port)"))
         #expect(error?.isRetryable == true)
         #expect(error?.description.contains("127.0.0.1:\(port)") == true)
     }

@@ -16,10 +16,36 @@ import Testing
             #expect(UplinkProbe.path(in: layout) == "streams/probe/seg/000000.m4s")
             #expect(!FileManager.default.fileExists(atPath: origin.root.appendingPathComponent("streams/probe/init.mp4").path),
                     "the init segment is only ever the real one")
-            let stored = try Data(contentsOf: origin.root.appendingPathComponent("streams/probe/seg/000000.m4s"))
-            #expect(stored.count == 384 * 1024)
-            #expect(Set(stored).count > 200, "the probe bytes are random, not compressible filler")
+            // Issue 12: the probe's upload is deleted again (nginx WebDAV: DELETE with the same token).
+            #expect(!FileManager.default.fileExists(atPath: origin.root.appendingPathComponent("streams/probe/seg/000000.m4s").path))
+            #expect(measurement.leftBehind == nil)
+            let logged = try origin.requests().filter { $0.method != "GET" }.map { "\($0.method) \($0.uri) \($0.status)" }
+            #expect(logged == ["PUT /streams/probe/seg/000000.m4s 201", "DELETE /streams/probe/seg/000000.m4s 204"], "\(logged)")
+            #expect(try origin.requests().first { $0.method == "PUT" }?.contentLength == 384 * 1024)
         }
+    }
+
+    /// A target that stores PUTs in memory and refuses every DELETE.
+    final class NoDeleteTarget: PublishTarget, @unchecked Sendable {
+        private let lock = NSLock()
+        private var stored: [String: Data] = [:]
+        var name: String { "no-delete" }
+        var files: [String: Data] { lock.withLock { stored } }
+        func put(path: String, body: Data, contentType: String) async throws { lock.withLock { stored[path] = body } }
+        func delete(path: String) async throws {
+            throw HTTPOriginTarget.Error.deleteRefused(url: URL(string: "http://127.0.0.1:1/" + path)!, status: 405, detail: "Not Allowed")
+        }
+    }
+
+    @Test func randomBytesAndADeleteTheTargetRefusesIsReportedNotFatal() async throws {
+        let target = NoDeleteTarget()
+        let measurement = try await UplinkProbe(byteCount: 64 * 1024).measure(target: target, layout: try StreamLayout(streamID: "kept"))
+        let stored = try #require(target.files["streams/kept/seg/000000.m4s"])
+        #expect(stored.count == 64 * 1024)
+        #expect(Set(stored).count > 200, "the probe bytes are random, not compressible filler")
+        let reason = try #require(measurement.leftBehind)
+        #expect(reason.contains("HTTP 405 to DELETE http://127.0.0.1:1/streams/kept/seg/000000.m4s (Not Allowed), so the file stays there"))
+        #expect(reason.contains("nginx: dav_methods PUT DELETE"))
     }
 
     @Test func unreachableOriginIsAClearErrorAtStart() async throws {
@@ -30,7 +56,8 @@ import Testing
         }
         let text = error?.description ?? ""
         #expect(text.contains("The uplink test could not upload to origin http://127.0.0.1:\(port)/ (streams/x/seg/000000.m4s)"), "\(text)")
-        #expect(text.contains("connection refused"), "\(text)")
+        #expect(text.contains("connection refused by 127.0.0.1:\(port)"), "\(text)")
+        for leak in ["NSURLErrorDomain", "UserInfo", "could not be completed"] { #expect(!text.contains(leak), "\(text)") }
         #expect(text.contains("Check that the origin is running"), "\(text)")
     }
 
