@@ -73,31 +73,7 @@ public struct LibraryRestore {
             plan.materials = plan.materials.map { relocation!.relocated($0) }
         }
 
-        // Media of every session and material the library will have whose file is missing
-        // where it belongs.
-        let sessionIDs = existing.sessionIDs.union(plan.sessions.map(\.id))
-        let materialIDs = existing.materialIDs.union(plan.materials.map(\.id))
-        var seen = Set<String>()
-        var wanted: [(entry: BackupMediaEntry, destination: String)] = []
-        for entry in document.media where (entry.role.ownedByMaterial ? materialIDs : sessionIDs).contains(entry.ownerID) {
-            let destination = relocation?.destination(of: entry) ?? entry.sourcePath
-            if !FileManager.default.fileExists(atPath: destination) && seen.insert(destination).inserted {
-                wanted.append((entry, destination))
-            }
-        }
-        var skipped: [Skipped] = []
-        wanted = wanted.filter { entry, _ in
-            let path = source + "/" + entry.path
-            guard let status = ChecksummedFile.status(path) else {
-                skipped.append(Skipped(path: path, reason: "missing, though \(LibraryBackup.documentName) lists it"))
-                return false
-            }
-            guard status.size == entry.size else {
-                skipped.append(Skipped(path: path, reason: "\(status.size) bytes, \(LibraryBackup.documentName) says \(entry.size): damaged"))
-                return false
-            }
-            return true
-        }
+        var (wanted, skipped) = mediaToCopy(document, existing: existing, plan: plan, relocation: relocation)
         if !skipped.isEmpty, !skipMissing { throw Self.incomplete(skipped) }
         if dryRun { return Report(plan: plan, media: wanted.map(\.destination), dryRun: true, skipped: skipped) }
 
@@ -129,6 +105,32 @@ public struct LibraryRestore {
         try library.apply(plan)
         let placed = Set(staged.map(\.destination))
         return Report(plan: plan, media: wanted.map(\.destination).filter(placed.contains), dryRun: false, skipped: skipped)
+    }
+
+    /// The media of every session and material the library will have whose file is missing
+    /// where it belongs, each once; those the backup lacks or holds at the wrong size apart.
+    private func mediaToCopy(_ document: BackupDocument, existing: RestorePlan.Existing, plan: RestorePlan, relocation: MediaRelocation?)
+        -> (wanted: [(entry: BackupMediaEntry, destination: String)], skipped: [Skipped]) {
+        let sessionIDs = existing.sessionIDs.union(plan.sessions.map(\.id))
+        let materialIDs = existing.materialIDs.union(plan.materials.map(\.id))
+        var seen = Set<String>()
+        var wanted: [(entry: BackupMediaEntry, destination: String)] = []
+        var skipped: [Skipped] = []
+        for entry in document.media where (entry.role.ownedByMaterial ? materialIDs : sessionIDs).contains(entry.ownerID) {
+            let destination = relocation?.destination(of: entry) ?? entry.sourcePath
+            guard !FileManager.default.fileExists(atPath: destination), seen.insert(destination).inserted else { continue }
+            let path = source + "/" + entry.path
+            if let status = ChecksummedFile.status(path) {
+                if status.size == entry.size {
+                    wanted.append((entry, destination))
+                } else {
+                    skipped.append(Skipped(path: path, reason: "\(status.size) bytes, \(LibraryBackup.documentName) says \(entry.size): damaged"))
+                }
+            } else {
+                skipped.append(Skipped(path: path, reason: "missing, though \(LibraryBackup.documentName) lists it"))
+            }
+        }
+        return (wanted, skipped)
     }
 
     /// The error for backup files that are missing or damaged: every one of them, and the way on.
