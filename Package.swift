@@ -5,6 +5,7 @@ import PackageDescription
 //   reel (CLI entry) → ReelCLI → ReelLive ──→ ReelMedia → CFFmpeg
 //                          │ └──→ ReelRecord ↗    ↘
 //                          │          └──→ ReelStore → CSQLite, ReelCore (pure Swift, no C, no I/O)
+//                          │   (ReelLive, ReelRecord, ReelExport also → ReelRuntime: threads, queues, fan-out)
 //                          └──────→ ReelOrigin → CMicroHTTPD, CZlib, CLinux, ReelCore
 let package = Package(
     name: "Reel",
@@ -65,6 +66,10 @@ let package = Package(
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         // Layer 2: every rule of the spec that is arithmetic or a state machine.
         .target(name: "ReelCore", linkerSettings: [.linkedLibrary("m")]),
+        // Layer 2, beside ReelCore: how pipelines run — worker threads, bounded queues, the
+        // fan-out. ReelCore keeps rules and values only (no threads, locks, clocks or sleeps;
+        // ReelCoreTests' purity test greps for them).
+        .target(name: "ReelRuntime"),
         // Layer 3: FFmpeg-backed media (sources, encoders, segmenter, MP4 writer).
         .target(name: "ReelMedia", dependencies: ["CFFmpeg", "ReelCore"]),
         // Layer 3: the store: a small SQLite wrapper and the study library (sessions, tags).
@@ -79,12 +84,12 @@ let package = Package(
         // A release-built benchmark of the detectors at 1080p (bench/detector.sh).
         .executableTarget(name: "reel-bench-detector", dependencies: ["ReelVision", "ReelCore"]),
         // Layer 4: pipelines (live HLS recorder, publisher).
-        .target(name: "ReelLive", dependencies: ["ReelMedia", "ReelCore"]),
+        .target(name: "ReelLive", dependencies: ["ReelRuntime", "ReelMedia", "ReelCore"]),
         // Layer 4: the study recorder (active-time timelapse and full recording, crash-safe).
-        .target(name: "ReelRecord", dependencies: ["ReelMedia", "ReelVision", "ReelStore", "ReelCore"]),
+        .target(name: "ReelRecord", dependencies: ["ReelRuntime", "ReelMedia", "ReelVision", "ReelStore", "ReelCore"]),
         // Layer 4: the privacy export (`reel export`, `reel review`): decode → face boxes (stored
         // track or detection) → edits → ReelCompose → H.264 → MP4 with the audio copied.
-        .target(name: "ReelExport", dependencies: ["ReelMedia", "ReelVision", "ReelCompose", "ReelStore", "ReelCore"]),
+        .target(name: "ReelExport", dependencies: ["ReelRuntime", "ReelMedia", "ReelVision", "ReelCompose", "ReelStore", "ReelCore"]),
         // Layer 4: the origin server (`reel serve`): stores PUTs, serves HLS.
         .target(name: "ReelOrigin", dependencies: ["ReelCore", "CMicroHTTPD", "CZlib", "CLinux"]),
         // Layer 5: the command line: parses, wires, reports.
@@ -98,6 +103,7 @@ let package = Package(
         .target(name: "ReelPrivacyBench", swiftSettings: [.unsafeFlags(["-O"])]),
         .executableTarget(name: "reel-privacy-bench", dependencies: ["ReelPrivacyBench"]),
 
+        .testTarget(name: "ReelRuntimeTests", dependencies: ["ReelRuntime", "ReelTestSupport"]),
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
         // Helpers for tests only: subprocesses (ffprobe, ffmpeg, nginx), temporary folders.
         .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelRuntime
 import ReelMedia
 
 /// The writer thread of the export and the vlog: pictures (and music blocks) in through a

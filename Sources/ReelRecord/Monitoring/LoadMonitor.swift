@@ -1,4 +1,5 @@
 import ReelCore
+import ReelRuntime
 
 /// The recorder's heat-and-load loop (``LoadAdaptationPolicy`` fed by ``LoadProbe``): the
 /// monitoring loop calls ``check(now:queue:capacity:)`` every 100 ms; a reading is taken every

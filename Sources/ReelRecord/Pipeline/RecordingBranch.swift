@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelRuntime
 import ReelMedia
 import Synchronization
 

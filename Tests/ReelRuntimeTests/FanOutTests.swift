@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ReelCore
+@testable import ReelRuntime
 
 @Suite("FanOut")
 struct FanOutTests {

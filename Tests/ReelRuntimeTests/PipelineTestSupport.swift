@@ -1,5 +1,5 @@
 import Foundation
-@testable import ReelCore
+@testable import ReelRuntime
 
 /// A queue item that is a video frame (droppable) or an audio block (not).
 struct TestSample: DroppableElement, Equatable, CustomStringConvertible {
