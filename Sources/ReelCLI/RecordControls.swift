@@ -1,14 +1,18 @@
 import Foundation
 import ReelRecord
+import Synchronization
 
 /// The recorder's controls from standard input: single keys on a terminal (space pauses and
 /// resumes, q finishes), lines otherwise (`pause`, `resume`, `toggle`, `stop`). The end of
 /// the input changes nothing (a recorder started with `< /dev/null` keeps recording).
+///
+/// `@unchecked Sendable`: the reading threads touch only the recorder and the reporter (both
+/// thread-safe); the saved terminal settings are behind a lock.
 final class RecordControls: @unchecked Sendable {
     private let recorder: StudyRecorder
     private let reporter: RecordTerminalReporter
     private let isTerminal = isatty(STDIN_FILENO) == 1
-    private var saved: termios?
+    private let saved = Mutex<termios?>(nil)
 
     init(recorder: StudyRecorder, reporter: RecordTerminalReporter) {
         self.recorder = recorder
@@ -21,7 +25,7 @@ final class RecordControls: @unchecked Sendable {
         if isTerminal {
             var settings = termios()
             if tcgetattr(STDIN_FILENO, &settings) == 0 {
-                saved = settings
+                saved.withLock { $0 = settings }
                 settings.c_lflag &= ~tcflag_t(ICANON | ECHO)
                 withUnsafeMutableBytes(of: &settings.c_cc) { cc in
                     cc[Int(VMIN)] = 1
@@ -65,8 +69,7 @@ final class RecordControls: @unchecked Sendable {
 
     /// Puts the terminal back as it was (echo, line editing).
     func restoreTerminal() {
-        guard var saved else { return }
-        tcsetattr(STDIN_FILENO, TCSANOW, &saved)
-        self.saved = nil
+        guard var settings = saved.withLock({ value in defer { value = nil }; return value }) else { return }
+        tcsetattr(STDIN_FILENO, TCSANOW, &settings)
     }
 }

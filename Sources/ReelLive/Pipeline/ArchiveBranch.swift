@@ -1,10 +1,15 @@
 import Foundation
 import ReelCore
 import ReelMedia
+import Synchronization
 
 /// The archive consumer of the capture fan-out: HEVC + AAC into one MP4, on its own timeline
 /// (starting at 0 on the first video sample, the same delta for audio). Independent of the
 /// live path: a failing live branch never touches it.
+///
+/// `@unchecked Sendable`: everything but ``framesWritten`` is used only by the archive thread
+/// (and by the owner after that thread ended); the frame count the status loop reads each
+/// second is an atomic.
 final class ArchiveBranch: @unchecked Sendable {
     private var timeline = SampleTimeline(start: .zero)
     private let writer: MP4ArchiveWriter
@@ -12,6 +17,9 @@ final class ArchiveBranch: @unchecked Sendable {
     private var firstVideoPTS: MediaTime?
     private let frameDuration: MediaTime
     private var rate = ArchiveRatePolicy()
+    /// Video frames handed to the writer, for the status loop on another thread (issue 13:
+    /// reading the writer's own counter from there was a data race).
+    private let written = Atomic<Int>(0)
     /// The archive queue's depth and capacity, read for each frame (nil: never degrade).
     var queueLoad: (@Sendable () -> (depth: Int, capacity: Int))?
 
@@ -21,7 +29,7 @@ final class ArchiveBranch: @unchecked Sendable {
     }
 
     var path: String { writer.path }
-    var framesWritten: Int { writer.videoFrames }
+    var framesWritten: Int { written.load(ordering: .relaxed) }
 
     /// Media time covered so far (first frame to the end of the last).
     var duration: MediaTime {
@@ -38,6 +46,7 @@ final class ArchiveBranch: @unchecked Sendable {
             if firstVideoPTS == nil { firstVideoPTS = pts }
             lastVideoPTS = pts
             try writer.appendVideo(frame, pts: pts)
+            written.add(1, ordering: .relaxed)
         case .audio(let block):
             if let pts = timeline.audio(block.captureTime) { try writer.appendAudio(block, pts: pts) }
         }
