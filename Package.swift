@@ -1,12 +1,10 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers (arrows only point down):
-//   reel (CLI entry) → ReelCLI → ReelLive ──→ ReelMedia → CFFmpeg
-//                          │ └──→ ReelRecord ↗    ↘
-//                          │          └──→ ReelStore → CSQLite, ReelCore (pure Swift, no C, no I/O)
-//                          │   (ReelLive, ReelRecord, ReelExport also → ReelRuntime: threads, queues, fan-out)
-//                          └──────→ ReelOrigin → CMicroHTTPD, CZlib, CLinux, ReelCore
+// Layers (arrows only point down): C bridges (layer 1) → ReelCore, ReelRuntime (layer 2) →
+// ReelMedia, ReelStore, ReelVision, ReelCompose, ReelBooks (layer 3) → the pipelines ReelLive,
+// ReelRecord, ReelExport, ReelOrigin (layer 4) → ReelCLI → reel. Each target's dependencies
+// below are exactly what its sources import; docs/architecture.md has the map and the reasons.
 let package = Package(
     name: "Reel",
     products: [
@@ -89,7 +87,7 @@ let package = Package(
         .target(name: "ReelRecord", dependencies: ["ReelRuntime", "ReelMedia", "ReelVision", "ReelStore", "ReelCore"]),
         // Layer 4: the privacy export (`reel export`, `reel review`): decode → face boxes (stored
         // track or detection) → edits → ReelCompose → H.264 → MP4 with the audio copied.
-        .target(name: "ReelExport", dependencies: ["ReelRuntime", "ReelMedia", "ReelVision", "ReelCompose", "ReelStore", "ReelCore"]),
+        .target(name: "ReelExport", dependencies: ["ReelRuntime", "ReelMedia", "ReelVision", "ReelCompose", "ReelCore"]),
         // Layer 4: the origin server (`reel serve`): stores PUTs, serves HLS.
         .target(name: "ReelOrigin", dependencies: ["ReelCore", "CMicroHTTPD", "CZlib", "CLinux"]),
         // Layer 5: the command line: parses, wires, reports.
