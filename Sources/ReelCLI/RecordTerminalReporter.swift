@@ -5,7 +5,7 @@ import ReelRecord
 /// Prints a recording for a person: start lines on stdout, state changes as they happen
 /// (also with --quiet), one status line rewritten in place on a terminal (a line every 5 s
 /// when output is a file or pipe), warnings on stderr, and a summary at the end.
-final class RecordTerminalReporter: RecordReporter, @unchecked Sendable {
+final class RecordTerminalReporter: RecordReporter, Sendable {
     private let quiet: Bool
     private let printer = StatusLinePrinter(period: 5)
 

@@ -7,6 +7,7 @@ import Foundation
 /// `escalates` is false (a signal that means "toggle", such as SIGUSR1, calls the handler
 /// every time). `beforeEscalating` runs just before that default action (on the trap's queue,
 /// not in a signal handler): the last chance to remove temporary files.
+/// `@unchecked Sendable`: its dispatch sources are made in `init` and cancelled by the owner; the handlers run on its one serial queue.
 final class SignalTrap: @unchecked Sendable {
     private var sources: [DispatchSourceSignal] = []
     private let queue = DispatchQueue(label: "reel.signals")

@@ -4,6 +4,7 @@ import ReelCore
 /// How a long-running command talks to a person: lines on stdout or stderr, and one status
 /// line that a terminal rewrites in place (`\r` + erase) while a file or pipe gets a plain
 /// line every `period` seconds instead. Shared by `reel live` and `reel record`.
+/// `@unchecked Sendable`: its mutable state (last line time, whether a status is shown) is behind `lock`.
 final class StatusLinePrinter: @unchecked Sendable {
     /// Whether standard error is a terminal that can rewrite a line (the status line is
     /// rewritten in place); a file, a pipe or `TERM=dumb` gets plain lines.

@@ -4,7 +4,7 @@ import ReelLive
 /// Prints a live session for a person: start lines on stdout, one status line rewritten in
 /// place on a terminal (or a line every 10 s when output is a file or pipe), warnings on
 /// stderr, and a summary at the end.
-final class TerminalReporter: LiveReporter, @unchecked Sendable {
+final class TerminalReporter: LiveReporter, Sendable {
     private let quiet: Bool
     private let printer = StatusLinePrinter(period: 10)
 

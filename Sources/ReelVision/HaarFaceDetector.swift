@@ -9,6 +9,7 @@ import ReelCore
 /// ``Settings/inputWidth`` wide before the cascade runs (no histogram equalization: it lost
 /// faces in frames dominated by a flat wall). Boxes come
 /// back normalized to the picture, largest first, each with score 1 (a cascade gives none).
+/// `@unchecked Sendable`: the OpenCV cascade is used by one thread at a time (each owner — a tracker, an exporter — calls it from its own thread).
 public final class HaarFaceDetector: FaceDetector, CascadeDetector, @unchecked Sendable {
     /// How the cascade is run.
     public struct Settings: Sendable, Equatable {

@@ -11,6 +11,7 @@ import ReelCore
 /// on a tie). HOG finds whole standing people, so its box is reported as the top half of the
 /// person, the part with head and shoulders. Detections have kind `.upperBody`, largest
 /// first, normalized to the picture.
+/// `@unchecked Sendable`: the cascade and the HOG detector are used by one thread at a time (the tracker's).
 public final class UpperBodyDetector: FaceDetector, CascadeDetector, @unchecked Sendable {
     /// Which method produced a result.
     public enum Method: Sendable, Hashable {

@@ -179,7 +179,7 @@ enum ExportCommand {
 
 /// Prints an export: a progress bar on a terminal (percent, fps, time left), a line every 5 s
 /// otherwise, or JSON lines (`--json`).
-final class ExportTerminalReporter: ExportReporter, @unchecked Sendable {
+final class ExportTerminalReporter: ExportReporter, Sendable {
     let json: Bool
     private let printer = StatusLinePrinter(period: 5)
     private let started = Date()

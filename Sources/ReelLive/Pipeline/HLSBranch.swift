@@ -17,6 +17,7 @@ public protocol HLSSegmentSink: Sendable {
 /// H.264 + AAC and cuts fMP4 segments, which it hands to its sink.
 ///
 /// Runs on the fan-out's consumer thread only; nothing here is shared.
+/// `@unchecked Sendable`: its state is used only by the live branch's thread; the owner reads the counters after that thread ended.
 final class HLSBranch: @unchecked Sendable {
     private var timeline = SampleTimeline()
     private var policy: SegmentCutPolicy

@@ -27,6 +27,7 @@ public class CapturedFrame: @unchecked Sendable {
 }
 
 /// One captured picture and its capture timestamp.
+/// `@unchecked Sendable`: as ``CapturedFrame``, read-only once a source has handed it out.
 public final class VideoFrame: CapturedFrame, @unchecked Sendable {
 
     /// Width in pixels.
@@ -57,6 +58,7 @@ public final class VideoFrame: CapturedFrame, @unchecked Sendable {
 }
 
 /// A block of captured audio samples and the capture timestamp of its first sample.
+/// `@unchecked Sendable`: as ``CapturedFrame``, read-only once a source has handed it out.
 public final class AudioBlock: CapturedFrame, @unchecked Sendable {
 
     /// Samples per channel in this block.

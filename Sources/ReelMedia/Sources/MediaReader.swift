@@ -5,6 +5,7 @@ import Synchronization
 
 /// Demuxes and decodes one FFmpeg input (a file, a URL, or a device through libavdevice)
 /// into frames. Owns every `AV*` pointer it uses; only ``CaptureSample``s leave it.
+/// `@unchecked Sendable`: the `AV*` contexts are used by the one thread that reads; other threads touch only ``interrupt`` (atomics).
 final class MediaReader: @unchecked Sendable {
     /// The input's display name (path or device).
     let name: String
@@ -18,7 +19,7 @@ final class MediaReader: @unchecked Sendable {
     let interrupt: Interrupt
 
     /// Lets a stop (or a stalled device) break FFmpeg out of a blocking read.
-    final class Interrupt: @unchecked Sendable {
+    final class Interrupt: Sendable {
         let stopped = Atomic<Bool>(false)
         /// Monotonic nanoseconds of the last successful read.
         let lastActivity = Atomic<Int64>(MonotonicClock.now().nanoseconds)

@@ -10,6 +10,7 @@ import ReelVision
 /// Each picture is first shrunk to ``analysisWidth`` in YUV 4:2:0 (one cheap scaler call),
 /// whatever the camera delivers (a V4L2 camera often gives YUYV), and the detectors look at
 /// that. Positions only leave: the pixels are dropped after the call.
+/// `@unchecked Sendable`: the policy, converter and detectors are used only by the recording branch's thread, one picture at a time.
 public final class VisionFaceTracker: FaceTracker, @unchecked Sendable {
     /// The width pictures are shrunk to before detection.
     public static let analysisWidth = 640

@@ -7,6 +7,7 @@ import ReelCore
 /// The thermal folder is a setting (``RecordSettings/thermalFolder``) because containers and
 /// virtual machines usually expose no zones at all; then the reading simply has no thermal
 /// part and only the load counts.
+/// `@unchecked Sendable`: its last reading is kept for the next; only the recorder's supervising loop (one thread) reads it.
 final class LoadProbe: @unchecked Sendable {
     private let thermalFolder: String
     private var lastCPU: Double?

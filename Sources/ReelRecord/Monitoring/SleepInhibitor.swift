@@ -11,6 +11,7 @@ import Foundation
 ///
 /// Where there is no logind (a container, a machine without systemd), `systemd-inhibit` exits
 /// at once; ``failure`` then says why, and the recording goes on regardless.
+/// `@unchecked Sendable`: set up in `init`; afterwards `startError` changes only behind `lock` (``failure``), and `Process` is thread-safe.
 final class SleepInhibitor: @unchecked Sendable {
     private let process = Process()
     private let input = Pipe()

@@ -231,6 +231,7 @@ private final class StreamingDigest {
 
 /// A copy of a whole file into an open descriptor on its own thread: `copy_file_range`
 /// (in-kernel, no user-space buffer), or read/write where the file systems do not allow it.
+/// `@unchecked Sendable`: `result` is written by the copy thread before `done` is signalled and read only after waiting on it.
 private final class ParallelCopy: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     // Written by the thread before `done` is signalled, read after waiting on it.
