@@ -71,7 +71,7 @@ extension SessionsCommand {
             }
         }
         if arguments.flag(noTitle) { change.title = .some(nil) }
-        change.addTags = try arguments.strings(addTag).map { try checkedTag($0, arguments) }
+        change.addTags = try arguments.strings(addTag).map { try checkedTag($0, arguments, option: addTag) }
         change.removeTags = arguments.strings(removeTag)
         guard !change.isEmpty else {
             throw ArgumentParser.Error.missingRequired(command: arguments.path, option: "--title, --no-title, --add-tag or --remove-tag")

@@ -81,8 +81,12 @@ enum SessionsCommand {
         return 0
     }
 
-    static func checkedTag(_ text: String, _ arguments: ParsedArguments) throws -> String {
-        do { return try Tag(text).name } catch { throw arguments.invalid(tag, expected: "a tag name (\(error))") }
+    /// `text` under the tag rule; a usage error naming `option` otherwise.
+    static func checkedTag(_ text: String, _ arguments: ParsedArguments, option: Option = tag) throws -> String {
+        do { return try Tag(text).name } catch {
+            throw ArgumentParser.Error.invalidValue(command: arguments.path, option: option.longForm, value: text,
+                                                    expected: "a tag name (\(error))", suggestion: nil)
+        }
     }
 
     /// A JSON array of every field: ids in lowercase (as the library stores them), dates ISO 8601
