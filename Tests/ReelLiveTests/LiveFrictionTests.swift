@@ -93,4 +93,15 @@ struct LiveFrictionTests {
             for leak in ["NSURLErrorDomain", "UserInfo", "could not be completed", "Error Domain"] { #expect(!text.contains(leak), "\(text)") }
         }
     }
+
+    @Test("relative --archive and --output are taken from the working folder (a relative archive used to fail: 'cannot start the archive')")
+    func relativePaths() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let reel = try ReelBinary.path()
+        let script = "cd '\(dir.url.path)' && exec '\(reel)' live --source test:320x240@10 --output out --stream-id rel --archive rel.mp4 --duration 2 --quiet"
+        let result = try Subprocess.run("/bin/sh", ["-c", script], environment: ["XDG_STATE_HOME": dir.path("state")])
+        #expect(result.status == 0 && !result.stderr.contains("archive disabled"), "\(result.stdout)\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir.path("rel.mp4")) && FileManager.default.fileExists(atPath: dir.path("out/streams/rel/playlist.m3u8")))
+    }
 }

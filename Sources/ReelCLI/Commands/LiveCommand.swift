@@ -77,11 +77,11 @@ enum LiveCommand {
             streamID: id, quality: qualitySelection, landscape: arguments.flag(landscape),
             segmentSeconds: try arguments.double(segmentSeconds) ?? 2,
             archivePath: nil, duration: try arguments.seconds(duration),
-            outputDirectory: arguments.string(output).map { URL(fileURLWithPath: $0) },
+            outputDirectory: arguments.string(output).map { URL(fileURLWithPath: UserFolders.absolute($0)) },
             fast: arguments.flag(fast))
         settings.archivePreset = arguments.string(archivePreset) ?? "ultrafast"
         if !arguments.flag(noArchive) {
-            settings.archivePath = arguments.string(archive) ?? defaultArchivePath(streamID: id)
+            settings.archivePath = arguments.string(archive).map(UserFolders.absolute) ?? defaultArchivePath(streamID: id)
         }
         do {
             try settings.validate()
