@@ -41,6 +41,9 @@ final class TerminalReporter: LiveReporter, Sendable {
             if r.archiveSkippedFrames > 0 {
                 lines.append("  the archive encoder could not keep up in real time: \(r.archiveSkippedFrames) frames were left out of the archive on purpose")
                 for change in r.archiveRateChanges { lines.append("    \(change)") }
+                if r.archiveQueueDroppedFrames > 0 {
+                    lines.append("    \(r.archiveQueueDroppedFrames) of them when its queue was full (capture never waits for the archive)")
+                }
             }
             if r.archiveBackpressure > 0.5 {
                 lines.append(String(format: "  the archive encoder fell behind: capture waited %.1f s for it", r.archiveBackpressure))

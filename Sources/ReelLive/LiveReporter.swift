@@ -41,8 +41,12 @@ public struct LiveReport: Sendable {
     /// Archive frames left out on purpose when the encoder could not keep up (reported,
     /// never silent), and when the rate changed.
     public var archiveSkippedFrames = 0
+    /// Of those, the frames its full queue let go (past the rate policy; capture never waits
+    /// for the archive of a real-time source).
+    public var archiveQueueDroppedFrames = 0
     public var archiveRateChanges: [String] = []
-    /// Time the capture waited on a full archive queue (backpressure), in seconds.
+    /// Time the capture waited on a full archive queue, in seconds (only with `--fast`, where
+    /// it is the point and not reported; a real-time source never waits).
     public var archiveBackpressure = 0.0
     /// The source's failure, if it ended the run.
     public var sourceError: String?

@@ -128,7 +128,12 @@ public final class LiveSession: Sendable {
         if let archive {
             let queue = ConsumerQueue<CaptureSample>(
                 name: "archive", capacity: Int(framesPerSecond * LiveSession.archiveQueueSeconds * 2),
-                policy: .neverDrop, isDroppable: { $0.isDroppable })
+                // A real-time source never waits for the archive (with a camera, capture that
+                // waits is frames lost at the source, and the burst after it overflows the
+                // live queue): past the rate policy, a full queue lets its oldest video frame
+                // go, counted with the frames left out. Audio is never dropped. With --fast,
+                // waiting for the encoder is the point.
+                policy: settings.fast ? .neverDrop : .dropOldest, isDroppable: { $0.isDroppable })
             archiveQueue = queue
             // Real-time sources only: with --fast, waiting for the encoder is the point.
             if !settings.fast { archive.queueLoad = { (queue.stats.depth, queue.capacity) } }
@@ -179,6 +184,7 @@ public final class LiveSession: Sendable {
                 report.droppedFrames = branch.stats.dropped
                 if let failure = branch.failure { report.liveError = "live encoder failed: \(failure)" }
             } else if branch.name == "archive" {
+                report.archiveQueueDroppedFrames = branch.stats.dropped
                 // With --fast, waiting for the slowest branch is the point, not a problem.
                 if !settings.fast {
                     report.archiveBackpressure = Double(branch.stats.producerWaitTime.components.seconds)
@@ -198,7 +204,7 @@ public final class LiveSession: Sendable {
             }
             report.archiveDuration = archive.duration.seconds
             report.archiveFrames = archive.framesWritten
-            report.archiveSkippedFrames = archive.degradation.skippedFrames
+            report.archiveSkippedFrames = archive.degradation.skippedFrames + report.archiveQueueDroppedFrames
             report.archiveRateChanges = archive.degradation.events.map { event in
                 switch event {
                 case let .degraded(at, factor): "from \(at) of the archive: 1 frame in \(factor) (the encoder could not keep up)"

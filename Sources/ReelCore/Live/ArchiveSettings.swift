@@ -1,7 +1,8 @@
 /// The local archive writer's encoding: HEVC + AAC in one MP4, saved when the stream stops.
 ///
-/// The archive never drops a frame (its fan-out queue is `.neverDrop`) and a failing live
-/// path never stops it.
+/// The archive keeps every audio sample and, while its encoder keeps up, every frame; when it
+/// cannot, frames are left out on purpose (``ArchiveRatePolicy``, then its full queue), each
+/// counted and reported, so the capture never waits for it. A failing live path never stops it.
 public struct ArchiveSettings: Hashable, Sendable {
     /// Video codecs the archive can be written with.
     public enum VideoCodec: String, Hashable, Sendable {
