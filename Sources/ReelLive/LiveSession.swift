@@ -118,27 +118,7 @@ public final class LiveSession: Sendable {
                 reporter.warning("archive disabled: \(ErrorSentence.reason(error))")
             }
         }
-        var branches: [FanOut<CaptureSample>.Branch] = []
-        let framesPerSecond = max(format.framesPerSecond, 1)
-        let liveQueue = ConsumerQueue<CaptureSample>(
-            name: "live", capacity: Int(framesPerSecond * LiveSession.liveQueueSeconds * 2),
-            policy: settings.fast ? .neverDrop : .dropOldest, isDroppable: { $0.isDroppable })
-        branches.append(.init(queue: liveQueue) { sample in try hls.handle(sample) })
-        var archiveQueue: ConsumerQueue<CaptureSample>?
-        if let archive {
-            let queue = ConsumerQueue<CaptureSample>(
-                name: "archive", capacity: Int(framesPerSecond * LiveSession.archiveQueueSeconds * 2),
-                // A real-time source never waits for the archive (with a camera, capture that
-                // waits is frames lost at the source, and the burst after it overflows the
-                // live queue): past the rate policy, a full queue lets its oldest video frame
-                // go, counted with the frames left out. Audio is never dropped. With --fast,
-                // waiting for the encoder is the point.
-                policy: settings.fast ? .neverDrop : .dropOldest, isDroppable: { $0.isDroppable })
-            archiveQueue = queue
-            // Real-time sources only: with --fast, waiting for the encoder is the point.
-            if !settings.fast { archive.queueLoad = { (queue.stats.depth, queue.capacity) } }
-            branches.append(.init(queue: queue) { sample in try archive.handle(sample) })
-        }
+        let (branches, liveQueue, archiveQueue) = makeBranches(hls: hls, archive: archive, framesPerSecond: max(format.framesPerSecond, 1))
         let fanOut = FanOut(branches: branches)
         fanOut.start()
 
@@ -219,6 +199,26 @@ public final class LiveSession: Sendable {
         if let error = outcome.error, report.liveError == nil { report.liveError = error }
         reporter.finished(report)
         return report
+    }
+
+    /// The fan-out's branches: the live queue drops its oldest video frame when the HLS encoder
+    /// falls behind; the archive's does too, as the last resort after ``ArchiveRatePolicy``, so
+    /// a real-time source never waits for the archive (with a camera, capture that waits is
+    /// frames lost at the source, and the burst after it overflows the live queue). Audio is
+    /// never dropped. With `--fast` every queue waits: waiting for the encoders is the point.
+    private func makeBranches(hls: HLSBranch, archive: ArchiveBranch?, framesPerSecond: Double)
+        -> (branches: [FanOut<CaptureSample>.Branch], live: ConsumerQueue<CaptureSample>, archive: ConsumerQueue<CaptureSample>?) {
+        let policy: ConsumerQueue<CaptureSample>.Policy = settings.fast ? .neverDrop : .dropOldest
+        let liveQueue = ConsumerQueue<CaptureSample>(
+            name: "live", capacity: Int(framesPerSecond * LiveSession.liveQueueSeconds * 2), policy: policy, isDroppable: { $0.isDroppable })
+        var branches: [FanOut<CaptureSample>.Branch] = [.init(queue: liveQueue) { sample in try hls.handle(sample) }]
+        guard let archive else { return (branches, liveQueue, nil) }
+        let queue = ConsumerQueue<CaptureSample>(
+            name: "archive", capacity: Int(framesPerSecond * LiveSession.archiveQueueSeconds * 2), policy: policy,
+            isDroppable: { $0.isDroppable })
+        if !settings.fast { archive.queueLoad = { (queue.stats.depth, queue.capacity) } }
+        branches.append(.init(queue: queue) { sample in try archive.handle(sample) })
+        return (branches, liveQueue, queue)
     }
 
     private func status(elapsed: Double, publisher: LivePublisher, live: ConsumerQueue<CaptureSample>,

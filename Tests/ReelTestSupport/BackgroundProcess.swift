@@ -42,6 +42,17 @@ public final class BackgroundProcess: @unchecked Sendable {
 
     /// Waits until it exits or `timeout` passes (then kills it and says so).
     public func wait(timeout: Duration) async -> (status: Int32, stdout: String, stderr: String, timedOut: Bool) {
+        let timedOut = await Self.waitForExit(process, timeout: timeout)
+        while !(out.isSet && err.isSet) { try? await Task.sleep(for: .milliseconds(5)) }
+        return (process.terminationStatus, String(decoding: out.get(), as: UTF8.self),
+                String(decoding: err.get(), as: UTF8.self), timedOut)
+    }
+
+    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+
+    /// Waits (polling, bounded) until `process` exits, killing it when `timeout` passes;
+    /// returns whether it had to. Shared with ``LineWatchedProcess``.
+    static func waitForExit(_ process: Process, timeout: Duration) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         var timedOut = false
         while process.isRunning {
@@ -50,13 +61,9 @@ public final class BackgroundProcess: @unchecked Sendable {
                 kill(process.processIdentifier, SIGKILL)
                 break
             }
-            try? await Task.sleep(for: .milliseconds(50))
+            try? await Task.sleep(for: .milliseconds(20))
         }
         process.waitUntilExit()
-        while !(out.isSet && err.isSet) { try? await Task.sleep(for: .milliseconds(5)) }
-        return (process.terminationStatus, String(decoding: out.get(), as: UTF8.self),
-                String(decoding: err.get(), as: UTF8.self), timedOut)
+        return timedOut
     }
-
-    deinit { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 }

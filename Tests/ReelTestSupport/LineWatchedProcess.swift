@@ -65,17 +65,7 @@ public final class LineWatchedProcess: @unchecked Sendable {
     /// Waits until it exits or `timeout` passes (then kills it and says so): its status and
     /// all its output.
     public func wait(timeout: Duration) async -> (status: Int32, stdout: String, stderr: String, timedOut: Bool, signalled: Bool) {
-        let deadline = ContinuousClock.now + timeout
-        var timedOut = false
-        while process.isRunning {
-            if ContinuousClock.now > deadline {
-                timedOut = true
-                kill(process.processIdentifier, SIGKILL)
-                break
-            }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        process.waitUntilExit()
+        let timedOut = await BackgroundProcess.waitForExit(process, timeout: timeout)
         while !(lock.withLock { outputEnded } && err.isSet) { try? await Task.sleep(for: .milliseconds(5)) }
         let stdout = lock.withLock { (lines + [String(decoding: partial, as: UTF8.self)]).joined(separator: "\n") }
         return (process.terminationStatus, stdout, String(decoding: err.get(), as: UTF8.self), timedOut,
