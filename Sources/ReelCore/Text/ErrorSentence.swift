@@ -30,7 +30,7 @@ public enum ErrorSentence {
     /// "/srv/x.json: permission denied". For a caller that does not know the file itself.
     public static func describe(_ error: any Error) -> String {
         let ns = error as NSError
-        guard ns.domain == cocoaDomain, let path = filePath(ns) else { return reason(error) }
+        guard ns.domain == cocoaDomain, let path = filePath(ns), !path.isEmpty else { return reason(error) }
         return "\(path): \(reason(error))"
     }
 

@@ -56,6 +56,7 @@ struct ErrorSentenceTests {
         #expect(ErrorSentence.reason(underlying) == "a file stands where a folder should be")
         #expect(ErrorSentence.describe(underlying) == "/srv/a/b: a file stands where a folder should be")
         #expect(ErrorSentence.describe(CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: "/etc/x"])) == "/etc/x: permission denied")
+        #expect(ErrorSentence.describe(CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: ""])) == "no such file or folder", "an empty path adds nothing")
         // As FileManager on Linux makes them: the underlying error a POSIXError value.
         let linux = CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: "/tmp/f/o", NSUnderlyingErrorKey: POSIXError(.ENOTDIR)])
         #expect(ErrorSentence.describe(linux) == "/tmp/f/o: a file stands where a folder should be")
