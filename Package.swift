@@ -65,9 +65,10 @@ let package = Package(
         // Layer 2: every rule of the spec that is arithmetic or a state machine.
         .target(name: "ReelCore", linkerSettings: [.linkedLibrary("m")]),
         // Layer 2, beside ReelCore: how pipelines run — worker threads, bounded queues, the
-        // fan-out. ReelCore keeps rules and values only (no threads, locks, clocks or sleeps;
-        // ReelCoreTests' purity test greps for them).
-        .target(name: "ReelRuntime"),
+        // fan-out, the clock (real or virtual) supervisors run on, the stop signal. ReelCore keeps
+        // rules and values only (no threads, locks, clocks or sleeps; ReelCoreTests' purity test
+        // greps for them); ReelRuntime uses its values (MediaTime).
+        .target(name: "ReelRuntime", dependencies: ["ReelCore"]),
         // Layer 3: FFmpeg-backed media (sources, encoders, segmenter, MP4 writer).
         .target(name: "ReelMedia", dependencies: ["CFFmpeg", "ReelCore"]),
         // Layer 3: the store: a small SQLite wrapper and the study library (sessions, tags).
@@ -101,7 +102,7 @@ let package = Package(
         .target(name: "ReelPrivacyBench", swiftSettings: [.unsafeFlags(["-O"])]),
         .executableTarget(name: "reel-privacy-bench", dependencies: ["ReelPrivacyBench"]),
 
-        .testTarget(name: "ReelRuntimeTests", dependencies: ["ReelRuntime", "ReelTestSupport"]),
+        .testTarget(name: "ReelRuntimeTests", dependencies: ["ReelRuntime", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
         // Helpers for tests only: subprocesses (ffprobe, ffmpeg, nginx), temporary folders.
         .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),

@@ -123,4 +123,13 @@ extension Double {
         let fraction = String(magnitude % 1000)
         return "\(sign)\(magnitude / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
     }
+
+    /// At most three decimals, without trailing zeros, for sentences: 5 → "5", 0.4 → "0.4",
+    /// 1.2345 → "1.235".
+    public var formattedShort: String {
+        var text = formatted3
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
 }

@@ -1,15 +1,26 @@
 import Foundation
+import Synchronization
 
 /// A thread running a throwing body once, observable from async code: a capture loop or a
 /// writer that must keep its own thread (blocking I/O, FFmpeg pointers owned by one thread)
-/// while the caller polls or waits for it.
+/// while the caller goes on and later waits for it.
+///
+/// The one way Reel starts and joins a thread: ``run(name:_:)`` starts it, ``wait()`` (async)
+/// or ``join()`` (blocking) return when the body has — woken by the thread itself, never by
+/// polling.
 public final class WorkerThread: Sendable {
-    private let state = NSLockedValue<(finished: Bool, error: (any Error)?)>((false, nil))
+    private struct State {
+        var finished = false
+        var error: (any Error)?
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state = Mutex(State())
+    private let done = DispatchSemaphore(value: 0)
 
     /// Whether the body has returned or thrown.
-    public var isFinished: Bool { state.read { $0.finished } }
+    public var isFinished: Bool { state.withLock { $0.finished } }
     /// What the body threw, once finished.
-    public var error: (any Error)? { state.read { $0.error } }
+    public var error: (any Error)? { state.withLock { $0.error } }
 
     /// Starts `body` on a new thread named `name` (4 MiB stack).
     public static func run(name: String, _ body: @escaping @Sendable () throws -> Void) -> WorkerThread {
@@ -17,7 +28,7 @@ public final class WorkerThread: Sendable {
         let thread = Thread {
             var failure: (any Error)?
             do { try body() } catch { failure = error }
-            handle.state.write { $0 = (true, failure) }
+            handle.finish(failure)
         }
         thread.name = name
         thread.stackSize = 4 << 20
@@ -25,18 +36,31 @@ public final class WorkerThread: Sendable {
         return handle
     }
 
-    /// Waits (polling every 20 ms) until the body has finished.
-    public func wait() async {
-        while !isFinished { try? await Task.sleep(for: .milliseconds(20)) }
+    private func finish(_ failure: (any Error)?) {
+        let waiters = state.withLock { s in
+            s.finished = true
+            s.error = failure
+            defer { s.waiters = [] }
+            return s.waiters
+        }
+        done.signal()
+        for waiter in waiters { waiter.resume() }
     }
-}
 
-/// A value behind an `NSLock` (Foundation only, for ReelCore).
-/// `@unchecked Sendable`: the value is only reached through `lock`.
-final class NSLockedValue<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-    init(_ value: Value) { self.value = value }
-    func read<T>(_ body: (Value) -> T) -> T { lock.withLock { body(value) } }
-    func write(_ body: (inout Value) -> Void) { lock.withLock { body(&value) } }
+    /// Returns once the body has finished (woken by the thread, not by polling).
+    public func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let finished = state.withLock { s in
+                if !s.finished { s.waiters.append(continuation) }
+                return s.finished
+            }
+            if finished { continuation.resume() }
+        }
+    }
+
+    /// Blocks the calling thread until the body has finished.
+    public func join() {
+        done.wait()
+        done.signal()  // later joins return at once too
+    }
 }
