@@ -27,32 +27,40 @@ public final class StudyRecorder: Sendable {
     private let makeTracker: @Sendable () -> any FaceTracker
     private let openSource: @Sendable (SourceSpec) throws -> any CaptureSource
     private let freeBytes: @Sendable (String) -> Int64?
+    private let clock: any PipelineClock
 
+    /// What the capture thread, the controls and the supervisor share, behind one lock.
     private struct Core {
         var machine: RecordingStateMachine
-        var watch: StallWatch
+        var lastFrameArrival: MediaTime?
+        /// Frames handed to the writer's queue so far.
+        var framesQueued = 0
         var interruptions = 0
         var branch: RecordingBranch?
     }
     private let core: Mutex<Core>
-    private let stopReason = Mutex<String?>(nil)
+    private let stopSignal = StopSignal()
     private let runningSource = Mutex<(any CaptureSource)?>(nil)
 
     /// A recorder for `settings`. `tracker` makes the face tracker (none by default);
     /// `openSource` opens the capture (``CaptureSources/open(_:realTime:)`` by default; tests
     /// pass scripted sources); `freeBytes` measures the free space on the file system holding a
-    /// path (statvfs by default; tests pass a scripted disk).
+    /// path (statvfs by default; tests pass a scripted disk); `clock` is the time the watchdog,
+    /// the schedules and the reopening run on (the monotonic clock; tests pass a
+    /// ``VirtualClock`` their scripted source moves).
     public init(settings: RecordSettings, reporter: any RecordReporter,
                 tracker: @escaping @Sendable () -> any FaceTracker = { NoFaceTracker() },
                 openSource: @escaping @Sendable (SourceSpec) throws -> any CaptureSource = { try CaptureSources.open($0) },
-                freeBytes: (@Sendable (String) -> Int64?)? = nil) throws {
+                freeBytes: (@Sendable (String) -> Int64?)? = nil, clock: any PipelineClock = RealClock()) throws {
         self.settings = settings
         self.reporter = reporter
         self.freeBytes = freeBytes ?? { FileIO.freeBytes(at: $0) }
+        self.clock = clock
         makeTracker = tracker
         self.openSource = openSource
         let machine = try RecordingStateMachine(mode: settings.mode, interval: settings.interval, stallLimit: settings.stallLimit)
-        core = Mutex(Core(machine: machine, watch: StallWatch(limit: settings.stallLimit, now: MonotonicClock.now())))
+        core = Mutex(Core(machine: machine))
+        stopSignal.onStop { [weak self] _ in self?.runningSource.withLock { $0?.stop() } }
     }
 
     // MARK: Controls (any thread)
@@ -69,16 +77,46 @@ public final class StudyRecorder: Sendable {
 
     /// Finishes the recording cleanly (from a signal handler, a key, or another thread).
     public func requestStop(reason: String) {
-        stopReason.withLock { if $0 == nil { $0 = reason } }
-        runningSource.withLock { $0?.stop() }
+        stopSignal.request(reason)
     }
 
-    private var isStopRequested: Bool { stopReason.withLock { $0 != nil } }
+    private var isStopRequested: Bool { stopSignal.isRequested }
 
     /// The state now.
     public var state: RecordingStateMachine.State { core.withLock { $0.machine.state } }
 
     // MARK: Run
+
+    /// What ``prepare(_:)`` made: the source open, the recording in progress, the output claimed.
+    private struct Prepared: Sendable {
+        let source: any CaptureSource
+        let branch: RecordingBranch
+        let folderLock: WorkFolderLock
+        let output: String
+        let folder: String
+        let videoPath: String
+        let startedAt: Date
+        let disks: DiskWatch
+    }
+
+    /// What ``start(_:)`` set going: the writer and capture threads, the machine kept awake,
+    /// and the supervision ticking on the clock.
+    private struct Running: Sendable {
+        let watched: Watched
+        let captureDone: WorkerThread
+        let ticker: any Ticker
+        let supervision: SupervisionState
+        let inhibitor: SleepInhibitor?
+    }
+
+    /// What the supervision's ticks look at and act on.
+    private struct Watched: Sendable {
+        let prepared: Prepared
+        let queue: ConsumerQueue<RecordedFrame>
+        let queueCapacity: Int
+        let writerDone: WorkerThread
+        let started: MediaTime
+    }
 
     /// Records until stopped, the duration is reached, or a file source ends; then finishes
     /// the file. Never throws: every outcome is in the report.
@@ -86,170 +124,221 @@ public final class StudyRecorder: Sendable {
         var report = RecordReport()
         report.mode = settings.mode
         report.canvas = settings.dimensions
-        let outputFolder = FileIO.folder(of: settings.outputPath)
-        var createdFolders: [String] = []
-        func failStart(_ message: String) -> RecordReport {
-            for folder in createdFolders.reversed() { rmdir(folder) }
-            report.startError = message
+        guard let prepared = prepare(&report) else {
             reporter.finished(report)
             return report
         }
-        // 1. The disk, before anything is captured: the output folder and the state folder
-        // must take a new file; a name the user chose must not exist yet (nor what goes beside
-        // it). The output is claimed below, once the recording exists; this is the early word.
-        if !settings.numbersOutputWhenTaken {
-            for path in [settings.outputPath, settings.thumbnailPath, settings.faceTrackPath]
-            where FileManager.default.fileExists(atPath: path) {
-                return failStart("\(path) already exists; choose another --output (Reel never replaces a file)")
-            }
+        report.started = true
+        let running = start(prepared)
+        await supervise(running, &report)
+        await finish(running.watched, &report)
+        reporter.finished(report)
+        return report
+    }
+
+    /// Everything before the first frame: the disk, the source, the library, the recording in
+    /// progress and the claimed output. On a refusal, `report.startError` says why, and what
+    /// was made (folders, files) is removed again.
+    private func prepare(_ report: inout RecordReport) -> Prepared? {
+        var createdFolders: [String] = []
+        func refuse(_ message: String) -> Prepared? {
+            for folder in createdFolders.reversed() { rmdir(folder) }
+            report.startError = message
+            return nil
         }
-        do {
-            createdFolders += try FileIO.makeFolders(outputFolder)
-            try FileIO.checkWritable(folder: outputFolder)
-            createdFolders += try FileIO.makeFolders(settings.stateFolder)
-            try FileIO.checkWritable(folder: settings.stateFolder)
-        } catch {
-            return failStart("cannot record there: \(error)")
-        }
-        // The space: enough for --min-hours of recording (the folders made above are removed
-        // again when not).
+        let outputFolder = FileIO.folder(of: settings.outputPath)
+        if let refusal = checkPlaces(outputFolder: outputFolder, created: &createdFolders) { return refuse(refusal) }
+        // The space: enough for --min-hours of recording.
         let disks = DiskWatch(settings: settings, outputFolder: outputFolder, freeBytes: freeBytes)
-        if let refusal = disks.refusal() { return failStart(refusal) }
-        // 2. The source: opened before the recording exists, so a missing camera or file
-        // leaves nothing behind.
+        if let refusal = disks.refusal() { return refuse(refusal) }
+        // The source, opened before the recording exists, so a missing camera or file leaves
+        // nothing behind; the library opened (created, migrated) now, so an unusable one stops
+        // us before anything is recorded rather than after an hour of study.
         let source: any CaptureSource
         do {
             source = try openSource(settings.source)
         } catch {
-            return failStart("\(error)")
+            return refuse("\(error)")
         }
-        // The library, opened (created, migrated) now so an unusable one stops us before
-        // anything is recorded rather than after an hour of study.
         if let libraryPath = settings.libraryPath {
             do {
                 _ = try StudyLibrary(path: libraryPath)
             } catch {
                 source.stop()
-                return failStart("cannot use the library: \(error)")
+                return refuse("cannot use the library: \(error)")
             }
         }
-        // 3. The recording in progress: its folder, the fragmented file, the first checkpoint;
+        // The recording in progress: its folder, the fragmented file, the first checkpoint;
         // then the output, claimed.
         let folder = settings.sessionFolder
         let videoPath = folder + "/recording.mp4"
         let startedAt = Date()
-        let branch: RecordingBranch, folderLock: WorkFolderLock, output: String
         do {
-            (branch, folderLock, output) = try begin(folder: folder, videoPath: videoPath, startedAt: startedAt,
-                                                     sourceFramesPerSecond: source.format.framesPerSecond)
+            let (branch, folderLock, output) = try begin(folder: folder, videoPath: videoPath, startedAt: startedAt,
+                                                         sourceFramesPerSecond: source.format.framesPerSecond)
+            return Prepared(source: source, branch: branch, folderLock: folderLock, output: output, folder: folder,
+                            videoPath: videoPath, startedAt: startedAt, disks: disks)
         } catch {
             source.stop()
-            return failStart(error is OutputClaim.Taken ? "\(error)" : "cannot start the recording: \(error)")
+            return refuse(error is OutputClaim.Taken ? "\(error)" : "cannot start the recording: \(error)")
         }
-        core.withLock {
-            $0.branch = branch
-            $0.watch = StallWatch(limit: settings.stallLimit, now: MonotonicClock.now())
+    }
+
+    /// The output folder and the state folder must take a new file (made when missing, and
+    /// listed in `created`); a name the user chose must not exist yet (nor what goes beside
+    /// it). The output is claimed later, once the recording exists; this is the early word.
+    private func checkPlaces(outputFolder: String, created: inout [String]) -> String? {
+        if !settings.numbersOutputWhenTaken {
+            for path in [settings.outputPath, settings.thumbnailPath, settings.faceTrackPath]
+            where FileManager.default.fileExists(atPath: path) {
+                return "\(path) already exists; choose another --output (Reel never replaces a file)"
+            }
         }
-        report.started = true
+        do {
+            created += try FileIO.makeFolders(outputFolder)
+            try FileIO.checkWritable(folder: outputFolder)
+            created += try FileIO.makeFolders(settings.stateFolder)
+            try FileIO.checkWritable(folder: settings.stateFolder)
+        } catch {
+            return "cannot record there: \(error)"
+        }
+        return nil
+    }
+
+    /// Says what is recorded where, and starts the writer, the supervision and the capture,
+    /// in that order (the supervision ticks before the first frame can arrive).
+    private func start(_ prepared: Prepared) -> Running {
+        let source = prepared.source, branch = prepared.branch
+        core.withLock { $0.branch = branch }
         let size = settings.dimensions
         let what = settings.mode == .timelapse
-            ? "timelapse, a frame every \(settings.interval.seconds.formatted3.trimmedZeros) s of study, 10 fps"
+            ? "timelapse, a frame every \(settings.interval.seconds.formattedShort) s of study, 10 fps"
             : "full, H.264 \(RecordSettings.fullModeBitRate / 1_000_000) Mbps"
         reporter.info("source: \(source.name)")
-        reporter.info("recording: \(what), \(size.width)x\(size.height) → \(output)")
-        reporter.info("in progress: \(videoPath) (checkpoint every \(Int(settings.checkpointPeriod.seconds)) s and at every pause)")
+        reporter.info("recording: \(what), \(size.width)x\(size.height) → \(prepared.output)")
+        reporter.info("in progress: \(prepared.videoPath) (checkpoint every \(Int(settings.checkpointPeriod.seconds)) s and at every pause)")
 
-        // 4. Writer and capture threads.
         let queueCapacity = max(4, Int(source.format.framesPerSecond.rounded()) * 2)
         let queue = ConsumerQueue<RecordedFrame>(name: "record", capacity: queueCapacity, policy: .neverDrop, isDroppable: { _ in false })
         let writerDone = WorkerThread.run(name: "reel.record") { try branch.run(queue: queue) }
         runningSource.withLock { $0 = source }
         if isStopRequested { source.stop() }
-        let started = MonotonicClock.now()
+        let watched = Watched(prepared: prepared, queue: queue, queueCapacity: queueCapacity, writerDone: writerDone, started: clock.now())
+        let inhibitor = settings.keepAwakeCommand.map { SleepInhibitor(command: $0) }
+        let (ticker, supervision) = startSupervision(watched, inhibitor: inhibitor)
         let captureDone = WorkerThread.run(name: "reel.capture") { [self] in
             try capture(from: source, into: queue)
         }
+        return Running(watched: watched, captureDone: captureDone, ticker: ticker, supervision: supervision, inhibitor: inhibitor)
+    }
 
-        // 5. Watchdog, checkpoints, disk, heat and load, and status while capturing; the
-        // machine kept awake meanwhile.
-        let inhibitor = settings.keepAwakeCommand.map { SleepInhibitor(command: $0) }
-        defer { inhibitor?.release() }
-        var inhibitorChecked = inhibitor == nil
-        var checkpoints = CheckpointSchedule(period: settings.checkpointPeriod)
-        checkpoints.written(at: started)
-        var lastStatus = started
-        var lastDiskCheck = started
-        var load = LoadMonitor(thermalFolder: settings.thermalFolder, period: settings.loadCheckPeriod, now: started)
-        while !captureDone.isFinished {
-            try? await Task.sleep(for: .milliseconds(100))
-            let now = MonotonicClock.now()
-            if writerDone.isFinished { requestStop(reason: "the writer failed") }
-            let waiting = queue.stats.isProducerWaiting
-            let stalled: (RecordingStateMachine.Transition?, Bool) = core.withLock { c in
-                guard c.machine.state == .recording, c.watch.isStalled(now: now, captureWaiting: waiting) else { return (nil, false) }
-                return (c.machine.sourceStopped(), true)
+    /// The ``RecordingSupervisor``'s rules on the clock's ticks, every 100 ms: watchdog,
+    /// checkpoints, disk, heat and load, status.
+    private func startSupervision(_ watched: Watched, inhibitor: SleepInhibitor?) -> (any Ticker, SupervisionState) {
+        let supervisor = RecordingSupervisor(settings: .init(
+            stallLimit: settings.stallLimit, checkpointPeriod: settings.checkpointPeriod, diskCheckPeriod: settings.diskCheckPeriod,
+            loadCheckPeriod: settings.loadCheckPeriod, duration: settings.duration), startedAt: watched.started)
+        let load = LoadMonitor(thermalFolder: settings.thermalFolder, now: watched.started)
+        let supervision = SupervisionState(Supervision(supervisor: supervisor, load: load))
+        let ticker = clock.every(MediaTime(value: 1, timescale: 10), name: "reel.record.watch") { [self] now in
+            let readings = core.withLock { c in
+                RecordingSupervisor.Readings(state: c.machine.state, lastFrameArrival: c.lastFrameArrival,
+                                             captureWaiting: watched.queue.stats.isProducerWaiting,
+                                             writerEnded: watched.writerDone.isFinished)
             }
-            if stalled.1, let transition = stalled.0 {
-                announce(transition, detail: "no frames for \(settings.stallLimit.seconds.formatted3.trimmedZeros) s")
-            }
-            if checkpoints.isDue(now: now) {
-                branch.requestCheckpoint(checkpointRequest())
-                checkpoints.written(at: now)
-            }
-            if now - lastDiskCheck >= settings.diskCheckPeriod, report.diskStop == nil {
-                lastDiskCheck = now
-                if let message = disks.floorReached(recordingBytes: branch.progress.fileBytes) {
-                    report.diskStop = message
-                    reporter.warning("stopping: \(message)")
-                    requestStop(reason: "disk almost full")
+            supervision.state.withLock { s in
+                for action in s.supervisor.tick(now: now, readings: readings) {
+                    perform(action, now: now, watched: watched, inhibitor: inhibitor, supervision: &s)
                 }
-            }
-            if let change = load.check(now: now, queue: queue.stats, capacity: queueCapacity) {
-                core.withLock { $0.machine.adapt(to: change.to) }
-                let what = "load: \(change.to) (\(change.reason)): \(LoadMonitor.levers(change.to, mode: settings.mode))"
-                if change.to > change.from { reporter.warning(what) } else { reporter.info(what) }
-            }
-            if !inhibitorChecked, (now - started).seconds >= 1, let inhibitor {
-                inhibitorChecked = true
-                if let failure = inhibitor.failure {
-                    reporter.warning("could not keep the machine awake (\(failure)); it may go to sleep while you study")
-                }
-            }
-            if let duration = settings.duration, (now - started).seconds > duration + settings.stallLimit.seconds + 1 {
-                requestStop(reason: "the duration was reached")
-            }
-            if (now - lastStatus).seconds >= 1 {
-                lastStatus = now
-                var snapshot = status(wall: (now - started).seconds, branch: branch, queue: queue)
-                snapshot.load = load.level
-                snapshot.loadReason = load.reason
-                snapshot.cpuShare = load.cpuShare
-                reporter.status(snapshot)
             }
         }
+        return (ticker, supervision)
+    }
+
+    /// Waits for the capture to end (a stop, the file's end, a failure), then stops the
+    /// supervision and the inhibitor and notes how the capture went.
+    private func supervise(_ running: Running, _ report: inout RecordReport) async {
+        await running.captureDone.wait()
+        running.ticker.stop()
+        running.inhibitor?.release()
         runningSource.withLock { $0 = nil }
-        if let error = captureDone.error { report.sourceError = "\(error)" }
+        if let error = running.captureDone.error { report.sourceError = "\(error)" }
         let finalTransition = core.withLock { $0.machine.apply(.stop) }
         if let finalTransition { announce(finalTransition) }
-        report.wallSeconds = (MonotonicClock.now() - started).seconds
+        let now = clock.now()
+        report.wallSeconds = (now - running.watched.started).seconds
+        running.supervision.state.withLock { s in
+            report.load = s.load.finish(now: now)
+            report.diskStop = s.diskStop
+        }
+    }
 
-        // 6. Finish: drain the writer, close the file, then the normal MP4 beside it.
-        queue.close()
-        await writerDone.wait()
+    /// What the supervision keeps between ticks.
+    private struct Supervision {
+        var supervisor: RecordingSupervisor
+        var load: LoadMonitor
+        var diskStop: String?
+    }
+    /// `@unchecked Sendable`: the state is only reached through its `Mutex`; the class exists
+    /// because a `Mutex` cannot be captured by the tick closure itself.
+    private final class SupervisionState: @unchecked Sendable {
+        let state: Mutex<Supervision>
+        init(_ value: Supervision) { state = Mutex(value) }
+    }
+
+    /// Carries out one of the supervisor's actions.
+    private func perform(_ action: RecordingSupervisor.Action, now: MediaTime, watched running: Watched,
+                         inhibitor: SleepInhibitor?, supervision s: inout Supervision) {
+        let branch = running.prepared.branch
+        switch action {
+        case .stop(let cause):
+            requestStop(reason: cause.rawValue)
+        case .sourceStalled(let detail):
+            if let transition = core.withLock({ $0.machine.sourceStopped() }) { announce(transition, detail: detail) }
+        case .writeCheckpoint:
+            branch.requestCheckpoint(checkpointRequest())
+        case .checkDisk:
+            guard let message = running.prepared.disks.floorReached(recordingBytes: branch.progress.fileBytes) else { return }
+            s.supervisor.diskFloorReached()
+            s.diskStop = message
+            reporter.warning("stopping: \(message)")
+            requestStop(reason: "disk almost full")
+        case .readLoad:
+            guard let change = s.load.read(now: now, queue: running.queue.stats, capacity: running.queueCapacity) else { return }
+            core.withLock { $0.machine.adapt(to: change.to) }
+            let what = "load: \(change.to) (\(change.reason)): \(LoadMonitor.levers(change.to, mode: settings.mode))"
+            if change.to > change.from { reporter.warning(what) } else { reporter.info(what) }
+        case .checkKeepAwake:
+            if let failure = inhibitor?.failure {
+                reporter.warning("could not keep the machine awake (\(failure)); it may go to sleep while you study")
+            }
+        case .reportStatus(let wallSeconds):
+            var snapshot = status(wall: wallSeconds, branch: branch, queue: running.queue)
+            snapshot.load = s.load.level
+            snapshot.loadReason = s.load.reason
+            snapshot.cpuShare = s.load.cpuShare
+            reporter.status(snapshot)
+        }
+    }
+
+    /// After the capture: drain the writer, close the file, then the normal MP4 beside it, the
+    /// thumbnail, the face track and the library's session.
+    private func finish(_ running: Watched, _ report: inout RecordReport) async {
+        let branch = running.prepared.branch, folder = running.prepared.folder, output = running.prepared.output
+        running.queue.close()
+        await running.writerDone.wait()
         let (machine, interruptions) = core.withLock { ($0.machine, $0.interruptions) }
         report.activeSeconds = machine.active.seconds
         report.interruptions = interruptions
         report.skippedGapSeconds = machine.skippedGapTime.seconds
-        report.load = load.finish(now: MonotonicClock.now())
         report.framesShed = machine.framesShed
         let progress = branch.progress
         report.framesWritten = progress.framesWritten
         report.faceSamples = progress.faceSamples
-        if let error = writerDone.error {
+        if let error = running.writerDone.error {
             report.writerError = "\(error)"
             report.keptForRecovery = folder
-            reporter.finished(report)
-            return report
+            return
         }
         do {
             try branch.writeCheckpoint(.init(state: .finished, activeSeconds: machine.active.seconds))
@@ -260,24 +349,21 @@ public final class StudyRecorder: Sendable {
             OutputClaim.release(output, id: settings.id)
             try? FileManager.default.removeItem(atPath: folder)
             report.finishError = "nothing was recorded (no frame arrived while recording), so no file was made"
-            reporter.finished(report)
-            return report
+            return
         }
         let session = StudySession(
-            id: settings.id, startedAt: startedAt, endedAt: Date(), activeSeconds: machine.active.seconds, videoSeconds: 0,
+            id: settings.id, startedAt: running.prepared.startedAt, endedAt: Date(), activeSeconds: machine.active.seconds, videoSeconds: 0,
             mode: settings.mode, intervalSeconds: settings.mode == .timelapse ? settings.interval.seconds : nil,
             filePath: output, thumbnailPath: nil, faceTrackPath: nil, title: settings.title, tags: settings.tags,
             load: report.load)
-        var finisher = RecordingFinisher(id: settings.id, videoPath: videoPath, folder: folder, stateFolder: settings.stateFolder,
-                                         outputPath: output)
+        var finisher = RecordingFinisher(id: settings.id, videoPath: running.prepared.videoPath, folder: folder,
+                                         stateFolder: settings.stateFolder, outputPath: output)
         let active = machine.active.seconds
         finisher.finish(faceTrack: branch.faceTrack, session: session, libraryPath: settings.libraryPath, into: &report) { moved in
             branch.claimedOutput(moved)
             try branch.writeCheckpoint(.init(state: .finished, activeSeconds: active))
         }
-        withExtendedLifetime(folderLock) {}
-        reporter.finished(report)
-        return report
+        withExtendedLifetime(running.prepared.folderLock) {}
     }
 
     /// Makes the recording in progress: its work folder (locked), the fragmented file and the
@@ -294,7 +380,7 @@ public final class StudyRecorder: Sendable {
             let lock = try WorkFolderLock(folder)
             let branch = try RecordingBranch(settings: settings, videoPath: videoPath, checkpointPath: folder + "/" + CheckpointFile.name,
                                              encoder: settings.videoEncoder(sourceFramesPerSecond: sourceFramesPerSecond),
-                                             tracker: makeTracker(), startedAt: startedAt)
+                                             tracker: makeTracker(), startedAt: startedAt, clock: clock)
             try branch.writeCheckpoint(.init(state: .recording, activeSeconds: 0))
             try FileIO.syncFolder(settings.stateFolder)
             let output = try OutputClaim.claimFirstFree(settings.outputPath, id: settings.id, numbered: settings.numbersOutputWhenTaken)
@@ -327,10 +413,12 @@ public final class StudyRecorder: Sendable {
                         requestStop(reason: "the duration was reached")
                         return
                     }
-                    let now = MonotonicClock.now()
+                    let now = clock.now()
                     let step = core.withLock { c in
-                        c.watch.frameArrived(at: now)
-                        return c.machine.frame(at: frame.captureTime)
+                        c.lastFrameArrival = now
+                        let step = c.machine.frame(at: frame.captureTime)
+                        if step.output != nil { c.framesQueued += 1 }
+                        return step
                     }
                     if let transition = step.transition { announce(transition) }
                     if let gap = step.skippedGap {
@@ -356,8 +444,8 @@ public final class StudyRecorder: Sendable {
             while !isStopRequested {
                 attempts += 1
                 let wait = settings.reopenPolicy.delay(afterFailures: attempts)
-                let deadline = MonotonicClock.now() + wait
-                while !isStopRequested, MonotonicClock.now() < deadline { MonotonicClock.sleep(until: min(deadline, MonotonicClock.now() + MediaTime(value: 1, timescale: 10))) }
+                let deadline = clock.now() + wait
+                while !isStopRequested, clock.now() < deadline { clock.sleep(until: min(deadline, clock.now() + MediaTime(value: 1, timescale: 10))) }
                 if isStopRequested { return }
                 do {
                     source = try openSource(settings.source)
@@ -375,20 +463,20 @@ public final class StudyRecorder: Sendable {
 
     /// Reports a transition and writes a checkpoint when the recording stops counting.
     private func announce(_ transition: RecordingStateMachine.Transition, detail: String? = nil) {
-        let (first, branch) = core.withLock { c -> (MediaTime?, RecordingBranch?) in
+        let (first, branch, queued) = core.withLock { c -> (MediaTime?, RecordingBranch?, Int) in
             if transition.to == .interrupted { c.interruptions += 1 }
-            return (c.machine.firstCapture, c.branch)
+            return (c.machine.firstCapture, c.branch, c.framesQueued)
         }
         let capture = transition.lastCapture.flatMap { last in first.map { (last - $0).seconds } }
         reporter.stateChanged(RecordStateChange(from: transition.from, to: transition.to, cause: transition.cause,
                                                 captureSeconds: capture, activeSeconds: transition.active.seconds, detail: detail))
         if transition.to == .paused || transition.to == .interrupted {
-            branch?.requestCheckpoint(.init(state: transition.to, activeSeconds: transition.active.seconds))
+            branch?.requestCheckpoint(.init(state: transition.to, activeSeconds: transition.active.seconds, framesQueued: queued))
         }
     }
 
     private func checkpointRequest() -> RecordingBranch.CheckpointRequest {
-        core.withLock { .init(state: $0.machine.state, activeSeconds: $0.machine.active.seconds) }
+        core.withLock { .init(state: $0.machine.state, activeSeconds: $0.machine.active.seconds, framesQueued: $0.framesQueued) }
     }
 
     private func status(wall: Double, branch: RecordingBranch, queue: ConsumerQueue<RecordedFrame>) -> RecordStatus {
@@ -403,7 +491,7 @@ public final class StudyRecorder: Sendable {
 /// The file systems a recording uses (the work folder's and the output's, one when they are
 /// the same), measured for ``DiskBudget``: the check before starting and the floor while
 /// recording.
-struct DiskWatch {
+struct DiskWatch: Sendable {
     let settings: RecordSettings
     /// A path on each file system (its nearest existing folder) and what it holds.
     let places: [(path: String, holdsWork: Bool, holdsOutput: Bool)]
@@ -443,8 +531,8 @@ struct DiskWatch {
         let budget = settings.diskBudget
         let what = settings.mode == .full
             ? "a full recording makes about \(FileIO.bytesText(perHour)) of video an hour (5 Mbps)"
-            : "this timelapse makes at most \(FileIO.bytesText(perHour)) of video an hour (a frame every \(settings.interval.seconds.formatted3.trimmedZeros) s of study, ≤ 100 kB each)"
-        var lines = ["not enough free disk space for \(settings.minHours.formatted3.trimmedZeros) h of recording (--min-hours):"]
+            : "this timelapse makes at most \(FileIO.bytesText(perHour)) of video an hour (a frame every \(settings.interval.seconds.formattedShort) s of study, ≤ 100 kB each)"
+        var lines = ["not enough free disk space for \(settings.minHours.formattedShort) h of recording (--min-hours):"]
         for fit in short {
             let path = all.first { $0.volume == fit.volume }?.path ?? "?"
             lines.append("  \(describe(path, fit.volume)): \(FileIO.bytesText(fit.volume.free)) free, needs \(FileIO.bytesText(fit.neededPerHour)) an hour, "
@@ -465,16 +553,5 @@ struct DiskWatch {
         return "disk almost full: \(describe(path, volume)) has \(FileIO.bytesText(volume.free)) free, under the floor of \(FileIO.binaryBytesText(floor)) "
             + "(Reel keeps \(FileIO.binaryBytesText(settings.diskBudget.minimumFree)) free, and room for the finished copy of the "
             + "\(FileIO.bytesText(recordingBytes)) recording plus \(FileIO.binaryBytesText(settings.diskBudget.margin)))"
-    }
-}
-
-extension String {
-    /// "5.000" → "5", "1.500" → "1.5".
-    var trimmedZeros: String {
-        guard contains(".") else { return self }
-        var text = self
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
     }
 }

@@ -3,6 +3,7 @@ import ReelCore
 import ReelTestSupport
 import Synchronization
 import Testing
+import ReelRuntime
 @testable import ReelMedia
 @testable import ReelRecord
 
@@ -66,18 +67,23 @@ struct StudyRecorderTests {
     func stallInterruption() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
-        let base = MonotonicClock.now() + MediaTime(seconds: 0.2)
+        // On a virtual clock the source moves: the watchdog's ticks run as the silence passes,
+        // so the interruption comes at the same point however loaded the machine is.
+        let clock = VirtualClock(start: MediaTime(seconds: 1000))
+        let base = clock.now() + MediaTime(seconds: 0.2)
         let opener = SourceOpener([.success(ScriptedSource([
             .realTimeFrames(from: 0, to: 30, at: 0), .silence(1.2), .realTimeFrames(from: 30, to: 60, at: 2.2),
-        ], base: base))])
+        ], base: base, clock: clock))])
         var s = settings(dir, mode: .full)
         s.stallLimit = MediaTime(seconds: 0.4)
         let reporter = CollectingReporter()
-        let recorder = try StudyRecorder(settings: s, reporter: reporter, openSource: opener.open)
+        let recorder = try StudyRecorder(settings: s, reporter: reporter, openSource: opener.open, clock: clock)
         let report = await recorder.run()
         #expect(report.succeeded, "\(report)")
         #expect(reporter.changes.map(\.to) == [.interrupted, .recording, .finished])
         #expect(reporter.changes.first?.detail == "no frames for 0.4 s")
+        // Frame 29 came at 0.2 + 29/30 s; the first tick more than 0.4 s later is at 1.6 s.
+        #expect(reporter.changes.first.map { abs(($0.captureSeconds ?? -1) - 29.0 / 30) < 0.001 } == true, "\(reporter.changes)")
         #expect(reporter.changes.dropFirst().first?.cause == .sourceReturned)
         #expect(report.interruptions == 1)
         // 29 frame steps before, the 1/30 s step at the return, 29 after.
@@ -122,22 +128,21 @@ struct StudyRecorderTests {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
         let base = MonotonicClock.now() + MediaTime(seconds: 0.2)
-        let opener = SourceOpener([.success(ScriptedSource([.realTimeFrames(from: 0, to: 300, at: 0)], base: base))])
+        let opener = SourceOpener([.success(ScriptedSource([.realTimeFrames(from: 0, to: 600, at: 0)], base: base))])
         var s = settings(dir, mode: .full)
         s.checkpointPeriod = MediaTime(seconds: 0.5)
         let recorder = try StudyRecorder(settings: s, reporter: CollectingReporter(), openSource: opener.open)
         let run = Task { await recorder.run() }
         let checkpointPath = s.sessionFolder + "/checkpoint.json"
-        func checkpoint() throws -> RecordingCheckpoint { try CheckpointFile.read(at: checkpointPath) }
-        try await Task.sleep(for: .milliseconds(1700))
-        let periodic = try checkpoint()
-        #expect(periodic.state == .recording)
-        #expect(periodic.framesWritten > 15, "a periodic checkpoint came within the first 1.5 s: \(periodic.framesWritten)")
+        func checkpoint() -> RecordingCheckpoint? { try? CheckpointFile.read(at: checkpointPath) }
+        // Each wait is for an event (bounded, so a broken recorder fails instead of hanging);
+        // when the periodic checkpoints come is the supervisor's rule, tested on made-up times.
+        let periodic = try await eventually("a periodic checkpoint with frames in it") {
+            checkpoint().flatMap { $0.state == .recording && $0.framesWritten > 0 ? $0 : nil }
+        }
+        #expect(periodic.videoPath == s.sessionFolder + "/recording.mp4")
         recorder.control(.pause)
-        try await Task.sleep(for: .milliseconds(600))
-        let paused = try checkpoint()
-        #expect(paused.state == .paused)
-        #expect(paused.videoPath == s.sessionFolder + "/recording.mp4")
+        let paused = try await eventually("the pause's checkpoint") { checkpoint().flatMap { $0.state == .paused ? $0 : nil } }
         #expect(paused.outputPath == s.outputPath)
         #expect(paused.mode == .full && paused.canvasWidth == 1280 && paused.canvasHeight == 720)
         #expect(paused.title == "Test" && paused.tags == ["a", "b"])
@@ -147,8 +152,7 @@ struct StudyRecorderTests {
         #expect(inProgress.count == paused.framesWritten)
         #expect(inProgress == Array(0..<paused.framesWritten))
         recorder.control(.resume)
-        try await Task.sleep(for: .milliseconds(800))
-        #expect(try checkpoint().state == .recording)
+        _ = try await eventually("a checkpoint after the resume") { checkpoint().flatMap { $0.state == .recording ? $0 : nil } }
         recorder.requestStop(reason: "test")
         let report = await run.value
         #expect(report.succeeded, "\(report)")
@@ -159,18 +163,35 @@ struct StudyRecorderTests {
     func fragmentsOnTime() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
-        let base = MonotonicClock.now() + MediaTime(seconds: 0.2)
-        let opener = SourceOpener([.success(ScriptedSource([.realTimeFrames(from: 0, to: 30, at: 0), .silence(30)], base: base))])
+        let clock = VirtualClock(start: MediaTime(seconds: 1000))
+        let base = clock.now() + MediaTime(seconds: 0.2)
         var s = settings(dir, mode: .timelapse, interval: 0.5)
         s.stallLimit = MediaTime(seconds: 60)
-        let recorder = try StudyRecorder(settings: s, reporter: CollectingReporter(), openSource: opener.open)
-        let run = Task { await recorder.run() }
         let inProgress = s.sessionFolder + "/recording.mp4"
-        MonotonicClock.sleep(until: base + MediaTime(seconds: 1.5))
-        #expect(try VideoInspection.boxes(of: inProgress) == ["ftyp", "moov"], "two frames written, not yet 2 s old")
-        MonotonicClock.sleep(until: base + MediaTime(seconds: 2.6))
-        #expect(try VideoInspection.boxes(of: inProgress) == ["ftyp", "moov", "moof", "mdat"], "cut 2 s after the first frame")
-        #expect(try VideoInspection.frameIndices(of: inProgress, width: 320, height: 180) == [0, 15])
+        let boxes: @Sendable () -> [String] = { (try? VideoInspection.boxes(of: inProgress)) ?? [] }
+        let early = Mutex<[String]>([]), cut = Mutex<[String]>([]), framesInCut = Mutex<[Int]>([])
+        let opener = SourceOpener([.success(ScriptedSource([
+            // The last frame comes at 29/30 s; then 0.95 s of silence.
+            .realTimeFrames(from: 0, to: 30, at: 0), .silence(0.95),
+            // 1.92 s after the first frame: two frames written, not yet 2 s old. The writer looks
+            // at the clock at least every quarter second; half a second lets it look twice.
+            .perform { usleep(500_000); early.withLock { $0 = boxes() } },
+            .silence(0.2),
+            // 2.12 s: cut, although no frame came since 0.5 s.
+            .perform {
+                let deadline = Date().addingTimeInterval(15)
+                while !boxes().contains("moof"), Date() < deadline { usleep(20_000) }
+                framesInCut.withLock { $0 = (try? VideoInspection.frameIndices(of: inProgress, width: 320, height: 180)) ?? [] }
+                cut.withLock { $0 = boxes() }
+            },
+            .silence(30),
+        ], base: base, clock: clock))])
+        let recorder = try StudyRecorder(settings: s, reporter: CollectingReporter(), openSource: opener.open, clock: clock)
+        let run = Task { await recorder.run() }
+        while cut.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(early.withLock { $0 } == ["ftyp", "moov"], "two frames written, not yet 2 s old")
+        #expect(cut.withLock { $0 } == ["ftyp", "moov", "moof", "mdat"], "cut 2 s after the first frame")
+        #expect(framesInCut.withLock { $0 } == [0, 15])
         recorder.requestStop(reason: "test")
         let report = await run.value
         #expect(report.succeeded && report.framesWritten == 2, "\(report)")

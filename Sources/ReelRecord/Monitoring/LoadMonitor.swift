@@ -1,35 +1,29 @@
 import ReelCore
 import ReelRuntime
 
-/// The recorder's heat-and-load loop (``LoadAdaptationPolicy`` fed by ``LoadProbe``): the
-/// monitoring loop calls ``check(now:queue:capacity:)`` every 100 ms; a reading is taken every
-/// `period`, and a change of level is handed back for the recorder to apply and announce.
+/// The recorder's heat-and-load readings (``LoadAdaptationPolicy`` fed by ``LoadProbe``): the
+/// recorder takes one when its ``RecordingSupervisor`` says a reading is due, and a change of
+/// level is handed back for the recorder to apply and announce.
 struct LoadMonitor {
     private let probe: LoadProbe
-    private let period: MediaTime
     private var policy = LoadAdaptationPolicy()
-    private var lastCheck: MediaTime
     private var producerWaits = 0
     /// Why the level is above normal (nil at normal), and the last CPU share read.
     private(set) var reason: String?
     private(set) var cpuShare: Double?
 
     /// A monitor whose first reading starts the CPU clock at `now`.
-    init(thermalFolder: String, period: MediaTime, now: MediaTime) {
+    init(thermalFolder: String, now: MediaTime) {
         probe = LoadProbe(thermalFolder: thermalFolder)
-        self.period = period
-        lastCheck = now
         _ = probe.read(now: now, behind: false)
     }
 
     /// The level now.
     var level: LoadLevel { policy.level }
 
-    /// Takes a reading when one is due: behind means the writer's queue is at least half full
-    /// or the capture waited for it since the last reading. Returns the change of level, if any.
-    mutating func check(now: MediaTime, queue stats: ConsumerQueue<RecordedFrame>.Stats, capacity: Int) -> LoadAdaptationPolicy.Change? {
-        guard now - lastCheck >= period else { return nil }
-        lastCheck = now
+    /// Takes a reading: behind means the writer's queue is at least half full or the capture
+    /// waited for it since the last reading. Returns the change of level, if any.
+    mutating func read(now: MediaTime, queue stats: ConsumerQueue<RecordedFrame>.Stats, capacity: Int) -> LoadAdaptationPolicy.Change? {
         let behind = stats.depth * 2 >= capacity || stats.producerWaits > producerWaits
         producerWaits = stats.producerWaits
         let reading = probe.read(now: now, behind: behind)
@@ -52,7 +46,7 @@ struct LoadMonitor {
         case .timelapse:
             return "face analysis on " + (factor == 1 ? "every written frame" : "every \(factor)th written frame")
         case .full:
-            let cadence = (FaceSampleSchedule.fullModeCadence * Int64(factor)).seconds.formatted3.trimmedZeros
+            let cadence = (FaceSampleSchedule.fullModeCadence * Int64(factor)).seconds.formattedShort
             return "face analysis every \(cadence) s, " + (level.fullModeFrameStep == 1 ? "every frame written" : "1 frame in \(level.fullModeFrameStep) written")
         }
     }

@@ -34,6 +34,9 @@ final class RecordingBranch: @unchecked Sendable {
     struct CheckpointRequest: Sendable {
         var state: RecordingStateMachine.State
         var activeSeconds: Double
+        /// Frames the recorder had queued for the writer when it asked: the checkpoint waits
+        /// until they are written, so its active time never counts a frame the file lacks.
+        var framesQueued = 0
     }
 
     /// The face log's name in the work folder.
@@ -49,12 +52,14 @@ final class RecordingBranch: @unchecked Sendable {
     private let checkpointPath: String
     private var checkpoint: RecordingCheckpoint
     private var fragmentStart: MediaTime?
+    private let clock: any PipelineClock
     private(set) var faceTrack = FaceTrack()
     private let shared = Mutex<(progress: Progress, request: CheckpointRequest?)>((Progress(), nil))
 
     /// Creates the file at `videoPath` (it must not exist) and the encoder.
     init(settings: RecordSettings, videoPath: String, checkpointPath: String, encoder: VideoEncoderSettings,
-         tracker: any FaceTracker, startedAt: Date) throws {
+         tracker: any FaceTracker, startedAt: Date, clock: any PipelineClock) throws {
+        self.clock = clock
         canvas = settings.dimensions
         fragmentDuration = settings.fragmentDuration
         self.tracker = tracker
@@ -80,8 +85,9 @@ final class RecordingBranch: @unchecked Sendable {
     /// The counters.
     var progress: Progress { shared.withLock { $0.progress } }
 
-    /// Asks the writer thread to cut, sync and write a checkpoint (within a quarter second;
-    /// a newer request replaces one not yet handled).
+    /// Asks the writer thread to cut, sync and write a checkpoint (within a quarter second of
+    /// having written the frames queued before the request; a newer request replaces one not
+    /// yet handled).
     func requestCheckpoint(_ request: CheckpointRequest) {
         shared.withLock { $0.request = request }
     }
@@ -97,12 +103,10 @@ final class RecordingBranch: @unchecked Sendable {
                 case .empty: break
                 case .endOfStream: break loop
                 }
-                if writer.framesSinceCut > 0, let start = fragmentStart, MonotonicClock.now() - start >= fragmentDuration {
+                if writer.framesSinceCut > 0, let start = fragmentStart, clock.now() - start >= fragmentDuration {
                     try cut()
                 }
-                if let request = shared.withLock({ state -> CheckpointRequest? in defer { state.request = nil }; return state.request }) {
-                    try writeCheckpoint(request)
-                }
+                if let request = takeRequest() { try writeCheckpoint(request) }
             }
             let last = try writer.finish()
             try flushFaces()
@@ -118,6 +122,16 @@ final class RecordingBranch: @unchecked Sendable {
             file.close()
             faceLog.close()
             throw error
+        }
+    }
+
+    /// The pending checkpoint request, once every frame queued before it is written.
+    private func takeRequest() -> CheckpointRequest? {
+        let written = writer.videoFrames
+        return shared.withLock { state in
+            guard let request = state.request, request.framesQueued <= written else { return nil }
+            state.request = nil
+            return request
         }
     }
 

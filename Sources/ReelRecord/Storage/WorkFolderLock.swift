@@ -7,8 +7,8 @@ import Foundation
 /// runs: `reel recover` skips a folder it cannot lock (a recording still running), so it never
 /// finishes a recording under a live recorder. The kernel drops the lock when the process
 /// dies, however it dies, so a crashed recording is always recoverable.
-final class WorkFolderLock {
-    private var fd: Int32
+final class WorkFolderLock: Sendable {
+    private let fd: Int32
 
     /// Locks `folder`, or throws `EWOULDBLOCK` when another process holds it.
     init(_ folder: String) throws(FileError) {

@@ -2,21 +2,27 @@ import CFFmpeg
 import Foundation
 import ReelCore
 import ReelRecord
+import ReelRuntime
 import Synchronization
 @testable import ReelMedia
 
 /// A capture source playing a script: test-pattern frames at chosen capture times (seconds
-/// after the script's start, on the monotonic clock), real pauses in delivery, and failures.
+/// after the script's start, on the given clock), pauses in delivery, failures, and steps that
+/// act or check at a chosen point of the script. On a ``VirtualClock`` the source moves the
+/// time: waiting for a frame or through a silence runs the recorder's ticks that fall due, so
+/// the whole script is decided by its times, never by how busy the machine is.
 /// Each frame's pattern carries its number (`TestPattern`), so the output can be checked.
 final class ScriptedSource: CaptureSource, @unchecked Sendable {
     enum Step {
         /// Frames `from..<to` (numbers = the test pattern's frame index) at `fps`, starting at
         /// `at` seconds of capture time, delivered as fast as taken.
         case frames(from: Int, to: Int, at: Double, fps: Double = 30)
-        /// Frames as above, each delivered when its capture time comes (real time).
+        /// Frames as above, each delivered when its capture time comes on the clock.
         case realTimeFrames(from: Int, to: Int, at: Double, fps: Double = 30)
-        /// Deliver nothing for this long (real time).
+        /// Deliver nothing for this long on the clock.
         case silence(Double)
+        /// Runs `body` on the source's thread at this point of the script (a control, a check).
+        case perform(@Sendable () throws -> Void)
         /// `run` throws, as an unplugged camera's read does.
         case fail(String)
     }
@@ -25,12 +31,15 @@ final class ScriptedSource: CaptureSource, @unchecked Sendable {
     let name = "scripted source"
     private let steps: [Step]
     private let base: MediaTime
+    private let clock: any PipelineClock
     private let stopped = Atomic<Bool>(false)
 
-    /// `base` is the capture time of second 0 (share it between the sources of one script).
-    init(_ steps: [Step], base: MediaTime, width: Int = 320, height: Int = 180) {
+    /// `base` is the capture time of second 0 on `clock` (share both between the sources of
+    /// one script).
+    init(_ steps: [Step], base: MediaTime, clock: any PipelineClock = RealClock(), width: Int = 320, height: Int = 180) {
         self.steps = steps
         self.base = base
+        self.clock = clock
         format = CaptureFormat(width: width, height: height, framesPerSecond: 30, audio: nil)
     }
 
@@ -46,14 +55,16 @@ final class ScriptedSource: CaptureSource, @unchecked Sendable {
                 for n in from..<to {
                     if stopped.load(ordering: .relaxed) { return }
                     let time = base + MediaTime(seconds: at + Double(n - from) / fps)
-                    if realTime { MonotonicClock.sleep(until: time) }
+                    if realTime { clock.sleep(until: time) }
                     try deliver(.video(try makeFrame(index: n, at: time)))
                 }
             case .silence(let seconds):
-                let until = MonotonicClock.now() + MediaTime(seconds: seconds)
-                while !stopped.load(ordering: .relaxed), MonotonicClock.now() < until {
-                    MonotonicClock.sleep(until: min(until, MonotonicClock.now() + MediaTime(seconds: 0.02)))
+                let until = clock.now() + MediaTime(seconds: seconds)
+                while !stopped.load(ordering: .relaxed), clock.now() < until {
+                    clock.sleep(until: min(until, clock.now() + MediaTime(seconds: 0.02)))
                 }
+            case .perform(let body):
+                try body()
             case .fail(let reason):
                 throw CaptureError(source: name, reason: reason)
             }
