@@ -70,7 +70,7 @@ let package = Package(
         // greps for them); ReelRuntime uses its values (MediaTime).
         .target(name: "ReelRuntime", dependencies: ["ReelCore"]),
         // Layer 3: FFmpeg-backed media (sources, encoders, segmenter, MP4 writer).
-        .target(name: "ReelMedia", dependencies: ["CFFmpeg", "ReelCore"]),
+        .target(name: "ReelMedia", dependencies: ["CFFmpeg", "ReelCore", "ReelRuntime"]),
         // Layer 3: the store: a small SQLite wrapper and the study library (sessions, tags).
         .target(name: "ReelStore", dependencies: ["CSQLite", "CCrypto", "CXXHash", "CLinux", "ReelCore"]),
         // Layer 3: export pixel work on borrowed 4:2:0 pictures: mosaic, stamps, watermark, captions.
@@ -90,7 +90,7 @@ let package = Package(
         // track or detection) → edits → ReelCompose → H.264 → MP4 with the audio copied.
         .target(name: "ReelExport", dependencies: ["ReelRuntime", "ReelMedia", "ReelVision", "ReelCompose", "ReelCore"]),
         // Layer 4: the origin server (`reel serve`): stores PUTs, serves HLS.
-        .target(name: "ReelOrigin", dependencies: ["ReelCore", "CMicroHTTPD", "CZlib", "CLinux"]),
+        .target(name: "ReelOrigin", dependencies: ["ReelCore", "ReelRuntime", "CMicroHTTPD", "CZlib", "CLinux"]),
         // Layer 5: the command line: parses, wires, reports.
         .target(name: "ReelCLI", dependencies: ["ReelLive", "ReelRecord", "ReelExport", "ReelOrigin", "ReelStore", "ReelMedia", "ReelBooks", "ReelCore"]),
         .executableTarget(name: "reel", dependencies: ["ReelCLI"]),

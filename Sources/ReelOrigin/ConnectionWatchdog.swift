@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelRuntime
 import Synchronization
 
 /// Enforces ``ConnectionDeadlines`` on libmicrohttpd's connections, which has only an idle
@@ -20,7 +21,7 @@ final class ConnectionWatchdog: Sendable {
     private let deadlines: ConnectionDeadlines
     private let interval: Double
     private let records = Mutex<[UInt: Record]>([:])
-    private let running = Atomic<Bool>(true)
+    private let ticker = Mutex<(any Ticker)?>(nil)
     private let drops = Atomic<Int>(0)
     private let clock = ContinuousClock()
     private let start = ContinuousClock.now
@@ -39,21 +40,16 @@ final class ConnectionWatchdog: Sendable {
     /// Connections dropped so far.
     var dropped: Int { drops.load(ordering: .relaxed) }
 
-    /// Starts the checking thread.
+    /// Starts the checking thread: a sweep every interval.
     func run() {
-        running.store(true, ordering: .relaxed)
-        let thread = Thread { [self] in
-            while running.load(ordering: .relaxed) {
-                Thread.sleep(forTimeInterval: interval)
-                sweep()
-            }
-        }
-        thread.name = "reel-origin-watchdog"
-        thread.start()
+        let started = RealClock().every(MediaTime(seconds: interval), name: "reel-origin-watchdog") { [self] _ in sweep() }
+        ticker.withLock { $0 = started }
     }
 
-    /// Stops the checking thread (it ends within one interval).
-    func stop() { running.store(false, ordering: .relaxed) }
+    /// Stops the checking thread; when it returns, no sweep runs.
+    func stop() {
+        ticker.withLock { $0 }?.stop()
+    }
 
     func opened(_ connection: UInt, fd: Int32) {
         let now = now

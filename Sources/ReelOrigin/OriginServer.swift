@@ -1,6 +1,7 @@
 import CMicroHTTPD
 import Foundation
 import ReelCore
+import ReelRuntime
 import Synchronization
 
 /// Reel's origin: stores the publisher's PUTs and serves HLS to players, on libmicrohttpd.
@@ -36,7 +37,7 @@ public final class OriginServer: Sendable {
     let limiter: Mutex<AuthFailureLimiter>
     private let daemon = Mutex<OpaquePointer?>(nil)
     private let boundPort = Atomic<Int>(0)
-    private let inFlight = Atomic<Int>(0)
+    private let inFlight = InFlightCounter()
     private let startedAt = Date()
     /// libmicrohttpd's messages come here (``libraryMessage(_:)``); freed with the server.
     nonisolated(unsafe) private let logger: UnsafeMutablePointer<reel_mhd_logger>
@@ -72,7 +73,7 @@ public final class OriginServer: Sendable {
     }
 
     /// Requests between their headers and their completion right now.
-    public var requestsInFlight: Int { inFlight.load(ordering: .relaxed) }
+    public var requestsInFlight: Int { inFlight.value }
 
     /// Connections the watchdog dropped for missing a deadline.
     public var droppedConnections: Int { watchdog.dropped }
@@ -137,10 +138,7 @@ public final class OriginServer: Sendable {
         guard let running = daemon.withLock({ value -> OpaquePointer? in defer { value = nil }; return value }) else { return }
         let listening = MHD_quiesce_daemon(running)
         if listening >= 0 { close(listening) }
-        let deadline = ContinuousClock.now + .milliseconds(Int(settings.shutdownGrace * 1000))
-        while inFlight.load(ordering: .relaxed) > 0 && ContinuousClock.now < deadline {
-            usleep(10_000)
-        }
+        inFlight.wait(untilZeroOr: settings.shutdownGrace)
         MHD_stop_daemon(running)
         watchdog.stop()
         Unmanaged.passUnretained(self).release()
@@ -160,7 +158,7 @@ public final class OriginServer: Sendable {
             let context = RequestContext(method: method, path: url, client: Self.clientAddress(connection), connection: key,
                                          started: watchdog.now)
             requestContext.pointee = Unmanaged.passRetained(context).toOpaque()
-            inFlight.add(1, ordering: .relaxed)
+            inFlight.enter()
             let declaresBody = header(connection, "Transfer-Encoding") != nil
                 || (header(connection, "Content-Length").map { $0.trimmingCharacters(in: .whitespaces) != "0" } ?? false)
             guard method == "PUT" || declaresBody else {
@@ -212,7 +210,7 @@ public final class OriginServer: Sendable {
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
         context.upload?.discard()
         context.upload = nil
-        inFlight.subtract(1, ordering: .relaxed)
+        inFlight.leave()
         let note: String? = switch code {
         case .REQUEST_TERMINATED_COMPLETED_OK: nil
         case .REQUEST_TERMINATED_TIMEOUT_REACHED: "timeout"

@@ -18,6 +18,8 @@ final class SleepInhibitor: @unchecked Sendable {
     private let errors = Pipe()
     private let lock = NSLock()
     private var startError: String?
+    /// Signalled by the process's termination handler.
+    private let exited = DispatchSemaphore(value: 0)
 
     /// Starts holding the lock with `command` (``RecordSettings/keepAwakeCommand``; its first
     /// word is looked up in `PATH`; `cat` is appended).
@@ -36,6 +38,7 @@ final class SleepInhibitor: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errors
         do {
+            process.terminationHandler = { [exited] _ in exited.signal() }
             try process.run()
         } catch {
             startError = "\(program) could not start: \(error)"
@@ -65,9 +68,7 @@ final class SleepInhibitor: @unchecked Sendable {
     func release() {
         guard startError == nil else { return }
         try? input.fileHandleForWriting.close()
-        let deadline = Date().addingTimeInterval(1)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        if process.isRunning { process.terminate() }
+        if exited.wait(timeout: .now() + 1) == .timedOut { process.terminate() }
     }
 
     private static func lookUp(_ program: String) -> String? {
