@@ -1,9 +1,10 @@
 /// How the archive keeps up when the machine cannot encode every frame in real time:
 /// deliberately, visibly, and never by silently losing frames.
 ///
-/// The archive's queue never drops. When it fills up anyway (the encoder is slower than the
-/// camera), the capture would have to wait, stalling the live stream with it. Before that
-/// happens this policy halves the archive's frame rate: the archive branch encodes every
+/// When the archive's queue fills up (the encoder is slower than the camera), the capture would
+/// have to wait, stalling the live stream with it (with `--fast` it does: the queue never
+/// drops there); with a real-time source the full queue lets its oldest video frame go, the
+/// last resort, counted in the report. Before either happens this policy halves the archive's frame rate: the archive branch encodes every
 /// second frame (each kept frame lasts two frame durations, so the file stays in time) and
 /// reports it; if the queue is still full 2 s later it halves again (down to 1 frame in 32, about one a second).
 /// Each time the queue has stayed low for a while the rate doubles again, back to full.
