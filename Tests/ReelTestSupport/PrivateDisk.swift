@@ -5,8 +5,7 @@ import Foundation
 /// or turns read-only without touching the machine, gone when the helper ends (``stop()``, or
 /// this process's death closes the helper's input). Needs root (or CAP_SYS_ADMIN) and
 /// util-linux's unshare and nsenter; CI runs as root.
-/// `@unchecked Sendable`: the process handles are set in `init` and only read afterwards.
-public final class PrivateDisk: @unchecked Sendable {
+public final class PrivateDisk {
     /// Why the disk could not be made.
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
