@@ -65,21 +65,23 @@ let package = Package(
         // Layer 2: every rule of the spec that is arithmetic or a state machine.
         .target(name: "ReelCore", linkerSettings: [.linkedLibrary("m")]),
         // Layer 2, beside ReelCore: how pipelines run — worker threads, bounded queues, the
-        // fan-out, the clock (real or virtual) supervisors run on, the stop signal. ReelCore keeps
-        // rules and values only (no threads, locks, clocks or sleeps; ReelCoreTests' purity test
-        // greps for them); ReelRuntime uses its values (MediaTime).
-        .target(name: "ReelRuntime", dependencies: ["ReelCore"]),
+        // fan-out, the clock (real or virtual) supervisors run on, the stop signal, and
+        // DurableFile, the one way a file is placed durably (fsync, rename, folder fsync).
+        // ReelCore keeps rules and values only (no threads, locks, clocks, sleeps or I/O;
+        // ReelCoreTests' purity test greps for them); ReelRuntime uses its values (MediaTime,
+        // ErrorSentence).
+        .target(name: "ReelRuntime", dependencies: ["CLinux", "ReelCore"]),
         // Layer 3: FFmpeg-backed media (sources, encoders, segmenter, MP4 writer).
         .target(name: "ReelMedia", dependencies: ["CFFmpeg", "ReelCore", "ReelRuntime"]),
         // Layer 3: the store: a small SQLite wrapper and the study library (sessions, tags).
-        .target(name: "ReelStore", dependencies: ["CSQLite", "CCrypto", "CXXHash", "CLinux", "ReelCore"]),
+        .target(name: "ReelStore", dependencies: ["CSQLite", "CCrypto", "CXXHash", "CLinux", "ReelRuntime", "ReelCore"]),
         // Layer 3: export pixel work on borrowed 4:2:0 pictures: mosaic, stamps, watermark, captions.
         .target(name: "ReelCompose", dependencies: ["CText", "CPNG", "ReelCore"]),
         // Layer 3: detectors (faces, upper bodies) over CVision; boxes as ReelCore.Detection.
         .target(name: "ReelVision", dependencies: ["CVision", "ReelCore"]),
         // Layer 3: study materials: EAN-13 barcodes (ZBar) in grey pictures, book lookup (openBD,
         // then the National Diet Library) over HTTP with a disk cache. Knows no video frames.
-        .target(name: "ReelBooks", dependencies: ["CZBar", "ReelCore"]),
+        .target(name: "ReelBooks", dependencies: ["CZBar", "ReelRuntime", "ReelCore"]),
         // A release-built benchmark of the detectors at 1080p (bench/detector.sh).
         .executableTarget(name: "reel-bench-detector", dependencies: ["ReelVision", "ReelCore"]),
         // Layer 4: pipelines (live HLS recorder, publisher).

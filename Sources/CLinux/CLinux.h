@@ -66,4 +66,16 @@ static inline int reel_start_writeback_range(int fd, int64_t offset, int64_t len
     return (int)syscall(SYS_sync_file_range, fd, offset, length, 2u /* SYNC_FILE_RANGE_WRITE */);
 }
 
+/// renameat2(2) (glibc declares it only with _GNU_SOURCE): renames `from` in `fromDirectory` to
+/// `to` in `toDirectory`; with `REEL_RENAME_NOREPLACE` it fails with EEXIST instead of replacing
+/// anything at `to` (EINVAL where the file system does not support the flag). Returns 0, or -1
+/// with errno. Used by ReelRuntime's DurableFile (a file placed without replacing another).
+#ifndef SYS_renameat2
+#define SYS_renameat2 316  /* x86_64; aarch64's headers always define it (276) */
+#endif
+#define REEL_RENAME_NOREPLACE 1u
+static inline int reel_renameat2(int fromDirectory, const char *from, int toDirectory, const char *to, unsigned int flags) {
+    return (int)syscall(SYS_renameat2, fromDirectory, from, toDirectory, to, flags);
+}
+
 #endif

@@ -1,10 +1,11 @@
 import Foundation
+import ReelRuntime
 
 /// Lookup answers kept on disk, one JSON file per ISBN (`{isbn, lookedUpAt, record}`, record
-/// null for "no service knows it"), written through a temporary file and a rename. A found book
-/// is kept for good (bibliographic data does not change); "not found" is kept for
-/// ``notFoundLifetime`` so a book registered later is found then. Unreachable services are
-/// never cached. A damaged entry is treated as absent and replaced.
+/// null for "no service knows it"), written durably (``DurableFile``: a temporary file, synced,
+/// renamed, the folder synced). A found book is kept for good (bibliographic data does not
+/// change); "not found" is kept for ``notFoundLifetime`` so a book registered later is found
+/// then. Unreachable services are never cached. A damaged entry is treated as absent and replaced.
 public struct BookLookupCache: Sendable {
     /// One cached answer.
     public struct Entry: Sendable, Equatable, Codable {
@@ -42,7 +43,7 @@ public struct BookLookupCache: Sendable {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(entry).write(to: URL(fileURLWithPath: path(entry.isbn)), options: .atomic)
+        try DurableFile.write(try encoder.encode(entry), to: path(entry.isbn), ifExists: .replace)
     }
 
     /// The file of `isbn`'s entry.

@@ -1,4 +1,5 @@
 import Foundation
+import ReelRuntime
 import Synchronization
 
 /// Where an export or a vlog goes, checked before any work, and the hidden files beside it
@@ -26,6 +27,8 @@ final class ExportOutput {
 
     /// The output and its folder.
     let path: String, folder: String
+    /// Whether an existing file at ``path`` may be replaced (`--overwrite`).
+    private let overwrite: Bool
     private let base: String
     private let tag = String(UInt32.random(in: .min ... .max), radix: 16)
     private var hidden: [String] = []
@@ -40,6 +43,7 @@ final class ExportOutput {
     /// folder that exists and can be written) and removes stale hidden files beside it.
     init(path: String, overwrite: Bool, inputs: [Input]) throws {
         self.path = path
+        self.overwrite = overwrite
         let parent = (path as NSString).deletingLastPathComponent
         folder = parent.isEmpty ? "." : parent
         base = (path as NSString).lastPathComponent
@@ -79,15 +83,17 @@ final class ExportOutput {
         hidden.removeAll()
     }
 
-    /// Syncs `finished` (a hidden file), renames it onto the output and syncs the folder.
+    /// Places `finished` (a hidden file) at the output durably (``DurableFile``: synced, renamed,
+    /// the folder synced), replacing a file there only with `--overwrite` (one that appeared
+    /// during the work is never replaced otherwise). On failure `finished` is removed.
     func place(_ finished: String) throws {
-        let handle = open(finished, O_RDONLY)
-        if handle >= 0 { fsync(handle); close(handle) }
-        guard rename(finished, path) == 0 else {
-            throw Error(description: "cannot place the result at \(path): \(String(cString: strerror(errno)))")
+        do {
+            try DurableFile.place(finished, at: path, ifExists: overwrite ? .replace : .fail)
+        } catch where error.step == .place && error.code == EEXIST {
+            throw Error(description: "\(path) appeared while the result was made and is left as it is; choose another -o, or add --overwrite to replace it")
+        } catch {
+            throw Error(description: "cannot place the result: \(error)")
         }
-        let folderHandle = open(folder, O_RDONLY | O_DIRECTORY)
-        if folderHandle >= 0 { fsync(folderHandle); close(folderHandle) }
     }
 
     /// Removes every hidden file of this process and refuses new ones: for a signal that ends

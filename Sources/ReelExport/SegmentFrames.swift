@@ -2,6 +2,7 @@ import Foundation
 import ReelCompose
 import ReelCore
 import ReelMedia
+import ReelRuntime
 
 /// The review's pictures: for each segment of a face track, the video's picture at the
 /// segment's representative time, as a PNG with the segment's box drawn (after the edits, so
@@ -27,7 +28,7 @@ public enum SegmentFrames {
             }
             let name = "segment-\(summary.id.segment)" + (summary.id.subject == 0 ? "" : "-face-\(summary.id.subject)") + ".png"
             let path = folder + "/" + name
-            try StillImage.png(of: picture).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try DurableFile.write(try StillImage.png(of: picture), to: path, ifExists: .replace)
             paths[summary.id] = path
         }
         return paths

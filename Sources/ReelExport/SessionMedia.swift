@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelRuntime
 
 /// A study session's files as the export and the review use them: the video, its face track
 /// (`NAME.faces.json`, written by the recorder) and the review's edits (`NAME.privacy.json`,
@@ -50,18 +51,13 @@ public struct SessionMedia: Sendable {
         }
     }
 
-    /// Stores `edits` atomically (a temporary file, synced, renamed over the old one).
+    /// Stores `edits` atomically (``DurableFile``: a temporary file, synced, renamed over the old
+    /// one, the folder synced).
     public func save(_ edits: PrivacyEdits) throws {
-        let data = try edits.jsonData()
-        let temporary = editsPath + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: data) else {
-            throw PrivacyExporter.Error("cannot write \(temporary) (is the folder writable?)")
-        }
-        let handle = open(temporary, O_RDONLY)
-        if handle >= 0 { fsync(handle); close(handle) }
-        guard rename(temporary, editsPath) == 0 else {
-            unlink(temporary)
-            throw PrivacyExporter.Error("cannot store the edits at \(editsPath): \(String(cString: strerror(errno)))")
+        do {
+            try DurableFile.write(try edits.jsonData(), to: editsPath, ifExists: .replace)
+        } catch let error as DurableFile.Error {
+            throw PrivacyExporter.Error("cannot store the review edits: \(error)")
         }
     }
 }

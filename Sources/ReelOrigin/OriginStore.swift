@@ -1,6 +1,7 @@
 import CLinux
 import Foundation
 import ReelCore
+import ReelRuntime
 import Synchronization
 
 /// The data folder, reached only through file descriptors: every path is walked from the
@@ -9,8 +10,8 @@ import Synchronization
 /// folder (a stream folder, `seg`, a file) is never followed. Names come only from
 /// ``OriginRoute`` (an allow-list grammar), never from the raw URL.
 ///
-/// Writes go to a temp file in the destination folder, are fsynced and renamed over the
-/// destination, and the folder is fsynced: readers see the old complete file or the new one.
+/// Writes go through ``DurableFile`` (a temp file in the destination folder, fsynced, renamed
+/// over the destination, the folder fsynced): readers see the old complete file or the new one.
 /// Readers hold an open descriptor, so a file replaced mid-read keeps serving the version
 /// that was opened.
 public final class OriginStore: Sendable {
@@ -37,7 +38,7 @@ public final class OriginStore: Sendable {
     }
 
     /// Removes what a crash can leave behind: temp files of unfinished uploads
-    /// (`streams/{id}/.NAME.RANDOM.tmp`, also in `seg/`) and stream folders a DELETE had
+    /// (`streams/{id}/.NAME.PID.RANDOM.tmp`, also in `seg/`) and stream folders a DELETE had
     /// renamed away but not yet removed (`streams/.deleted-*`).
     func removeLeftovers() {
         guard let streams = try? openFolder(["streams"], create: false) else { return }
@@ -120,22 +121,18 @@ public final class OriginStore: Sendable {
                            changeNanoseconds: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec))
     }
 
-    /// Starts writing a new version of a stream file: creates the folders, opens a temp file
-    /// beside the destination.
+    /// Starts writing a new version of a stream file: creates the folders, starts a
+    /// ``DurableFile`` in the destination's folder (reached without following a symlink).
     public func beginWrite(_ layout: StreamLayout, _ file: OriginFile) throws(Error) -> PendingFile {
-        let location = file.location
         let displayPath = Self.displayPath(layout, file)
-        let folder = try openFolder(["streams", layout.streamID] + location.folders, create: true)
-        var suffix = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        suffix = String(repeating: "0", count: 16 - suffix.count) + suffix
-        let temporary = ".\(location.name).\(suffix).tmp"
-        let fd = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            let error = Self.fileError(errno, displayPath)
-            close(folder)
-            throw error
+        let folder = try openFolder(["streams", layout.streamID] + file.location.folders, create: true)
+        defer { close(folder) }
+        do {
+            let durable = try DurableFile(in: folder, name: file.location.name, displayPath: displayPath, ifExists: .replace)
+            return PendingFile(file: durable, displayPath: displayPath)
+        } catch {
+            throw Self.fileError(error.code, displayPath)
         }
-        return PendingFile(folder: folder, fd: fd, temporaryName: temporary, name: location.name, displayPath: displayPath)
     }
 
     /// Removes one stream file: its name is unlinked in its folder, which is reached without

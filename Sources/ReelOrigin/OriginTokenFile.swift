@@ -1,8 +1,10 @@
 import Foundation
 import ReelCore
+import ReelRuntime
 
 /// The file holding the origin's bearer token: read when it exists, created otherwise
-/// (256 random bits in hex, mode 0600, never through a symlink).
+/// (256 random bits in hex, mode 0600, never through a symlink; written whole through
+/// ``DurableFile``, so a crash never leaves an empty token file).
 public enum OriginTokenFile {
     /// What loading found.
     public struct Loaded: Sendable {
@@ -44,14 +46,11 @@ public enum OriginTokenFile {
         }
         var generator = SystemRandomNumberGenerator()
         let token = OriginToken.generate(using: &generator)
-        let created = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard created >= 0 else { throw .uncreatable(path, ErrorSentence.posix(errno)) }
-        defer { close(created) }
-        let text = Array((token.text + "\n").utf8)
-        guard fchmod(created, 0o600) == 0, write(created, text, text.count) == text.count, fsync(created) == 0 else {
-            let reason = ErrorSentence.posix(errno)
-            unlink(path)
-            throw .uncreatable(path, reason)
+        // Durably, mode 0600, never over an existing name (a symlink planted there included).
+        do {
+            try DurableFile.write(Data((token.text + "\n").utf8), to: path, ifExists: .fail, permissions: 0o600)
+        } catch {
+            throw .uncreatable(path, ErrorSentence.posix(error.code))
         }
         return Loaded(token: token, created: true, warning: nil)
     }

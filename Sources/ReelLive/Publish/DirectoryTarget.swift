@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelRuntime
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -9,8 +10,8 @@ import Musl
 /// Publishes into a local folder with the origin's layout (`streams/{id}/…`), so the folder
 /// can be served by any static web server or synced elsewhere.
 ///
-/// Every file is written copy-then-commit: a temporary file in the same folder, written,
-/// fsync'ed, then renamed over the final name (and the folder fsync'ed). Readers see the old
+/// Every file is written copy-then-commit (``DurableFile``): a temporary file in the same folder,
+/// written, fsync'ed, then renamed over the final name (and the folder fsync'ed). Readers see the old
 /// complete file or the new one, never a partial one. Missing folders are created.
 public struct DirectoryTarget: PublishTarget {
     /// The folder that stream paths are resolved against.
@@ -44,39 +45,10 @@ public struct DirectoryTarget: PublishTarget {
         let folder = destination.deletingLastPathComponent()
         try Self.makeFolders(folder.path)
 
-        let temporary = folder.appendingPathComponent(".\(destination.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .io(operation: "create a temporary file", path: temporary.path, errno: errno) }
-        var committed = false
-        defer {
-            if !committed { unlink(temporary.path) }
-        }
         do {
-            defer { close(fd) }
-            let writeError: Int32? = body.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Int32? in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        return errno
-                    }
-                    offset += written
-                }
-                return nil
-            }
-            if let writeError { throw .io(operation: "write", path: temporary.path, errno: writeError) }
-            guard fsync(fd) == 0 else { throw .io(operation: "flush (fsync)", path: temporary.path, errno: errno) }
-        }
-        guard rename(temporary.path, destination.path) == 0 else {
-            throw .io(operation: "rename into place", path: destination.path, errno: errno)
-        }
-        committed = true
-        // Make the rename itself durable.
-        let folderFD = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if folderFD >= 0 {
-            _ = fsync(folderFD)
-            close(folderFD)
+            try DurableFile.write(body, to: destination.path, ifExists: .replace)
+        } catch {
+            throw .io(operation: error.step.operation, path: error.step == .create ? folder.path : destination.path, errno: error.code)
         }
     }
 
@@ -137,6 +109,20 @@ public struct DirectoryTarget: PublishTarget {
                 }
                 return "Could not \(operation) \(path): \(reason). \(advice)"
             }
+        }
+    }
+}
+
+extension DurableFile.Error.Step {
+    /// The words for ``DirectoryTarget/Error/io(operation:path:errno:)`` ("Could not write …").
+    var operation: String {
+        switch self {
+        case .openFolder: "open the folder of"
+        case .create: "create a temporary file in"
+        case .write: "write"
+        case .sync: "flush (fsync)"
+        case .place: "rename into place"
+        case .syncFolder: "flush (fsync) the folder of"
         }
     }
 }

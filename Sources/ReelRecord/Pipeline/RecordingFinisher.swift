@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelMedia
+import ReelRuntime
 import ReelStore
 
 /// Turns a fragmented recording into what the user keeps: a normal MP4 (moov first) at the
@@ -64,8 +65,8 @@ struct RecordingFinisher {
     /// continues with that name).
     ///
     /// The MP4 is made by copying the fragmented file's streams, moov first, into a temporary
-    /// file, which is synced, then renamed over the placeholder (checked again just before),
-    /// then the folder is synced. Another file is never replaced.
+    /// file, which ``DurableFile/place(_:at:ifExists:)`` syncs and renames over the placeholder
+    /// (checked again just before), then syncs the folder. Another file is never replaced.
     mutating func placeVideo(moved: (String) throws -> Void) throws -> Placed {
         for attempt in 1...3 {
             switch RecordingOutput.placement(for: outputPath, occupant: { OutputClaim.occupant(of: $0, id: id) }) {
@@ -101,12 +102,11 @@ struct RecordingFinisher {
         unlink(temporary)  // a previous attempt's leftover
         do {
             let summary = try MP4Remuxer.faststart(from: videoPath, to: temporary)
-            try FileIO.sync(path: temporary)
             guard OutputClaim.isPlaceholder(path, id: id) else {
                 throw FileError("placing the recording at", path, code: EEXIST)  // replaced under us: never overwritten
             }
-            guard rename(temporary, path) == 0 else { throw FileError("placing the recording at", path) }
-            try FileIO.syncFolder(FileIO.folder(of: path))
+            // Over this recording's own placeholder: the one replace the recorder asks for.
+            do { try DurableFile.place(temporary, at: path, ifExists: .replace) } catch { throw FileError(error) }
             return summary
         } catch {
             unlink(temporary)

@@ -2,7 +2,7 @@ import Foundation
 import ReelCore
 
 /// A recording's checkpoint on disk: `checkpoint.json` beside the video in progress, replaced
-/// atomically (temporary file, fsync, rename, folder fsync), so a reader after any crash finds
+/// atomically (``DurableFile``: temporary file, fsync, rename, folder fsync), so a reader after any crash finds
 /// a whole checkpoint: the previous one or the new one.
 public enum CheckpointFile {
     /// The name inside a recording's work folder.

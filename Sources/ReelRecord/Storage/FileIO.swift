@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import ReelRuntime
 
 /// A file operation that failed, with the path and the system's reason.
 public struct FileError: Error, CustomStringConvertible, Sendable {
@@ -11,6 +12,8 @@ public struct FileError: Error, CustomStringConvertible, Sendable {
     public var path: String
     /// `errno` at the failure.
     public var code: Int32
+    /// The whole sentence, when a ``DurableFile`` write failed (it says what to do).
+    private var sentence: String?
 
     /// The failure of `operation` on `path` with the current `errno`.
     init(_ operation: String, _ path: String, code: Int32 = errno) {
@@ -19,7 +22,13 @@ public struct FileError: Error, CustomStringConvertible, Sendable {
         self.code = code
     }
 
-    public var description: String { "\(operation) \(path): \(String(cString: strerror(code)))" }
+    /// A failed durable write, in its own words.
+    init(_ error: DurableFile.Error) {
+        self.init("writing", error.path, code: error.code)
+        sentence = error.description
+    }
+
+    public var description: String { sentence ?? "\(operation) \(path): \(String(cString: strerror(code)))" }
 }
 
 /// The file operations the recorder needs to be crash-safe: create without replacing, append,
@@ -35,10 +44,7 @@ enum FileIO {
 
     /// Flushes a folder (its list of names) to the disk, after a create, rename or remove.
     static func syncFolder(_ path: String) throws(FileError) {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileError("opening folder", path) }
-        defer { close(fd) }
-        guard fsync(fd) == 0 else { throw FileError("syncing folder", path) }
+        do { try DurableFile.syncFolder(path) } catch { throw FileError(error) }
     }
 
     /// The folder part of `path` ("." for a bare name).
@@ -86,31 +92,10 @@ enum FileIO {
         guard wrote == 4 else { throw FileError("cannot write in", folder, code: code) }
     }
 
-    /// Writes `data` to `path` atomically: a temporary file in the same folder, written,
-    /// fsynced, renamed over `path`, then the folder synced. A reader sees the old file or
-    /// the new one, never a part of either; after a crash one of them is there.
+    /// Writes `data` to `path` atomically, replacing any file there (``DurableFile``): a reader
+    /// sees the old file or the new one, never a part of either; after a crash one of them is there.
     static func writeAtomically(_ data: Data, to path: String) throws(FileError) {
-        let folder = folder(of: path)
-        let name = (path as NSString).lastPathComponent
-        // O_EXCL under a random name (not mkstemp, whose 0600 would ignore the umask).
-        let temporary = "\(folder)/.\(name).tmp-\(String(UInt64.random(in: 0...UInt64.max), radix: 36))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw FileError("creating a temporary file for", path) }
-        var finished = false
-        defer {
-            if !finished { unlink(temporary) }
-        }
-        do throws(FileError) {
-            try writeAll(fd: fd, data, path: temporary)
-            guard fsync(fd) == 0 else { throw FileError("syncing", temporary) }
-        } catch {
-            close(fd)
-            throw error
-        }
-        close(fd)
-        guard rename(temporary, path) == 0 else { throw FileError("replacing", path) }
-        finished = true
-        try syncFolder(folder)
+        do { try DurableFile.write(data, to: path, ifExists: .replace) } catch { throw FileError(error) }
     }
 
     /// Writes all of `data` to `fd`, retrying short writes and interruptions.

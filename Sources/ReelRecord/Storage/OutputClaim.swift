@@ -4,6 +4,7 @@ import Glibc
 import Foundation
 import ReelCore
 import ReelMedia
+import ReelRuntime
 
 /// The recording's claim on its output path (issue 12, bug 1; the rules are
 /// ``RecordingOutput``'s): a placeholder created exclusively at start, so a second recording
@@ -18,28 +19,21 @@ enum OutputClaim {
         var description: String { "\(path) already exists; choose another --output (Reel never replaces a file)" }
     }
 
-    /// Creates `path` as `id`'s placeholder, exclusively, synced with its folder. Throws
+    /// Creates `path` as `id`'s placeholder, exclusively, synced with its folder (``DurableFile``). Throws
     /// ``Taken`` when the name or its thumbnail or face track exists.
     static func claim(_ path: String, id: UUID) throws {
         for taken in [RecordingFinisher.thumbnailPath(for: path), RecordingFinisher.faceTrackPath(for: path)]
         where FileManager.default.fileExists(atPath: taken) {
             throw Taken(path: taken)
         }
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            if errno == EEXIST { throw Taken(path: path) }
-            throw FileError("creating", path)
-        }
+        // Never over an existing name (renameat2 NOREPLACE): the placeholder appears whole or not at all.
         do {
-            try FileIO.writeAll(fd: fd, Data(RecordingOutput.placeholderText(id: id).utf8), path: path)
-            guard fsync(fd) == 0 else { throw FileError("syncing", path) }
-            close(fd)
+            try DurableFile.write(Data(RecordingOutput.placeholderText(id: id).utf8), to: path, ifExists: .fail)
+        } catch where error.step == .place && error.code == EEXIST {
+            throw Taken(path: path)
         } catch {
-            close(fd)
-            unlink(path)
-            throw error
+            throw FileError(error)
         }
-        try FileIO.syncFolder(FileIO.folder(of: path))
     }
 
     /// Claims `path`, or when `numbered` and it is taken, the first free of `NAME-2.mp4`,

@@ -3,10 +3,11 @@ import CLinux
 import CXXHash
 import Foundation
 import ReelCore
+import ReelRuntime
 
 /// The backup's file work: streamed checksums (XXH3-128 through xxHash, SHA-256 through
 /// libcrypto's EVP for format-1 entries), read in 1 MiB chunks, never whole; the durable copy
-/// (a temporary name, synced, renamed, folder synced); atomic writes.
+/// and atomic writes through ``DurableFile`` (a temporary name, synced, renamed, folder synced).
 public enum ChecksummedFile {
     /// A file that could not be read, written or checked, with its path.
     public struct Error: Swift.Error, CustomStringConvertible {
@@ -38,11 +39,12 @@ public enum ChecksummedFile {
         return try hash(input, path: path, algorithm: algorithm, counted: &ignored)
     }
 
-    /// Copies `source` to `destination` through `destination`'s folder as a hidden `.partial`
-    /// file, synced, then renamed over nothing that matters; returns the size and checksum of
-    /// what was copied (XXH3-128, or `expected`'s algorithm). When `expected` is given and
-    /// differs, the copy is removed and nothing appears at `destination`. `rename: false` leaves
-    /// the temporary file (returned as `temporary`) for the caller to rename later.
+    /// Copies `source` to `destination` through a hidden temporary file in `destination`'s
+    /// folder (``DurableFile``), synced, then renamed over whatever is there; returns the size and
+    /// checksum of what was copied (XXH3-128, or `expected`'s algorithm). When `expected` is given
+    /// and differs, the copy is removed and nothing appears at `destination`. `rename: false`
+    /// leaves the temporary file (returned as `temporary`) for the caller to place later with
+    /// ``commit(_:to:durable:)`` or ``commitWithoutReplacing(_:to:)``.
     /// `durable: false` skips the file's and its folder's fsync: the caller then calls
     /// ``syncFileSystem(_:)`` once before relying on it (one flush for many files instead of a
     /// wait per file; each chunk's writeback is started as soon as it is copied either way).
@@ -55,87 +57,58 @@ public enum ChecksummedFile {
         } catch {
             throw Error(description: "\(folder): cannot create the folder (\(error.localizedDescription))")
         }
-        let temporary = folder + "/." + (destination as NSString).lastPathComponent + ".partial"
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { throw Error(description: "\(source): cannot open (\(String(cString: strerror(errno))))") }
         defer { close(input) }
-        let output = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard output >= 0 else { throw Error(description: "\(temporary): cannot create (\(String(cString: strerror(errno))))") }
+        let output = try durably { () throws(DurableFile.Error) in try DurableFile(creating: destination, ifExists: .replace) }
         var size: Int64 = 0
-        let digest: MediaChecksum
-        do throws(Error) {
-            // The kernel copies (copy_file_range, as cp does) on a second thread while this one
-            // reads the same source for the checksum: the two overlap on two cores.
-            let copier = ParallelCopy(source: source, output: output, destination: temporary)
-            let hashed = Result { () throws(Error) in try hash(input, path: source, algorithm: expected?.algorithm ?? .xxh3, counted: &size) }
-            // Waited for even when the read failed: the thread writes to `output`, which must
-            // not be closed (and its number reused) under it.
-            let copied = try copier.wait()
-            digest = try hashed.get()
-            guard copied == size else {
-                throw Error(description: "\(source) changed while it was copied (\(size) bytes read, \(copied) copied); run the backup again")
-            }
-            guard !durable || fsync(output) == 0 else { throw Error(description: "\(temporary): cannot sync (\(String(cString: strerror(errno))))") }
-            if let expected, expected != digest {
-                throw Error(description: "\(source): checksum \(digest.algorithm.rawValue) \(digest.short)… differs from the \(expected.short)… recorded; the file is damaged",
-                            isDamage: true)
-            }
-        } catch {
-            close(output)
-            unlink(temporary)
-            throw error
+        // The kernel copies (copy_file_range, as cp does) on a second thread while this one
+        // reads the same source for the checksum: the two overlap on two cores.
+        let copier = ParallelCopy(source: source, output: output.fileDescriptor, destination: destination)
+        let hashed = Result { () throws(Error) in try hash(input, path: source, algorithm: expected?.algorithm ?? .xxh3, counted: &size) }
+        // Waited for even when the read failed: the thread writes to the temporary file, which
+        // must not be closed (and its number reused) under it. A failure discards the file.
+        let copied = try copier.wait()
+        let digest = try hashed.get()
+        guard copied == size else {
+            throw Error(description: "\(source) changed while it was copied (\(size) bytes read, \(copied) copied); run the backup again")
         }
-        close(output)
-        if rename {
-            try commit(temporary, to: destination, durable: durable)
+        if let expected, expected != digest {
+            throw Error(description: "\(source): checksum \(digest.algorithm.rawValue) \(digest.short)… differs from the \(expected.short)… recorded; the file is damaged",
+                        isDamage: true)
         }
-        return (size, digest, temporary)
+        guard rename else { return (size, digest, try durably { () throws(DurableFile.Error) in try output.handOver(sync: durable) }) }
+        try durably { () throws(DurableFile.Error) in try output.commit(sync: durable) }
+        return (size, digest, destination)
     }
 
-    /// Renames the synced `temporary` to `destination` and (`durable`) syncs the folder.
+    /// Places the `temporary` copy at `destination`, replacing any file there, and (`durable`)
+    /// syncs it and its folder. On failure the copy is removed.
     public static func commit(_ temporary: String, to destination: String, durable: Bool = true) throws(Error) {
-        guard Foundation.rename(temporary, destination) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw Error(description: "\(destination): cannot rename the copy into place (\(reason))")
-        }
-        if durable { syncFolder((destination as NSString).deletingLastPathComponent) }
+        try durably { () throws(DurableFile.Error) in try DurableFile.place(temporary, at: destination, ifExists: .replace, sync: durable) }
     }
 
-    /// Moves the synced `temporary` to `destination` unless a file is there (a hard link, which
-    /// fails on an existing name, then the temporary name removed); false when one was there.
+    /// Places the `temporary` copy at `destination` unless a file is there (then the copy is
+    /// removed and the result is false), synced with its folder.
     public static func commitWithoutReplacing(_ temporary: String, to destination: String) throws(Error) -> Bool {
-        defer { unlink(temporary) }
-        guard link(temporary, destination) == 0 else {
-            if errno == EEXIST { return false }
-            throw Error(description: "\(destination): cannot place the copy (\(String(cString: strerror(errno))))")
+        do {
+            try DurableFile.place(temporary, at: destination, ifExists: .fail)
+            return true
+        } catch where error.step == .place && error.code == EEXIST {
+            return false
+        } catch {
+            throw Error(description: "\(error)")
         }
-        syncFolder((destination as NSString).deletingLastPathComponent)
-        return true
     }
 
-    /// Writes `data` to `path` atomically: temporary file, fsync, rename, folder fsync.
+    /// Writes `data` to `path` atomically, replacing any file there (``DurableFile``).
     public static func writeAtomically(_ data: Data, to path: String) throws(Error) {
-        let temporary = path + ".partial"
-        let output = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard output >= 0 else { throw Error(description: "\(temporary): cannot create (\(String(cString: strerror(errno))))") }
-        let written = data.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(output, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0 { if errno == EINTR { continue }; return false }
-                offset += n
-            }
-            return true
-        }
-        let synced = written && fsync(output) == 0
-        let reason = String(cString: strerror(errno))
-        close(output)
-        guard synced else {
-            unlink(temporary)
-            throw Error(description: "\(path): cannot write (\(reason))")
-        }
-        try commit(temporary, to: path)
+        try durably { () throws(DurableFile.Error) in try DurableFile.write(data, to: path, ifExists: .replace) }
+    }
+
+    /// Runs a ``DurableFile`` step; its failure becomes an ``Error`` in the same words.
+    private static func durably<T>(_ step: () throws(DurableFile.Error) -> T) throws(Error) -> T {
+        do { return try step() } catch { throw Error(description: "\(error)") }
     }
 
     /// Writes out everything of the file system holding `path` (syncfs): files and folders.
@@ -144,14 +117,6 @@ public enum ChecksummedFile {
         guard fd >= 0 else { throw Error(description: "\(path): cannot open (\(String(cString: strerror(errno))))") }
         defer { close(fd) }
         guard reel_syncfs(fd) == 0 else { throw Error(description: "\(path): cannot sync (\(String(cString: strerror(errno))))") }
-    }
-
-    /// fsync on a folder (a rename is durable once its folder is synced).
-    public static func syncFolder(_ path: String) {
-        let fd = open(path.isEmpty ? "." : path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        close(fd)
     }
 
     /// Reads `input` to its end through a 1 MiB buffer (faster here than a mapping: no page

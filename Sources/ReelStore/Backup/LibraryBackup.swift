@@ -6,7 +6,7 @@ import ReelCore
 /// covers to `Media/materials/<material id>/`, in a folder the user can see and share.
 ///
 /// Crash safety: a file the current `backup.json` lists is never written over. New or changed
-/// media are copied to a hidden `.partial` file and renamed to a name no listed file has; the
+/// media are copied to a hidden temporary file (``DurableFile``) and renamed to a name no listed file has; the
 /// file system is synced once (syncfs); `backup.json` is replaced atomically last; only then are files it no longer lists
 /// removed. So at every moment the folder holds the previous consistent backup or the new one.
 ///

@@ -1,9 +1,10 @@
 import Foundation
 import ReelCore
+import ReelRuntime
 
 /// The pomodoro's shared state file, `$XDG_STATE_HOME/reel/pomodoro.json` (issue 6): what the
-/// `reel pomodoro` commands and a status-bar widget read. Written atomically (a temporary file,
-/// synced, renamed); every read-modify-write holds an exclusive `flock` on `pomodoro.lock`
+/// `reel pomodoro` commands and a status-bar widget read. Written atomically (``DurableFile``:
+/// a temporary file, synced, renamed, the folder synced); every read-modify-write holds an exclusive `flock` on `pomodoro.lock`
 /// beside it, so two callers noticing the end at the same moment notify once.
 ///
 /// The JSON: `{"startedAt": ISO 8601 UTC, "endsAt": …, "notifiedAt": …}` (`notifiedAt` absent
@@ -60,17 +61,10 @@ public struct PomodoroStateFile: Sendable {
     }
 
     private func store(_ timer: PomodoroTimer) throws {
-        let data = try PomodoroStateFile.encoder.encode(timer)
-        let temporary = path + ".tmp-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw Error(description: "cannot write \(temporary): \(String(cString: strerror(errno)))") }
-        let written = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written == data.count, synced, rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw Error(description: "cannot store the pomodoro state at \(path): \(reason)")
+        do {
+            try DurableFile.write(try PomodoroStateFile.encoder.encode(timer), to: path, ifExists: .replace)
+        } catch let error as DurableFile.Error {
+            throw Error(description: "cannot store the pomodoro state: \(error)")
         }
     }
 

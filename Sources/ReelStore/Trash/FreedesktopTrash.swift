@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelRuntime
 
 /// The user's Trash after the freedesktop.org Trash specification 1.0, so what Reel removes can
 /// be put back from any file manager (issue 12, `reel sessions rm`). Only files, never folders.
@@ -161,22 +162,17 @@ public struct FreedesktopTrash: Sendable {
         throw Error(description: "\(trash): no free name for \(base)")
     }
 
-    /// Creates `path` with `data`, synced; false (nothing written) when it exists already.
-    /// A failed write removes the file again.
+    /// Creates `path` with `data` durably (``DurableFile``: whole or not at all, never over an
+    /// existing name); false (nothing written) when it exists already.
     private static func createExclusively(_ path: String, _ data: Data) throws(Error) -> Bool {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        if fd < 0 {
-            if errno == EEXIST { return false }
-            throw Error(description: "\(path): cannot create (\(reason()))")
+        do {
+            try DurableFile.write(data, to: path, ifExists: .fail, permissions: 0o600)
+            return true
+        } catch where error.step == .place && error.code == EEXIST {
+            return false
+        } catch {
+            throw Error(description: "\(error)")
         }
-        let written = data.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written == data.count, synced else {
-            unlink(path)
-            throw Error(description: "\(path): cannot write (\(reason()))")
-        }
-        return true
     }
 
     private static func reason() -> String { String(cString: strerror(errno)) }
