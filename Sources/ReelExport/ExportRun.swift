@@ -125,15 +125,13 @@ final class ExportRun {
         return nil
     }
 
-    /// Supervise: runs `body`; a stop passes through, a refusal of the job (`passes`) too,
-    /// any other failure is worded with how far the run got and that nothing was written.
-    func supervise<R>(passing passes: (any Error) -> Bool = { _ in false }, _ body: () throws -> R) throws -> R {
+    /// Supervise: runs `body`; a stop passes through, any other failure is worded with how
+    /// far the run got and that nothing was written (as the job's own error).
+    func supervise<R>(_ body: () throws -> R) throws -> R {
         do {
             return try body()
         } catch let stopped as ExportStopRequest.Stopped {
             throw stopped
-        } catch where passes(error) {
-            throw error
         } catch {
             throw job.error("\(job.doing) failed after \(pictures) pictures: \(error); nothing was written to \(output.path)")
         }
@@ -141,7 +139,7 @@ final class ExportRun {
 
     /// Finish: waits for the encoder to write everything queued, remuxes its file with
     /// `remux(encoded, finishing)` into a second hidden file, and places that on the output.
-    /// The stop is looked at between the steps; a failure is worded as in ``supervise(passing:_:)``.
+    /// The stop is looked at between the steps; a failure is worded as in ``supervise(_:)``.
     func finish<R>(remux: (_ encoded: String, _ finishing: String) throws -> R) throws -> R {
         try supervise {
             try encoder().finish()

@@ -35,8 +35,8 @@ extension WeeklyVlog {
         return Plan(days: days, seconds: seconds)
     }
 
-    /// The session as a clip, or nil (warned) when its video is missing or cannot be opened,
-    /// or its faces cannot be hidden (no face positions).
+    /// The session as a clip, or nil (warned) when its video is missing, cannot be opened or
+    /// is a still image, or its faces cannot be hidden (no face positions).
     private func clip(for session: StudySession, warn: (String) -> Void) -> Clip? {
         let name = "session \(session.id.uuidString.lowercased().prefix(8))" + (session.title.map { " (\($0))" } ?? "")
         guard FileManager.default.fileExists(atPath: session.filePath) else {
@@ -52,6 +52,11 @@ extension WeeklyVlog {
                 return nil
             }
             let reader = try VideoFileReader(path: session.filePath)
+            if let format = reader.info.stillImageFormat {
+                // As `reel export` refuses one: a still image is no recording.
+                warn("\(name): its video \(session.filePath) is a still image (\(format)), not a video; skipped")
+                return nil
+            }
             return Clip(session: session, reader: reader, track: track, edits: try media.edits(),
                         seconds: reader.info.duration?.seconds ?? session.videoSeconds)
         } catch {

@@ -10,10 +10,10 @@ import ReelMedia
 /// timeline, H.264; background music looped or trimmed to the length with a 1 s fade in and a
 /// 2 s fade out (AAC), or no sound without music.
 ///
-/// A session whose video is missing, or that has no face positions, is skipped with a warning
-/// (a vlog is shared: a session whose faces cannot be hidden from its recorded track is not
-/// put in; `reel export --all-faces` exports such a session on its own). The output appears
-/// only when complete, as `reel export`'s does.
+/// A session whose video is missing or a still image, or that has no face positions, is
+/// skipped with a warning (a vlog is shared: a session whose faces cannot be hidden from its
+/// recorded track is not put in; `reel export --all-faces` exports such a session on its
+/// own). The output appears only when complete, as `reel export`'s does.
 public final class WeeklyVlog {
     /// The picture's shape.
     public enum Layout: String, Sendable, CaseIterable {

@@ -283,6 +283,26 @@ struct VlogCommandTests {
         #expect(left.isEmpty && !FileManager.default.fileExists(atPath: out), "\(left)")
     }
 
+    @Test("a session whose video is a still image is left out with a warning, as reel export refuses one")
+    func stillImageSession() throws {
+        let home = try Home()
+        defer { home.dir.cleanup() }
+        // Wednesday's usable session (History) now holds one PNG picture under its video's name.
+        let video = home.dir.path("rec/c.mp4")
+        try FileManager.default.removeItem(atPath: video)
+        let made = try Subprocess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x360", "-frames:v", "1",
+                                                 "-c:v", "png", "-f", "image2", video])
+        #expect(made.status == 0, "\(made.stderr)")
+        let out = home.dir.path("still.mp4")
+        let run = try home.reel(["--week", "last", "--layout", "horizontal", "-o", out, "--json"])
+        #expect(run.status == 0, "\(run.status) \(run.stderr)")
+        let events = run.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let warnings = events.filter { $0["event"] as? String == "warning" }.compactMap { $0["message"] as? String }
+        #expect(warnings.contains { $0.contains("\(video) is a still image (png), not a video; skipped") }, "\(warnings)")
+        let done = try #require(events.last { $0["event"] as? String == "done" })
+        #expect(done["sessions"] as? Int == 2 && done["cards"] as? Int == 1, "Monday's two sessions only: \(done)")
+    }
+
     @Test("a disk that fills while the vlog is finished (the remux): it says it failed and that nothing was written, and leaves no file (tmpfs in a private mount namespace; root)")
     func fullDiskWhileFinishing() throws {
         let home = try Home()
