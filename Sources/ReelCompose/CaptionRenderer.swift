@@ -168,8 +168,21 @@ public final class CaptionRenderer {
         return FT_Get_Char_Index(face, 0x52C9) != 0
     }
 
-    /// Renders `text` (one line) at `pixelSize` (the font's em in pixels).
+    /// Renders `text` (one line) at `pixelSize` (the font's em in pixels): shaped by
+    /// HarfBuzz, each glyph rasterized at its pen position, the line laid out with the
+    /// padding, then the plate and the text composed into straight-alpha RGBA.
     public func render(_ text: String, pixelSize: Int, style: Style = .default) throws -> Rendered {
+        let face = try sizedFace(pixelSize)
+        let shaped = shape(text)
+        let line = try CaptionGlyphs(shaped, face: face)
+        let layout = CaptionLayout(line, face: face, pixelSize: pixelSize, style: style)
+        let pixels = Self.compose(coverage: layout.coverage(of: line), layout: layout, style: style, pixelSize: pixelSize)
+        return Rendered(image: RGBAImage(width: layout.width, height: layout.height, pixels: pixels),
+                        missingCharacters: line.missing, glyphCount: shaped.glyphs.count)
+    }
+
+    /// The face at `pixelSize` (set, and the HarfBuzz font told, only when it changes).
+    private func sizedFace(_ pixelSize: Int) throws -> FT_Face {
         guard (4...512).contains(pixelSize) else { throw Error.badPixelSize(pixelSize) }
         guard let face else { throw Error.freeType(step: "use a closed face", code: -1) }
         if pixelSize != currentPixelSize {
@@ -178,8 +191,11 @@ public final class CaptionRenderer {
             if let font { hb_ft_font_changed(font) } else { font = hb_ft_font_create_referenced(face) }
             currentPixelSize = pixelSize
         }
+        return face
+    }
 
-        // Shape.
+    /// `text` shaped by HarfBuzz (language `ja`): its glyphs and their positions, in order.
+    private func shape(_ text: String) -> CaptionGlyphs.Shaped {
         let buffer = hb_buffer_create()
         defer { hb_buffer_destroy(buffer) }
         let utf8 = Array(text.utf8)
@@ -194,63 +210,17 @@ public final class CaptionRenderer {
         var count: UInt32 = 0
         let infos = hb_buffer_get_glyph_infos(buffer, &count)
         let positions = hb_buffer_get_glyph_positions(buffer, &count)
-
-        // Rasterize each glyph at its pen position (baseline at y = 0, y down).
-        struct Placed { var x: Int; var y: Int; var width: Int; var height: Int; var coverage: [UInt8] }
-        var placed: [Placed] = []
-        var missing: [Unicode.Scalar] = []
-        var pen = 0  // 26.6
-        for i in 0..<Int(count) {
-            let info = infos![i], position = positions![i]
-            if info.codepoint == 0 {
-                let offset = Int(info.cluster)
-                if let scalar = String(decoding: utf8[offset...], as: UTF8.self).unicodeScalars.first { missing.append(scalar) }
-            }
-            var code = FT_Load_Glyph(face, info.codepoint, reel_ft_load_default())
-            guard code == 0 else { throw Error.freeType(step: "load glyph \(info.codepoint)", code: code) }
-            code = FT_Render_Glyph(face.pointee.glyph, FT_RENDER_MODE_NORMAL)
-            guard code == 0 else { throw Error.freeType(step: "render glyph \(info.codepoint)", code: code) }
-            let slot = face.pointee.glyph.pointee
-            let bitmap = slot.bitmap
-            let width = Int(bitmap.width), rows = Int(bitmap.rows), pitch = Int(bitmap.pitch)
-            if width > 0 && rows > 0, let buffer = bitmap.buffer {
-                var coverage = [UInt8](repeating: 0, count: width * rows)
-                for row in 0..<rows {
-                    let source = pitch >= 0 ? buffer + row * pitch : buffer + (rows - 1 - row) * (-pitch)
-                    for x in 0..<width { coverage[row * width + x] = source[x] }
-                }
-                let originX = (pen + Int(position.x_offset) + 32) >> 6
-                let originY = -((Int(position.y_offset) + 32) >> 6)
-                placed.append(Placed(x: originX + Int(slot.bitmap_left), y: originY - Int(slot.bitmap_top),
-                                     width: width, height: rows, coverage: coverage))
-            }
-            pen += Int(position.x_advance)
+        let glyphs = (0..<Int(count)).map { i in
+            CaptionGlyphs.Shaped.Glyph(codepoint: infos![i].codepoint, cluster: Int(infos![i].cluster),
+                                       xOffset: Int(positions![i].x_offset), yOffset: Int(positions![i].y_offset),
+                                       xAdvance: Int(positions![i].x_advance))
         }
+        return CaptionGlyphs.Shaped(utf8: utf8, glyphs: glyphs)
+    }
 
-        // Lay out: the line box (ascender to descender, 0 to the advance) grown to any ink past it.
-        let metrics = face.pointee.size.pointee.metrics
-        let ascender = Int((metrics.ascender + 63) >> 6), descender = Int(metrics.descender >> 6)
-        var left = 0, right = (pen + 63) >> 6, top = -ascender, bottom = -descender
-        for glyph in placed {
-            left = min(left, glyph.x); right = max(right, glyph.x + glyph.width)
-            top = min(top, glyph.y); bottom = max(bottom, glyph.y + glyph.height)
-        }
-        let padX = Int((style.paddingX * Double(pixelSize)).rounded()), padY = Int((style.paddingY * Double(pixelSize)).rounded())
-        let width = right - left + 2 * padX, height = bottom - top + 2 * padY
-        let shiftX = padX - left, shiftY = padY - top
-
-        var text = [UInt8](repeating: 0, count: width * height)
-        for glyph in placed {
-            for row in 0..<glyph.height {
-                let line = (glyph.y + shiftY + row) * width + glyph.x + shiftX
-                for x in 0..<glyph.width {
-                    let c = glyph.coverage[row * glyph.width + x]
-                    if c > text[line + x] { text[line + x] = c }
-                }
-            }
-        }
-
-        // Plate (rounded rectangle, anti-aliased corners), then text over it.
+    /// The plate (a rounded rectangle, anti-aliased corners) with the text over it, RGBA.
+    private static func compose(coverage text: [UInt8], layout: CaptionLayout, style: Style, pixelSize: Int) -> [UInt8] {
+        let width = layout.width, height = layout.height
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
         let radius = style.cornerRadius * Double(pixelSize)
         for y in 0..<height {
@@ -271,8 +241,7 @@ public final class CaptionRenderer {
                 pixels[o + 3] = UInt8(min(255, (alpha * 255).rounded()))
             }
         }
-        return Rendered(image: RGBAImage(width: width, height: height, pixels: pixels), missingCharacters: missing,
-                        glyphCount: Int(count))
+        return pixels
     }
 
     /// Coverage (0…1) of a pixel centred at (`x`, `y`) by a rounded rectangle at the origin.

@@ -46,3 +46,24 @@ public protocol ExportReporter: Sendable {
     /// About twice a second.
     func progress(_ progress: ExportProgress)
 }
+
+/// The shape every run on ``ExportRun`` reports in (``ExportReport`` for `reel export`,
+/// ``WeeklyVlog/Report`` for `reel vlog`), so the skeleton fills it the same way for both.
+public protocol ExportRunReport: Sendable {
+    /// The finished MP4.
+    var outputPath: String { get }
+    /// The picture's size.
+    var width: Int { get set }
+    var height: Int { get set }
+    /// Pictures written.
+    var frames: Int { get set }
+    /// The video's length and the wall-clock time taken (seconds).
+    var videoSeconds: Double { get set }
+    var wallSeconds: Double { get set }
+    /// Problems that did not stop the run.
+    var warnings: [String] { get set }
+    /// A source could not be read to its end: only the part read is in the output.
+    var partial: Bool { get set }
+}
+
+extension ExportReport: ExportRunReport {}

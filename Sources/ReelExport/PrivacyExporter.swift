@@ -58,130 +58,135 @@ public final class PrivacyExporter {
         init(_ description: String) { self.description = description }
     }
 
-    /// Exports; throws ``Error`` (or a media error naming the file) when it cannot, leaving
-    /// nothing behind, and ``ExportStopRequest/Stopped`` when stopped from outside (also
-    /// leaving nothing). A source that ends before its header says, or cannot be read to its
-    /// end, is exported as far as it goes, with a warning and ``ExportReport/partial``.
+    /// Exports; throws ``Error`` when it cannot, leaving nothing behind, and
+    /// ``ExportStopRequest/Stopped`` when stopped from outside (also leaving nothing). A source
+    /// that ends before its header says, or cannot be read to its end, is exported as far as
+    /// it goes, with a warning and ``ExportReport/partial``. Runs on ``ExportRun``: prepare →
+    /// start → supervise → finish.
     public func run() throws -> ExportReport {
-        let started = Date()
         try stop.check()
         let output = try openOutput()
-        let reader = try openSource()
-        let info = reader.info
-        let size = PictureConverter.size(width: info.width, height: info.height, shortSide: settings.size.shortSide)
+        let run = ExportRun(job: job, output: output, stop: stop, reporter: reporter)
+        defer { run.end() }
+        let source = try openSource()
         var report = ExportReport(outputPath: output.path)
+        let work = try prepareWork(for: source.info, into: &report)
+        try run.start(video: work.encoder, audio: nil)
+        let read = try run.supervise { try encodePictures(from: source, with: work, on: run, into: &report) }
+        guard run.pictures > 0, let lastPicture = read.lastPicture else {
+            throw Error("\(settings.videoPath) holds no picture that could be decoded; is it damaged?")
+        }
+        let end = source.lastPictureEnd ?? lastPicture
+        let withAudio = settings.copyAudio && source.info.hasAudio
+        let summary = try run.finish { video, finishing in
+            try MP4Remuxer.merge(video: video, audioFrom: withAudio ? settings.videoPath : nil, to: finishing,
+                                 metadata: metadata, videoEnd: end)
+        }
+        report.frames = run.pictures
+        report.audioCopied = withAudio
+        report.videoSeconds = summary.duration.seconds
+        finishReport(&report, source: source.info, readTo: end, exported: summary.duration, readFailure: read.failure,
+                     detecting: work.detecting, on: run)
+        var last = progress(frames: run.pictures, seconds: lastPicture.seconds, total: lastPicture.seconds,
+                            fps: source.info.framesPerSecond, since: run.started)
+        last.totalFrames = run.pictures
+        run.complete(&report, last: last)
+        return report
+    }
+
+    /// The export as ``ExportRun`` names it.
+    private var job: ExportRun.Job {
+        ExportRun.Job(noun: "export", doing: "exporting \(settings.videoPath)", hiddenRole: "video",
+                      threadName: "reel.export.encode", error: { Error($0) })
+    }
+
+    /// Everything a picture goes through, made before the encoder starts.
+    private struct Work {
+        /// The face boxes per picture, and the detector behind them when faces are found now.
+        var boxes: any FaceBoxSource
+        var detecting: DetectingBoxes?
+        /// Caption and watermark; mosaic or stamp.
+        var compositor: FrameCompositor
+        var covers: FaceCovers
+        /// The source's pictures at the export size.
+        var converter: PictureConverter
+        /// H.264 at the export size and the source's rate.
+        var encoder: VideoEncoderSettings
+    }
+
+    /// Prepares the pictures' way: size, face boxes (the detector chosen now), covers, caption
+    /// and watermark, and the encoder's settings; the report gets the size and detector.
+    private func prepareWork(for info: MediaFileInfo, into report: inout ExportReport) throws -> Work {
+        let size = PictureConverter.size(width: info.width, height: info.height, shortSide: settings.size.shortSide)
         (report.width, report.height) = (size.width, size.height)
         let (boxes, detecting) = try faceBoxes(into: &report)
-        let (compositor, faceCovers) = try pixelWork()
-
-        // The files: hidden beside the output until complete.
-        let videoTemp = try output.hiddenFile("video"), finishing = try output.hiddenFile("finishing")
-        defer { output.removeHiddenFiles() }
+        let (compositor, covers) = try pixelWork()
         let fps = max(1, Int(info.framesPerSecond.rounded()))
         let encoder = VideoEncoderSettings(codec: "libx264", width: size.width, height: size.height, framesPerSecond: fps,
                                            bitRate: 0, preset: settings.preset, keyFrameInterval: 2 * fps, zeroLatency: false,
                                            constantRateFactor: settings.quality)
-        let writer = try MP4ArchiveWriter(path: videoTemp, video: encoder, audio: nil)
-        // The encoder runs on its own thread behind a short queue (never dropping): decoding,
-        // detection and compositing of the next pictures overlap with encoding.
-        let encoding = EncodeThread(writer: writer)
-        var finished = false
-        defer { if !finished { encoding.abandon() } }
-        let converter = PictureConverter(width: size.width, height: size.height)
-        let total = info.duration?.seconds
-        var lastProgress = Date.distantPast
-        var lastPicture: MediaTime?
-
-        func write(_ picture: VideoFrame, _ faces: [FaceBox]) throws {
-            try stop.check()
-            let time = picture.captureTime
-            let covers = try faceCovers.covers(for: settings.edits.regions(for: faces))
-            report.coveredAreas += covers.count
-            let caption = settings.caption?.text(at: time)
-            try picture.withYUVPicture { try compositor.composite($0, covers: covers, caption: caption) }
-            try encoding.append(picture, pts: time)
-            report.frames += 1
-            lastPicture = time
-            let now = Date()
-            if now.timeIntervalSince(lastProgress) >= 0.5 {
-                lastProgress = now
-                reporter.progress(progress(report, seconds: time.seconds, total: total, fps: info.framesPerSecond, since: started))
-            }
-        }
-
-        /// A failure of the export itself, told apart from the source failing to read.
-        struct PipelineFailure: Swift.Error { var error: any Swift.Error }
-        var readFailure: (any Swift.Error)?
-        do {
-            do {
-                try reader.forEachFrame { frame in
-                    do {
-                        try stop.check()
-                        try boxes.push(try converter.convert(frame), emit: write)
-                    } catch {
-                        throw PipelineFailure(error: error)
-                    }
-                    return true
-                }
-            } catch let failure as PipelineFailure {
-                throw failure.error
-            } catch where report.frames > 0 {
-                readFailure = error  // damaged part way: keep what was read (warned below)
-            }
-            try boxes.finish(emit: write)
-        } catch let stopped as ExportStopRequest.Stopped {
-            throw stopped
-        } catch {
-            throw Error("exporting \(settings.videoPath) failed after \(report.frames) pictures: \(error); nothing was written to \(output.path)")
-        }
-        guard report.frames > 0, let lastPicture else {
-            throw Error("\(settings.videoPath) holds no picture that could be decoded; is it damaged?")
-        }
-        try encoding.finish()
-        finished = true
-
-        try place(video: videoTemp, via: finishing, at: output, source: reader, end: reader.lastPictureEnd ?? lastPicture,
-                  readFailure: readFailure, detecting: detecting, report: &report)
-        report.wallSeconds = Date().timeIntervalSince(started)
-        var last = progress(report, seconds: lastPicture.seconds, total: lastPicture.seconds, fps: info.framesPerSecond, since: started)
-        last.totalFrames = report.frames
-        last.secondsLeft = 0
-        reporter.progress(last)
-        return report
+        return Work(boxes: boxes, detecting: detecting, compositor: compositor, covers: covers,
+                    converter: PictureConverter(width: size.width, height: size.height), encoder: encoder)
     }
 
-    /// Adds the audio, moov first (the last picture lasting until `end`), places the file,
-    /// warns about a source read only in part, writes `--faces-out`; fills in the report.
-    private func place(video videoTemp: String, via finishing: String, at output: ExportOutput, source reader: VideoFileReader,
-                       end: MediaTime, readFailure: (any Swift.Error)?, detecting: DetectingBoxes?, report: inout ExportReport) throws {
+    /// How far the source was read: its last picture's time, and why reading stopped early
+    /// (nil: read to its end).
+    private struct SourceRead {
+        var lastPicture: MediaTime?
+        var failure: (any Swift.Error)?
+    }
+
+    /// Supervise: every picture of the source converted, given its face boxes (held back while
+    /// detection looks ahead), covered and captioned, and queued for the encoder.
+    private func encodePictures(from source: VideoFileReader, with work: Work, on run: ExportRun,
+                                into report: inout ExportReport) throws -> SourceRead {
+        var read = SourceRead()
+        let total = source.info.duration?.seconds, rate = source.info.framesPerSecond
+        func write(_ picture: VideoFrame, _ faces: [FaceBox]) throws {
+            let time = picture.captureTime
+            let covers = try work.covers.covers(for: settings.edits.regions(for: faces))
+            report.coveredAreas += covers.count
+            let caption = settings.caption?.text(at: time)
+            try picture.withYUVPicture { try work.compositor.composite($0, covers: covers, caption: caption) }
+            try run.write(picture, pts: time) { frames in
+                progress(frames: frames, seconds: time.seconds, total: total, fps: rate, since: run.started)
+            }
+            read.lastPicture = time
+        }
+        read.failure = try run.read(source, keepsWhatWasRead: { run.pictures > 0 }) { frame in
+            try work.boxes.push(try work.converter.convert(frame), emit: write)
+        }
+        try work.boxes.finish(emit: write)
+        return read
+    }
+
+    /// The output's tags: Reel's comment, and a session's title.
+    private var metadata: [String: String] {
         var metadata: [String: String] = ["comment": "Exported by Reel" + (settings.privacy == .none ? "" : " with faces hidden")]
         if case .session(let session) = settings.input, let title = session.title { metadata["title"] = title }
-        let withAudio = settings.copyAudio && reader.info.hasAudio
-        try stop.check()
-        let summary = try MP4Remuxer.merge(video: videoTemp, audioFrom: withAudio ? settings.videoPath : nil, to: finishing,
-                                           metadata: metadata, videoEnd: end)
-        try stop.check()
-        try output.place(finishing)
+        return metadata
+    }
 
-        if let shortfall = Self.shortfall(of: settings.videoPath, info: reader.info, readTo: end, exported: summary.duration,
+    /// After the output is placed: warns about a source read only in part, writes
+    /// `--faces-out`, and fills in the faces and the file's size.
+    private func finishReport(_ report: inout ExportReport, source info: MediaFileInfo, readTo end: MediaTime, exported: MediaTime,
+                              readFailure: (any Swift.Error)?, detecting: DetectingBoxes?, on run: ExportRun) {
+        if let shortfall = Self.shortfall(of: settings.videoPath, info: info, readTo: end, exported: exported,
                                           readFailure: readFailure) {
             report.partial = true
-            warn(shortfall, into: &report)
+            run.warn(shortfall, into: &report)
         }
         if let path = settings.trackOutputPath, let detecting {
             do {
                 try detecting.track.jsonData().write(to: URL(fileURLWithPath: path), options: .atomic)
             } catch {
-                warn("the face positions could not be written to \(path): \(error)", into: &report)
+                run.warn("the face positions could not be written to \(path): \(error)", into: &report)
             }
         }
-        report.audioCopied = withAudio
-        report.videoSeconds = summary.duration.seconds
         report.detections = detecting?.detections ?? 0
         report.subjects = detecting?.subjects.count ?? 0
-        report.fileBytes = (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? NSNumber)?.int64Value ?? 0
+        report.fileBytes = (try? FileManager.default.attributesOfItem(atPath: run.output.path)[.size] as? NSNumber)?.int64Value ?? 0
     }
-
     /// The output, checked: never a file the export reads (the video, a watermark or stamp,
     /// the session's face positions and edits), nor is `--faces-out` one of them or the output.
     private func openOutput() throws -> ExportOutput {
@@ -192,20 +197,13 @@ public final class PrivacyExporter {
             if let track = session.faceTrackPath { inputs.append(.init(role: "the session's recorded face positions", path: track)) }
             inputs.append(.init(role: "the session's review edits", path: SessionMedia(session).editsPath))
         }
-        let output: ExportOutput
-        do {
-            output = try ExportOutput(path: settings.outputPath, overwrite: settings.overwrite, inputs: inputs)
-        } catch {
-            throw Error("\(error)")
-        }
+        let output = try ExportRun.checkedOutput(path: settings.outputPath, overwrite: settings.overwrite, inputs: inputs,
+                                                 refuse: { Error($0) })
         if let facesOut = settings.trackOutputPath {
             let all = inputs + [.init(role: "the export's own output (-o)", path: settings.outputPath)]
             if let clash = all.first(where: { SameFile.refers(facesOut, to: $0.path) || SameFile.lexical(facesOut) == SameFile.lexical($0.path) }) {
                 throw Error("--faces-out \(facesOut) is \(clash.role) (\(clash.path)): writing there would replace it; choose another --faces-out")
             }
-        }
-        if output.staleRemoved > 0 {
-            reporter.info("removed \(output.staleRemoved) hidden partial file\(output.staleRemoved == 1 ? "" : "s") an interrupted export to \(output.path) left behind")
         }
         return output
     }
@@ -279,12 +277,13 @@ public final class PrivacyExporter {
         reporter.warning(line)
     }
 
-    private func progress(_ report: ExportReport, seconds: Double, total: Double?, fps: Double, since start: Date) -> ExportProgress {
+    /// The progress after `frames` pictures, `seconds` into a video of `total` seconds at `fps`.
+    private func progress(frames: Int, seconds: Double, total: Double?, fps: Double, since start: Date) -> ExportProgress {
         let elapsed = max(Date().timeIntervalSince(start), 1e-3)
-        let speed = Double(report.frames) / elapsed
+        let speed = Double(frames) / elapsed
         let totalFrames = total.map { Int(($0 * fps).rounded()) }
-        let left = totalFrames.flatMap { speed > 0 ? Double(max(0, $0 - report.frames)) / speed : nil }
-        return ExportProgress(frames: report.frames, totalFrames: totalFrames, seconds: seconds, totalSeconds: total,
+        let left = totalFrames.flatMap { speed > 0 ? Double(max(0, $0 - frames)) / speed : nil }
+        return ExportProgress(frames: frames, totalFrames: totalFrames, seconds: seconds, totalSeconds: total,
                               framesPerSecond: speed, secondsLeft: left)
     }
 }

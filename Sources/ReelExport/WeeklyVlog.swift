@@ -10,10 +10,10 @@ import ReelMedia
 /// timeline, H.264; background music looped or trimmed to the length with a 1 s fade in and a
 /// 2 s fade out (AAC), or no sound without music.
 ///
-/// A session whose video is missing, or that has no face positions, is skipped with a warning
-/// (a vlog is shared: a session whose faces cannot be hidden from its recorded track is not
-/// put in; `reel export --all-faces` exports such a session on its own). The output appears
-/// only when complete, as `reel export`'s does.
+/// A session whose video is missing or a still image, or that has no face positions, is
+/// skipped with a warning (a vlog is shared: a session whose faces cannot be hidden from its
+/// recorded track is not put in; `reel export --all-faces` exports such a session on its
+/// own). The output appears only when complete, as `reel export`'s does.
 public final class WeeklyVlog {
     /// The picture's shape.
     public enum Layout: String, Sendable, CaseIterable {
@@ -97,14 +97,6 @@ public final class WeeklyVlog {
         max(0, min(1, seconds / 1.0, (total - seconds) / 2.0))
     }
 
-    private struct Clip {
-        let session: StudySession
-        let reader: VideoFileReader
-        let track: FaceTrack
-        let edits: PrivacyEdits
-        var seconds: Double
-    }
-
     /// The output, checked: never a session's video, face positions or edits, nor the music.
     private func openOutput() throws -> ExportOutput {
         var inputs: [ExportOutput.Input] = []
@@ -117,213 +109,105 @@ public final class WeeklyVlog {
             }
         }
         if let music = settings.musicPath { inputs.append(.init(role: "the background music (--bgm)", path: music)) }
-        do {
-            let output = try ExportOutput(path: settings.outputPath, overwrite: settings.overwrite, inputs: inputs)
-            if output.staleRemoved > 0 {
-                reporter.info("removed \(output.staleRemoved) hidden partial file\(output.staleRemoved == 1 ? "" : "s") an interrupted vlog to \(output.path) left behind")
-            }
-            return output
-        } catch {
-            throw Error("\(error)")
-        }
+        return try ExportRun.checkedOutput(path: settings.outputPath, overwrite: settings.overwrite, inputs: inputs,
+                                           refuse: { Error($0) })
+    }
+
+    /// The vlog as ``ExportRun`` names it.
+    private var job: ExportRun.Job {
+        ExportRun.Job(noun: "vlog", doing: "making the vlog", hiddenRole: "vlog", threadName: "reel.vlog.encode",
+                      error: { Error($0) })
     }
 
     /// Makes the vlog; throws ``Error`` (nothing written) when it cannot, and
-    /// ``ExportStopRequest/Stopped`` when stopped from outside (nothing written either).
+    /// ``ExportStopRequest/Stopped`` when stopped from outside (nothing written either). Runs
+    /// on ``ExportRun``: prepare (plan, music) → start → supervise (cards and clips) → finish.
     public func run() throws -> Report {
-        let started = Date()
         try stop.check()
-        let target = try openOutput()
-        let output = target.path
-        var report = Report(outputPath: output)
+        let output = try openOutput()
+        let run = ExportRun(job: job, output: output, stop: stop, reporter: reporter)
+        defer { run.end() }
+        var report = Report(outputPath: output.path)
         let week = settings.week
         guard !week.days.isEmpty else {
             throw Error("no study sessions were recorded from \(week.monday) to \(week.sunday); nothing to put in a vlog (reel sessions lists them)")
         }
-        func warn(_ line: String) {
-            report.warnings.append(line)
-            reporter.warning(line)
+        let plan = try plan { run.warn($0, into: &report) }
+        try run.checkStop()
+        let music = try VlogSoundtrack(path: settings.musicPath, totalSeconds: plan.seconds)
+        try run.checkStop()
+        (report.width, report.height) = settings.layout.size
+        try run.start(video: encoderSettings, audio: music.encoderSettings)
+        let painter = try VlogPainter(width: report.width, height: report.height)
+        let planned = Int((plan.seconds * Double(settings.framesPerSecond)).rounded())
+        let timeline = VlogTimeline(run: run, music: music, framesPerSecond: settings.framesPerSecond) { [self] frames in
+            progress(frames: frames, total: planned, since: run.started)
         }
-
-        // Plan: which sessions can go in, and how long everything is.
-        let fps = settings.framesPerSecond
-        var days: [(day: VlogWeek.Day, clips: [Clip])] = []
-        for day in week.days {
-            var clips: [Clip] = []
-            for session in day.sessions {
-                let name = "session \(session.id.uuidString.lowercased().prefix(8))" + (session.title.map { " (\($0))" } ?? "")
-                guard FileManager.default.fileExists(atPath: session.filePath) else {
-                    warn("\(name): its video \(session.filePath) is missing; skipped")
-                    continue
-                }
-                let media = SessionMedia(session)
-                do {
-                    let stored = try media.faceTrack()
-                    guard let track = stored, !track.samples.isEmpty else {
-                        warn("\(name) has no face positions (\(media.missingFacesReason(stored))), so its faces cannot be hidden; "
-                             + "skipped (reel export --all-faces exports it on its own)")
-                        continue
-                    }
-                    let reader = try VideoFileReader(path: session.filePath)
-                    clips.append(Clip(session: session, reader: reader, track: track, edits: try media.edits(),
-                                      seconds: reader.info.duration?.seconds ?? session.videoSeconds))
-                } catch {
-                    warn("\(name): \(error); skipped")
-                }
-            }
-            if !clips.isEmpty { days.append((day, clips)) }
+        try run.supervise { try write(plan, painter: painter, timeline: timeline, into: &report) }
+        let frames = run.pictures
+        _ = try run.finish { video, finishing in
+            try MP4Remuxer.faststart(from: video, to: finishing, videoEnd: timeline.time(frames))
         }
-        guard !days.isEmpty else {
-            throw Error("none of the sessions from \(week.monday) to \(week.sunday) could be used (see the warnings); nothing was written")
-        }
-        let plannedSeconds = days.reduce(0.0) { $0 + Double(settings.cardSeconds) + $1.clips.reduce(0) { $0 + $1.seconds } }
-
-        // Music, looped or trimmed later.
-        let sampleRate = 48_000
-        var music: [Float] = []
-        if let path = settings.musicPath {
-            do {
-                music = try AudioFileDecoder.stereoSamples(of: path, sampleRate: sampleRate)
-            } catch {
-                throw Error("cannot read the background music: \(error)")
-            }
-            guard music.count >= 2 else { throw Error("the background music \(path) holds no sound") }
-        }
-
-        let (width, height) = settings.layout.size
-        (report.width, report.height) = (width, height)
-        let videoTemp = try target.hiddenFile("vlog"), finishing = try target.hiddenFile("finishing")
-        defer { target.removeHiddenFiles() }
-        let encoder = VideoEncoderSettings(codec: "libx264", width: width, height: height, framesPerSecond: fps, bitRate: 0,
-                                           preset: settings.preset, keyFrameInterval: 2 * fps, zeroLatency: false,
-                                           constantRateFactor: settings.quality)
-        let writer = try MP4ArchiveWriter(path: videoTemp, video: encoder,
-                                          audio: music.isEmpty ? nil : AudioEncoderSettings(sampleRate: sampleRate, channels: 2, bitRate: 160_000))
-        let encoding = EncodeThread(writer: writer, name: "reel.vlog.encode")
-        var finished = false
-        defer { if !finished { encoding.abandon() } }
-        let fitter = PictureFitter(width: width, height: height)
-        let compositor = FrameCompositor()
-        let cards: TitleCard
-        do {
-            cards = try TitleCard(width: width, height: height)
-        } catch {
-            throw Error("\(error)")
-        }
-
-        // Stamps the review chose for some segments are read once.
-        let faceCovers = try FaceCovers()
-
-        var frameIndex = 0
-        var audioWritten = 0  // samples per channel
-        var lastProgress = Date.distantPast
-        let totalFrames = Int((plannedSeconds * Double(fps)).rounded())
-        func time(_ index: Int) -> MediaTime { MediaTime(value: Int64(index), timescale: Int32(fps)) }
-        func writeAudio(until index: Int) throws {
-            guard !music.isEmpty else { return }
-            let end = index * sampleRate / fps
-            let block = 1024
-            while audioWritten + block <= end {
-                var samples = [Float](repeating: 0, count: block * 2)
-                for i in 0..<block {
-                    let n = audioWritten + i
-                    let gain = Float(Self.musicGain(at: Double(n) / Double(sampleRate), total: plannedSeconds))
-                    let source = (n * 2) % music.count
-                    samples[2 * i] = music[source] * gain
-                    samples[2 * i + 1] = music[(source + 1) % music.count] * gain
-                }
-                let pts = MediaTime(value: Int64(audioWritten), timescale: Int32(sampleRate))
-                try encoding.append(.audio(try AudioBlock.stereo(samples[...], sampleRate: sampleRate, at: pts), pts))
-                audioWritten += block
-            }
-        }
-        func emit(_ picture: VideoFrame) throws {
-            try stop.check()
-            try encoding.append(.video(picture, time(frameIndex)))
-            frameIndex += 1
-            try writeAudio(until: frameIndex)
-            let now = Date()
-            if now.timeIntervalSince(lastProgress) >= 0.5 {
-                lastProgress = now
-                reporter.progress(progress(frames: frameIndex, total: totalFrames, since: started))
-            }
-        }
-
-        do {
-            for (day, clips) in days {
-                let card = try cards.picture(for: day, shown: clips.map(\.session), fitter: fitter)
-                for _ in 0..<(settings.cardSeconds * fps) { try emit(card) }
-                report.cards += 1
-                for clip in clips {
-                    let info = clip.reader.info
-                    let converter = PictureConverter(width: info.width & ~1, height: info.height & ~1)
-                    let timeline = FaceTrackTimeline(clip.track)
-                    let start = frameIndex
-                    var pending: VideoFrame?
-                    var last = MediaTime.zero
-                    var readFailure: (any Swift.Error)?
-                    func flush(until seconds: Double) throws {
-                        guard let pending else { return }
-                        while Double(frameIndex - start) / Double(fps) < seconds - 1e-6 { try emit(pending) }
-                    }
-                    do {
-                        try clip.reader.forEachFrame { frame in
-                            do {
-                                let picture = try converter.convert(frame)
-                                let covers = try faceCovers.covers(for: clip.edits.regions(for: timeline.boxes(at: frame.captureTime)))
-                                try picture.withYUVPicture { try compositor.composite($0, covers: covers, caption: nil) }
-                                try flush(until: frame.captureTime.seconds)
-                                pending = try fitter.fit(picture, at: frame.captureTime)
-                                last = frame.captureTime
-                                return true
-                            } catch {
-                                throw VlogFailure(error: error)
-                            }
-                        }
-                    } catch let failure as VlogFailure {
-                        // Our own work failed (a stamp, the encoder): the vlog fails.
-                        throw failure.error
-                    } catch where pending != nil {
-                        readFailure = error  // damaged part way: keep what was read (warned below)
-                    }
-                    // The last picture lasts its own duration, not until the next session.
-                    let end = clip.reader.lastPictureEnd ?? last
-                    try flush(until: end.seconds)
-                    if pending != nil, let shortfall = PrivacyExporter.shortfall(of: clip.session.filePath, info: info, readTo: end,
-                                                                                  exported: end, readFailure: readFailure) {
-                        report.partial = true
-                        warn(shortfall.replacingOccurrences(of: "; exported", with: "; the vlog has its first"))
-                    }
-                    report.sessions += 1
-                }
-            }
-            try writeAudio(until: frameIndex)
-            try encoding.finish()
-            finished = true
-        } catch let error as Error {
-            throw error
-        } catch let stopped as ExportStopRequest.Stopped {
-            throw stopped
-        } catch {
-            throw Error("making the vlog failed after \(frameIndex) pictures: \(error); nothing was written to \(output)")
-        }
-
-        try stop.check()
-        _ = try MP4Remuxer.faststart(from: videoTemp, to: finishing, videoEnd: time(frameIndex))
-        try stop.check()
-        do {
-            try target.place(finishing)
-        } catch {
-            throw Error("\(error)")
-        }
-        report.frames = frameIndex
-        report.videoSeconds = Double(frameIndex) / Double(fps)
+        report.frames = frames
+        report.videoSeconds = Double(frames) / Double(settings.framesPerSecond)
         report.music = !music.isEmpty
-        report.wallSeconds = Date().timeIntervalSince(started)
-        var final = progress(frames: frameIndex, total: frameIndex, since: started)
-        final.secondsLeft = 0
-        reporter.progress(final)
+        run.complete(&report, last: progress(frames: frames, total: frames, since: run.started))
         return report
+    }
+
+    /// H.264 at the layout's size and the vlog's rate.
+    private var encoderSettings: VideoEncoderSettings {
+        let (width, height) = settings.layout.size, fps = settings.framesPerSecond
+        return VideoEncoderSettings(codec: "libx264", width: width, height: height, framesPerSecond: fps, bitRate: 0,
+                                    preset: settings.preset, keyFrameInterval: 2 * fps, zeroLatency: false,
+                                    constantRateFactor: settings.quality)
+    }
+
+    /// Supervise: each day's card, then its clips, then the music to the last picture.
+    private func write(_ plan: Plan, painter: VlogPainter, timeline: VlogTimeline, into report: inout Report) throws {
+        for (day, clips) in plan.days {
+            let card = try painter.cards.picture(for: day, shown: clips.map(\.session), fitter: painter.fitter)
+            for _ in 0..<(settings.cardSeconds * settings.framesPerSecond) { try timeline.emit(card) }
+            report.cards += 1
+            for clip in clips {
+                if let shortfall = try write(clip, painter: painter, timeline: timeline) {
+                    report.partial = true
+                    timeline.run.warn(shortfall, into: &report)
+                }
+                report.sessions += 1
+            }
+        }
+        try timeline.finishMusic()
+    }
+
+    /// One session's pictures with their faces covered, fitted into the layout, each shown
+    /// until the next one's time (the last for its own duration); returns the warning for a
+    /// video read only in part.
+    private func write(_ clip: Clip, painter: VlogPainter, timeline: VlogTimeline) throws -> String? {
+        let info = clip.reader.info
+        let converter = PictureConverter(width: info.width & ~1, height: info.height & ~1)
+        let faces = FaceTrackTimeline(clip.track)
+        let start = timeline.run.pictures, fps = Double(settings.framesPerSecond)
+        var pending: VideoFrame?
+        var last = MediaTime.zero
+        func flush(until seconds: Double) throws {
+            guard let pending else { return }
+            while Double(timeline.run.pictures - start) / fps < seconds - 1e-6 { try timeline.emit(pending) }
+        }
+        let readFailure = try timeline.run.read(clip.reader, keepsWhatWasRead: { pending != nil }) { frame in
+            let picture = try converter.convert(frame)
+            let covers = try painter.covers.covers(for: clip.edits.regions(for: faces.boxes(at: frame.captureTime)))
+            try picture.withYUVPicture { try painter.compositor.composite($0, covers: covers, caption: nil) }
+            try flush(until: frame.captureTime.seconds)
+            pending = try painter.fitter.fit(picture, at: frame.captureTime)
+            last = frame.captureTime
+        }
+        // The last picture lasts its own duration, not until the next session.
+        let end = clip.reader.lastPictureEnd ?? last
+        try flush(until: end.seconds)
+        guard pending != nil, let shortfall = PrivacyExporter.shortfall(of: clip.session.filePath, info: info, readTo: end,
+                                                                        exported: end, readFailure: readFailure) else { return nil }
+        return shortfall.replacingOccurrences(of: "; exported", with: "; the vlog has its first")
     }
 
     private func progress(frames: Int, total: Int, since start: Date) -> ExportProgress {
@@ -334,8 +218,4 @@ public final class WeeklyVlog {
     }
 }
 
-/// A failure of the vlog's own work inside a session's picture loop, told apart from the
-/// session's video failing to read.
-private struct VlogFailure: Swift.Error {
-    var error: any Swift.Error
-}
+extension WeeklyVlog.Report: ExportRunReport {}

@@ -175,6 +175,29 @@ struct ExportSafetyTests {
         #expect(!FileManager.default.fileExists(atPath: output))
     }
 
+    @Test("a disk that fills while the export is finished (the remux): it says it failed and that nothing was written, and leaves no file (tmpfs in a private mount namespace; root)")
+    func fullDiskWhileFinishing() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let source = dir.path("noise.mp4")
+        try TestMedia.makeClip(at: source, seconds: 3, width: 640, height: 360, audio: false,
+                               extraArguments: ["-vf", "noise=alls=60:allf=u", "-crf", "14"])
+        // How big the export is: a tmpfs of 1.5 times that holds the encoded video, not a second copy of it.
+        let whole = try ReelBinary.run(["export", source, "-o", dir.path("whole.mp4"), "--privacy", "none"])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let bytes = try #require(try FileManager.default.attributesOfItem(atPath: dir.path("whole.mp4"))[.size] as? NSNumber).intValue
+        let small = dir.path("small")
+        try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: true)
+        let script = #"mount -t tmpfs -o size="$4"k reel-test-export "$1" || exit 97; "$2" export "$3" -o "$1/out.mp4" --privacy none; status=$?; echo "left: $(ls -A "$1" | wc -l)"; exit $status"#
+        let result = try Subprocess.run("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh",
+                                                             small, try ReelBinary.path(), source, String(bytes * 3 / 2 / 1024)])
+        #expect(result.status != 97, "could not mount a tmpfs (root and util-linux's unshare needed): \(result.stderr)")
+        #expect(result.status == 1, "\(result.status) \(result.stderr)")
+        #expect(result.stderr.contains("exporting \(source) failed after 90 pictures: ")
+                && result.stderr.contains("; nothing was written to \(small)/out.mp4"), "\(result.stderr)")
+        #expect(result.stdout.hasSuffix("left: 0\n"), "no output and no hidden file: \(result.stdout)")
+    }
+
     @Test("hidden files an export killed outright left behind are removed by the next export to the same output; a running one's are not")
     func staleHiddenFiles() throws {
         let dir = try TemporaryDirectory()

@@ -283,6 +283,47 @@ struct VlogCommandTests {
         #expect(left.isEmpty && !FileManager.default.fileExists(atPath: out), "\(left)")
     }
 
+    @Test("a session whose video is a still image is left out with a warning, as reel export refuses one")
+    func stillImageSession() throws {
+        let home = try Home()
+        defer { home.dir.cleanup() }
+        // Wednesday's usable session (History) now holds one PNG picture under its video's name.
+        let video = home.dir.path("rec/c.mp4")
+        try FileManager.default.removeItem(atPath: video)
+        let made = try Subprocess.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=640x360", "-frames:v", "1",
+                                                 "-c:v", "png", "-f", "image2", video])
+        #expect(made.status == 0, "\(made.stderr)")
+        let out = home.dir.path("still.mp4")
+        let run = try home.reel(["--week", "last", "--layout", "horizontal", "-o", out, "--json"])
+        #expect(run.status == 0, "\(run.status) \(run.stderr)")
+        let events = run.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let warnings = events.filter { $0["event"] as? String == "warning" }.compactMap { $0["message"] as? String }
+        #expect(warnings.contains { $0.contains("\(video) is a still image (png), not a video; skipped") }, "\(warnings)")
+        let done = try #require(events.last { $0["event"] as? String == "done" })
+        #expect(done["sessions"] as? Int == 2 && done["cards"] as? Int == 1, "Monday's two sessions only: \(done)")
+    }
+
+    @Test("a disk that fills while the vlog is finished (the remux): it says it failed and that nothing was written, and leaves no file (tmpfs in a private mount namespace; root)")
+    func fullDiskWhileFinishing() throws {
+        let home = try Home()
+        defer { home.dir.cleanup() }
+        // How big the vlog is: a tmpfs of 1.5 times that holds the encoded video, not a second copy of it.
+        let whole = try home.reel(["--week", "this", "--layout", "horizontal", "-o", home.dir.path("whole.mp4")])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let bytes = try #require(try FileManager.default.attributesOfItem(atPath: home.dir.path("whole.mp4"))[.size] as? NSNumber).intValue
+        let small = home.dir.path("small")
+        try FileManager.default.createDirectory(atPath: small, withIntermediateDirectories: true)
+        let script = #"mount -t tmpfs -o size="$4"k reel-test-vlog "$1" || exit 97; "$2" vlog --date 2026-11-25 --library "$3" --week this --layout horizontal -o "$1/out.mp4"; status=$?; echo "left: $(ls -A "$1" | wc -l)"; exit $status"#
+        let result = try Subprocess.run("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh",
+                                                             small, try ReelBinary.path(), home.library, String(bytes * 3 / 2 / 1024)],
+                                        environment: home.environment)
+        #expect(result.status != 97, "could not mount a tmpfs (root and util-linux's unshare needed): \(result.stderr)")
+        #expect(result.status == 1, "\(result.status) \(result.stderr)")
+        #expect(result.stderr.contains("making the vlog failed after 90 pictures: ")
+                && result.stderr.contains("; nothing was written to \(small)/out.mp4"), "\(result.stderr)")
+        #expect(result.stdout.hasSuffix("left: 0\n"), "no output and no hidden file: \(result.stdout)")
+    }
+
     @Test("an empty week, or one whose every session is left out, is a clear error and writes nothing; a missing --bgm file too")
     func emptyWeek() throws {
         let home = try Home()

@@ -58,60 +58,12 @@ enum ExportCommand {
         ])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
-        let reference = arguments.positional(input) ?? ""
         let outputPath = absolute(try arguments.require(output))
-        var privacyMode = ExportSettings.Privacy.mosaic
-        switch arguments.string(privacy) ?? "mosaic" {
-        case "mosaic": privacyMode = .mosaic
-        case "none": privacyMode = .none
-        case let text where text.hasPrefix("stamp:") && text.count > 6: privacyMode = .stamp(path: absolute(String(text.dropFirst(6))))
-        default: throw arguments.invalid(privacy, expected: "mosaic, none or stamp:IMAGE.png")
-        }
-        if privacyMode == .none {
-            // Finding faces that nothing will hide is a mistake in the command, not a wish.
-            for option in [allFaces, detector, detectorWidth] where arguments.count(option) > 0 {
-                throw ArgumentParser.Error.conflictingOptions(command: arguments.path, first: "--privacy none", second: option.longForm)
-            }
-        }
+        let privacyMode = try privacy(arguments)
         let width = try arguments.require(detectorWidth, as: Int.self)
         guard width >= 32, width <= 4096, width % 32 == 0 else { throw arguments.invalid(detectorWidth, expected: "a multiple of 32 from 32 to 4096") }
         let reporter = ExportTerminalReporter(json: arguments.flag(json))
-        let environment = ProcessInfo.processInfo.environment
-        let label = arguments.string(captionLabel) ?? ExportCaption.defaultLabel(language: environment["LC_ALL"] ?? environment["LANG"])
-
-        var settings: ExportSettings
-        let path = absolute(reference)
-        if FileManager.default.fileExists(atPath: path) {
-            settings = ExportSettings(input: .file(path), outputPath: outputPath)
-            let date = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date()
-            if arguments.flag(caption) { settings.caption = ExportCaption(label: label, date: ExportCaption.dateText(date), clock: .videoTime) }
-        } else {
-            do {
-                let session: StudySession
-                do {
-                    session = try StudySession.find(reference, in: try LibraryOption.openExisting(arguments).sessions())
-                } catch StudySession.LookupError.noMatch(let name) {
-                    reporter.fail("no such file, and no session id starts with '\(name)' (reel sessions --json lists the ids)")
-                    return 1
-                } catch StudySession.LookupError.tooShort(let name), StudySession.LookupError.notAnID(let name) {
-                    reporter.fail("no such file \(path), and '\(name)' is not a session ('last' or at least 4 hexadecimal digits of its id)")
-                    return 1
-                }
-                let media = SessionMedia(session)
-                settings = ExportSettings(input: .session(session), outputPath: outputPath)
-                settings.faceTrack = try media.faceTrack()
-                settings.edits = try media.edits()
-                if arguments.flag(caption) {
-                    let clock: ExportCaption.Clock = session.mode == .timelapse
-                        ? .timelapse(interval: session.intervalSeconds ?? 5, framesPerSecond: Double(TimelapseSchedule.outputFramesPerSecond))
-                        : .videoTime
-                    settings.caption = ExportCaption(label: label, date: ExportCaption.dateText(session.startedAt), clock: clock)
-                }
-            } catch {
-                reporter.fail("\(error)")
-                return 1
-            }
-        }
+        guard var settings = inputSettings(arguments, outputPath: outputPath, reporter: reporter) else { return 1 }
         settings.privacy = privacyMode
         settings.allFaces = arguments.flag(allFaces)
         settings.watermarkPath = arguments.string(watermark).map(absolute)
@@ -121,6 +73,77 @@ enum ExportCommand {
         settings.detectorWidth = width
         settings.detector = ExportSettings.Detector(rawValue: arguments.string(detector) ?? "centerface") ?? .centerface
         settings.trackOutputPath = arguments.string(facesOut).map(absolute)
+        return export(settings, arguments: arguments, reporter: reporter)
+    }
+
+    /// `--privacy`; finding faces that nothing will hide (`--privacy none` with a detector
+    /// option) is a mistake in the command, not a wish.
+    private static func privacy(_ arguments: ParsedArguments) throws -> ExportSettings.Privacy {
+        let mode: ExportSettings.Privacy
+        switch arguments.string(privacy) ?? "mosaic" {
+        case "mosaic": mode = .mosaic
+        case "none": mode = .none
+        case let text where text.hasPrefix("stamp:") && text.count > 6: mode = .stamp(path: absolute(String(text.dropFirst(6))))
+        default: throw arguments.invalid(privacy, expected: "mosaic, none or stamp:IMAGE.png")
+        }
+        if mode == .none {
+            for option in [allFaces, detector, detectorWidth] where arguments.count(option) > 0 {
+                throw ArgumentParser.Error.conflictingOptions(command: arguments.path, first: "--privacy none", second: option.longForm)
+            }
+        }
+        return mode
+    }
+
+    /// The settings for the input: a video file that exists, else a session of the library
+    /// (its face track, edits and caption clock); nil after telling the user why neither.
+    private static func inputSettings(_ arguments: ParsedArguments, outputPath: String, reporter: ExportTerminalReporter) -> ExportSettings? {
+        let reference = arguments.positional(input) ?? ""
+        let environment = ProcessInfo.processInfo.environment
+        let label = arguments.string(captionLabel) ?? ExportCaption.defaultLabel(language: environment["LC_ALL"] ?? environment["LANG"])
+        let path = absolute(reference)
+        guard !FileManager.default.fileExists(atPath: path) else {
+            var settings = ExportSettings(input: .file(path), outputPath: outputPath)
+            let date = (try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date) ?? Date()
+            if arguments.flag(caption) { settings.caption = ExportCaption(label: label, date: ExportCaption.dateText(date), clock: .videoTime) }
+            return settings
+        }
+        do {
+            let session: StudySession
+            do {
+                session = try StudySession.find(reference, in: try LibraryOption.openExisting(arguments).sessions())
+            } catch StudySession.LookupError.noMatch(let name) {
+                reporter.fail("no such file, and no session id starts with '\(name)' (reel sessions --json lists the ids)")
+                return nil
+            } catch StudySession.LookupError.tooShort(let name), StudySession.LookupError.notAnID(let name) {
+                reporter.fail("no such file \(path), and '\(name)' is not a session ('last' or at least 4 hexadecimal digits of its id)")
+                return nil
+            }
+            return try sessionSettings(session, outputPath: outputPath, caption: arguments.flag(caption) ? label : nil)
+        } catch {
+            reporter.fail("\(error)")
+            return nil
+        }
+    }
+
+    /// A session's settings: its stored face track and review edits, and with a caption
+    /// `label`, the caption's clock (a timelapse's study time runs faster than its video).
+    private static func sessionSettings(_ session: StudySession, outputPath: String, caption label: String?) throws -> ExportSettings {
+        let media = SessionMedia(session)
+        var settings = ExportSettings(input: .session(session), outputPath: outputPath)
+        settings.faceTrack = try media.faceTrack()
+        settings.edits = try media.edits()
+        if let label {
+            let clock: ExportCaption.Clock = session.mode == .timelapse
+                ? .timelapse(interval: session.intervalSeconds ?? 5, framesPerSecond: Double(TimelapseSchedule.outputFramesPerSecond))
+                : .videoTime
+            settings.caption = ExportCaption(label: label, date: ExportCaption.dateText(session.startedAt), clock: clock)
+        }
+        return settings
+    }
+
+    /// Runs the export with Ctrl-C and SIGTERM trapped; notes a session's export in the
+    /// library; the exit status.
+    private static func export(_ settings: ExportSettings, arguments: ParsedArguments, reporter: ExportTerminalReporter) -> Int32 {
         FFmpegLog.configure(level: .error)
         let stop = ExportStopRequest()
         let signals = trapStops(stop)

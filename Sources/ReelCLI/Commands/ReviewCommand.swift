@@ -39,10 +39,47 @@ enum ReviewCommand {
         ])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
-        func fail(_ message: String) -> Int32 {
-            FileHandle.standardError.write(Data("reel review: \(message)\n".utf8))
-            return 1
+        do {
+            let (changes, chosen) = try requestedChanges(arguments)
+            let (media, track, stored) = try reviewed(arguments)
+            var edits = stored
+            let summaries = SegmentSummary.list(for: track)
+            if let number = chosen, !changes.isEmpty {
+                try edit(segment: number, with: changes, summaries: summaries, track: track, media: media, edits: &edits,
+                         quiet: arguments.flag(json))
+            }
+            let folder = arguments.string(frames).map(ExportCommand.absolute)
+                ?? UserFolders.current.cache + "/reel/review/" + media.session.id.uuidString.lowercased()
+            let pictures: [FaceSegmentID: String]
+            do {
+                pictures = try SegmentFrames.write(video: media.session.filePath, summaries: summaries, track: track, edits: edits, into: folder)
+            } catch {
+                throw Refusal("the segment pictures could not be made: \(error)")
+            }
+            if arguments.flag(json) {
+                try printJSON(summaries, edits: edits, pictures: pictures)
+            } else {
+                printTable(summaries, edits: edits, pictures: pictures)
+            }
+            return 0
+        } catch let refusal as Refusal {
+            FileHandle.standardError.write(Data("reel review: \(refusal.message)\n".utf8))
+            return refusal.status
         }
+    }
+
+    /// Why the review did nothing: the message after "reel review: " and the exit status.
+    private struct Refusal: Error {
+        var message: String
+        var status: Int32
+        init(_ message: String, status: Int32 = 1) {
+            self.message = message
+            self.status = status
+        }
+    }
+
+    /// The edits the options ask for, and the segment they go to (needed when any is asked).
+    private static func requestedChanges(_ arguments: ParsedArguments) throws -> ([PrivacyEdits.Change], Int?) {
         var changes: [PrivacyEdits.Change] = []
         if let text = arguments.string(offset) {
             let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
@@ -54,70 +91,70 @@ enum ReviewCommand {
         if arguments.flag(enable) { changes.append(.enable) }
         if let image = arguments.string(stamp) {
             let path = ExportCommand.absolute(image)
-            guard FileManager.default.isReadableFile(atPath: path) else { return fail("the stamp image \(path) cannot be read") }
+            guard FileManager.default.isReadableFile(atPath: path) else { throw Refusal("the stamp image \(path) cannot be read") }
             changes.append(.stamp(path))
         }
         if arguments.flag(noStamp) { changes.append(.removeStamp) }
         if arguments.flag(reset) { changes.append(.reset) }
         let chosen = try arguments.int(segment)
         if !changes.isEmpty && chosen == nil {
-            FileHandle.standardError.write(Data("reel review: an edit needs --segment N (the listing shows the numbers)\nRun 'reel review --help' for usage.\n".utf8))
-            return ReelCommandLine.usageExitCode
+            throw Refusal("an edit needs --segment N (the listing shows the numbers)\nRun 'reel review --help' for usage.",
+                          status: ReelCommandLine.usageExitCode)
         }
         if arguments.flag(disable) && arguments.flag(enable) {
-            FileHandle.standardError.write(Data("reel review: --disable and --enable contradict each other\n".utf8))
-            return ReelCommandLine.usageExitCode
+            throw Refusal("--disable and --enable contradict each other", status: ReelCommandLine.usageExitCode)
         }
+        return (changes, chosen)
+    }
 
-        let media: SessionMedia
-        let track: FaceTrack
-        var edits: PrivacyEdits
+    /// The session's media, its face track (refused without face positions) and its edits.
+    private static func reviewed(_ arguments: ParsedArguments) throws -> (SessionMedia, FaceTrack, PrivacyEdits) {
         do {
             let found = try StudySession.find(try LibraryOption.sessionReference(arguments, session), in: try LibraryOption.openExisting(arguments).sessions())
-            media = SessionMedia(found)
+            let media = SessionMedia(found)
             let stored = try media.faceTrack()
             guard let stored, !stored.samples.isEmpty else {
-                return fail("session \(found.id.uuidString.lowercased().prefix(8)) has no face positions to review: \(media.missingFacesReason(stored)); "
-                            + "'reel export --all-faces' finds faces in its video instead")
+                throw Refusal("session \(found.id.uuidString.lowercased().prefix(8)) has no face positions to review: \(media.missingFacesReason(stored)); "
+                              + "'reel export --all-faces' finds faces in its video instead")
             }
-            track = stored
-            edits = try media.edits()
+            return (media, stored, try media.edits())
+        } catch let refusal as Refusal {
+            throw refusal
         } catch {
-            return fail("\(error)")
+            throw Refusal("\(error)")
         }
-        let summaries = SegmentSummary.list(for: track)
-        if let number = chosen, !changes.isEmpty {
-            guard let target = summaries.first(where: { $0.id.segment == number }) else {
-                return fail("no segment \(number); the segments are \(summaries.map { String($0.id.segment) }.joined(separator: ", "))")
-            }
-            do {
-                for change in changes { try edits.apply(change, to: target.id, in: track) }
-                try media.save(edits)
-            } catch {
-                return fail("\(error)")
-            }
-            if !arguments.flag(json) { print("segment \(number): \(describe(edits.edit(for: target.id))) (saved in \(media.editsPath))") }
+    }
+
+    /// Applies `changes` to segment `number` and stores the edits; says so unless `quiet`.
+    private static func edit(segment number: Int, with changes: [PrivacyEdits.Change], summaries: [SegmentSummary], track: FaceTrack,
+                             media: SessionMedia, edits: inout PrivacyEdits, quiet: Bool) throws {
+        guard let target = summaries.first(where: { $0.id.segment == number }) else {
+            throw Refusal("no segment \(number); the segments are \(summaries.map { String($0.id.segment) }.joined(separator: ", "))")
         }
-        let folder = arguments.string(frames).map(ExportCommand.absolute)
-            ?? UserFolders.current.cache + "/reel/review/" + media.session.id.uuidString.lowercased()
-        let pictures: [FaceSegmentID: String]
         do {
-            pictures = try SegmentFrames.write(video: media.session.filePath, summaries: summaries, track: track, edits: edits, into: folder)
+            for change in changes { try edits.apply(change, to: target.id, in: track) }
+            try media.save(edits)
         } catch {
-            return fail("the segment pictures could not be made: \(error)")
+            throw Refusal("\(error)")
         }
-        if arguments.flag(json) {
-            let rows: [[String: Any]] = summaries.map { s in
-                let edit = edits.edit(for: s.id)
-                return ["segment": s.id.segment, "subject": s.id.subject, "kind": kindName(s.kind), "start": s.start.seconds, "end": s.end.seconds,
-                        "samples": s.sampleCount, "meanBox": [s.meanBox.x, s.meanBox.y, s.meanBox.width, s.meanBox.height],
-                        "disabled": edit.disabled, "offset": [edit.dx, edit.dy], "scale": edit.scale, "stamp": edit.stamp ?? NSNull(),
-                        "picture": pictures[s.id] ?? NSNull()]
-            }
-            let data = try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-            print(String(decoding: data, as: UTF8.self))
-            return 0
+        if !quiet { print("segment \(number): \(describe(edits.edit(for: target.id))) (saved in \(media.editsPath))") }
+    }
+
+    /// The segments as a JSON array.
+    private static func printJSON(_ summaries: [SegmentSummary], edits: PrivacyEdits, pictures: [FaceSegmentID: String]) throws {
+        let rows: [[String: Any]] = summaries.map { s in
+            let edit = edits.edit(for: s.id)
+            return ["segment": s.id.segment, "subject": s.id.subject, "kind": kindName(s.kind), "start": s.start.seconds, "end": s.end.seconds,
+                    "samples": s.sampleCount, "meanBox": [s.meanBox.x, s.meanBox.y, s.meanBox.width, s.meanBox.height],
+                    "disabled": edit.disabled, "offset": [edit.dx, edit.dy], "scale": edit.scale, "stamp": edit.stamp ?? NSNull(),
+                    "picture": pictures[s.id] ?? NSNull()]
         }
+        let data = try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        print(String(decoding: data, as: UTF8.self))
+    }
+
+    /// The segments as a table.
+    private static func printTable(_ summaries: [SegmentSummary], edits: PrivacyEdits, pictures: [FaceSegmentID: String]) {
         var rows = [["SEG", "FACE", "FROM", "TO", "KIND", "MEAN BOX x,y w×h %", "EDIT", "PICTURE"]]
         for s in summaries {
             let b = s.meanBox
@@ -126,7 +163,6 @@ enum ReviewCommand {
                          "\(pct(b.x)),\(pct(b.y)) \(pct(b.width))×\(pct(b.height))", describe(edits.edit(for: s.id)), pictures[s.id] ?? "-"])
         }
         print(LibraryCommandText.table(rows), terminator: "")
-        return 0
     }
 
     static func kindName(_ kind: FaceTrackSample.Kind) -> String {

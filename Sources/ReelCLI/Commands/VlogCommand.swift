@@ -25,9 +25,9 @@ enum VlogCommand {
             it started. Each day with sessions gets a 2 s title card (the date, the day's study \
             time, the session titles), then its session videos with their faces hidden as \
             'reel export' hides them (the recorded face positions and your review edits). A \
-            session whose video is missing, or that has no face positions, is left out with a \
-            warning ('reel export SESSION --all-faces' exports it on its own). Without --bgm \
-            the vlog has no sound. The output appears only when it is complete, and is never \
+            session whose video is missing or a still image, or that has no face positions, is \
+            left out with a warning ('reel export SESSION --all-faces' exports it on its own). \
+            Without --bgm the vlog has no sound. The output appears only when it is complete, and is never \
             one of the session videos or the music (also not through a link). Ctrl-C or SIGTERM \
             stops it and removes the partial output.
 

@@ -23,134 +23,149 @@ extension MP4Remuxer {
     public static func merge(video videoPath: String, audioFrom audioSource: String?, to output: String,
                              metadata: [String: String] = [:], videoEnd: MediaTime? = nil) throws -> Summary {
         FFmpegLog.quietByDefault
-        var videoInput: UnsafeMutablePointer<AVFormatContext>?
-        try check(avformat_open_input(&videoInput, videoPath, nil, nil), "opening \(videoPath)")
-        defer { avformat_close_input(&videoInput) }
-        guard let videoIn = videoInput else { throw FFmpegError("opening \(videoPath)", code: AV.error(ENOMEM)) }
-        try check(avformat_find_stream_info(videoIn, nil), "reading the streams of \(videoPath)")
-        let videoIndex = av_find_best_stream(videoIn, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
-        guard videoIndex >= 0 else { throw FFmpegError("finding the video in \(videoPath)", code: AV.error(EINVAL)) }
-
-        var audioInput: UnsafeMutablePointer<AVFormatContext>?
-        defer { if audioInput != nil { avformat_close_input(&audioInput) } }
-        var audioIndex: Int32 = -1
-        if let audioSource {
-            try check(avformat_open_input(&audioInput, audioSource, nil, nil), "opening \(audioSource)")
-            try check(avformat_find_stream_info(audioInput, nil), "reading the streams of \(audioSource)")
-            audioIndex = av_find_best_stream(audioInput, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+        // Prepare: the inputs, the output and its streams.
+        let videoInput = try RemuxInput(path: videoPath)
+        guard let videoIndex = videoInput.bestStream(AVMEDIA_TYPE_VIDEO) else {
+            throw FFmpegError("finding the video in \(videoPath)", code: AV.error(EINVAL))
         }
-
-        var outContext: UnsafeMutablePointer<AVFormatContext>?
-        try check(avformat_alloc_output_context2(&outContext, nil, "mp4", output), "preparing \(output)")
-        guard let out = outContext else { throw FFmpegError("preparing \(output)", code: AV.error(ENOMEM)) }
-        defer {
-            if out.pointee.pb != nil { avio_closep(&out.pointee.pb) }
-            avformat_free_context(out)
+        let audioInput = try audioSource.map { try RemuxInput(path: $0) }
+        let out = try RemuxOutput(path: output, metadata: metadata)
+        let video = try MergeTrack(input: videoInput, index: videoIndex, output: out)
+        let audio = try audioInput.flatMap { input in
+            try input.bestStream(AVMEDIA_TYPE_AUDIO).map { try MergeTrack(input: input, index: $0, output: out, checkingCodec: true) }
         }
-        for (key, value) in metadata { av_dict_set(&out.pointee.metadata, key, value, 0) }
-
-        func addStream(copying stream: UnsafeMutablePointer<AVStream>) throws -> UnsafeMutablePointer<AVStream> {
-            guard let copy = avformat_new_stream(out, nil) else { throw FFmpegError("adding a stream to \(output)", code: AV.error(ENOMEM)) }
-            try check(avcodec_parameters_copy(copy.pointee.codecpar, stream.pointee.codecpar), "copying stream parameters")
-            copy.pointee.codecpar.pointee.codec_tag = 0
-            copy.pointee.time_base = stream.pointee.time_base
-            return copy
+        // Start, supervise, finish.
+        try out.writeHeader(faststart: true)
+        var span = MergeSpan(timeBase: video.outBase)
+        let hold = try videoEnd.map { try VideoPacketHold(end: VideoPacketHold.ticks($0, in: video.outBase)) }
+        func writeVideo(_ packet: UnsafeMutablePointer<AVPacket>) throws {
+            span.add(packet)
+            try out.write(packet)
         }
-        let videoStream = videoIn.pointee.streams[Int(videoIndex)]!
-        let videoOut = try addStream(copying: videoStream)
-        var audioStream: UnsafeMutablePointer<AVStream>?, audioOut: UnsafeMutablePointer<AVStream>?
-        var audioShift: Int64 = 0
-        if audioIndex >= 0, let audioIn = audioInput {
-            let stream = audioIn.pointee.streams[Int(audioIndex)]!
-            let codec = stream.pointee.codecpar.pointee.codec_id
-            guard avformat_query_codec(out.pointee.oformat, codec, FF_COMPLIANCE_NORMAL) == 1 else {
-                throw AudioCopyError(source: audioSource ?? "", codec: avcodec_get_name(codec).map { String(cString: $0) } ?? "unknown")
-            }
-            audioStream = stream
-            audioOut = try addStream(copying: stream)
-            let start = audioIn.pointee.start_time
-            if start != AV.noPTS { audioShift = av_rescale_q(start, reel_av_time_base_q(), stream.pointee.time_base) }
-        }
-
-        try check(avio_open(&out.pointee.pb, output, reel_avio_flag_write()), "creating \(output)")
-        var options: OpaquePointer?
-        defer { av_dict_free(&options) }
-        av_dict_set(&options, "movflags", "faststart", 0)
-        try check(avformat_write_header(out, &options), "writing the header of \(output)")
-
-        // Two pull readers, merged by decoding time.
-        final class Reader {
-            let context: UnsafeMutablePointer<AVFormatContext>
-            let index: Int32
-            let packet: UnsafeMutablePointer<AVPacket>
-            var ready = false, ended = false
-            init(_ context: UnsafeMutablePointer<AVFormatContext>, index: Int32) throws {
-                self.context = context
-                self.index = index
-                guard let packet = av_packet_alloc() else { throw FFmpegError("allocating a packet", code: AV.error(ENOMEM)) }
-                self.packet = packet
-            }
-            deinit { var p: UnsafeMutablePointer<AVPacket>? = packet; av_packet_free(&p) }
-            /// Makes the next packet of the wanted stream ready (false at the end).
-            func fill(_ path: String) throws -> Bool {
-                while !ready && !ended {
-                    let status = av_read_frame(context, packet)
-                    if status == AV.eof { ended = true; break }
-                    try check(status, "reading \(path)")
-                    if packet.pointee.stream_index == index { ready = true } else { av_packet_unref(packet) }
-                }
-                return ready
-            }
-        }
-        let video = try Reader(videoIn, index: videoIndex)
-        let outBase = videoOut.pointee.time_base
-        let hold = try videoEnd.map { try VideoPacketHold(end: VideoPacketHold.ticks($0, in: outBase)) }
-        let audio = try audioStream.flatMap { _ in try audioInput.map { try Reader($0, index: audioIndex) } }
-        var packets = 0
-        var first: MediaTime?, end: MediaTime?
-        func seconds(_ ts: Int64, _ base: AVRational) -> Double { Double(ts) * Double(base.num) / Double(base.den) }
-        func writeVideo(_ p: UnsafeMutablePointer<AVPacket>) throws {
-            if p.pointee.pts != AV.noPTS {
-                let start = MediaTime(value: p.pointee.pts, timescale: outBase.den) * Int64(outBase.num)
-                let stop = MediaTime(value: p.pointee.pts + max(p.pointee.duration, 0), timescale: outBase.den) * Int64(outBase.num)
-                first = min(first ?? start, start)
-                end = max(end ?? stop, stop)
-            }
-            try check(av_interleaved_write_frame(out, p), "writing \(output)")
-        }
-        while true {
-            let haveVideo = try video.fill(videoPath)
-            let haveAudio = try audio?.fill(audioSource ?? "") ?? false
-            guard haveVideo || haveAudio else { break }
-            var takeVideo = haveVideo
-            if haveVideo, haveAudio, let audio, let audioStream {
-                let vd = video.packet.pointee.dts != AV.noPTS ? video.packet.pointee.dts : video.packet.pointee.pts
-                let ad = (audio.packet.pointee.dts != AV.noPTS ? audio.packet.pointee.dts : audio.packet.pointee.pts) - audioShift
-                takeVideo = seconds(vd, videoStream.pointee.time_base) <= seconds(ad, audioStream.pointee.time_base)
-            }
-            if takeVideo {
-                let p = video.packet
-                packets += 1
-                p.pointee.stream_index = videoOut.pointee.index
-                av_packet_rescale_ts(p, videoStream.pointee.time_base, outBase)
-                p.pointee.pos = -1
-                video.ready = false
-                defer { av_packet_unref(p) }
-                if let hold { try hold.pass(p, write: writeVideo) } else { try writeVideo(p) }
-            } else if let audio, let audioStream, let audioOut {
-                let p = audio.packet
-                if p.pointee.pts != AV.noPTS { p.pointee.pts -= audioShift }
-                if p.pointee.dts != AV.noPTS { p.pointee.dts -= audioShift }
-                p.pointee.stream_index = audioOut.pointee.index
-                av_packet_rescale_ts(p, audioStream.pointee.time_base, audioOut.pointee.time_base)
-                p.pointee.pos = -1
-                audio.ready = false
-                defer { av_packet_unref(p) }
-                try check(av_interleaved_write_frame(out, p), "writing \(output)")
-            }
+        let packets = try interleave(video: video, audio: audio) { packet in
+            if let hold { try hold.pass(packet, write: writeVideo) } else { try writeVideo(packet) }
+        } audio: { packet in
+            try out.write(packet)
         }
         try hold?.finish(write: writeVideo)
-        try check(av_write_trailer(out), "finishing \(output)")
-        return Summary(packets: packets, duration: first.flatMap { f in end.map { $0 - f } } ?? .zero)
+        try out.writeTrailer()
+        return Summary(packets: packets, duration: span.duration)
     }
+
+    /// Copies both tracks' packets in decoding order (the video first on a tie), each moved
+    /// onto its output stream's time base, to `video` and `audio`; returns the video packets.
+    private static func interleave(video: MergeTrack, audio: MergeTrack?,
+                                   video writeVideo: (UnsafeMutablePointer<AVPacket>) throws -> Void,
+                                   audio writeAudio: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws -> Int {
+        var packets = 0
+        while true {
+            let haveVideo = try video.fill()
+            let haveAudio = try audio?.fill() ?? false
+            guard haveVideo || haveAudio else { return packets }
+            var takeVideo = haveVideo
+            if haveVideo, haveAudio, let audio { takeVideo = video.decodingSeconds <= audio.decodingSeconds }
+            if takeVideo {
+                packets += 1
+                try video.take(writeVideo)
+            } else if let audio {
+                try audio.take(writeAudio)
+            }
+        }
+    }
+}
+
+/// One input track of a merge and its copy in the output: pulls the track's next packet
+/// (other streams' packets are skipped) and hands it over moved onto the output's time base.
+/// An audio track is shifted by its file's start time onto the video's timeline.
+final class MergeTrack {
+    private let input: RemuxInput
+    private let index: Int32
+    private let stream: UnsafeMutablePointer<AVStream>
+    private let outStream: UnsafeMutablePointer<AVStream>
+    private let packet: UnsafeMutablePointer<AVPacket>
+    private var ready = false, ended = false
+    /// Ticks (of the input stream) taken off every timestamp.
+    private var shift: Int64 = 0
+
+    /// The output stream's time base.
+    var outBase: AVRational { outStream.pointee.time_base }
+
+    /// Stream `index` of `input`, with a copy added to `output`. `checkingCodec`: the codec
+    /// must be one an MP4 holds as it is (``MP4Remuxer/AudioCopyError``), and the track is
+    /// shifted by the input's start time.
+    init(input: RemuxInput, index: Int32, output: RemuxOutput, checkingCodec: Bool = false) throws {
+        self.input = input
+        self.index = index
+        stream = input.context.pointee.streams[Int(index)]!
+        if checkingCodec {
+            let codec = stream.pointee.codecpar.pointee.codec_id
+            guard output.accepts(codec) else {
+                throw MP4Remuxer.AudioCopyError(source: input.path, codec: avcodec_get_name(codec).map { String(cString: $0) } ?? "unknown")
+            }
+            let start = input.context.pointee.start_time
+            if start != AV.noPTS { shift = av_rescale_q(start, reel_av_time_base_q(), stream.pointee.time_base) }
+        }
+        outStream = try output.addStream(copying: stream)
+        guard let packet = av_packet_alloc() else { throw FFmpegError("allocating a packet", code: AV.error(ENOMEM)) }
+        self.packet = packet
+    }
+
+    deinit {
+        var owned: UnsafeMutablePointer<AVPacket>? = packet
+        av_packet_free(&owned)
+    }
+
+    /// Makes the next packet of the track ready; false at the end.
+    func fill() throws -> Bool {
+        while !ready && !ended {
+            let status = av_read_frame(input.context, packet)
+            if status == AV.eof { ended = true; break }
+            try check(status, "reading \(input.path)")
+            if packet.pointee.stream_index == index { ready = true } else { av_packet_unref(packet) }
+        }
+        return ready
+    }
+
+    /// The ready packet's decoding time (its presentation time when it has none), shifted.
+    var decodingSeconds: Double {
+        let ts = (packet.pointee.dts != AV.noPTS ? packet.pointee.dts : packet.pointee.pts) - shift
+        let base = stream.pointee.time_base
+        return Double(ts) * Double(base.num) / Double(base.den)
+    }
+
+    /// Hands the ready packet, shifted and rescaled to the output stream, to `write`; the
+    /// packet is free again afterwards.
+    func take(_ write: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
+        if shift != 0 {
+            if packet.pointee.pts != AV.noPTS { packet.pointee.pts -= shift }
+            if packet.pointee.dts != AV.noPTS { packet.pointee.dts -= shift }
+        }
+        packet.pointee.stream_index = outStream.pointee.index
+        av_packet_rescale_ts(packet, stream.pointee.time_base, outStream.pointee.time_base)
+        packet.pointee.pos = -1
+        ready = false
+        defer { av_packet_unref(packet) }
+        try write(packet)
+    }
+}
+
+/// The merged video's span over the packets written: the earliest presentation time to the
+/// end of the latest packet, in the output stream's time base.
+struct MergeSpan {
+    let timeBase: AVRational
+    private var first: MediaTime?, end: MediaTime?
+
+    init(timeBase: AVRational) {
+        self.timeBase = timeBase
+    }
+
+    mutating func add(_ packet: UnsafeMutablePointer<AVPacket>) {
+        guard packet.pointee.pts != AV.noPTS else { return }
+        let start = MediaTime(value: packet.pointee.pts, timescale: timeBase.den) * Int64(timeBase.num)
+        let stop = MediaTime(value: packet.pointee.pts + max(packet.pointee.duration, 0), timescale: timeBase.den) * Int64(timeBase.num)
+        first = min(first ?? start, start)
+        end = max(end ?? stop, stop)
+    }
+
+    var duration: MediaTime { first.flatMap { f in end.map { $0 - f } } ?? .zero }
 }

@@ -62,99 +62,23 @@ public struct LibraryBackup {
 
     /// Runs the backup. With `auto`, does nothing when the previous one is under a day old.
     /// Fails before copying anything when the destination lacks the room, with the numbers.
+    /// The steps: the previous backup read → the plan (what stands, what is copied) → room
+    /// checked → copies → one sync → the document, atomically → files no longer listed removed.
     public func run(auto: Bool = false, now: Date = Date()) throws -> Report {
         var report = Report()
-        do {
-            try FileManager.default.createDirectory(atPath: destination + "/" + Self.mediaFolder, withIntermediateDirectories: true)
-        } catch {
-            throw Error(description: "backup folder \(destination): cannot create it (\(error.localizedDescription))")
-        }
-        let previous: BackupDocument?
-        do {
-            previous = try Self.document(in: destination)
-        } catch .newerFormat(let version) {
-            throw Error(description: "\(destination)/\(Self.documentName) was written by a newer Reel (format \(version)); update Reel or back up to another folder")
-        } catch {
-            // A damaged document cannot be trusted for skipping: everything is copied again.
-            previous = nil
-        }
-        report.previousBackup = previous?.createdAt
-        if auto, !BackupPolicy.isAutoDue(lastBackup: previous?.createdAt, now: now) {
+        let previous = PreviousBackup(try previousDocument())
+        report.previousBackup = previous.document?.createdAt
+        if auto, !BackupPolicy.isAutoDue(lastBackup: previous.document?.createdAt, now: now) {
             report.skippedAsRecent = true
             return report
         }
-
         let sessions = try library.sessions()
         let materials = try library.materials()
-        let listed = Set(previous?.media.map(\.path) ?? [])
-        var previousBySource: [String: BackupMediaEntry] = [:]
-        for entry in previous?.media ?? [] { previousBySource["\(entry.ownerID)/\(entry.role.rawValue)"] = entry }
-
-        // Every file to back up: each session's, and each material's cover. The review's edits
-        // exist only once a session was reviewed: not a missing file.
-        var files: [(owner: UUID, role: BackupMediaEntry.Role, path: String, optional: Bool)] = []
-        for session in sessions {
-            files.append((session.id, .video, session.filePath, false))
-            if let thumbnail = session.thumbnailPath { files.append((session.id, .thumbnail, thumbnail, false)) }
-            if let track = session.faceTrackPath { files.append((session.id, .faceTrack, track, false)) }
-            files.append((session.id, .reviewEdits, PrivacyEdits.path(forVideo: session.filePath), true))
-        }
-        for material in materials {
-            if let cover = material.coverPath { files.append((material.id, .cover, cover, false)) }
-        }
-
-        // Plan: which files stand as they are, which must be copied.
-        struct Copy { var ownerID: UUID; var role: BackupMediaEntry.Role; var source: String; var size: Int64; var modified: Double }
-        var entries: [BackupMediaEntry] = []
-        var copies: [Copy] = []
-        for file in files {
-            guard let status = ChecksummedFile.status(file.path) else {
-                if !file.optional { report.missingSources.append(file.path) }
-                continue
-            }
-            if let old = previousBySource["\(file.owner)/\(file.role.rawValue)"],
-               old.standsFor(sourcePath: file.path, size: status.size, modified: status.modified),
-               ChecksummedFile.status(destination + "/" + old.path)?.size == old.size {
-                entries.append(old)
-                report.unchangedFiles += 1
-            } else {
-                copies.append(Copy(ownerID: file.owner, role: file.role, source: file.path, size: status.size, modified: status.modified))
-            }
-        }
-
-        // Room, before copying anything.
-        let needed = copies.reduce(Int64(0)) { $0 + $1.size }
-        let available = try ChecksummedFile.availableBytes(at: destination)
-        guard BackupPolicy.fits(bytesToCopy: needed, available: available) else {
-            throw Error(description: "backup folder \(destination) lacks the space: \(copies.count) file\(copies.count == 1 ? "" : "s") to copy need \(Self.bytes(needed + BackupPolicy.margin(forCopying: needed))) (\(Self.bytes(needed)) of media plus \(Self.bytes(BackupPolicy.margin(forCopying: needed))) margin), \(Self.bytes(available)) are free; free some space or choose another folder with --to")
-        }
-
-        // Copy: never over a listed file.
-        for copy in copies {
-            let name = (copy.source as NSString).lastPathComponent
-            let folder = Self.folder(of: copy.ownerID, role: copy.role)
-            let plain = "\(folder)/\(name)"
-            let staging = destination + "/" + plain
-            let (size, checksum, temporary) = try ChecksummedFile.copy(from: copy.source, to: staging, rename: false, durable: false)
-            var relative = plain
-            if let old = previousBySource["\(copy.ownerID)/\(copy.role.rawValue)"], old.checksum == checksum, old.size == size,
-               ChecksummedFile.status(destination + "/" + old.path)?.size == old.size {
-                relative = old.path   // same content already there (only its time changed)
-                unlink(temporary)
-            } else {
-                if listed.contains(relative) {
-                    relative = "\(folder)/\(checksum.short)-\(name)"
-                }
-                try ChecksummedFile.commit(temporary, to: destination + "/" + relative, durable: false)
-                report.copiedFiles += 1
-                report.copiedBytes += size
-            }
-            entries.append(BackupMediaEntry(ownerID: copy.ownerID, role: copy.role, path: relative, size: size, checksum: checksum,
-                                            sourcePath: copy.source, sourceModified: copy.modified))
-        }
-
+        let plan = plan(Self.sources(sessions: sessions, materials: materials), previous: previous, report: &report)
+        try checkRoom(for: plan.copies)
+        let entries = try plan.kept + copy(plan.copies, previous: previous, report: &report)
         // Every copy and its name on disk before the document that lists them (one syncfs).
-        if !copies.isEmpty { try ChecksummedFile.syncFileSystem(destination) }
+        if !plan.copies.isEmpty { try ChecksummedFile.syncFileSystem(destination) }
 
         // The document, atomically and last.
         let document = BackupDocument(createdAt: now, libraryMigrations: try library.appliedMigrations(), sessions: sessions,
@@ -169,6 +93,32 @@ public struct LibraryBackup {
         // Only now: files the new document does not list (older versions, interrupted copies).
         report.removedFiles = prune(keeping: Set(entries.map(\.path)))
         return report
+    }
+
+    /// Creates the destination's media folder and reads the backup already there (nil: none,
+    /// or one too damaged to trust for skipping: everything is copied again).
+    private func previousDocument() throws -> BackupDocument? {
+        do {
+            try FileManager.default.createDirectory(atPath: destination + "/" + Self.mediaFolder, withIntermediateDirectories: true)
+        } catch {
+            throw Error(description: "backup folder \(destination): cannot create it (\(error.localizedDescription))")
+        }
+        do {
+            return try Self.document(in: destination)
+        } catch .newerFormat(let version) {
+            throw Error(description: "\(destination)/\(Self.documentName) was written by a newer Reel (format \(version)); update Reel or back up to another folder")
+        } catch {
+            return nil
+        }
+    }
+
+    /// Room, before copying anything: the copies and the policy's margin must fit.
+    private func checkRoom(for copies: [BackupCopy]) throws {
+        let needed = copies.reduce(Int64(0)) { $0 + $1.size }
+        let available = try ChecksummedFile.availableBytes(at: destination)
+        guard BackupPolicy.fits(bytesToCopy: needed, available: available) else {
+            throw Error(description: "backup folder \(destination) lacks the space: \(copies.count) file\(copies.count == 1 ? "" : "s") to copy need \(Self.bytes(needed + BackupPolicy.margin(forCopying: needed))) (\(Self.bytes(needed)) of media plus \(Self.bytes(BackupPolicy.margin(forCopying: needed))) margin), \(Self.bytes(available)) are free; free some space or choose another folder with --to")
+        }
     }
 
     /// `Media/<session id>/` for a session's files, `Media/materials/<material id>/` for a cover.
