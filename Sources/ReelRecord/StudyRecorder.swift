@@ -281,7 +281,7 @@ public final class StudyRecorder: Sendable {
     }
     /// `@unchecked Sendable`: the state is only reached through its `Mutex`; the class exists
     /// because a `Mutex` cannot be captured by the tick closure itself.
-    private final class SupervisionState: @unchecked Sendable {
+    private final class SupervisionState: Sendable {
         let state: Mutex<Supervision>
         init(_ value: Supervision) { state = Mutex(value) }
     }
