@@ -6,7 +6,7 @@ SWIFT ?= swift
 # The release build directory; asked of SwiftPM when a recipe runs, not when make starts.
 RELEASE_BIN = $$($(SWIFT) build -c release --show-bin-path)
 
-.PHONY: all setup build test demo bench install uninstall clean
+.PHONY: all setup build build-info test demo bench install uninstall clean
 
 all: build
 
@@ -14,8 +14,21 @@ setup:
 	@bash scripts/setup.sh
 	@bash scripts/fetch-model.sh
 
-build: setup
+build: setup build-info
 	$(SWIFT) build -c release --product reel
+
+# The commit `reel --version` names: written to Sources/CBuildInfo/commit.h (not in git) only
+# when it changes, and then build_info.c is touched so SwiftPM recompiles that one file and
+# relinks; an unchanged commit rebuilds nothing. "-dirty" when tracked files differ from it;
+# "unknown" outside a git checkout. A plain `swift build` never writes it (see build_info.c).
+BUILD_INFO = Sources/CBuildInfo/commit.h
+build-info:
+	@commit=$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown); \
+	if [ "$$commit" != unknown ] && ! git diff --quiet HEAD -- 2>/dev/null; then commit="$$commit-dirty"; fi; \
+	line="#define REEL_BUILD_COMMIT \"$$commit\""; \
+	if [ "$$(cat $(BUILD_INFO) 2>/dev/null)" != "$$line" ]; then \
+		echo "$$line" > $(BUILD_INFO); touch Sources/CBuildInfo/build_info.c; \
+	fi
 
 # Integration tests run the optimized binary through REEL_BIN. Tests run one at a time
 # (--no-parallel): several of them run in real time and must not starve each other.

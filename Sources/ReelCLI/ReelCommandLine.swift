@@ -44,7 +44,8 @@ public enum ReelCommandLine {
     public static let tool = ToolSpec(
         name: "reel",
         summary: "A camera pipeline for Linux: a study recorder (active-time timelapses, privacy export) and live HLS without a media server.",
-        commands: subcommands.map(\.spec)
+        commands: subcommands.map(\.spec),
+        version: { ReelVersion.text }
     )
 
     /// Usage errors: `EX_USAGE` from sysexits.h.
