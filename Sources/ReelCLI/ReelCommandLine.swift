@@ -65,7 +65,8 @@ public enum ReelCommandLine {
             print(text, terminator: "")
             return 0
         case .run(let parsed):
-            guard let subcommand = subcommands.first(where: { $0.spec.name == parsed.command.name }) else {
+            let name = (parsed.group ?? parsed.command).name
+            guard let subcommand = subcommands.first(where: { $0.spec.name == name }) else {
                 preconditionFailure("\(parsed.path) is declared but has no run function")
             }
             do {
@@ -75,7 +76,7 @@ public enum ReelCommandLine {
                 return usageExitCode
             } catch {
                 // Reel's own errors are their description; Foundation's become a sentence, never a dump.
-                printError("\(parsed.path): \(ErrorSentence.describe(error))")
+                printError("\(parsed.commandPath): \(ErrorSentence.describe(error))")
                 return 1
             }
         }

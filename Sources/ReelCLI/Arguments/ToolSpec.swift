@@ -53,7 +53,10 @@ public struct ToolSpec: Sendable {
             return .help(help())
         case "help":
             guard let topic = rest.first else { return .help(help()) }
-            return .help(try resolve(topic).help(path: "\(name) \(topic)"))
+            let command = try resolve(topic)
+            guard rest.count > 1 else { return .help(command.help(path: "\(name) \(topic)")) }
+            // `help tags add`: the action's help, as `tags add --help` shows it.
+            return try command.parse(Array(rest.dropFirst()) + ["--help"], path: "\(name) \(topic)")
         case "--version" where version != nil, "version" where version != nil:
             if let extra = rest.first, extra == "--help" || extra == "-h" { return .help(help()) }
             if let extra = rest.first {

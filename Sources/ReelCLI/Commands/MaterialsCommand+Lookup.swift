@@ -7,10 +7,10 @@ import ReelStore
 /// services' addresses, the library checked before any network, openBD → NDL, the cover.
 extension MaterialsCommand {
     static let openBD = Option.value("openbd", placeholder: "URL",
-                                     help: "add, scan: openBD's base address (default $REEL_OPENBD_URL or https://api.openbd.jp/v1).")
+                                     help: "OpenBD's base address, used by add and scan (default $REEL_OPENBD_URL or https://api.openbd.jp/v1); every action takes it, as it takes the variable.")
     static let ndl = Option.value("ndl", placeholder: "URL",
-                                  help: "add, scan: the National Diet Library search's base (default $REEL_NDL_URL or https://ndlsearch.ndl.go.jp).")
-    static let offline = Option.flag("offline", help: "add: look nothing up on the network; --title is then required.")
+                                  help: "The National Diet Library search's base, used by add and scan (default $REEL_NDL_URL or https://ndlsearch.ndl.go.jp); every action takes it, as it takes the variable.")
+    static let offline = Option.flag("offline", help: "Look nothing up on the network; --title is then required.")
 
     /// Why a lookup or scan added nothing; the message says what to do.
     struct ScanFailure: Error, CustomStringConvertible {

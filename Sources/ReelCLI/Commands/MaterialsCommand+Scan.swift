@@ -7,8 +7,8 @@ import ReelStore
 /// `reel materials scan IMAGE | --source SRC`: barcode → ISBN → openBD / NDL → the library.
 extension MaterialsCommand {
     static let scanSource = Option.value("source", short: "s", placeholder: "SRC",
-                                         help: "scan: read frames from a capture source (test, file:PATH, v4l2:/dev/videoN) instead of a picture.")
-    static let scanTimeout = Option.value("timeout", placeholder: "DURATION", help: "scan --source: give up after this long (default 30s).")
+                                         help: "Read frames from a capture source (test, file:PATH, v4l2:/dev/videoN) instead of a picture.")
+    static let scanTimeout = Option.value("timeout", placeholder: "DURATION", help: "With --source: give up after this long (default 30s).")
 
     /// Reads the barcode, then as ``add(_:)`` with `--isbn`: nothing looked up for a book
     /// already in the library (exit 1), else openBD → NDL, the cover, the library.
@@ -17,7 +17,7 @@ extension MaterialsCommand {
         let settings = try lookupSettings(arguments)
         let found: BarcodeScan.Found
         if let sourceText = arguments.string(scanSource) {
-            try LibraryCommandText.none(arguments, reference)
+            try LibraryCommandText.none(arguments, picture)
             let spec: SourceSpec
             do { spec = try SourceSpec(parsing: sourceText) } catch let error as SourceSpec.Error {
                 throw arguments.invalid(scanSource, expected: error.expected)
@@ -29,9 +29,9 @@ extension MaterialsCommand {
                                   + "; hold the barcode flat and close, or type it: reel materials add --isbn ISBN --title TEXT")
             }
         } else {
-            let image = LibraryCommandText.absolute(try LibraryCommandText.required(arguments, reference))
+            let image = LibraryCommandText.absolute(try LibraryCommandText.required(arguments, picture))
             guard FileManager.default.fileExists(atPath: image) else {
-                throw ArgumentParser.Error.invalidValue(command: arguments.path, option: reference.name, value: image,
+                throw ArgumentParser.Error.invalidValue(command: arguments.path, option: picture.name, value: image,
                                                         expected: "a picture file that exists", suggestion: nil)
             }
             found = try BarcodeScan.scan(imagePath: image)

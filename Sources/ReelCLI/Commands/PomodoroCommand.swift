@@ -5,11 +5,10 @@ import ReelStore
 /// `reel pomodoro start [--minutes 25] | stop | status [--json|--waybar] | wait`: a study timer
 /// whose end lives in `$XDG_STATE_HOME/reel/pomodoro.json`, shared with status-bar widgets.
 enum PomodoroCommand {
-    static let action = Positional("ACTION", help: "start, stop, status or wait.")
-    static let minutes = Option.value("minutes", as: Double.self, default: "25", help: "start: the length in minutes.")
-    static let json = Option.flag("json", help: "status: one JSON object (state, startedAt, endsAt, remainingSeconds).")
-    static let waybar = Option.flag("waybar", help: "status: one line of JSON for a Waybar custom module (text, tooltip, class, percentage).")
-    static let follow = Option.flag("follow", help: "status: keep running and print a new line whenever it changes (every second while a pomodoro runs) — one process for a status bar instead of one per poll.")
+    static let minutes = Option.value("minutes", as: Double.self, default: "25", help: "The length in minutes.")
+    static let json = Option.flag("json", help: "One JSON object (state, startedAt, endsAt, remainingSeconds).")
+    static let waybar = Option.flag("waybar", help: "One line of JSON for a Waybar custom module (text, tooltip, class, percentage).")
+    static let follow = Option.flag("follow", help: "Keep running and print a new line whenever it changes (every second while a pomodoro runs) — one process for a status bar instead of one per poll.")
 
     static let spec = CommandSpec(
         name: "pomodoro",
@@ -27,13 +26,19 @@ enum PomodoroCommand {
             prints a line on every change and the countdown ticks each second; without it, add \
             "interval": 5 (each call starts reel afresh, about 0.06 CPU-seconds).
             """,
-        options: [minutes, json, waybar, follow],
-        positionals: [action],
+        subcommands: [
+            CommandSpec(name: "start", summary: "Start a pomodoro (refused while one is running).", options: [minutes],
+                        examples: ["reel pomodoro start --minutes 50"]),
+            CommandSpec(name: "stop", summary: "Stop the pomodoro (running or finished)."),
+            CommandSpec(name: "status", summary: "Show the pomodoro: running (time left), finished or none.", options: [json, waybar, follow],
+                        examples: ["reel pomodoro status --waybar --follow"]),
+            CommandSpec(name: "wait", summary: "Sleep until the pomodoro ends; exit 1 when it is stopped first."),
+        ],
         examples: ["reel pomodoro start", "reel pomodoro start --minutes 50 && reel pomodoro wait", "reel pomodoro status --waybar --follow", "reel pomodoro stop"])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
-        let verb = try LibraryCommandText.action(arguments, action, choices: ["start", "stop", "status", "wait"])
-        if let conflict = arguments.conflict(json, waybar) { throw conflict }
+        let verb = arguments.command.name
+        if verb == "status", let conflict = arguments.conflict(json, waybar) { throw conflict }
         let file = PomodoroStateFile(path: PomodoroStateFile.defaultPath(UserFolders.current))
         switch verb {
         case "start":
