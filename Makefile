@@ -14,21 +14,20 @@ setup:
 	@bash scripts/setup.sh
 	@bash scripts/fetch-model.sh
 
-build: setup build-info
-	$(SWIFT) build -c release --product reel
-
-# The commit `reel --version` names: written to Sources/CBuildInfo/commit.h (not in git) only
-# when it changes, and then build_info.c is touched so SwiftPM recompiles that one file and
-# relinks; an unchanged commit rebuilds nothing. "-dirty" when tracked files differ from it;
-# "unknown" outside a git checkout. A plain `swift build` never writes it (see build_info.c).
+# The commit `reel --version` names lives in Sources/CBuildInfo/commit.h (not in git) only while
+# this release build runs: build-info writes it and touches build_info.c, and it is removed (and
+# build_info.c touched again) afterwards, so a later plain `swift build` says "unknown" instead of
+# a commit it was not built from. Each `make build` recompiles that one C file and relinks;
+# nothing else. "-dirty" when tracked files differ from the commit; "unknown" outside git.
 BUILD_INFO = Sources/CBuildInfo/commit.h
+build: setup build-info
+	@status=0; $(SWIFT) build -c release --product reel || status=$$?; \
+	rm -f $(BUILD_INFO); touch Sources/CBuildInfo/build_info.c; exit $$status
+
 build-info:
 	@commit=$$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown); \
 	if [ "$$commit" != unknown ] && ! git diff --quiet HEAD -- 2>/dev/null; then commit="$$commit-dirty"; fi; \
-	line="#define REEL_BUILD_COMMIT \"$$commit\""; \
-	if [ "$$(cat $(BUILD_INFO) 2>/dev/null)" != "$$line" ]; then \
-		echo "$$line" > $(BUILD_INFO); touch Sources/CBuildInfo/build_info.c; \
-	fi
+	echo "#define REEL_BUILD_COMMIT \"$$commit\"" > $(BUILD_INFO); touch Sources/CBuildInfo/build_info.c
 
 # Integration tests run the optimized binary through REEL_BIN. Tests run one at a time
 # (--no-parallel): several of them run in real time and must not starve each other.
