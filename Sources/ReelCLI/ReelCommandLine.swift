@@ -57,8 +57,7 @@ public enum ReelCommandLine {
         do {
             invocation = try tool.parse(arguments)
         } catch {
-            printError("\(error)\n\(error.usageHint)")
-            return usageExitCode
+            return ErrorPrinter.usage(error)
         }
         switch invocation {
         case .help(let text):
@@ -72,11 +71,9 @@ public enum ReelCommandLine {
             do {
                 return try await subcommand.run(parsed)
             } catch let error as ArgumentParser.Error {
-                printError("\(error)\n\(error.usageHint)")
-                return usageExitCode
+                return ErrorPrinter.usage(error)
             } catch {
-                // Reel's own errors are their description; Foundation's become a sentence, never a dump.
-                printError("\(parsed.commandPath): \(ErrorSentence.describe(error))")
+                ErrorPrinter.failure(parsed.commandPath, error)
                 return 1
             }
         }
@@ -85,12 +82,5 @@ public enum ReelCommandLine {
     /// Runs the process's command line and exits with the command's code.
     public static func main() async -> Never {
         exit(await run(Array(CommandLine.arguments.dropFirst())))
-    }
-
-    /// Writes `message` to standard error, each line made safe for a terminal (an error may
-    /// quote a title or a path with control characters in it).
-    private static func printError(_ message: String) {
-        let safe = message.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.safe(String($0)) }
-        FileHandle.standardError.write(Data((safe.joined(separator: "\n") + "\n").utf8))
     }
 }

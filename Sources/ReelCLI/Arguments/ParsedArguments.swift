@@ -122,6 +122,12 @@ public struct ParsedArguments: Sendable {
                       suggestion: nil)
     }
 
+    /// A usage error in the command's own words, for a check no option can state alone:
+    /// `throw arguments.refused("--interval applies to --mode timelapse only")`.
+    public func refused(_ reason: String) -> ArgumentParser.Error {
+        .refused(command: path, reason: reason)
+    }
+
     /// An error for two options that exclude each other, when both were given (nil otherwise):
     /// `if let error = arguments.conflict(archive, noArchive) { throw error }`.
     public func conflict(_ first: Option, _ second: Option) -> ArgumentParser.Error? {

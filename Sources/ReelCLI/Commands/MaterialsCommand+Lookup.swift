@@ -104,6 +104,6 @@ extension MaterialsCommand {
     }
 
     private static func warn(_ line: String) {
-        FileHandle.standardError.write(Data("reel materials: \(TerminalText.safe(line))\n".utf8))
+        ErrorPrinter.failure("reel materials", line)
     }
 }

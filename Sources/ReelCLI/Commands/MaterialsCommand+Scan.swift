@@ -8,7 +8,7 @@ import ReelStore
 extension MaterialsCommand {
     static let scanSource = Option.value("source", short: "s", placeholder: "SRC",
                                          help: "Read frames from a capture source (test, file:PATH, v4l2:/dev/videoN) instead of a picture.")
-    static let scanTimeout = Option.value("timeout", placeholder: "DURATION", help: "With --source: give up after this long (default 30s).")
+    static let scanTimeout = Option.value("timeout", as: Duration.self, default: "30s", help: "With --source: give up after this long.")
 
     /// Reads the barcode, then as ``add(_:)`` with `--isbn`: nothing looked up for a book
     /// already in the library (exit 1), else openBD → NDL, the cover, the library.
@@ -22,7 +22,7 @@ extension MaterialsCommand {
             do { spec = try SourceSpec(parsing: sourceText) } catch let error as SourceSpec.Error {
                 throw arguments.invalid(scanSource, expected: error.expected)
             }
-            let timeout = try arguments.seconds(scanTimeout) ?? 30
+            let timeout = try arguments.require(scanTimeout, as: Duration.self).secondsValue
             found = try BarcodeScan.scan(source: spec, timeout: timeout)
             if found.isbn == nil {
                 throw ScanFailure(description: "no book barcode seen from \(sourceText) in \(Int(timeout)) s" + otherCodesNote(found)

@@ -95,8 +95,7 @@ enum MaterialsCommand {
         guard titleText != nil || (isbnDigits != nil && !arguments.flag(offline)) else {
             let why = isbnDigits == nil ? "give --title, or --isbn to look the title up"
                 : "--offline looks nothing up, so give the title: \(manualLine(isbnDigits!))"
-            FileHandle.standardError.write(Data("reel materials: add needs a title: \(why)\nRun 'reel materials add --help' for usage.\n".utf8))
-            return ReelCommandLine.usageExitCode
+            throw arguments.refused("a title is needed: \(why)")
         }
         if let isbnDigits { try refuseIfPresent(isbnDigits, arguments) }
         let material: StudyMaterial

@@ -5,7 +5,8 @@ import ReelStore
 /// `reel pomodoro start [--minutes 25] | stop | status [--json|--waybar] | wait`: a study timer
 /// whose end lives in `$XDG_STATE_HOME/reel/pomodoro.json`, shared with status-bar widgets.
 enum PomodoroCommand {
-    static let minutes = Option.value("minutes", as: Double.self, default: "25", help: "The length in minutes.")
+    static let minutes = Option.value("minutes", as: Double.self, default: String(format: "%g", PomodoroTimer.defaultMinutes),
+                                      help: "The length in minutes.")
     static let json = Option.flag("json", help: "One JSON object (state, startedAt, endsAt, remainingSeconds).")
     static let waybar = Option.flag("waybar", help: "One line of JSON for a Waybar custom module (text, tooltip, class, percentage).")
     static let follow = Option.flag("follow", help: "Keep running and print a new line whenever it changes (every second while a pomodoro runs) — one process for a status bar instead of one per poll.")
@@ -42,7 +43,7 @@ enum PomodoroCommand {
         let file = PomodoroStateFile(path: PomodoroStateFile.defaultPath(UserFolders.current))
         switch verb {
         case "start":
-            let length = try arguments.value(minutes, as: Double.self) ?? PomodoroTimer.defaultMinutes
+            let length = try arguments.require(minutes, as: Double.self)
             let timer: PomodoroTimer
             do { timer = try PomodoroTimer(minutes: length, now: Date()) } catch { throw arguments.invalid(minutes, expected: "more than 0 and at most 1440 minutes") }
             let running: Double? = try file.update { current in
@@ -50,7 +51,7 @@ enum PomodoroCommand {
                 return (timer, nil)
             }
             if let running {
-                FileHandle.standardError.write(Data("reel pomodoro: a pomodoro is running (\(PomodoroTimer.clock(running)) left); stop it first: reel pomodoro stop\n".utf8))
+                ErrorPrinter.failure(arguments.commandPath, "a pomodoro is running (\(PomodoroTimer.clock(running)) left); stop it first: reel pomodoro stop")
                 return 1
             }
             print("pomodoro started: \(PomodoroTimer.clock(timer.endsAt.timeIntervalSince(timer.startedAt))), ends at \(localTime(timer.endsAt))")
@@ -123,7 +124,7 @@ enum PomodoroCommand {
     /// Sleeps until the end, following stops and restarts; exit 0 at the end, 1 when stopped.
     static func wait(_ file: PomodoroStateFile) throws -> Int32 {
         guard var timer = try file.read() else {
-            FileHandle.standardError.write(Data("reel pomodoro: no pomodoro running (reel pomodoro start)\n".utf8))
+            ErrorPrinter.failure("reel pomodoro", "no pomodoro running (reel pomodoro start)")
             return 1
         }
         while case .running(let remaining, _) = timer.status(at: Date()) {
@@ -188,7 +189,7 @@ enum PomodoroCommand {
             try process.run()
             process.waitUntilExit()
         } catch {
-            FileHandle.standardError.write(Data("reel pomodoro: warning: notify-send failed: \(error)\n".utf8))
+            ErrorPrinter.warning("reel pomodoro", "notify-send failed: \(ErrorSentence.describe(error))")
         }
     }
 
