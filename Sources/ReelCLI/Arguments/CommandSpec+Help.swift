@@ -72,7 +72,7 @@ extension CommandSpec {
 
     /// The help sentence followed by what the user needs to know to type it:
     /// `(one of low, medium, high; default: medium)`.
-    private static func optionText(_ option: Option) -> String {
+    static func optionText(_ option: Option) -> String {
         var notes: [String] = []
         if let choices = option.choices { notes.append(ArgumentValueText.oneOf(choices)) }
         if option.isRequired { notes.append("required") }

@@ -42,7 +42,8 @@ public struct ToolSpec: Sendable {
     /// Parses a whole command line without the program name: `["live", "--origin", "…"]`.
     ///
     /// `--help`, `-h` and `help` show the tool's help; `help COMMAND` and `COMMAND --help` show
-    /// the command's; `--version` and `version` show the version, when the tool has one.
+    /// the command's; `help --man` prints the man page; `--version` and `version` show the
+    /// version, when the tool has one.
     public func parse(_ arguments: [String]) throws(ArgumentParser.Error) -> Invocation {
         guard let first = arguments.first else {
             throw .missingCommand(tool: name, commands: commands.map(\.name))
@@ -53,6 +54,7 @@ public struct ToolSpec: Sendable {
             return .help(help())
         case "help":
             guard let topic = rest.first else { return .help(help()) }
+            if topic == "--man" && rest.count == 1 { return .help(ManPage(tool: self).text) }
             let command = try resolve(topic)
             guard rest.count > 1 else { return .help(command.help(path: "\(name) \(topic)")) }
             // `help tags add`: the action's help, as `tags add --help` shows it.
