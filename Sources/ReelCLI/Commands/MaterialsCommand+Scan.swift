@@ -1,6 +1,7 @@
 import Foundation
 import ReelBooks
 import ReelCore
+import ReelMaterials
 import ReelMedia
 import ReelStore
 
@@ -42,25 +43,11 @@ extension MaterialsCommand {
         }
         let isbn = found.isbn!
         print("read ISBN \(isbn)")
-        try refuseIfPresent(isbn, arguments)  // before any network: the library already says what it is
-        let lookup = bookLookup(settings)
-        let (record, cachedAt) = try await lookUpBook(isbn, lookup: lookup, manual: manualLine(isbn))
-        let libraryPath = LibraryOption.path(arguments)
-        let coverPath = await downloadCover(record, lookup: lookup, folder: (libraryPath as NSString).deletingLastPathComponent + "/covers")
-        let material = try material(from: record, isbn: isbn, coverPath: coverPath)
-        try LibraryOption.openOrCreate(arguments).addMaterial(material)
-        print(addedLine(material, from: record, cachedAt: cachedAt))
+        let intake = intake(arguments, settings: settings)
+        try intake.refuseIfPresent(isbn)  // before any network: the library already says what it is
+        let added = try await intake.addLookedUp(isbn: isbn)
+        print(addedLine(added.material, from: added.record, cachedAt: added.cachedAt))
         return 0
-    }
-
-    /// A material from a book database's record: its text is cleaned, not refused (control
-    /// characters become spaces); `author`/`publisher`/`cover` given by the user come first.
-    static func material(from record: BookRecord, isbn: String, author: String? = nil, publisher: String? = nil,
-                         coverPath: String?) throws -> StudyMaterial {
-        try StudyMaterial(isbn: isbn, title: LibraryName.cleaned(record.title, as: .title) ?? "ISBN \(isbn)",
-                          author: author ?? record.author.flatMap { LibraryName.cleaned($0, as: .author) },
-                          publisher: publisher ?? record.publisher.flatMap { LibraryName.cleaned($0, as: .publisher) },
-                          coverPath: coverPath, addedAt: Date())
     }
 
     private static func otherCodesNote(_ found: BarcodeScan.Found) -> String {

@@ -1,6 +1,7 @@
 import Foundation
 import ReelBooks
 import ReelCore
+import ReelMaterials
 import ReelStore
 
 /// `reel materials add|ls|rm|scan`: books and other study materials.
@@ -97,23 +98,17 @@ enum MaterialsCommand {
                 : "--offline looks nothing up, so give the title: \(manualLine(isbnDigits!))"
             throw arguments.refused("a title is needed: \(why)")
         }
-        if let isbnDigits { try refuseIfPresent(isbnDigits, arguments) }
-        let material: StudyMaterial
-        var found: (record: BookRecord, cachedAt: Date?)?
-        if let titleText {
-            material = try StudyMaterial(isbn: isbnDigits, title: titleText, author: authorText, publisher: publisherText,
-                                         coverPath: coverPath, addedAt: Date())
-        } else {
-            let digits = isbnDigits!
-            let lookup = bookLookup(try lookupSettings(arguments))
-            let (record, cachedAt) = try await lookUpBook(digits, lookup: lookup, manual: manualLine(digits))
-            found = (record, cachedAt)
-            let folder = (LibraryOption.path(arguments) as NSString).deletingLastPathComponent + "/covers"
-            let picture = coverPath != nil ? coverPath : await downloadCover(record, lookup: lookup, folder: folder)
-            material = try self.material(from: record, isbn: digits, author: authorText, publisher: publisherText, coverPath: picture)
+        if let isbnDigits { try MaterialIntake.refuseIfPresent(isbnDigits, libraryPath: LibraryOption.path(arguments)) }
+        guard let titleText else {
+            let added = try await intake(arguments, settings: try lookupSettings(arguments))
+                .addLookedUp(isbn: isbnDigits!, author: authorText, publisher: publisherText, coverPath: coverPath)
+            print(addedLine(added.material, from: added.record, cachedAt: added.cachedAt))
+            return 0
         }
+        let material = try StudyMaterial(isbn: isbnDigits, title: titleText, author: authorText, publisher: publisherText,
+                                         coverPath: coverPath, addedAt: Date())
         try LibraryOption.openOrCreate(arguments).addMaterial(material)
-        print(addedLine(material, from: found?.record, cachedAt: found?.cachedAt))
+        print(addedLine(material, from: nil, cachedAt: nil))
         return 0
     }
 
