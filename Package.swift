@@ -61,6 +61,7 @@ let package = Package(
             ]
         ),
         // Layer 1: ZBar (Debian libzbar-dev) for EAN-13 barcodes on books; the header wraps zbar_fourcc (a macro).
+        .target(name: "CBuildInfo"),
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         // Layer 2: every rule of the spec that is arithmetic or a state machine.
         .target(name: "ReelCore", linkerSettings: [.linkedLibrary("m")]),
@@ -82,6 +83,8 @@ let package = Package(
         // Layer 3: study materials: EAN-13 barcodes (ZBar) in grey pictures, book lookup (openBD,
         // then the National Diet Library) over HTTP with a disk cache. Knows no video frames.
         .target(name: "ReelBooks", dependencies: ["CZBar", "ReelRuntime", "ReelCore"]),
+        // Layer 4: a book's way into the library: barcode scan → lookup → cover → insert.
+        .target(name: "ReelMaterials", dependencies: ["ReelBooks", "ReelStore", "ReelMedia", "ReelCore"]),
         // A release-built benchmark of the detectors at 1080p (bench/detector.sh).
         .executableTarget(name: "reel-bench-detector", dependencies: ["ReelVision", "ReelCore"]),
         // Layer 4: pipelines (live HLS recorder, publisher).
@@ -94,7 +97,7 @@ let package = Package(
         // Layer 4: the origin server (`reel serve`): stores PUTs, serves HLS.
         .target(name: "ReelOrigin", dependencies: ["ReelCore", "ReelRuntime", "CMicroHTTPD", "CZlib", "CLinux"]),
         // Layer 5: the command line: parses, wires, reports.
-        .target(name: "ReelCLI", dependencies: ["ReelLive", "ReelRecord", "ReelExport", "ReelOrigin", "ReelStore", "ReelMedia", "ReelBooks", "ReelCore"]),
+        .target(name: "ReelCLI", dependencies: ["ReelLive", "ReelRecord", "ReelExport", "ReelOrigin", "ReelStore", "ReelMedia", "ReelVision", "ReelBooks", "ReelMaterials", "ReelCore", "CBuildInfo"]),
         .executableTarget(name: "reel", dependencies: ["ReelCLI"]),
         // Benchmark only (bench/compose.sh): the compositor's cost per 1080p frame, release build.
         .executableTarget(name: "reel-bench-compose", dependencies: ["ReelCompose", "ReelCore"]),

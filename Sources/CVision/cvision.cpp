@@ -248,6 +248,13 @@ void cvision_set_threads(int32_t threads) {
     try { cv::setNumThreads(threads); } catch (...) {}
 }
 
+const char *cvision_opencv_version(void) {
+    static const std::string version = [] {
+        try { return cv::getVersionString(); } catch (...) { return std::string("unknown"); }
+    }();
+    return version.c_str();
+}
+
 cvision_status cvision_centerface_open(const char *model_path, int32_t input_width, cvision_centerface **out,
                                        char *message, size_t message_size) {
     return guarded(message, message_size, [&](std::string &error) -> cvision_status {

@@ -38,13 +38,15 @@ public enum ReelCommandLine {
         Subcommand(spec: ReviewCommand.spec, run: ReviewCommand.run),
         Subcommand(spec: VlogCommand.spec, run: VlogCommand.run),
         Subcommand(spec: ServeCommand.spec, run: ServeCommand.run),
+        Subcommand(spec: CompletionCommand.spec, run: CompletionCommand.run),
     ]
 
     /// The tool's declaration, built from ``subcommands``.
     public static let tool = ToolSpec(
         name: "reel",
         summary: "A camera pipeline for Linux: a study recorder (active-time timelapses, privacy export) and live HLS without a media server.",
-        commands: subcommands.map(\.spec)
+        commands: subcommands.map(\.spec),
+        version: { ReelVersion.text }
     )
 
     /// Usage errors: `EX_USAGE` from sysexits.h.
@@ -56,25 +58,23 @@ public enum ReelCommandLine {
         do {
             invocation = try tool.parse(arguments)
         } catch {
-            printError("\(error)\n\(error.usageHint)")
-            return usageExitCode
+            return ErrorPrinter.usage(error)
         }
         switch invocation {
         case .help(let text):
             print(text, terminator: "")
             return 0
         case .run(let parsed):
-            guard let subcommand = subcommands.first(where: { $0.spec.name == parsed.command.name }) else {
+            let name = (parsed.group ?? parsed.command).name
+            guard let subcommand = subcommands.first(where: { $0.spec.name == name }) else {
                 preconditionFailure("\(parsed.path) is declared but has no run function")
             }
             do {
                 return try await subcommand.run(parsed)
             } catch let error as ArgumentParser.Error {
-                printError("\(error)\n\(error.usageHint)")
-                return usageExitCode
+                return ErrorPrinter.usage(error)
             } catch {
-                // Reel's own errors are their description; Foundation's become a sentence, never a dump.
-                printError("\(parsed.path): \(ErrorSentence.describe(error))")
+                ErrorPrinter.failure(parsed.commandPath, error)
                 return 1
             }
         }
@@ -83,12 +83,5 @@ public enum ReelCommandLine {
     /// Runs the process's command line and exits with the command's code.
     public static func main() async -> Never {
         exit(await run(Array(CommandLine.arguments.dropFirst())))
-    }
-
-    /// Writes `message` to standard error, each line made safe for a terminal (an error may
-    /// quote a title or a path with control characters in it).
-    private static func printError(_ message: String) {
-        let safe = message.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.safe(String($0)) }
-        FileHandle.standardError.write(Data((safe.joined(separator: "\n") + "\n").utf8))
     }
 }

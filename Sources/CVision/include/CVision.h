@@ -73,6 +73,9 @@ typedef struct cvision_detection {
 /** Sets how many threads OpenCV may use (0: sequential in the calling thread; -1: default). */
 void cvision_set_threads(int32_t threads);
 
+/** The version of the OpenCV library loaded at run time ("4.6.0"); static storage, never freed. */
+const char *cvision_opencv_version(void);
+
 /* ---------------------------------------------------------------- CenterFace (ONNX) */
 
 typedef struct cvision_centerface cvision_centerface;

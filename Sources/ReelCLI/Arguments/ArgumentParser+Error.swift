@@ -26,6 +26,16 @@ extension ArgumentParser {
         case missingArgument(command: String, name: String)
         /// Two options that exclude each other were both given.
         case conflictingOptions(command: String, first: String, second: String)
+        /// A command's own check refused the command line (`--interval applies to --mode
+        /// timelapse only`): `reason` is the sentence after the command's name.
+        case refused(command: String, reason: String)
+        /// A command made of actions was given none (and has no default).
+        case missingSubcommand(command: String, choices: [String])
+        /// The word after a command made of actions is not one of them.
+        case unknownSubcommand(command: String, name: String, choices: [String], suggestion: String?)
+        /// An option that other actions of the same command take (`reel tags add --force`:
+        /// `owners` is `["reel tags rm"]`).
+        case optionOfOtherSubcommand(command: String, option: String, owners: [String])
 
         /// One line that says what is wrong and, where possible, what to type instead.
         public var description: String {
@@ -58,6 +68,18 @@ extension ArgumentParser {
                 return "\(command): missing argument \(name)."
             case let .conflictingOptions(command, first, second):
                 return "\(command): '\(first)' and '\(second)' cannot be used together; keep one."
+            case let .refused(command, reason):
+                return "\(command): \(reason)"
+            case let .missingSubcommand(command, choices):
+                return "\(command): missing ACTION; one of: \(choices.joined(separator: ", "))."
+            case let .unknownSubcommand(command, name, choices, suggestion):
+                let shown = TerminalText.truncated(TerminalText.safe(name), toWidth: 60)
+                return "\(command): invalid value '\(shown)' for 'ACTION': expected one of: \(choices.joined(separator: ", "))."
+                    + didYouMean(suggestion)
+            case let .optionOfOtherSubcommand(command, option, owners):
+                let list = owners.map { "'\($0)'" }
+                let named = list.count == 1 ? list[0] : list.dropLast().joined(separator: ", ") + " and " + list.last!
+                return "\(command): unknown option '\(option)'; it belongs to \(named)."
             }
         }
 
@@ -70,7 +92,8 @@ extension ArgumentParser {
                  let .flagTakesNoValue(command, _, _), let .missingRequired(command, _),
                  let .invalidValue(command, _, _, _, _), let .repeatedOption(command, _),
                  let .unexpectedArgument(command, _, _), let .missingArgument(command, _),
-                 let .conflictingOptions(command, _, _):
+                 let .conflictingOptions(command, _, _), let .missingSubcommand(command, _), let .refused(command, _),
+                 let .unknownSubcommand(command, _, _, _), let .optionOfOtherSubcommand(command, _, _):
                 return "Run '\(command) --help' for usage."
             }
         }

@@ -15,11 +15,19 @@ public struct ArgumentParser: Sendable {
     public let command: CommandSpec
     /// How the command is invoked (`reel live`), the prefix of every error.
     public let path: String
+    /// The command whose action `command` is, and how it is invoked (`reel tags`); nil for a
+    /// command that is not an action. An option of a sibling action is refused naming it.
+    let group: (spec: CommandSpec, path: String)?
 
     /// A parser for `command`, invoked as `path`.
     public init(command: CommandSpec, path: String) {
+        self.init(command: command, path: path, group: nil)
+    }
+
+    init(command: CommandSpec, path: String, group: (spec: CommandSpec, path: String)?) {
         self.command = command
         self.path = path
+        self.group = group
     }
 
     /// Parses the words after the command's name.
@@ -66,7 +74,7 @@ public struct ArgumentParser: Sendable {
         while index < arguments.endIndex {
             let word = arguments[index]
             index += 1
-            if optionsEnded || !looksLikeOption(word) {
+            if optionsEnded || !Self.looksLikeOption(word) {
                 words.append(word)
             } else if word == "--" {
                 optionsEnded = true
@@ -92,7 +100,8 @@ public struct ArgumentParser: Sendable {
             throw .missingRequired(command: path, option: option.synopsis)
         }
         let positionals = try assign(words)
-        return .run(ParsedArguments(command: command, path: path, values: values, positionals: positionals))
+        return .run(ParsedArguments(command: command, path: path, group: group?.spec, commandPath: group?.path ?? path,
+                                    values: values, positionals: positionals))
     }
 
     /// Matches positional words to the declared positionals, in order.
@@ -119,7 +128,7 @@ public struct ArgumentParser: Sendable {
 
     /// Whether `word` is an option rather than a positional: it starts with a dash and is
     /// neither a lone `-` nor a number such as `-5` or `-0.5`.
-    private func looksLikeOption(_ word: String) -> Bool {
+    static func looksLikeOption(_ word: String) -> Bool {
         word.hasPrefix("-") && word != "-" && Double(word) == nil
     }
 
@@ -149,7 +158,13 @@ public struct ArgumentParser: Sendable {
         return .unknownOption(command: path, option: word, suggestion: suggestion)
     }
 
+    /// An option this command does not declare: when sibling actions declare it, an error
+    /// naming them; else unknown, with the nearest of this command's own options.
     private func unknownOption(_ spelled: String, near name: String) -> Error {
+        if let group, spelled.hasPrefix("--") {
+            let owners = group.spec.subcommands.filter { $0.option(named: name) != nil }.map { "\(group.path) \($0.name)" }
+            if !owners.isEmpty { return .optionOfOtherSubcommand(command: path, option: spelled, owners: owners) }
+        }
         let names = command.options.map(\.name) + ["help"]
         let suggestion = SpellingSuggestion.nearest(to: name, in: names).map { "--" + $0 }
         return .unknownOption(command: path, option: spelled, suggestion: suggestion)

@@ -28,6 +28,11 @@ public struct CommandSpec: Sendable {
     public let positionals: [Positional]
     /// Complete example command lines shown at the end of help.
     public let examples: [String]
+    /// The actions of a command that has them (`add`, `rm`, … of `reel tags`), in help order;
+    /// empty for a command that is run itself. Each has its own options and positionals.
+    public private(set) var subcommands: [CommandSpec]
+    /// The action run when none is named (`ls` for `reel sessions`); nil when one must be named.
+    public private(set) var defaultSubcommand: String?
 
     private let optionIndexByName: [String: Int]
     private let optionIndexByShortName: [Character: Int]
@@ -66,8 +71,43 @@ public struct CommandSpec: Sendable {
         self.options = options
         self.positionals = positionals
         self.examples = examples
+        self.subcommands = []
+        self.defaultSubcommand = nil
         self.optionIndexByName = byName
         self.optionIndexByShortName = byShort
+    }
+
+    /// A command made of actions (`reel tags add|rm|ls|rename`): the word after the command
+    /// names the action, and each action parses the rest with its own options, so an option
+    /// is accepted only by the actions that declare it. Traps on declaration mistakes (no
+    /// actions, duplicate names, an action called `help`, a default that is not an action, one
+    /// option name declared as a flag by one action and with a value by another).
+    ///
+    /// - Parameter defaultSubcommand: the action run when none is named; nil when one must be.
+    public init(
+        name: String, summary: String, discussion: String = "", subcommands: [CommandSpec],
+        defaultSubcommand: String? = nil, examples: [String] = []
+    ) {
+        precondition(!subcommands.isEmpty, "\(name): a command with actions needs at least one")
+        var kinds: [String: Option.Kind] = [:]
+        var names: Set<String> = []
+        for child in subcommands {
+            precondition(child.name != "help" && names.insert(child.name).inserted, "\(name): action '\(child.name)' declared twice or called help")
+            precondition(child.subcommands.isEmpty, "\(name) \(child.name): actions do not nest further")
+            for option in child.options {
+                precondition(kinds.updateValue(option.kind, forKey: option.name) ?? option.kind == option.kind,
+                             "\(name): --\(option.name) is a flag in one action and takes a value in another")
+            }
+        }
+        precondition(defaultSubcommand.map(names.contains) ?? true, "\(name): the default action is not declared")
+        self.init(name: name, summary: summary, discussion: discussion, examples: examples)
+        self.subcommands = subcommands
+        self.defaultSubcommand = defaultSubcommand
+    }
+
+    /// The action called `name`, if any.
+    public func subcommand(named name: String) -> CommandSpec? {
+        subcommands.first { $0.name == name }
     }
 
     /// The declared option with long name `name` (without dashes), if any.
@@ -85,8 +125,12 @@ public struct CommandSpec: Sendable {
     /// - Parameter path: how the command is invoked, used in errors and help (`reel live`);
     ///   the command's name when nil.
     /// - Returns: ``Invocation/help(_:)`` when `-h` or `--help` appears before `--`, else the
-    ///   parsed arguments.
+    ///   parsed arguments. For a command with actions, the action's arguments (see
+    ///   ``SubcommandParser``).
     public func parse(_ arguments: [String], path: String? = nil) throws(ArgumentParser.Error) -> Invocation {
-        try ArgumentParser(command: self, path: path ?? name).parse(arguments)
+        if !subcommands.isEmpty {
+            return try SubcommandParser(group: self, path: path ?? name).parse(arguments)
+        }
+        return try ArgumentParser(command: self, path: path ?? name).parse(arguments)
     }
 }

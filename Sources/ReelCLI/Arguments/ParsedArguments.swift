@@ -15,16 +15,25 @@
 public struct ParsedArguments: Sendable {
     /// The command these arguments belong to.
     public let command: CommandSpec
-    /// How the command was invoked (`reel live`): the prefix of errors about these arguments.
+    /// How the command was invoked (`reel live`, `reel tags add`): the prefix of usage errors
+    /// about these arguments.
     public let path: String
+    /// The command `command` is an action of (`tags` for `reel tags add`); nil when it is not one.
+    public let group: CommandSpec?
+    /// How the top command was invoked (`reel tags` for `reel tags add`, else ``path``): the
+    /// prefix of the command's failures, which belong to the command more than to one action.
+    public let commandPath: String
     /// Values given, by option name, in command-line order; flags hold one empty string per use.
     private let values: [String: [String]]
     /// Positional words, by positional name.
     private let positionals: [String: [String]]
 
-    init(command: CommandSpec, path: String, values: [String: [String]], positionals: [String: [String]]) {
+    init(command: CommandSpec, path: String, group: CommandSpec?, commandPath: String,
+         values: [String: [String]], positionals: [String: [String]]) {
         self.command = command
         self.path = path
+        self.group = group
+        self.commandPath = commandPath
         self.values = values
         self.positionals = positionals
     }
@@ -111,6 +120,12 @@ public struct ParsedArguments: Sendable {
     public func invalid(_ option: Option, expected: String) -> ArgumentParser.Error {
         .invalidValue(command: path, option: option.longForm, value: string(option) ?? "", expected: expected,
                       suggestion: nil)
+    }
+
+    /// A usage error in the command's own words, for a check no option can state alone:
+    /// `throw arguments.refused("--interval applies to --mode timelapse only")`.
+    public func refused(_ reason: String) -> ArgumentParser.Error {
+        .refused(command: path, reason: reason)
     }
 
     /// An error for two options that exclude each other, when both were given (nil otherwise):

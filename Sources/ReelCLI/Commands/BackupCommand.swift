@@ -45,7 +45,7 @@ enum BackupCommand {
             return 0
         }
         for path in report.missingSources {
-            FileHandle.standardError.write(Data("reel backup: warning: \(path) is missing; backed up without it\n".utf8))
+            ErrorPrinter.warning("reel backup", "\(path) is missing; backed up without it")
         }
         print("""
             backed up \(report.sessions) session\(report.sessions == 1 ? "" : "s"), \(report.tags) tag\(report.tags == 1 ? "" : "s"), \
@@ -64,10 +64,10 @@ enum BackupCommand {
         do {
             let report = try LibraryBackup(library: try StudyLibrary(path: libraryPath, create: false), destination: path).run(auto: true)
             if !report.skippedAsRecent {
-                FileHandle.standardError.write(Data("reel record: backed up to \(path) (\(report.copiedFiles) media file(s) copied)\n".utf8))
+                ErrorPrinter.note("reel record", "backed up to \(path) (\(report.copiedFiles) media file(s) copied)")
             }
         } catch {
-            FileHandle.standardError.write(Data("reel record: warning: the automatic backup to \(path) failed: \(error)\n".utf8))
+            ErrorPrinter.warning("reel record", "the automatic backup to \(path) failed: \(ErrorSentence.describe(error))")
         }
     }
 

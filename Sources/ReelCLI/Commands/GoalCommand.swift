@@ -4,27 +4,29 @@ import ReelStore
 
 /// `reel goal set MINUTES [--date YYYY-MM-DD]`, `reel goal ls`: daily study goals.
 enum GoalCommand {
-    static let action = Positional("ACTION", help: "set or ls.")
-    static let minutes = Positional("MINUTES", arity: .optional, help: "set: minutes of study a day, 0 (no goal) to 1440.")
-    static let date = Option.value("date", placeholder: "YYYY-MM-DD", help: "set: the first day the goal applies to (default: today, local time).")
-    static let json = Option.flag("json", help: "ls: a JSON array of {date, minutes}.")
+    static let minutes = Positional("MINUTES", help: "Minutes of study a day, 0 (no goal) to 1440.")
+    static let date = Option.value("date", placeholder: "YYYY-MM-DD", help: "The first day the goal applies to (default: today, local time).")
+    static let json = Option.flag("json", help: "A JSON array of {date, minutes}.")
 
     static let spec = CommandSpec(
         name: "goal",
         summary: "Set or list the daily study goal.",
         discussion: """
             A goal applies from its date until a later one replaces it, so 'reel goal set 90' \
-            once is enough. Setting a date again replaces its goal; 0 minutes means no goal \
-            from that day (a holiday). 'reel stats' compares each day's active study with the \
-            goal in force that day.
+            once is enough. 'reel stats' compares each day's active study with the goal in \
+            force that day.
             """,
-        options: [date, json, LibraryOption.option],
-        positionals: [action, minutes],
+        subcommands: [
+            CommandSpec(name: "set", summary: "Set the goal from a day on; setting a day again replaces its goal, 0 minutes means no goal from that day (a holiday).",
+                        options: [date, LibraryOption.option], positionals: [minutes],
+                        examples: ["reel goal set 120", "reel goal set 0 --date 2026-12-24"]),
+            CommandSpec(name: "ls", summary: "List the goals and the day each applies from.",
+                        options: [json, LibraryOption.option], examples: ["reel goal ls"]),
+        ],
         examples: ["reel goal set 120", "reel goal set 0 --date 2026-12-24", "reel goal ls"])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
-        let verb = try LibraryCommandText.action(arguments, action, choices: ["set", "ls"])
-        if verb == "set" {
+        if arguments.command.name == "set" {
             let text = try LibraryCommandText.required(arguments, minutes)
             guard let value = Int(text), (0...DailyGoal.maximumMinutes).contains(value) else {
                 throw ArgumentParser.Error.invalidValue(command: arguments.path, option: minutes.name, value: text,
@@ -36,7 +38,6 @@ enum GoalCommand {
             print(value == 0 ? "no daily goal from \(day)" : "daily goal from \(day): \(StudyStatsChart.duration(Double(value)))")
             return 0
         }
-        try LibraryCommandText.none(arguments, minutes)
         let goals = try LibraryOption.openExisting(arguments).goals()
         if arguments.flag(json) {
             print(try LibraryCommandText.json(goals.map { ["date": $0.date.description, "minutes": $0.minutes] as [String: Any] }))

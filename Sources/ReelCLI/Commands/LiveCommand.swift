@@ -48,7 +48,7 @@ enum LiveCommand {
         ])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
-        let sourceArgument = arguments.string(source) ?? "test"
+        let sourceArgument = try arguments.require(source)
         let sourceSpec: SourceSpec
         do {
             sourceSpec = try SourceSpec(parsing: sourceArgument, audio: arguments.string(audio))
@@ -57,7 +57,7 @@ enum LiveCommand {
         }
         let qualitySelection: QualityPreset.Selection
         do {
-            qualitySelection = try QualityPreset.Selection(parsing: arguments.string(quality) ?? "medium")
+            qualitySelection = try QualityPreset.Selection(parsing: try arguments.require(quality))
         } catch {
             throw arguments.invalid(quality, expected: "one of \(QualityPreset.Selection.choices.joined(separator: ", "))")
         }
@@ -75,19 +75,18 @@ enum LiveCommand {
             source: sourceSpec, origin: originURL,
             token: arguments.string(token) ?? ProcessInfo.processInfo.environment["REEL_TOKEN"],
             streamID: id, quality: qualitySelection, landscape: arguments.flag(landscape),
-            segmentSeconds: try arguments.double(segmentSeconds) ?? 2,
+            segmentSeconds: try arguments.require(segmentSeconds, as: Double.self),
             archivePath: nil, duration: try arguments.seconds(duration),
             outputDirectory: arguments.string(output).map { URL(fileURLWithPath: UserFolders.absolute($0)) },
             fast: arguments.flag(fast))
-        settings.archivePreset = arguments.string(archivePreset) ?? "ultrafast"
+        settings.archivePreset = try arguments.require(archivePreset)
         if !arguments.flag(noArchive) {
             settings.archivePath = arguments.string(archive).map(UserFolders.absolute) ?? defaultArchivePath(streamID: id)
         }
         do {
             try settings.validate()
         } catch let error as LiveSettings.Error {
-            FileHandle.standardError.write(Data("reel live: \(error)\nRun 'reel live --help' for usage.\n".utf8))
-            return ReelCommandLine.usageExitCode
+            throw arguments.refused("\(error)")
         }
         FFmpegLog.configure(level: .error)
         let session = LiveSession(settings: settings, reporter: TerminalReporter(quiet: arguments.flag(quiet)))

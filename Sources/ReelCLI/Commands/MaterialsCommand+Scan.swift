@@ -1,14 +1,15 @@
 import Foundation
 import ReelBooks
 import ReelCore
+import ReelMaterials
 import ReelMedia
 import ReelStore
 
 /// `reel materials scan IMAGE | --source SRC`: barcode → ISBN → openBD / NDL → the library.
 extension MaterialsCommand {
     static let scanSource = Option.value("source", short: "s", placeholder: "SRC",
-                                         help: "scan: read frames from a capture source (test, file:PATH, v4l2:/dev/videoN) instead of a picture.")
-    static let scanTimeout = Option.value("timeout", placeholder: "DURATION", help: "scan --source: give up after this long (default 30s).")
+                                         help: "Read frames from a capture source (test, file:PATH, v4l2:/dev/videoN) instead of a picture.")
+    static let scanTimeout = Option.value("timeout", as: Duration.self, default: "30s", help: "With --source: give up after this long.")
 
     /// Reads the barcode, then as ``add(_:)`` with `--isbn`: nothing looked up for a book
     /// already in the library (exit 1), else openBD → NDL, the cover, the library.
@@ -17,21 +18,21 @@ extension MaterialsCommand {
         let settings = try lookupSettings(arguments)
         let found: BarcodeScan.Found
         if let sourceText = arguments.string(scanSource) {
-            try LibraryCommandText.none(arguments, reference)
+            try LibraryCommandText.none(arguments, picture)
             let spec: SourceSpec
             do { spec = try SourceSpec(parsing: sourceText) } catch let error as SourceSpec.Error {
                 throw arguments.invalid(scanSource, expected: error.expected)
             }
-            let timeout = try arguments.seconds(scanTimeout) ?? 30
+            let timeout = try arguments.require(scanTimeout, as: Duration.self).secondsValue
             found = try BarcodeScan.scan(source: spec, timeout: timeout)
             if found.isbn == nil {
                 throw ScanFailure(description: "no book barcode seen from \(sourceText) in \(Int(timeout)) s" + otherCodesNote(found)
                                   + "; hold the barcode flat and close, or type it: reel materials add --isbn ISBN --title TEXT")
             }
         } else {
-            let image = LibraryCommandText.absolute(try LibraryCommandText.required(arguments, reference))
+            let image = LibraryCommandText.absolute(try LibraryCommandText.required(arguments, picture))
             guard FileManager.default.fileExists(atPath: image) else {
-                throw ArgumentParser.Error.invalidValue(command: arguments.path, option: reference.name, value: image,
+                throw ArgumentParser.Error.invalidValue(command: arguments.path, option: picture.name, value: image,
                                                         expected: "a picture file that exists", suggestion: nil)
             }
             found = try BarcodeScan.scan(imagePath: image)
@@ -42,25 +43,11 @@ extension MaterialsCommand {
         }
         let isbn = found.isbn!
         print("read ISBN \(isbn)")
-        try refuseIfPresent(isbn, arguments)  // before any network: the library already says what it is
-        let lookup = bookLookup(settings)
-        let (record, cachedAt) = try await lookUpBook(isbn, lookup: lookup, manual: manualLine(isbn))
-        let libraryPath = LibraryOption.path(arguments)
-        let coverPath = await downloadCover(record, lookup: lookup, folder: (libraryPath as NSString).deletingLastPathComponent + "/covers")
-        let material = try material(from: record, isbn: isbn, coverPath: coverPath)
-        try LibraryOption.openOrCreate(arguments).addMaterial(material)
-        print(addedLine(material, from: record, cachedAt: cachedAt))
+        let intake = intake(arguments, settings: settings)
+        try intake.refuseIfPresent(isbn)  // before any network: the library already says what it is
+        let added = try await intake.addLookedUp(isbn: isbn)
+        print(addedLine(added.material, from: added.record, cachedAt: added.cachedAt))
         return 0
-    }
-
-    /// A material from a book database's record: its text is cleaned, not refused (control
-    /// characters become spaces); `author`/`publisher`/`cover` given by the user come first.
-    static func material(from record: BookRecord, isbn: String, author: String? = nil, publisher: String? = nil,
-                         coverPath: String?) throws -> StudyMaterial {
-        try StudyMaterial(isbn: isbn, title: LibraryName.cleaned(record.title, as: .title) ?? "ISBN \(isbn)",
-                          author: author ?? record.author.flatMap { LibraryName.cleaned($0, as: .author) },
-                          publisher: publisher ?? record.publisher.flatMap { LibraryName.cleaned($0, as: .publisher) },
-                          coverPath: coverPath, addedAt: Date())
     }
 
     private static func otherCodesNote(_ found: BarcodeScan.Found) -> String {

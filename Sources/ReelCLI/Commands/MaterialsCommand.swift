@@ -1,20 +1,21 @@
 import Foundation
 import ReelBooks
 import ReelCore
+import ReelMaterials
 import ReelStore
 
 /// `reel materials add|ls|rm|scan`: books and other study materials.
 enum MaterialsCommand {
-    static let action = Positional("ACTION", help: "add, ls, rm or scan.")
-    static let reference = Positional("MATERIAL", arity: .optional, help: "rm: the material's ISBN (-13 or -10) or at least 4 characters of its id; scan: a picture of the barcode.")
+    static let reference = Positional("MATERIAL", help: "The material's ISBN (-13 or -10) or at least 4 characters of its id.")
+    static let picture = Positional("PICTURE", arity: .optional, help: "A picture of the barcode (instead of --source).")
     static let title = Option.value("title", placeholder: "TEXT",
-                                    help: "add: the title; without it, --isbn's title is looked up (openBD, then the National Diet Library).")
+                                    help: "The title; without it, --isbn's title is looked up (openBD, then the National Diet Library).")
     static let isbn = Option.value("isbn", placeholder: "ISBN",
-                                   help: "add: the ISBN-13 (978… or 979…) or an old ISBN-10 (kept as its ISBN-13); hyphens allowed; checked.")
-    static let author = Option.value("author", placeholder: "TEXT", help: "add: the author.")
-    static let publisher = Option.value("publisher", placeholder: "TEXT", help: "add: the publisher.")
-    static let cover = Option.value("cover", placeholder: "FILE", help: "add: a cover picture on disk (must exist).")
-    static let json = Option.flag("json", help: "ls: a JSON array with every field (absent ones as null).")
+                                   help: "The ISBN-13 (978… or 979…) or an old ISBN-10 (kept as its ISBN-13); hyphens allowed; checked.")
+    static let author = Option.value("author", placeholder: "TEXT", help: "The author.")
+    static let publisher = Option.value("publisher", placeholder: "TEXT", help: "The publisher.")
+    static let cover = Option.value("cover", placeholder: "FILE", help: "A cover picture on disk (must exist).")
+    static let json = Option.flag("json", help: "A JSON array with every field (absent ones as null).")
 
     static let spec = CommandSpec(
         name: "materials",
@@ -29,16 +30,26 @@ enum MaterialsCommand {
             adds it with its cover; offline or unknown, it prints the `add` line to type instead. \
             A book already in the library is not looked up again: add and scan say so and exit 1.
             """,
-        options: [title, isbn, author, publisher, cover, offline, json, scanSource, scanTimeout, openBD, ndl, LibraryOption.option],
-        positionals: [action, reference],
+        subcommands: [
+            CommandSpec(name: "add", summary: "Add a material; with only --isbn, its title, author, publisher and cover are looked up.",
+                        options: [title, isbn, author, publisher, cover, offline, openBD, ndl, LibraryOption.option],
+                        examples: ["reel materials add --title 'Organic Chemistry' --isbn 978-0-306-40615-7 --author 'K. Sato'",
+                                   "reel materials add --isbn 4-10-101001-3"]),
+            CommandSpec(name: "ls", summary: "List the materials.", options: [json, openBD, ndl, LibraryOption.option],
+                        examples: ["reel materials ls --json"]),
+            CommandSpec(name: "rm", summary: "Remove a material from the library.", options: [openBD, ndl, LibraryOption.option],
+                        positionals: [reference], examples: ["reel materials rm 9780306406157"]),
+            CommandSpec(name: "scan", summary: "Read a book's barcode from a picture or a camera, look it up and add it.",
+                        options: [scanSource, scanTimeout, openBD, ndl, LibraryOption.option], positionals: [picture],
+                        examples: ["reel materials scan ~/Pictures/barcode.jpg", "reel materials scan --source v4l2:/dev/video0 --timeout 60"]),
+        ],
         examples: ["reel materials add --title 'Organic Chemistry' --isbn 978-0-306-40615-7 --author 'K. Sato'",
                    "reel materials add --isbn 4-10-101001-3",
                    "reel materials ls --json", "reel materials rm 9780306406157",
                    "reel materials scan ~/Pictures/barcode.jpg", "reel materials scan --source v4l2:/dev/video0 --timeout 60"])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
-        let verb = try LibraryCommandText.action(arguments, action, choices: ["add", "ls", "rm", "scan"])
-        switch verb {
+        switch arguments.command.name {
         case "add":
             return try await add(arguments)
         case "scan":
@@ -48,7 +59,6 @@ enum MaterialsCommand {
             let removed = try LibraryOption.openExisting(arguments).removeMaterial((try? ISBN.normalized(given)) ?? given)
             print("removed '\(TerminalText.safe(removed.title))'")
         default:
-            try LibraryCommandText.none(arguments, reference)
             let materials = try LibraryOption.openExisting(arguments).materials()
             if arguments.flag(json) {
                 let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC")!)
@@ -71,7 +81,6 @@ enum MaterialsCommand {
     /// cover) looked up as `scan` does, unless `--offline`. A book already in the library is
     /// refused before any lookup.
     static func add(_ arguments: ParsedArguments) async throws -> Int32 {
-        try LibraryCommandText.none(arguments, reference)
         var isbnDigits: String?
         if let text = arguments.string(isbn) {
             do { isbnDigits = try ISBN.normalized(text) } catch { throw arguments.invalid(isbn, expected: "an ISBN-13 or ISBN-10: \(error)") }
@@ -87,26 +96,19 @@ enum MaterialsCommand {
         guard titleText != nil || (isbnDigits != nil && !arguments.flag(offline)) else {
             let why = isbnDigits == nil ? "give --title, or --isbn to look the title up"
                 : "--offline looks nothing up, so give the title: \(manualLine(isbnDigits!))"
-            FileHandle.standardError.write(Data("reel materials: add needs a title: \(why)\nRun 'reel materials --help' for usage.\n".utf8))
-            return ReelCommandLine.usageExitCode
+            throw arguments.refused("a title is needed: \(why)")
         }
-        if let isbnDigits { try refuseIfPresent(isbnDigits, arguments) }
-        let material: StudyMaterial
-        var found: (record: BookRecord, cachedAt: Date?)?
-        if let titleText {
-            material = try StudyMaterial(isbn: isbnDigits, title: titleText, author: authorText, publisher: publisherText,
+        if let isbnDigits { try MaterialIntake.refuseIfPresent(isbnDigits, libraryPath: LibraryOption.path(arguments)) }
+        guard let titleText else {
+            let added = try await intake(arguments, settings: try lookupSettings(arguments))
+                .addLookedUp(isbn: isbnDigits!, author: authorText, publisher: publisherText, coverPath: coverPath)
+            print(addedLine(added.material, from: added.record, cachedAt: added.cachedAt))
+            return 0
+        }
+        let material = try StudyMaterial(isbn: isbnDigits, title: titleText, author: authorText, publisher: publisherText,
                                          coverPath: coverPath, addedAt: Date())
-        } else {
-            let digits = isbnDigits!
-            let lookup = bookLookup(try lookupSettings(arguments))
-            let (record, cachedAt) = try await lookUpBook(digits, lookup: lookup, manual: manualLine(digits))
-            found = (record, cachedAt)
-            let folder = (LibraryOption.path(arguments) as NSString).deletingLastPathComponent + "/covers"
-            let picture = coverPath != nil ? coverPath : await downloadCover(record, lookup: lookup, folder: folder)
-            material = try self.material(from: record, isbn: digits, author: authorText, publisher: publisherText, coverPath: picture)
-        }
         try LibraryOption.openOrCreate(arguments).addMaterial(material)
-        print(addedLine(material, from: found?.record, cachedAt: found?.cachedAt))
+        print(addedLine(material, from: nil, cachedAt: nil))
         return 0
     }
 

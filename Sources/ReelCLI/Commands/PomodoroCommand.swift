@@ -5,11 +5,11 @@ import ReelStore
 /// `reel pomodoro start [--minutes 25] | stop | status [--json|--waybar] | wait`: a study timer
 /// whose end lives in `$XDG_STATE_HOME/reel/pomodoro.json`, shared with status-bar widgets.
 enum PomodoroCommand {
-    static let action = Positional("ACTION", help: "start, stop, status or wait.")
-    static let minutes = Option.value("minutes", as: Double.self, default: "25", help: "start: the length in minutes.")
-    static let json = Option.flag("json", help: "status: one JSON object (state, startedAt, endsAt, remainingSeconds).")
-    static let waybar = Option.flag("waybar", help: "status: one line of JSON for a Waybar custom module (text, tooltip, class, percentage).")
-    static let follow = Option.flag("follow", help: "status: keep running and print a new line whenever it changes (every second while a pomodoro runs) — one process for a status bar instead of one per poll.")
+    static let minutes = Option.value("minutes", as: Double.self, default: String(format: "%g", PomodoroTimer.defaultMinutes),
+                                      help: "The length in minutes.")
+    static let json = Option.flag("json", help: "One JSON object (state, startedAt, endsAt, remainingSeconds).")
+    static let waybar = Option.flag("waybar", help: "One line of JSON for a Waybar custom module (text, tooltip, class, percentage).")
+    static let follow = Option.flag("follow", help: "Keep running and print a new line whenever it changes (every second while a pomodoro runs) — one process for a status bar instead of one per poll.")
 
     static let spec = CommandSpec(
         name: "pomodoro",
@@ -27,17 +27,23 @@ enum PomodoroCommand {
             prints a line on every change and the countdown ticks each second; without it, add \
             "interval": 5 (each call starts reel afresh, about 0.06 CPU-seconds).
             """,
-        options: [minutes, json, waybar, follow],
-        positionals: [action],
+        subcommands: [
+            CommandSpec(name: "start", summary: "Start a pomodoro (refused while one is running).", options: [minutes],
+                        examples: ["reel pomodoro start --minutes 50"]),
+            CommandSpec(name: "stop", summary: "Stop the pomodoro (running or finished)."),
+            CommandSpec(name: "status", summary: "Show the pomodoro: running (time left), finished or none.", options: [json, waybar, follow],
+                        examples: ["reel pomodoro status --waybar --follow"]),
+            CommandSpec(name: "wait", summary: "Sleep until the pomodoro ends; exit 1 when it is stopped first."),
+        ],
         examples: ["reel pomodoro start", "reel pomodoro start --minutes 50 && reel pomodoro wait", "reel pomodoro status --waybar --follow", "reel pomodoro stop"])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
-        let verb = try LibraryCommandText.action(arguments, action, choices: ["start", "stop", "status", "wait"])
-        if let conflict = arguments.conflict(json, waybar) { throw conflict }
+        let verb = arguments.command.name
+        if verb == "status", let conflict = arguments.conflict(json, waybar) { throw conflict }
         let file = PomodoroStateFile(path: PomodoroStateFile.defaultPath(UserFolders.current))
         switch verb {
         case "start":
-            let length = try arguments.value(minutes, as: Double.self) ?? PomodoroTimer.defaultMinutes
+            let length = try arguments.require(minutes, as: Double.self)
             let timer: PomodoroTimer
             do { timer = try PomodoroTimer(minutes: length, now: Date()) } catch { throw arguments.invalid(minutes, expected: "more than 0 and at most 1440 minutes") }
             let running: Double? = try file.update { current in
@@ -45,7 +51,7 @@ enum PomodoroCommand {
                 return (timer, nil)
             }
             if let running {
-                FileHandle.standardError.write(Data("reel pomodoro: a pomodoro is running (\(PomodoroTimer.clock(running)) left); stop it first: reel pomodoro stop\n".utf8))
+                ErrorPrinter.failure(arguments.commandPath, "a pomodoro is running (\(PomodoroTimer.clock(running)) left); stop it first: reel pomodoro stop")
                 return 1
             }
             print("pomodoro started: \(PomodoroTimer.clock(timer.endsAt.timeIntervalSince(timer.startedAt))), ends at \(localTime(timer.endsAt))")
@@ -61,34 +67,23 @@ enum PomodoroCommand {
                 : { statusText($0, now: $1) }
             if arguments.flag(follow) { return try follow(file, render: render) }
             let now = Date()
-            print(try render(try noticeEnd(file, now: now), now))
+            print(try render(try watch(file).noticeEnd(now: now), now))
         }
         return 0
     }
 
-    /// `status --follow`: a line at once and one whenever it changes, written straight to the
-    /// descriptor (a pipe to a status bar must not sit in a buffer). Wakes on the running
-    /// timer's next whole second (the clock shows seconds rounded up), else every second to
-    /// notice a start or a stop; the file is read, and locked only to claim the end's
-    /// notification. Ends when the reader goes away.
+    /// The watch over the shared file; a finished timer is announced with notify-send.
+    static func watch(_ file: PomodoroStateFile) -> PomodoroWatch {
+        PomodoroWatch(file: file, announce: sendNotification)
+    }
+
+    /// `status --follow`: a line at once and one whenever it changes (``PomodoroWatch/follow``),
+    /// written straight to the descriptor (a pipe to a status bar must not sit in a buffer).
+    /// Ends when the reader goes away.
     static func follow(_ file: PomodoroStateFile, render: (PomodoroTimer?, Date) throws -> String) throws -> Int32 {
-        signal(SIGPIPE, SIG_IGN)   // a closed pipe ends the loop below with EPIPE instead of killing
-        var shown: String?
-        while true {
-            let now = Date()
-            var timer = try file.read()
-            if let current = timer, current.needsNotification(at: now) { timer = try noticeEnd(file, now: now) }
-            let line = try render(timer, now)
-            if line != shown {
-                guard writeLine(line) else { return 0 }
-                shown = line
-            }
-            var pause = 1.0
-            if let timer, case .running(let remaining, _) = timer.status(at: Date()) {
-                pause = remaining - remaining.rounded(.down) + 0.005
-            }
-            Thread.sleep(forTimeInterval: pause)
-        }
+        signal(SIGPIPE, SIG_IGN)   // a closed pipe ends the loop with EPIPE instead of killing
+        try watch(file).follow(render: render, emit: writeLine)
+        return 0
     }
 
     /// Writes `line` and a newline to standard output with write(2); false when the reader is gone.
@@ -103,35 +98,19 @@ enum PomodoroCommand {
         return true
     }
 
-    /// Reads the timer; when it has ended and nobody announced it, claims the announcement
-    /// under the lock and sends the notification.
-    static func noticeEnd(_ file: PomodoroStateFile, now: Date) throws -> PomodoroTimer? {
-        let (timer, notify) = try file.update { current -> (PomodoroTimer?, (PomodoroTimer?, Bool)) in
-            guard var timer = current, timer.needsNotification(at: now) else { return (current, (current, false)) }
-            timer.notifiedAt = now
-            return (timer, (timer, true))
-        }
-        if notify, let timer { sendNotification(timer) }
-        return timer
-    }
-
-    /// Sleeps until the end, following stops and restarts; exit 0 at the end, 1 when stopped.
+    /// Sleeps until the end (``PomodoroWatch/wait()``); exit 0 at the end, 1 when stopped or none runs.
     static func wait(_ file: PomodoroStateFile) throws -> Int32 {
-        guard var timer = try file.read() else {
-            FileHandle.standardError.write(Data("reel pomodoro: no pomodoro running (reel pomodoro start)\n".utf8))
+        switch try watch(file).wait() {
+        case .notRunning:
+            ErrorPrinter.failure("reel pomodoro", "no pomodoro running (reel pomodoro start)")
             return 1
+        case .stopped:
+            print("pomodoro stopped")
+            return 1
+        case .finished(let timer):
+            print("pomodoro finished at \(localTime(timer.endsAt))")
+            return 0
         }
-        while case .running(let remaining, _) = timer.status(at: Date()) {
-            Thread.sleep(forTimeInterval: min(1, remaining))
-            guard let next = try file.read() else {
-                print("pomodoro stopped")
-                return 1
-            }
-            timer = next
-        }
-        _ = try noticeEnd(file, now: Date())
-        print("pomodoro finished at \(localTime(timer.endsAt))")
-        return 0
     }
 
     static func statusText(_ timer: PomodoroTimer?, now: Date) -> String {
@@ -170,7 +149,7 @@ enum PomodoroCommand {
     }
 
     /// `notify-send` when it is on PATH; a failure is a warning, never an error.
-    static func sendNotification(_ timer: PomodoroTimer) {
+    @Sendable static func sendNotification(_ timer: PomodoroTimer) {
         let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
             .map { "\($0)/notify-send" }.first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let path else { return }
@@ -183,7 +162,7 @@ enum PomodoroCommand {
             try process.run()
             process.waitUntilExit()
         } catch {
-            FileHandle.standardError.write(Data("reel pomodoro: warning: notify-send failed: \(error)\n".utf8))
+            ErrorPrinter.warning("reel pomodoro", "notify-send failed: \(ErrorSentence.describe(error))")
         }
     }
 

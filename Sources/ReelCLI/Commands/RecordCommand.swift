@@ -91,28 +91,26 @@ enum RecordCommand {
             throw arguments.invalid(mode, expected: "timelapse or full")
         }
         if recordingMode == .full && arguments.count(interval) > 0 {
-            FileHandle.standardError.write(Data("reel record: --interval applies to --mode timelapse only\nRun 'reel record --help' for usage.\n".utf8))
-            return ReelCommandLine.usageExitCode
+            throw arguments.refused("--interval applies to --mode timelapse only")
         }
         let folders = UserFolders.current
         let outputPath = arguments.string(output).map(UserFolders.absolute)
             ?? RecordSettings.defaultOutputPath(folders, mode: recordingMode)
         var settings = RecordSettings(
-            source: sourceSpec, mode: recordingMode, interval: MediaTime(seconds: try arguments.seconds(interval) ?? 5),
-            canvas: RecordingCanvas(rawValue: arguments.string(canvas) ?? "1920x1080") ?? .hd1080,
+            source: sourceSpec, mode: recordingMode, interval: MediaTime(seconds: try arguments.require(interval, as: Duration.self).secondsValue),
+            canvas: RecordingCanvas(rawValue: try arguments.require(canvas)) ?? .hd1080,
             portrait: arguments.flag(portrait), title: try checkedTitle(arguments), tags: try checkedTags(arguments),
             outputPath: outputPath, stateFolder: RecordSettings.defaultStateFolder(folders),
             duration: try arguments.seconds(duration), libraryPath: LibraryOption.path(arguments))
         settings.numbersOutputWhenTaken = arguments.string(output) == nil
         settings.facesRequested = !arguments.flag(noFaces)
-        settings.minHours = try arguments.double(minHours) ?? 1
+        settings.minHours = try arguments.require(minHours, as: Double.self)
         if arguments.flag(noKeepAwake) { settings.keepAwakeCommand = nil }
         if let folder = ProcessInfo.processInfo.environment["REEL_THERMAL_FOLDER"], !folder.isEmpty { settings.thermalFolder = folder }
         do {
             try settings.validate()
         } catch {
-            FileHandle.standardError.write(Data("reel record: \(error)\nRun 'reel record --help' for usage.\n".utf8))
-            return ReelCommandLine.usageExitCode
+            throw arguments.refused("\(error)")
         }
         FFmpegLog.configure(level: .error)
         let reporter = RecordTerminalReporter(quiet: arguments.flag(quiet))
@@ -127,7 +125,7 @@ enum RecordCommand {
             }
         }
         if let refusal = otherRecordings(settings, reporter: reporter) {
-            FileHandle.standardError.write(Data("reel record: \(refusal)\n".utf8))
+            ErrorPrinter.failure(arguments.commandPath, refusal)
             return 1
         }
         let recorder = try StudyRecorder(settings: settings, reporter: reporter, tracker: tracker)

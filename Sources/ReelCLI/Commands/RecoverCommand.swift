@@ -33,7 +33,7 @@ enum RecoverCommand {
         do {
             outcomes = try recovery.run()
         } catch {
-            FileHandle.standardError.write(Data("reel recover: \(error); no recording was touched\n".utf8))
+            ErrorPrinter.failure(arguments.commandPath, ErrorSentence.describe(error) + "; no recording was touched")
             return 1
         }
         guard !outcomes.isEmpty else {
@@ -57,13 +57,13 @@ enum RecoverCommand {
                 print("skipped \(o.folder): \(o.message ?? "in use")")
             case .failed:
                 failed += 1
-                FileHandle.standardError.write(Data("reel recover: FAILED \(o.folder): \(o.message ?? "unknown error")\n".utf8))
+                ErrorPrinter.failure(arguments.commandPath, "FAILED \(o.folder): \(o.message ?? "unknown error")")
             }
             if let claimed = o.renamedFrom, o.kind == .recovered || o.kind == .completed {
                 print("  \(claimed) is another file (not this recording's), so it was left alone and this recording was finished as \(o.outputPath ?? "?")")
             }
             for note in o.notes { print("  \(note)") }
-            for warning in o.warnings { FileHandle.standardError.write(Data("reel recover: warning (\(id)): \(warning)\n".utf8)) }
+            for warning in o.warnings { ErrorPrinter.warning(arguments.commandPath, "(\(id)) \(warning)") }
         }
         return failed == 0 ? 0 : 1
     }

@@ -47,7 +47,7 @@ enum RestoreCommand {
                                                                                  skipMissing: arguments.flag(skipMissing))
         let plan = report.plan
         for file in report.skipped {
-            FileHandle.standardError.write(Data(TerminalText.safe("reel restore: warning: \(report.dryRun ? "would leave" : "left") out \(file.path): \(file.reason)").utf8 + Data("\n".utf8)))
+            ErrorPrinter.warning("reel restore", "\(report.dryRun ? "would leave" : "left") out \(file.path): \(file.reason)")
         }
         if plan.isEmpty && report.media.isEmpty {
             print("nothing to restore: the library already has everything in \(folder)")

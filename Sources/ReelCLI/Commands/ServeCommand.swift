@@ -36,9 +36,9 @@ enum ServeCommand {
         ])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
-        let portNumber = try arguments.int(port) ?? 8080
+        let portNumber = try arguments.require(port, as: Int.self)
         guard (0...65535).contains(portNumber) else { throw arguments.invalid(port, expected: "a port from 0 to 65535") }
-        var settings = OriginSettings(host: arguments.string(host) ?? "127.0.0.1", port: portNumber)
+        var settings = OriginSettings(host: try arguments.require(host), port: portNumber)
         if let folder = arguments.string(data) { settings.dataDirectory = URL(fileURLWithPath: folder) }
         if let file = arguments.string(tokenFile) { settings.tokenFile = URL(fileURLWithPath: file) }
         if let address = arguments.string(hlsJS) {
@@ -76,9 +76,9 @@ enum ServeCommand {
             received = signal
             break
         }
-        FileHandle.standardError.write(Data("reel serve: \(received == SIGINT ? "interrupted" : "terminated"), finishing \(server.requestsInFlight) request(s) in flight\n".utf8))
+        ErrorPrinter.note("reel serve", "\(received == SIGINT ? "interrupted" : "terminated"), finishing \(server.requestsInFlight) request(s) in flight")
         server.stop()
-        FileHandle.standardError.write(Data("reel serve: stopped\n".utf8))
+        ErrorPrinter.note("reel serve", "stopped")
         return 0
     }
 }

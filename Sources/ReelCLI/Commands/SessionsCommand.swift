@@ -6,51 +6,51 @@ import ReelStore
 /// listed (filtered by tag and dates), shown one by one with their files and exports, edited,
 /// removed to the Trash and put back.
 enum SessionsCommand {
-    static let action = Positional("ACTION", arity: .optional, help: "ls (the default), show, edit, rm or untrash.")
-    static let session = Positional("SESSION", arity: .optional, help: "show, edit, rm, untrash: 'last' or at least 4 characters of the session's id.")
-    static let json = Option.flag("json", help: "ls, show: JSON with every field (dates ISO 8601 UTC), for scripts.")
-    static let tag = Option.value("tag", placeholder: "NAME", help: "ls: only sessions with this tag.")
-    static let since = Option.value("since", placeholder: "YYYY-MM-DD", help: "ls: only sessions started on this local day or later.")
-    static let until = Option.value("until", placeholder: "YYYY-MM-DD", help: "ls: only sessions started on this local day or earlier.")
-    static let title = Option.value("title", placeholder: "TEXT", help: "edit: the new title (one line).")
-    static let noTitle = Option.flag("no-title", help: "edit: remove the title.")
-    static let addTag = Option.value("add-tag", placeholder: "NAME", repeatable: true, help: "edit: put an existing tag on the session (repeat for several).")
-    static let removeTag = Option.value("remove-tag", placeholder: "NAME", repeatable: true, help: "edit: take a tag off the session (repeat for several).")
+    static let session = Positional("SESSION", help: "'last' or at least 4 characters of the session's id.")
+    static let json = Option.flag("json", help: "JSON with every field (dates ISO 8601 UTC), for scripts.")
+    static let tag = Option.value("tag", placeholder: "NAME", help: "Only sessions with this tag.")
+    static let since = Option.value("since", placeholder: "YYYY-MM-DD", help: "Only sessions started on this local day or later.")
+    static let until = Option.value("until", placeholder: "YYYY-MM-DD", help: "Only sessions started on this local day or earlier.")
+    static let title = Option.value("title", placeholder: "TEXT", help: "The new title (one line).")
+    static let noTitle = Option.flag("no-title", help: "Remove the title.")
+    static let addTag = Option.value("add-tag", placeholder: "NAME", repeatable: true, help: "Put an existing tag on the session (repeat for several).")
+    static let removeTag = Option.value("remove-tag", placeholder: "NAME", repeatable: true, help: "Take a tag off the session (repeat for several).")
 
     static let spec = CommandSpec(
         name: "sessions",
         summary: "List, show, edit, remove (to the Trash) and put back study sessions.",
         discussion: """
-            ls (the default) prints one line per session, oldest first: the day it started \
-            (local time), the active (study) time, the mode, title, tags and the video file; \
-            --tag, --since and --until narrow the list (days are local and included). show \
-            prints one session with its files (and their sizes), its face track, review edits \
-            and the exports 'reel export' made from it. edit changes the title and tags (one \
-            transaction: all or nothing). rm moves the session's video, thumbnail, face track \
-            and review edits to the Trash (the freedesktop one your file manager shows) \
-            together with its record, then takes it out of the library; exports made from it \
-            stay where they are. untrash puts such a session back: its files where they were, \
-            its record into the library.
-
             Sessions are added when 'reel record' finishes and by 'reel recover'. Reading never \
             creates a library: the default one that does not exist yet lists no sessions, a \
             --library that does not exist is an error.
             """,
-        options: [json, tag, since, until, title, noTitle, addTag, removeTag, LibraryOption.option],
-        positionals: [action, session],
+        subcommands: [
+            CommandSpec(name: "ls", summary: "One line per session, oldest first: the day it started (local time), the active (study) time, the mode, title, tags and the video file.",
+                        discussion: "--tag, --since and --until narrow the list (days are local and included).",
+                        options: [json, tag, since, until, LibraryOption.option],
+                        examples: ["reel sessions ls --tag exam --since 2026-11-01"]),
+            CommandSpec(name: "show", summary: "One session with its files (and their sizes), its face track, review edits and the exports 'reel export' made from it.",
+                        options: [json, LibraryOption.option], positionals: [session], examples: ["reel sessions show last"]),
+            CommandSpec(name: "edit", summary: "Change the title and tags (one transaction: all or nothing).",
+                        options: [title, noTitle, addTag, removeTag, LibraryOption.option], positionals: [session],
+                        examples: ["reel sessions edit last --title 'Organic chemistry' --add-tag exam"]),
+            CommandSpec(name: "rm", summary: "Move the session's files and record to the Trash, then take it out of the library.",
+                        discussion: """
+                            The video, thumbnail, face track and review edits go to the Trash (the \
+                            freedesktop one your file manager shows) together with the session's \
+                            record; exports made from it stay where they are.
+                            """,
+                        options: [LibraryOption.option], positionals: [session], examples: ["reel sessions rm 0b8e"]),
+            CommandSpec(name: "untrash", summary: "Put a session 'rm' removed back: its files where they were, its record into the library.",
+                        options: [LibraryOption.option], positionals: [session], examples: ["reel sessions untrash last"]),
+        ],
+        defaultSubcommand: "ls",
         examples: ["reel sessions", "reel sessions --tag exam --since 2026-11-01", "reel sessions show last",
                    "reel sessions edit last --title 'Organic chemistry' --add-tag exam", "reel sessions rm 0b8e", "reel sessions untrash last",
                    "reel sessions --json | jq '.[] | select(.tags | index(\"exam\"))'"])
 
-    /// The options each action takes (besides --library).
-    static let optionsOf: [String: [Option]] = [
-        "ls": [json, tag, since, until], "show": [json], "edit": [title, noTitle, addTag, removeTag], "rm": [], "untrash": [],
-    ]
-
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
-        let verb = arguments.positional(action) == nil ? "ls" : try LibraryCommandText.action(arguments, action, choices: ["ls", "show", "edit", "rm", "untrash"])
-        try LibraryCommandText.refuseOthers(arguments, allowed: optionsOf[verb] ?? [], action: verb)
-        switch verb {
+        switch arguments.command.name {
         case "show": return try show(arguments)
         case "edit": return try edit(arguments)
         case "rm": return try remove(arguments)
@@ -61,7 +61,6 @@ enum SessionsCommand {
 
     /// `ls`: the table or JSON of the sessions the filter lets through.
     static func list(_ arguments: ParsedArguments) throws -> Int32 {
-        try LibraryCommandText.none(arguments, session)
         let filter = StudySessionFilter(tag: try arguments.string(tag).map { try checkedTag($0, arguments) },
                                         since: try GoalCommand.day(arguments, since, default: nil),
                                         until: try GoalCommand.day(arguments, until, default: nil), timeZone: .current)

@@ -40,7 +40,7 @@ enum StatsCommand {
         let stats = StudyStats(period: arguments.flag(month) ? .month : .week, containing: day, today: today,
                                sessions: try library.sessions(), goals: try library.goals(), timeZone: zone)
         if let file = arguments.string(svg) {
-            try write(StudyStatsChart(stats).svg(), to: LibraryCommandText.absolute(file))
+            try StudyStatsChartFile.write(stats, to: LibraryCommandText.absolute(file))
         }
         if arguments.flag(json) {
             print(try LibraryCommandText.json(jsonObject(stats)))
@@ -80,18 +80,5 @@ enum StatsCommand {
         if stats.daysWithGoal > 0 { summary += ", goal met on \(stats.daysMet) of \(stats.daysWithGoal) days" }
         summary += ", streak \(stats.streak) day\(stats.streak == 1 ? "" : "s")"
         return LibraryCommandText.table(rows) + summary + "\n"
-    }
-
-    /// Writes `text` through a temporary file renamed over `path` (never half a picture).
-    static func write(_ text: String, to path: String) throws {
-        struct WriteError: Error, CustomStringConvertible { var description: String }
-        let temporary = path + ".tmp-\(getpid())"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8)) else {
-            throw WriteError(description: "cannot write the chart to \(path) (does the folder exist and is it writable?)")
-        }
-        guard rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw WriteError(description: "cannot write the chart to \(path): \(String(cString: strerror(errno)))")
-        }
     }
 }

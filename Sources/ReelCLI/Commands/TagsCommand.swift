@@ -4,30 +4,32 @@ import ReelStore
 
 /// `reel tags add|rm|ls|rename [NAME [NEW]]`: the library's tags.
 enum TagsCommand {
-    static let action = Positional("ACTION", help: "add, rm, ls or rename.")
-    static let name = Positional("NAME", arity: .optional, help: "The tag (for add, rm and rename); exact spelling, no commas.")
-    static let newName = Positional("NEW", arity: .optional, help: "rename: the tag's new name (sessions keep the tag).")
-    static let force = Option.flag("force", help: "rm: remove the tag even when sessions carry it (it is taken off them; the sessions stay).")
-    static let json = Option.flag("json", help: "ls: a JSON array of {name, sessions}.")
+    static let name = Positional("NAME", help: "The tag; exact spelling, no commas.")
+    static let newName = Positional("NEW", help: "The tag's new name (sessions keep the tag).")
+    static let force = Option.flag("force", help: "Remove the tag even when sessions carry it (it is taken off them; the sessions stay).")
+    static let json = Option.flag("json", help: "A JSON array of {name, sessions}.")
 
     static let spec = CommandSpec(
         name: "tags",
         summary: "Add, remove, rename or list the library's tags.",
         discussion: """
             Tags are names given to sessions ('reel record --tag', 'reel tag'). A name is unique \
-            in the library and kept as typed ('Exam' and 'exam' are two tags). 'ls' lists every \
-            tag with the number of sessions carrying it. 'rm' refuses a tag still on sessions \
-            unless --force is given. 'rename' gives a tag a new name on every session that has \
-            it; a name already taken is refused.
+            in the library and kept as typed ('Exam' and 'exam' are two tags).
             """,
-        options: [force, json, LibraryOption.option],
-        positionals: [action, name, newName],
+        subcommands: [
+            CommandSpec(name: "add", summary: "Add a tag (a name already there changes nothing).",
+                        options: [LibraryOption.option], positionals: [name], examples: ["reel tags add exam"]),
+            CommandSpec(name: "rm", summary: "Remove a tag; one still on sessions only with --force.",
+                        options: [force, LibraryOption.option], positionals: [name], examples: ["reel tags rm exam --force"]),
+            CommandSpec(name: "ls", summary: "List every tag with the number of sessions carrying it.",
+                        options: [json, LibraryOption.option], examples: ["reel tags ls --json"]),
+            CommandSpec(name: "rename", summary: "Give a tag a new name on every session that has it; a name already taken is refused.",
+                        options: [LibraryOption.option], positionals: [name, newName], examples: ["reel tags rename exam exams"]),
+        ],
         examples: ["reel tags add exam", "reel tags ls --json", "reel tags rename exam exams", "reel tags rm exam --force"])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
-        let verb = try LibraryCommandText.action(arguments, action, choices: ["add", "rm", "ls", "rename"])
-        try LibraryCommandText.refuseOthers(arguments, allowed: verb == "rm" ? [force] : verb == "ls" ? [json] : [], action: verb)
-        if verb != "rename" { try LibraryCommandText.none(arguments, newName) }
+        let verb = arguments.command.name
         let library = verb == "add" ? try LibraryOption.openOrCreate(arguments) : try LibraryOption.openExisting(arguments)
         switch verb {
         case "add":
@@ -51,7 +53,6 @@ enum TagsCommand {
             let count = try library.removeTag(named: tagName, force: arguments.flag(force))
             printSafe("removed tag '\(tagName)'" + (count > 0 ? " (taken off \(count) session\(count == 1 ? "" : "s"))" : ""))
         default:
-            try LibraryCommandText.none(arguments, name)
             let tags = try library.tags()
             if arguments.flag(json) {
                 print(try LibraryCommandText.json(tags.map { ["name": $0.name, "sessions": $0.sessionCount] as [String: Any] }))

@@ -6,11 +6,13 @@ import ReelMedia
 
 /// Wires decoded pictures (ReelMedia) into the EAN-13 reader (ReelBooks) for
 /// `reel materials scan`: a picture file, or a capture source's frames until a book's code shows.
-enum BarcodeScan {
+public enum BarcodeScan {
     /// What was read: the first book ISBN, and the EAN-13 codes seen that are not books.
-    struct Found {
-        var isbn: String?
-        var otherCodes: [String] = []
+    public struct Found: Sendable {
+        /// The first valid book ISBN (978/979) seen, if any.
+        public var isbn: String?
+        /// The EAN-13 codes seen that are not books (a grocery code), for the error that says so.
+        public var otherCodes: [String] = []
 
         mutating func take(_ codes: [String]) {
             for code in codes {
@@ -21,8 +23,9 @@ enum BarcodeScan {
     }
 
     /// A picture file with no picture in it.
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+    public struct Failure: Error, CustomStringConvertible {
+        /// `PATH: no picture could be decoded from it`.
+        public var description: String
     }
 
     /// The EAN-13 codes in `frame`'s luma plane (the frame converted to yuv420p at an even size).
@@ -36,7 +39,7 @@ enum BarcodeScan {
 
     /// The codes in the picture file at `path` (PNG, JPEG, PGM, … anything FFmpeg decodes; a
     /// video's first picture).
-    static func scan(imagePath path: String) throws -> Found {
+    public static func scan(imagePath path: String) throws -> Found {
         let reader = try EAN13Reader()
         var found = Found()
         var frames = 0
@@ -51,7 +54,7 @@ enum BarcodeScan {
 
     /// Reads `spec`'s frames (about 5 a second are scanned) until a book's code shows, the
     /// source ends, or `timeout` seconds pass.
-    static func scan(source spec: SourceSpec, timeout: Double) throws -> Found {
+    public static func scan(source spec: SourceSpec, timeout: Double) throws -> Found {
         let source = try CaptureSources.open(spec, realTime: true)
         let reader = try EAN13Reader()
         var found = Found()
