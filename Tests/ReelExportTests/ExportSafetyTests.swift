@@ -148,7 +148,7 @@ struct ExportSafetyTests {
         await source.stop()
         let (name, status) = signal == SIGINT ? ("Ctrl-C", Int32(130)) : ("SIGTERM", Int32(143))
         #expect(!result.timedOut && !result.signalled && result.status == status, "\(result.status) \(result.stderr)")
-        #expect(result.stderr.contains("export stopped (\(name)): nothing was written; the partial output was removed"), "\(result.stderr)")
+        #expect(result.stderr.contains("reel export: stopped (\(name)): nothing was written; the partial output was removed"), "\(result.stderr)")
         #expect(result.stdout.contains("\"event\":\"stopped\""), "\(result.stdout.suffix(300))")
         #expect(Self.hiddenFiles(in: dir.url.path, of: "out.mp4").isEmpty, "\(Self.hiddenFiles(in: dir.url.path, of: "out.mp4"))")
         #expect(!FileManager.default.fileExists(atPath: output))
@@ -168,7 +168,7 @@ struct ExportSafetyTests {
         export.send(SIGINT)
         let result = await export.wait(timeout: .seconds(60))
         await source.stop()
-        let cleanStop = !result.signalled && result.status == 130 && result.stderr.contains("export stopped (Ctrl-C)")
+        let cleanStop = !result.signalled && result.status == 130 && result.stderr.contains("reel export: stopped (Ctrl-C)")
         let escalated = result.signalled && result.status == SIGINT
         #expect(!result.timedOut && (cleanStop || escalated), "\(result.status) \(result.signalled) \(result.stderr)")
         #expect(Self.hiddenFiles(in: dir.url.path, of: "out.mp4").isEmpty, "\(Self.hiddenFiles(in: dir.url.path, of: "out.mp4"))")

@@ -278,7 +278,7 @@ struct VlogCommandTests {
         feeder.send(SIGKILL)
         _ = await feeder.wait(timeout: .seconds(10))
         #expect(!result.timedOut && !result.signalled && result.status == 143, "\(result.status) \(result.stderr)")
-        #expect(result.stderr.contains("vlog stopped (SIGTERM): nothing was written; the partial output was removed"), "\(result.stderr)")
+        #expect(result.stderr.contains("reel vlog: stopped (SIGTERM): nothing was written; the partial output was removed"), "\(result.stderr)")
         let left = try FileManager.default.contentsOfDirectory(atPath: home.dir.url.path).filter { $0.hasPrefix(".stopped.mp4") }
         #expect(left.isEmpty && !FileManager.default.fileExists(atPath: out), "\(left)")
     }

@@ -268,16 +268,16 @@ final class ExportTerminalReporter: ExportReporter, Sendable {
 
     /// Says that the command was stopped and nothing was written; returns the exit status.
     func stopped(_ stopped: ExportStopRequest.Stopped) -> Int32 {
-        let message = "\(command) \(stopped)"
+        let message = "\(stopped)"
         if json { emitJSON(["event": "stopped", "message": message]) }
         printer.endStatus()
-        FileHandle.standardError.write(Data("\(message)\n".utf8))
+        ErrorPrinter.note("reel \(command)", message)
         return ExportCommand.exitCode(stopped)
     }
 
     func fail(_ message: String) {
         if json { emitJSON(["event": "error", "message": message]) }
         printer.endStatus()
-        FileHandle.standardError.write(Data("reel \(command): \(message)\n".utf8))
+        ErrorPrinter.failure("reel \(command)", message)
     }
 }

@@ -63,7 +63,7 @@ enum ReviewCommand {
             }
             return 0
         } catch let refusal as Refusal {
-            FileHandle.standardError.write(Data("reel review: \(refusal.message)\n".utf8))
+            ErrorPrinter.failure("reel review", refusal.message)
             return refusal.status
         }
     }
