@@ -1,3 +1,4 @@
+import ReelRuntime
 import Foundation
 import ReelRecord
 import Synchronization
@@ -12,7 +13,7 @@ final class RecordControls: @unchecked Sendable {
     private let recorder: StudyRecorder
     private let reporter: RecordTerminalReporter
     private let isTerminal = isatty(STDIN_FILENO) == 1
-    private let saved = Mutex<termios?>(nil)
+    private let saved = Locked<termios?>(nil)
 
     init(recorder: StudyRecorder, reporter: RecordTerminalReporter) {
         self.recorder = recorder

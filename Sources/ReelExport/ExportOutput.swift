@@ -37,7 +37,7 @@ final class ExportOutput {
 
     /// Every hidden file of this process that exists now, and whether new ones are refused
     /// (after ``removeAllInProgress()``).
-    private static let inProgress = Mutex<(paths: Set<String>, closed: Bool)>(([], false))
+    private static let inProgress = Locked<(paths: Set<String>, closed: Bool)>(([], false))
 
     /// Checks `path` (an .mp4, not one of `inputs`, not existing unless `overwrite`, in a
     /// folder that exists and can be written) and removes stale hidden files beside it.

@@ -1,3 +1,4 @@
+import ReelRuntime
 import Synchronization
 
 /// A request from outside (Ctrl-C, SIGTERM) to stop an export or a vlog. The command line
@@ -5,7 +6,7 @@ import Synchronization
 /// each picture and stop by throwing ``Stopped``, after removing every hidden file: an export
 /// that was stopped leaves nothing behind.
 public final class ExportStopRequest: Sendable {
-    private let reason = Mutex<String?>(nil)
+    private let reason = Locked<String?>(nil)
 
     /// A request nobody has made yet.
     public init() {}

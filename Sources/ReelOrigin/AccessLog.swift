@@ -1,3 +1,4 @@
+import ReelRuntime
 import Foundation
 import ReelCore
 import Synchronization
@@ -14,7 +15,7 @@ final class AccessLog: Sendable {
     private let fd: Int32
     private let ownsDescriptor: Bool
     private let needsLock: Bool
-    private let lock = Mutex(())
+    private let lock = Locked(())
 
     /// Opens the destination (a file is created, mode 0640, and appended to).
     init(_ destination: OriginSettings.AccessLogDestination) throws(OriginServer.Error) {

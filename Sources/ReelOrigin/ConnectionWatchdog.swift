@@ -20,8 +20,8 @@ final class ConnectionWatchdog: Sendable {
 
     private let deadlines: ConnectionDeadlines
     private let interval: Double
-    private let records = Mutex<[UInt: Record]>([:])
-    private let ticker = Mutex<(any Ticker)?>(nil)
+    private let records = Locked<[UInt: Record]>([:])
+    private let ticker = Locked<(any Ticker)?>(nil)
     private let drops = Atomic<Int>(0)
     private let clock = ContinuousClock()
     private let start = ContinuousClock.now

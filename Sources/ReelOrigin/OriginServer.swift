@@ -34,15 +34,15 @@ public final class OriginServer: Sendable {
     let log: AccessLog
     let cache: ResponseCache
     let watchdog: ConnectionWatchdog
-    let limiter: Mutex<AuthFailureLimiter>
-    private let daemon = Mutex<OpaquePointer?>(nil)
+    let limiter: Locked<AuthFailureLimiter>
+    private let daemon = Locked<OpaquePointer?>(nil)
     private let boundPort = Atomic<Int>(0)
     private let inFlight = InFlightCounter()
     private let startedAt = Date()
     /// libmicrohttpd's messages come here (``libraryMessage(_:)``); freed with the server.
     nonisolated(unsafe) private let logger: UnsafeMutablePointer<reel_mhd_logger>
     private let starting = Atomic<Bool>(false)
-    private let startMessages = Mutex<[String]>([])
+    private let startMessages = Locked<[String]>([])
 
     /// Opens the data folder, loads or creates the token and opens the access log. Nothing
     /// listens until ``start()``.
@@ -56,7 +56,7 @@ public final class OriginServer: Sendable {
         cache = ResponseCache(maxBytes: settings.responseCacheBytes, maxEntries: settings.responseCacheEntries,
                               maxFileBytes: settings.responseCacheFileBytes)
         watchdog = ConnectionWatchdog(deadlines: settings.deadlines, interval: settings.watchdogInterval)
-        limiter = Mutex(AuthFailureLimiter(maxFailures: settings.maxAuthFailures, window: settings.authFailureWindow))
+        limiter = Locked(AuthFailureLimiter(maxFailures: settings.maxAuthFailures, window: settings.authFailureWindow))
         logger = .allocate(capacity: 1)
         logger.initialize(to: reel_mhd_logger(log: originLibraryMessage, context: nil))
     }

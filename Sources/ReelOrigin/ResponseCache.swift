@@ -1,3 +1,4 @@
+import ReelRuntime
 import CMicroHTTPD
 import Foundation
 import ReelCore
@@ -105,12 +106,12 @@ final class ResponseCache: Sendable {
     let maxFileBytes: Int64
     /// Every prepared body, kept or still being sent.
     let memory: ResponseMemory
-    private let state: Mutex<AnswerCache<Key, PreparedResponse>>
+    private let state: Locked<AnswerCache<Key, PreparedResponse>>
 
     init(maxBytes: Int, maxEntries: Int, maxFileBytes: Int) {
         self.maxFileBytes = Int64(max(0, min(maxFileBytes, maxBytes)))
         memory = ResponseMemory(limit: 2 * max(0, maxBytes))
-        state = Mutex(AnswerCache(maxBytes: maxBytes, maxEntries: maxEntries))
+        state = Locked(AnswerCache(maxBytes: maxBytes, maxEntries: maxEntries))
     }
 
     /// Read before opening a file whose response may be inserted (see ``AnswerCache``).

@@ -38,9 +38,9 @@ public final class StudyRecorder: Sendable {
         var interruptions = 0
         var branch: RecordingBranch?
     }
-    private let core: Mutex<Core>
+    private let core: Locked<Core>
     private let stopSignal = StopSignal()
-    private let runningSource = Mutex<(any CaptureSource)?>(nil)
+    private let runningSource = Locked<(any CaptureSource)?>(nil)
 
     /// A recorder for `settings`. `tracker` makes the face tracker (none by default);
     /// `openSource` opens the capture (``CaptureSources/open(_:realTime:)`` by default; tests
@@ -59,8 +59,8 @@ public final class StudyRecorder: Sendable {
         makeTracker = tracker
         self.openSource = openSource
         let machine = try RecordingStateMachine(mode: settings.mode, interval: settings.interval, stallLimit: settings.stallLimit)
-        core = Mutex(Core(machine: machine))
-        stopSignal.onStop { [weak self] _ in self?.runningSource.withLock { $0?.stop() } }
+        core = Locked(Core(machine: machine))
+        stopSignal.onStop { [runningSource] _ in runningSource.withLock { $0?.stop() } }
     }
 
     // MARK: Controls (any thread)
@@ -105,7 +105,7 @@ public final class StudyRecorder: Sendable {
         let watched: Watched
         let captureDone: WorkerThread
         let ticker: any Ticker
-        let supervision: SupervisionState
+        let supervision: Locked<Supervision>
         let inhibitor: SleepInhibitor?
     }
 
@@ -234,19 +234,19 @@ public final class StudyRecorder: Sendable {
 
     /// The ``RecordingSupervisor``'s rules on the clock's ticks, every 100 ms: watchdog,
     /// checkpoints, disk, heat and load, status.
-    private func startSupervision(_ watched: Watched, inhibitor: SleepInhibitor?) -> (any Ticker, SupervisionState) {
+    private func startSupervision(_ watched: Watched, inhibitor: SleepInhibitor?) -> (any Ticker, Locked<Supervision>) {
         let supervisor = RecordingSupervisor(settings: .init(
             stallLimit: settings.stallLimit, checkpointPeriod: settings.checkpointPeriod, diskCheckPeriod: settings.diskCheckPeriod,
             loadCheckPeriod: settings.loadCheckPeriod, duration: settings.duration), startedAt: watched.started)
         let load = LoadMonitor(thermalFolder: settings.thermalFolder, now: watched.started)
-        let supervision = SupervisionState(Supervision(supervisor: supervisor, load: load))
+        let supervision = Locked(Supervision(supervisor: supervisor, load: load))
         let ticker = clock.every(MediaTime(value: 1, timescale: 10), name: "reel.record.watch") { [self] now in
             let readings = core.withLock { c in
                 RecordingSupervisor.Readings(state: c.machine.state, lastFrameArrival: c.lastFrameArrival,
                                              captureWaiting: watched.queue.stats.isProducerWaiting,
                                              writerEnded: watched.writerDone.isFinished)
             }
-            supervision.state.withLock { s in
+            supervision.withLock { s in
                 for action in s.supervisor.tick(now: now, readings: readings) {
                     perform(action, now: now, watched: watched, inhibitor: inhibitor, supervision: &s)
                 }
@@ -267,7 +267,7 @@ public final class StudyRecorder: Sendable {
         if let finalTransition { announce(finalTransition) }
         let now = clock.now()
         report.wallSeconds = (now - running.watched.started).seconds
-        running.supervision.state.withLock { s in
+        running.supervision.withLock { s in
             report.load = s.load.finish(now: now)
             report.diskStop = s.diskStop
         }
@@ -278,12 +278,6 @@ public final class StudyRecorder: Sendable {
         var supervisor: RecordingSupervisor
         var load: LoadMonitor
         var diskStop: String?
-    }
-    /// `@unchecked Sendable`: the state is only reached through its `Mutex`; the class exists
-    /// because a `Mutex` cannot be captured by the tick closure itself.
-    private final class SupervisionState: Sendable {
-        let state: Mutex<Supervision>
-        init(_ value: Supervision) { state = Mutex(value) }
     }
 
     /// Carries out one of the supervisor's actions.

@@ -116,13 +116,13 @@ public final class VirtualClock: PipelineClock {
         var timers: [Int: Timer] = [:]
         var nextID = 0
     }
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// Held while the time moves (recursive: a tick may sleep, which moves the time further).
     private let moving = NSRecursiveLock()
 
     /// A clock reading `start`.
     public init(start: MediaTime = .zero) {
-        state = Mutex(State(now: start))
+        state = Locked(State(now: start))
     }
 
     public func now() -> MediaTime { state.withLock { $0.now } }

@@ -8,7 +8,7 @@ public final class StopSignal: Sendable {
         var reason: String?
         var handlers: [@Sendable (String) -> Void] = []
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A signal not yet given.
     public init() {}

@@ -14,7 +14,7 @@ public final class WorkerThread: Sendable {
         var error: (any Error)?
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let done = DispatchSemaphore(value: 0)
 
     /// Whether the body has returned or thrown.

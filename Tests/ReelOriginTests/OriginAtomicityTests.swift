@@ -1,3 +1,4 @@
+import ReelRuntime
 import CZlib
 import Foundation
 #if canImport(FoundationNetworking)
@@ -42,7 +43,7 @@ struct OriginAtomicityTests {
     }
 
     final class Observations: Sendable {
-        private let state = Mutex<(reads: Int, versions: Set<Int>, bad: [String])>((0, [], []))
+        private let state = Locked<(reads: Int, versions: Set<Int>, bad: [String])>((0, [], []))
         func withLock<T>(_ body: (inout (reads: Int, versions: Set<Int>, bad: [String])) -> T) -> T { state.withLock { body(&$0) } }
     }
 

@@ -169,7 +169,7 @@ struct StudyRecorderTests {
         s.stallLimit = MediaTime(seconds: 60)
         let inProgress = s.sessionFolder + "/recording.mp4"
         let boxes: @Sendable () -> [String] = { (try? VideoInspection.boxes(of: inProgress)) ?? [] }
-        let early = Mutex<[String]>([]), cut = Mutex<[String]>([]), framesInCut = Mutex<[Int]>([])
+        let early = Locked<[String]>([]), cut = Locked<[String]>([]), framesInCut = Locked<[Int]>([])
         let opener = SourceOpener([.success(ScriptedSource([
             // The last frame comes at 29/30 s; then 0.95 s of silence.
             .realTimeFrames(from: 0, to: 30, at: 0), .silence(0.95),
@@ -275,7 +275,7 @@ struct StudyRecorderTests {
         // (1 GiB; the recording plus 256 MiB only past 768 MiB) is reached once the folder
         // holds more than 3b: a few fragments in, measured rather than timed.
         let state = dir.path("state")
-        let firstFragment = Mutex<Int64?>(nil)
+        let firstFragment = Locked<Int64?>(nil)
         let disk: @Sendable (String) -> Int64? = { _ in
             let used = Self.used(below: state)
             let base = firstFragment.withLock { value -> Int64? in

@@ -9,7 +9,7 @@ struct PipelineClockTests {
     @Test("a virtual clock runs due ticks on the thread that moves it, in time order, each at its own time")
     func virtualTicks() {
         let clock = VirtualClock(start: MediaTime(seconds: 10))
-        let seen = Mutex<[String]>([])
+        let seen = Locked<[String]>([])
         let fast = clock.every(MediaTime(seconds: 0.1), name: "fast") { now in seen.withLock { $0.append("f\(now.seconds.formattedShort)") } }
         let slow = clock.every(MediaTime(seconds: 0.25), name: "slow") { now in seen.withLock { $0.append("s\(now.seconds.formattedShort)") } }
         clock.sleep(until: MediaTime(seconds: 10.5))
@@ -29,7 +29,7 @@ struct PipelineClockTests {
     @Test("a tick that sleeps moves the time further and the ticks it passes run too, without deadlock")
     func tickThatSleeps() {
         let clock = VirtualClock()
-        let times = Mutex<[Double]>([])
+        let times = Locked<[Double]>([])
         let ticker = clock.every(MediaTime(seconds: 1), name: "t") { now in
             times.withLock { $0.append(now.seconds) }
             if now == MediaTime(seconds: 1) { clock.sleep(until: MediaTime(seconds: 2.5)) }
@@ -76,7 +76,7 @@ struct PipelineClockTests {
     @Test("a stop signal keeps the first reason and runs its handlers once, also those registered late")
     func stopSignal() {
         let signal = StopSignal()
-        let calls = Mutex<[String]>([])
+        let calls = Locked<[String]>([])
         signal.onStop { reason in calls.withLock { $0.append("a:" + reason) } }
         #expect(!signal.isRequested)
         #expect(signal.request("key"))

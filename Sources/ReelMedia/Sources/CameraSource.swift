@@ -1,3 +1,4 @@
+import ReelRuntime
 import CFFmpeg
 import Foundation
 import ReelCore
@@ -13,8 +14,8 @@ public final class CameraSource: CaptureSource {
     public let name: String
     private let video: MediaReader
     private let microphone: MediaReader?
-    private let pendingAudio = Mutex<[AudioBlock]>([])
-    private let audioFailure = Mutex<CaptureError?>(nil)
+    private let pendingAudio = Locked<[AudioBlock]>([])
+    private let audioFailure = Locked<CaptureError?>(nil)
 
     /// Opens the camera at `device` and the microphone `audio`.
     public init(device: String, audio: AudioDeviceSpec) throws {

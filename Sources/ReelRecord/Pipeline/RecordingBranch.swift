@@ -54,7 +54,7 @@ final class RecordingBranch: @unchecked Sendable {
     private var fragmentStart: MediaTime?
     private let clock: any PipelineClock
     private(set) var faceTrack = FaceTrack()
-    private let shared = Mutex<(progress: Progress, request: CheckpointRequest?)>((Progress(), nil))
+    private let shared = Locked<(progress: Progress, request: CheckpointRequest?)>((Progress(), nil))
 
     /// Creates the file at `videoPath` (it must not exist) and the encoder.
     init(settings: RecordSettings, videoPath: String, checkpointPath: String, encoder: VideoEncoderSettings,
