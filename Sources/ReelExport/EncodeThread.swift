@@ -7,7 +7,8 @@ import ReelMedia
 /// short queue that never drops (the producer waits), written in order by one thread that
 /// owns the MP4 writer, so decoding, covering and fitting the next pictures overlap with
 /// encoding. The first writer failure ends the queue and is thrown to the producer.
-/// `@unchecked Sendable`: the writer is used only by its thread; the error and the joined flag are behind `lock`.
+/// `@unchecked Sendable`: the writer is used only by its thread, and by ``finish()`` after that
+/// thread has been joined.
 final class EncodeThread: @unchecked Sendable {
     /// What goes to the writer.
     enum Item {
@@ -23,35 +24,31 @@ final class EncodeThread: @unchecked Sendable {
 
     private let writer: MP4ArchiveWriter
     private let queue: ConsumerQueue<Item>
-    private let done = DispatchSemaphore(value: 0)
-    private let lock = NSLock()
-    private var error: (any Swift.Error)?
-    private var joined = false
+    private let worker: WorkerThread
 
     /// Starts the thread (named `name`) writing into `writer`.
     init(writer: MP4ArchiveWriter, name: String = "reel.export.encode") {
         self.writer = writer
-        queue = ConsumerQueue<Item>(name: name, capacity: 8, policy: .neverDrop, isDroppable: { _ in false })
-        let thread = Thread { [self] in
-            defer { done.signal() }
-            while let item = queue.pop() {
-                do {
+        let queue = ConsumerQueue<Item>(name: name, capacity: 8, policy: .neverDrop, isDroppable: { _ in false })
+        self.queue = queue
+        // Handed to the thread, which alone uses it until finish() or abandon() has joined it.
+        nonisolated(unsafe) let writer = writer
+        worker = WorkerThread.run(name: name) {
+            do {
+                while let item = queue.pop() {
                     switch item {
-                    case let .video(picture, pts): try self.writer.appendVideo(picture, pts: pts)
-                    case let .audio(block, pts): try self.writer.appendAudio(block, pts: pts)
+                    case let .video(picture, pts): try writer.appendVideo(picture, pts: pts)
+                    case let .audio(block, pts): try writer.appendAudio(block, pts: pts)
                     }
-                } catch {
-                    lock.withLock { self.error = error }
-                    queue.cancel()
-                    return
                 }
+            } catch {
+                queue.cancel()
+                throw error
             }
         }
-        thread.name = name
-        thread.start()
     }
 
-    private var writerError: (any Swift.Error)? { lock.withLock { error } }
+    private var writerError: (any Swift.Error)? { worker.error }
 
     /// Queues an item (waits while the queue is full); throws the writer's failure.
     func append(_ item: Item) throws {
@@ -64,16 +61,10 @@ final class EncodeThread: @unchecked Sendable {
         try append(.video(picture, pts))
     }
 
-    private func join() {
-        guard !joined else { return }
-        joined = true
-        done.wait()
-    }
-
     /// Waits for everything queued to be written, then finishes the file.
     func finish() throws {
         queue.close()
-        join()
+        worker.join()
         if let writerError { throw writerError }
         try writer.finish()
     }
@@ -81,7 +72,7 @@ final class EncodeThread: @unchecked Sendable {
     /// Stops after a failure elsewhere: drops what is queued and abandons the file.
     func abandon() {
         queue.cancel()
-        join()
+        worker.join()
         writer.abandon()
     }
 }

@@ -36,9 +36,9 @@ public final class CameraSource: CaptureSource {
     }
 
     public func run(_ deliver: (CaptureSample) throws -> Void) throws {
-        let audioThread: Thread?
+        var audioThread: WorkerThread?
         if let microphone {
-            let thread = Thread { [self] in
+            audioThread = WorkerThread.run(name: "reel.microphone") { [self] in
                 do {
                     while try microphone.readFrames({ decoded in
                         guard case let .audio(frame, _) = decoded else { return }
@@ -53,13 +53,15 @@ public final class CameraSource: CaptureSource {
                     audioFailure.withLock { $0 = CaptureError(source: microphone.name, reason: "\(error)") }
                 }
             }
-            thread.name = "reel.microphone"
-            thread.start()
-            audioThread = thread
-        } else {
-            audioThread = nil
         }
-        defer { if audioThread != nil { stop() } }
+        // The microphone's thread is told to stop and joined before the source returns: it
+        // owns the microphone's reader, which must not outlive this call's use of it.
+        defer {
+            if let audioThread {
+                stop()
+                audioThread.join()
+            }
+        }
         while !video.interrupt.stopped.load(ordering: .relaxed) {
             let more = try video.readFrames { decoded in
                 guard case let .video(frame, _) = decoded else { return }

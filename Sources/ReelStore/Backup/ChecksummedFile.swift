@@ -196,24 +196,21 @@ private final class StreamingDigest {
 
 /// A copy of a whole file into an open descriptor on its own thread: `copy_file_range`
 /// (in-kernel, no user-space buffer), or read/write where the file systems do not allow it.
-/// `@unchecked Sendable`: `result` is written by the copy thread before `done` is signalled and read only after waiting on it.
-private final class ParallelCopy: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    // Written by the thread before `done` is signalled, read after waiting on it.
-    private var result: Result<Int64, ChecksummedFile.Error> = .success(0)
+private final class ParallelCopy: Sendable {
+    private let result = Locked<Result<Int64, ChecksummedFile.Error>>(.success(0))
+    private let worker: WorkerThread
 
     init(source: String, output: Int32, destination: String) {
-        let thread = Thread { [self] in
-            result = Self.copy(source: source, output: output, destination: destination)
-            done.signal()
+        worker = WorkerThread.run(name: "reel.backup.copy") { [result] in
+            let copied = Self.copy(source: source, output: output, destination: destination)
+            result.withLock { $0 = copied }
         }
-        thread.start()
     }
 
     /// Bytes copied, once the copy is finished.
     func wait() throws(ChecksummedFile.Error) -> Int64 {
-        done.wait()
-        return try result.get()
+        worker.join()
+        return try result.withLock { $0 }.get()
     }
 
     private static func copy(source: String, output: Int32, destination: String) -> Result<Int64, ChecksummedFile.Error> {
