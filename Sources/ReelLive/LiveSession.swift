@@ -17,11 +17,6 @@ public final class LiveSession: Sendable {
     private let stopReason = Mutex<String?>(nil)
     private let runningSource = Mutex<(any CaptureSource)?>(nil)
 
-    /// Seconds of frames the live queue holds before it starts dropping the oldest.
-    static let liveQueueSeconds = 1.0
-    /// Seconds of frames the archive queue holds before the producer waits.
-    static let archiveQueueSeconds = 2.0
-
     /// A session for `settings`, reporting to `reporter`.
     public init(settings: LiveSettings, reporter: LiveReporter) {
         self.settings = settings
@@ -118,7 +113,7 @@ public final class LiveSession: Sendable {
                 reporter.warning("archive disabled: \(ErrorSentence.reason(error))")
             }
         }
-        let (branches, liveQueue, archiveQueue) = makeBranches(hls: hls, archive: archive, framesPerSecond: max(format.framesPerSecond, 1))
+        let (branches, liveQueue, archiveQueue) = makeBranches(hls: hls, archive: archive, format: format)
         let fanOut = FanOut(branches: branches)
         fanOut.start()
 
@@ -206,17 +201,19 @@ public final class LiveSession: Sendable {
     /// a real-time source never waits for the archive (with a camera, capture that waits is
     /// frames lost at the source, and the burst after it overflows the live queue). Audio is
     /// never dropped. With `--fast` every queue waits: waiting for the encoders is the point.
-    private func makeBranches(hls: HLSBranch, archive: ArchiveBranch?, framesPerSecond: Double)
+    /// Both queues are bounded in bytes as well as items (``BranchQueueBounds``).
+    private func makeBranches(hls: HLSBranch, archive: ArchiveBranch?, format: CaptureFormat)
         -> (branches: [FanOut<CaptureSample>.Branch], live: ConsumerQueue<CaptureSample>, archive: ConsumerQueue<CaptureSample>?) {
         let policy: ConsumerQueue<CaptureSample>.Policy = settings.fast ? .neverDrop : .dropOldest
-        let liveQueue = ConsumerQueue<CaptureSample>(
-            name: "live", capacity: Int(framesPerSecond * LiveSession.liveQueueSeconds * 2), policy: policy, isDroppable: { $0.isDroppable })
+        func bounds(seconds: Double) -> BranchQueueBounds {
+            .holding(seconds: seconds, fast: settings.fast, framesPerSecond: max(format.framesPerSecond, 1),
+                     width: format.width, height: format.height)
+        }
+        let liveQueue = bounds(seconds: BranchQueueBounds.liveSeconds).queue(name: "live", policy: policy)
         var branches: [FanOut<CaptureSample>.Branch] = [.init(queue: liveQueue) { sample in try hls.handle(sample) }]
         guard let archive else { return (branches, liveQueue, nil) }
-        let queue = ConsumerQueue<CaptureSample>(
-            name: "archive", capacity: Int(framesPerSecond * LiveSession.archiveQueueSeconds * 2), policy: policy,
-            isDroppable: { $0.isDroppable })
-        if !settings.fast { archive.queueLoad = { (queue.stats.depth, queue.capacity) } }
+        let queue = bounds(seconds: BranchQueueBounds.archiveSeconds).queue(name: "archive", policy: policy)
+        if !settings.fast { archive.queueLoad = { queue.load } }
         branches.append(.init(queue: queue) { sample in try archive.handle(sample) })
         return (branches, liveQueue, queue)
     }
