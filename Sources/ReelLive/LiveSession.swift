@@ -154,19 +154,18 @@ public final class LiveSession: Sendable {
 
         // 6. Stop: drain the queues, finish the writers, publish the rest, close the archive.
         let reports = fanOut.finish()
-        for branch in reports {
-            if branch.name == "live" {
-                report.droppedFrames = branch.stats.dropped
-                if let failure = branch.failure { report.liveError = "live encoder failed: \(failure)" }
-            } else if branch.name == "archive" {
-                report.archiveQueueDroppedFrames = branch.stats.dropped
-                // With --fast, waiting for the slowest branch is the point, not a problem.
-                if !settings.fast {
-                    report.archiveBackpressure = Double(branch.stats.producerWaitTime.components.seconds)
-                        + Double(branch.stats.producerWaitTime.components.attoseconds) / 1e18
-                }
-                if let failure = branch.failure { report.archiveError = "archive failed: \(failure)" }
+        if let branch = reports[.live] {
+            report.droppedFrames = branch.stats.dropped
+            if let failure = branch.failure { report.liveError = "live encoder failed: \(failure)" }
+        }
+        if let branch = reports[.archive] {
+            report.archiveQueueDroppedFrames = branch.stats.dropped
+            // With --fast, waiting for the slowest branch is the point, not a problem.
+            if !settings.fast {
+                report.archiveBackpressure = Double(branch.stats.producerWaitTime.components.seconds)
+                    + Double(branch.stats.producerWaitTime.components.attoseconds) / 1e18
             }
+            if let failure = branch.failure { report.archiveError = "archive failed: \(failure)" }
         }
         if report.liveError == nil {
             do { try hls.finish() } catch { report.liveError = "finishing the live stream failed: \(ErrorSentence.reason(error))" }
@@ -203,18 +202,18 @@ public final class LiveSession: Sendable {
     /// never dropped. With `--fast` every queue waits: waiting for the encoders is the point.
     /// Both queues are bounded in bytes as well as items (``BranchQueueBounds``).
     private func makeBranches(hls: HLSBranch, archive: ArchiveBranch?, format: CaptureFormat)
-        -> (branches: [FanOut<CaptureSample>.Branch], live: ConsumerQueue<CaptureSample>, archive: ConsumerQueue<CaptureSample>?) {
+        -> (branches: [FanOut<CaptureSample, LiveBranchID>.Branch], live: ConsumerQueue<CaptureSample>, archive: ConsumerQueue<CaptureSample>?) {
         let policy: ConsumerQueue<CaptureSample>.Policy = settings.fast ? .neverDrop : .dropOldest
         func bounds(seconds: Double) -> BranchQueueBounds {
             .holding(seconds: seconds, fast: settings.fast, framesPerSecond: max(format.framesPerSecond, 1),
                      width: format.width, height: format.height)
         }
-        let liveQueue = bounds(seconds: BranchQueueBounds.liveSeconds).queue(name: "live", policy: policy)
-        var branches: [FanOut<CaptureSample>.Branch] = [.init(queue: liveQueue) { sample in try hls.handle(sample) }]
+        let liveQueue = bounds(seconds: BranchQueueBounds.liveSeconds).queue(name: LiveBranchID.live.rawValue, policy: policy)
+        var branches: [FanOut<CaptureSample, LiveBranchID>.Branch] = [.init(id: .live, queue: liveQueue) { sample in try hls.handle(sample) }]
         guard let archive else { return (branches, liveQueue, nil) }
-        let queue = bounds(seconds: BranchQueueBounds.archiveSeconds).queue(name: "archive", policy: policy)
+        let queue = bounds(seconds: BranchQueueBounds.archiveSeconds).queue(name: LiveBranchID.archive.rawValue, policy: policy)
         if !settings.fast { archive.queueLoad = { queue.load } }
-        branches.append(.init(queue: queue) { sample in try archive.handle(sample) })
+        branches.append(.init(id: .archive, queue: queue) { sample in try archive.handle(sample) })
         return (branches, liveQueue, queue)
     }
 
