@@ -78,7 +78,7 @@ public final class PrivacyExporter {
         let videoTemp = try output.hiddenFile("video"), finishing = try output.hiddenFile("finishing")
         defer { output.removeHiddenFiles() }
         let fps = max(1, Int(info.framesPerSecond.rounded()))
-        let encoder = VideoEncoderSettings(codec: "libx264", width: size.width, height: size.height, framesPerSecond: fps,
+        let encoder = VideoEncoderSettings(codec: .h264, width: size.width, height: size.height, framesPerSecond: fps,
                                            bitRate: 0, preset: settings.preset, keyFrameInterval: 2 * fps, zeroLatency: false,
                                            constantRateFactor: settings.quality)
         let writer = try MP4ArchiveWriter(path: videoTemp, video: encoder, audio: nil)

@@ -43,7 +43,7 @@ public final class WeeklyVlog {
         /// Output frame rate.
         public var framesPerSecond = 30
         /// x264 preset and constant quality.
-        public var preset = "veryfast"
+        public var preset = EncoderPreset.veryfast
         public var quality = 23
 
         /// Settings with the defaults.
@@ -194,7 +194,7 @@ public final class WeeklyVlog {
         (report.width, report.height) = (width, height)
         let videoTemp = try target.hiddenFile("vlog"), finishing = try target.hiddenFile("finishing")
         defer { target.removeHiddenFiles() }
-        let encoder = VideoEncoderSettings(codec: "libx264", width: width, height: height, framesPerSecond: fps, bitRate: 0,
+        let encoder = VideoEncoderSettings(codec: .h264, width: width, height: height, framesPerSecond: fps, bitRate: 0,
                                            preset: settings.preset, keyFrameInterval: 2 * fps, zeroLatency: false,
                                            constantRateFactor: settings.quality)
         let writer = try MP4ArchiveWriter(path: videoTemp, video: encoder,

@@ -68,8 +68,8 @@ public final class LiveSession: Sendable {
         }
         let fps = Int(format.framesPerSecond.rounded())
         let liveSize = preset.dimensions(orientation)
-        let liveVideo = VideoEncoderSettings(codec: "libx264", width: liveSize.width, height: liveSize.height, framesPerSecond: fps,
-                                             bitRate: preset.videoBitsPerSecond, preset: "veryfast", keyFramesOnDemand: true,
+        let liveVideo = VideoEncoderSettings(codec: .h264, width: liveSize.width, height: liveSize.height, framesPerSecond: fps,
+                                             bitRate: preset.videoBitsPerSecond, preset: .veryfast, keyFramesOnDemand: true,
                                              zeroLatency: true)
         let channels = min(format.audio?.channels ?? 0, 2)
         let liveAudio = format.audio == nil ? nil : AudioEncoderSettings(channels: channels, bitRate: preset.audioBitsPerSecond)
@@ -102,7 +102,7 @@ public final class LiveSession: Sendable {
                 try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
                 archive = try ArchiveBranch(
                     path: path,
-                    video: VideoEncoderSettings(codec: "libx265", width: size.width, height: size.height, framesPerSecond: fps,
+                    video: VideoEncoderSettings(codec: .hevc, width: size.width, height: size.height, framesPerSecond: fps,
                                                 bitRate: archiveSettings.videoBitsPerSecond, preset: settings.archivePreset,
                                                 keyFrameInterval: 2 * fps),
                     audio: format.audio == nil ? nil : AudioEncoderSettings(channels: channels, bitRate: archiveSettings.audioBitsPerSecond),

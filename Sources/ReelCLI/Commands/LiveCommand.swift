@@ -79,7 +79,7 @@ enum LiveCommand {
             archivePath: nil, duration: try arguments.seconds(duration),
             outputDirectory: arguments.string(output).map { URL(fileURLWithPath: UserFolders.absolute($0)) },
             fast: arguments.flag(fast))
-        settings.archivePreset = arguments.string(archivePreset) ?? "ultrafast"
+        settings.archivePreset = try EncoderPreset(parsing: arguments.string(archivePreset) ?? EncoderPreset.ultrafast.rawValue)
         if !arguments.flag(noArchive) {
             settings.archivePath = arguments.string(archive).map(UserFolders.absolute) ?? defaultArchivePath(streamID: id)
         }
