@@ -30,18 +30,20 @@ struct BranchQueueBounds: Equatable, Sendable {
     /// Seconds of capture the archive queue holds in real time.
     static let archiveSeconds = 2.0
     /// Pictures a queue holds with `--fast`.
-    /// Pictures a queue holds with `--fast`: one the encoder is about to take and one the
-    /// source has just decoded. Measured on the 1080p benchmark (debug build, peak RSS): 1 →
-    /// 339 MB, 2 → 343, 4 → 348, 8 → 363, the unbounded-in-bytes 120 items → 463; the
-    /// CPU time did not change.
-    static let fastPictures = 2
+    /// Pictures a queue holds with `--fast`: the one its encoder takes next. The encoder
+    /// works on the picture it popped while the source decodes the following one, so one is
+    /// enough to keep it busy. Measured on the 1080p `--fast` benchmark (debug build, 20 s,
+    /// peak RSS, before the scaler's picture pool): 1 → 339 MB, 2 → 343, 4 → 348, 8 → 363;
+    /// bounded in items only (120) → 463. CPU time and wall time did not change.
+    static let fastPictures = 1
 
     /// The bounds of a queue holding `seconds` of capture in real time, or ``fastPictures``
     /// with `fast`, for a source of `framesPerSecond` pictures of `width` × `height`.
     ///
     /// In real time the items are two per frame of those seconds (a frame and about an audio
     /// block), as before the byte bound came. With `--fast` the bytes decide: eight items per
-    /// picture leave room for the audio blocks between them at any frame rate.
+    /// picture leave room for the audio blocks between them at any frame rate, and a picture
+    /// larger than the bound (10-bit) still enters an empty queue.
     static func holding(seconds: Double, fast: Bool, framesPerSecond: Double, width: Int, height: Int) -> BranchQueueBounds {
         let pictureBytes = max(width * height * bytesPerPixel, 1)
         if fast {
