@@ -322,16 +322,19 @@ public final class ConsumerQueue<Element: Sendable>: @unchecked Sendable {
     }
 
     /// The indices of the fewest oldest droppable items whose removal makes room for an item of
-    /// `cost`, or nil if removing every droppable one would not.
+    /// `cost`, or nil if removing every droppable one would not. Room means within the bounds,
+    /// or no further past them than the queue already is (non-droppable items queued over
+    /// capacity): then one evicted frame makes room for one new frame, as in a plain item bound.
     private func oldestDroppableMakingRoom(for cost: Int) -> [Int]? {
         var victims: [Int] = []
         var (depthLeft, bytesLeft) = (depth, counters.bytes)
+        let (itemRoom, byteRoom) = (max(capacity, depth), byteLimit.map { max($0, counters.bytes) })
         for index in head..<slots.count where isDroppable(slots[index]!.element) {
             victims.append(index)
             depthLeft -= 1
             bytesLeft -= slots[index]!.cost
-            let fitsItems = depthLeft < capacity
-            let fitsBytes = byteLimit.map { depthLeft == 0 || bytesLeft + cost <= $0 } ?? true
+            let fitsItems = depthLeft < itemRoom
+            let fitsBytes = byteRoom.map { depthLeft == 0 || bytesLeft + cost <= $0 } ?? true
             if fitsItems && fitsBytes { return victims }
         }
         return nil

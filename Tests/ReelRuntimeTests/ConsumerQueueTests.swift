@@ -285,8 +285,9 @@ struct ConsumerQueueTests {
         #expect(queue.stats.dropped == 2)
         // A big audio block: dropping every queued frame would not make room, so none goes.
         #expect(queue.push(.audio(5, bytes: 2_000)) == .enqueuedOverCapacity)
-        #expect(queue.push(.video(6, bytes: 10)) == .discarded)
-        #expect(drain(queue).map(\.id) == [1, 3, 4, 5])
+        // Over the bound now: the new frame replaces the oldest queued frame, the queue does not grow.
+        #expect(queue.push(.video(6, bytes: 10)) == .enqueuedDroppingOldest)
+        #expect(drain(queue).map(\.id) == [1, 4, 5, 6])
         let stats = queue.stats
         #expect(stats.dropped == 3 && stats.overCapacity == 1 && stats.bytes == 0)
         #expect(stats.pushed == stats.popped + stats.dropped + stats.flushed + stats.depth)
@@ -327,5 +328,19 @@ struct ConsumerQueueTests {
         let unbounded = Queue(name: "live", capacity: 10, policy: .dropOldest)
         unbounded.push(.video(0, bytes: 1_000_000))
         #expect(unbounded.load == (depth: 1, capacity: 10))
+    }
+
+    @Test func overItsByteBoundANewFrameStillReplacesTheOldestFrame() {
+        let queue = Queue(name: "hls", capacity: 100, byteLimit: 1_000, policy: .dropOldest)
+        queue.push(.video(0, bytes: 300))
+        queue.push(.audio(1, bytes: 650))
+        // Dropping v0 would not make room for this block: nothing is dropped, it goes over.
+        #expect(queue.push(.audio(2, bytes: 600)) == .enqueuedOverCapacity)
+        #expect(queue.stats.bytes == 1_550)
+        // Over the bound, one old frame out makes room for one new frame: the queue does not
+        // grow, and the newest frame is the one kept.
+        #expect(queue.push(.video(3, bytes: 300)) == .enqueuedDroppingOldest)
+        #expect(queue.stats.bytes == 1_550)
+        #expect(drain(queue).map(\.id) == [1, 2, 3])
     }
 }
