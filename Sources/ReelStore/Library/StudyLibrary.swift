@@ -79,7 +79,12 @@ public final class StudyLibrary {
 
     /// Names of the migrations applied, in order.
     public func appliedMigrations() throws(SQLiteError) -> [String] {
-        try connection.rows("SELECT name FROM schema_migration ORDER BY position").compactMap { $0.first?.text }
+        var names: [String] = []
+        for row in try connection.namedRows("SELECT position, name FROM schema_migration ORDER BY position",
+                                            table: "schema_migration", keyColumn: "position") {
+            names.append(try row.text("name"))
+        }
+        return names
     }
 
     private func migrate() throws {
@@ -196,7 +201,9 @@ public final class StudyLibrary {
 
     /// Every tag name, sorted.
     public func tagNames() throws(SQLiteError) -> [String] {
-        try connection.rows("SELECT name FROM tag ORDER BY name").compactMap { $0.first?.text }
+        var names: [String] = []
+        for row in try connection.namedRows("SELECT id, name FROM tag ORDER BY name", table: "tag") { names.append(try row.text("name")) }
+        return names
     }
 
     // MARK: Encoding
