@@ -16,7 +16,8 @@
 # Runs alternate (a b, b a, a b, ...) so drift on the machine hits both alike. Each run is
 # timed with /usr/bin/time (CPU = user+sys seconds; wall seconds) and its outputs are checked
 # with ffprobe (codecs, sizes, duration within 0.5 s, video frame count). The result block
-# gives the medians and the ratios Reel/ffmpeg (goal: CPU ratio <= 1.0).
+# gives the medians and the ratios Reel/ffmpeg (goals: CPU ratio <= 1.0, and a peak RSS no
+# larger than ffmpeg's, issue 13).
 #
 # Environment: RUNS (3), INPUT_SECONDS (60), REEL_BIN, KEEP_WORK=1 keeps the outputs.
 BENCH_NAME=fast-vs-ffmpeg
@@ -113,7 +114,9 @@ reel_rss=$(stat reel rss_mb | xargs printf '%.0f'); ffmpeg_rss=$(stat ffmpeg rss
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "nan" }'; }
 cpu_ratio=$(ratio "$reel_cpu" "$ffmpeg_cpu")
 wall_ratio=$(ratio "$reel_wall" "$ffmpeg_wall")
+rss_ratio=$(ratio "$reel_rss" "$ffmpeg_rss")
 verdict=$(awk -v r="$cpu_ratio" 'BEGIN { print (r <= 1.0 ? "PASS" : "FAIL") }')
+memory_verdict=$(awk -v a="$reel_rss" -v b="$ffmpeg_rss" 'BEGIN { print (a <= b ? "PASS" : "FAIL") }')
 [ "$problems" = 0 ] || verdict="$verdict, but $problems output checks failed"
 
 cat <<RESULT
@@ -125,10 +128,11 @@ machine:         $machine
                  median CPU-s (user+sys)   median wall s   median max RSS
   reel --fast    $(printf '%-25s %-15s %s MB' "$reel_cpu" "$reel_wall" "$reel_rss")
   ffmpeg         $(printf '%-25s %-15s %s MB' "$ffmpeg_cpu" "$ffmpeg_wall" "$ffmpeg_rss")
-  reel/ffmpeg    $(printf '%-25s %s' "${cpu_ratio}x" "${wall_ratio}x")
-result:          $verdict (goal: CPU ratio <= 1.0)
+  reel/ffmpeg    $(printf '%-25s %-15s %s' "${cpu_ratio}x" "${wall_ratio}x" "${rss_ratio}x")
+result:          $verdict (goal: CPU ratio <= 1.0); memory $memory_verdict (goal: median max RSS <= ffmpeg's)
 per run CPU-s:   reel $(list reel cpu); ffmpeg $(list ffmpeg cpu)
 per run wall s:  reel $(list reel wall); ffmpeg $(list ffmpeg wall)
+per run max RSS: reel $(list reel rss_mb) MB; ffmpeg $(list ffmpeg rss_mb) MB
 other load:      CPU-s used by the rest of the machine during each run: reel $(list reel other); ffmpeg $(list ffmpeg other)
 outputs:         $( [ "$problems" = 0 ] && echo "all $((2 * runs)) runs valid: live h264 720x1280 + aac, archive hevc 1080x1920 + aac, ${seconds} s, $frames frames each" || echo "$problems PROBLEMS (see the lines above)")
 same picture:    PSNR Reel vs ffmpeg, run 1: live $(same_picture "$psnr_live"), archive $(same_picture "$psnr_archive")

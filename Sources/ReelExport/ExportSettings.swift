@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelMedia
 
 /// Everything `reel export` needs, decided before anything is read.
 public struct ExportSettings: Sendable {
@@ -76,7 +77,7 @@ public struct ExportSettings: Sendable {
     /// CenterFace's input width when faces are found while exporting (a multiple of 32).
     public var detectorWidth = 320
     /// x264: speed preset and constant quality.
-    public var preset = "veryfast"
+    public var preset = EncoderPreset.veryfast
     public var quality = 20
 
     /// Settings for `input` → `outputPath` with the defaults.

@@ -122,7 +122,7 @@ public final class PrivacyExporter {
         let (boxes, detecting) = try faceBoxes(into: &report)
         let (compositor, covers) = try pixelWork()
         let fps = max(1, Int(info.framesPerSecond.rounded()))
-        let encoder = VideoEncoderSettings(codec: "libx264", width: size.width, height: size.height, framesPerSecond: fps,
+        let encoder = VideoEncoderSettings(codec: .h264, width: size.width, height: size.height, framesPerSecond: fps,
                                            bitRate: 0, preset: settings.preset, keyFrameInterval: 2 * fps, zeroLatency: false,
                                            constantRateFactor: settings.quality)
         return Work(boxes: boxes, detecting: detecting, compositor: compositor, covers: covers,

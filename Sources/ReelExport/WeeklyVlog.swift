@@ -43,7 +43,7 @@ public final class WeeklyVlog {
         /// Output frame rate.
         public var framesPerSecond = 30
         /// x264 preset and constant quality.
-        public var preset = "veryfast"
+        public var preset = EncoderPreset.veryfast
         public var quality = 23
 
         /// Settings with the defaults.
@@ -158,7 +158,7 @@ public final class WeeklyVlog {
     /// H.264 at the layout's size and the vlog's rate.
     private var encoderSettings: VideoEncoderSettings {
         let (width, height) = settings.layout.size, fps = settings.framesPerSecond
-        return VideoEncoderSettings(codec: "libx264", width: width, height: height, framesPerSecond: fps, bitRate: 0,
+        return VideoEncoderSettings(codec: .h264, width: width, height: height, framesPerSecond: fps, bitRate: 0,
                                     preset: settings.preset, keyFrameInterval: 2 * fps, zeroLatency: false,
                                     constantRateFactor: settings.quality)
     }

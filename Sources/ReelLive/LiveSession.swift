@@ -17,11 +17,6 @@ public final class LiveSession: Sendable {
     private let stopReason = Mutex<String?>(nil)
     private let runningSource = Mutex<(any CaptureSource)?>(nil)
 
-    /// Seconds of frames the live queue holds before it starts dropping the oldest.
-    static let liveQueueSeconds = 1.0
-    /// Seconds of frames the archive queue holds before the producer waits.
-    static let archiveQueueSeconds = 2.0
-
     /// A session for `settings`, reporting to `reporter`.
     public init(settings: LiveSettings, reporter: LiveReporter) {
         self.settings = settings
@@ -73,8 +68,8 @@ public final class LiveSession: Sendable {
         }
         let fps = Int(format.framesPerSecond.rounded())
         let liveSize = preset.dimensions(orientation)
-        let liveVideo = VideoEncoderSettings(codec: "libx264", width: liveSize.width, height: liveSize.height, framesPerSecond: fps,
-                                             bitRate: preset.videoBitsPerSecond, preset: "veryfast", keyFramesOnDemand: true,
+        let liveVideo = VideoEncoderSettings(codec: .h264, width: liveSize.width, height: liveSize.height, framesPerSecond: fps,
+                                             bitRate: preset.videoBitsPerSecond, preset: .veryfast, keyFramesOnDemand: true,
                                              zeroLatency: true)
         let channels = min(format.audio?.channels ?? 0, 2)
         let liveAudio = format.audio == nil ? nil : AudioEncoderSettings(channels: channels, bitRate: preset.audioBitsPerSecond)
@@ -107,7 +102,7 @@ public final class LiveSession: Sendable {
                 try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
                 archive = try ArchiveBranch(
                     path: path,
-                    video: VideoEncoderSettings(codec: "libx265", width: size.width, height: size.height, framesPerSecond: fps,
+                    video: VideoEncoderSettings(codec: .hevc, width: size.width, height: size.height, framesPerSecond: fps,
                                                 bitRate: archiveSettings.videoBitsPerSecond, preset: settings.archivePreset,
                                                 keyFrameInterval: 2 * fps),
                     audio: format.audio == nil ? nil : AudioEncoderSettings(channels: channels, bitRate: archiveSettings.audioBitsPerSecond),
@@ -118,7 +113,7 @@ public final class LiveSession: Sendable {
                 reporter.warning("archive disabled: \(ErrorSentence.reason(error))")
             }
         }
-        let (branches, liveQueue, archiveQueue) = makeBranches(hls: hls, archive: archive, framesPerSecond: max(format.framesPerSecond, 1))
+        let (branches, liveQueue, archiveQueue) = makeBranches(hls: hls, archive: archive, format: format)
         let fanOut = FanOut(branches: branches)
         fanOut.start()
 
@@ -159,19 +154,18 @@ public final class LiveSession: Sendable {
 
         // 6. Stop: drain the queues, finish the writers, publish the rest, close the archive.
         let reports = fanOut.finish()
-        for branch in reports {
-            if branch.name == "live" {
-                report.droppedFrames = branch.stats.dropped
-                if let failure = branch.failure { report.liveError = "live encoder failed: \(failure)" }
-            } else if branch.name == "archive" {
-                report.archiveQueueDroppedFrames = branch.stats.dropped
-                // With --fast, waiting for the slowest branch is the point, not a problem.
-                if !settings.fast {
-                    report.archiveBackpressure = Double(branch.stats.producerWaitTime.components.seconds)
-                        + Double(branch.stats.producerWaitTime.components.attoseconds) / 1e18
-                }
-                if let failure = branch.failure { report.archiveError = "archive failed: \(failure)" }
+        if let branch = reports[.live] {
+            report.droppedFrames = branch.stats.dropped
+            if let failure = branch.failure { report.liveError = "live encoder failed: \(failure)" }
+        }
+        if let branch = reports[.archive] {
+            report.archiveQueueDroppedFrames = branch.stats.dropped
+            // With --fast, waiting for the slowest branch is the point, not a problem.
+            if !settings.fast {
+                report.archiveBackpressure = Double(branch.stats.producerWaitTime.components.seconds)
+                    + Double(branch.stats.producerWaitTime.components.attoseconds) / 1e18
             }
+            if let failure = branch.failure { report.archiveError = "archive failed: \(failure)" }
         }
         if report.liveError == nil {
             do { try hls.finish() } catch { report.liveError = "finishing the live stream failed: \(ErrorSentence.reason(error))" }
@@ -206,18 +200,20 @@ public final class LiveSession: Sendable {
     /// a real-time source never waits for the archive (with a camera, capture that waits is
     /// frames lost at the source, and the burst after it overflows the live queue). Audio is
     /// never dropped. With `--fast` every queue waits: waiting for the encoders is the point.
-    private func makeBranches(hls: HLSBranch, archive: ArchiveBranch?, framesPerSecond: Double)
-        -> (branches: [FanOut<CaptureSample>.Branch], live: ConsumerQueue<CaptureSample>, archive: ConsumerQueue<CaptureSample>?) {
+    /// Both queues are bounded in bytes as well as items (``BranchQueueBounds``).
+    private func makeBranches(hls: HLSBranch, archive: ArchiveBranch?, format: CaptureFormat)
+        -> (branches: [FanOut<CaptureSample, LiveBranchID>.Branch], live: ConsumerQueue<CaptureSample>, archive: ConsumerQueue<CaptureSample>?) {
         let policy: ConsumerQueue<CaptureSample>.Policy = settings.fast ? .neverDrop : .dropOldest
-        let liveQueue = ConsumerQueue<CaptureSample>(
-            name: "live", capacity: Int(framesPerSecond * LiveSession.liveQueueSeconds * 2), policy: policy, isDroppable: { $0.isDroppable })
-        var branches: [FanOut<CaptureSample>.Branch] = [.init(queue: liveQueue) { sample in try hls.handle(sample) }]
+        func bounds(seconds: Double) -> BranchQueueBounds {
+            .holding(seconds: seconds, fast: settings.fast, framesPerSecond: max(format.framesPerSecond, 1),
+                     width: format.width, height: format.height)
+        }
+        let liveQueue = bounds(seconds: BranchQueueBounds.liveSeconds).queue(name: LiveBranchID.live.rawValue, policy: policy)
+        var branches: [FanOut<CaptureSample, LiveBranchID>.Branch] = [.init(id: .live, queue: liveQueue) { sample in try hls.handle(sample) }]
         guard let archive else { return (branches, liveQueue, nil) }
-        let queue = ConsumerQueue<CaptureSample>(
-            name: "archive", capacity: Int(framesPerSecond * LiveSession.archiveQueueSeconds * 2), policy: policy,
-            isDroppable: { $0.isDroppable })
-        if !settings.fast { archive.queueLoad = { (queue.stats.depth, queue.capacity) } }
-        branches.append(.init(queue: queue) { sample in try archive.handle(sample) })
+        let queue = bounds(seconds: BranchQueueBounds.archiveSeconds).queue(name: LiveBranchID.archive.rawValue, policy: policy)
+        if !settings.fast { archive.queueLoad = { queue.load } }
+        branches.append(.init(id: .archive, queue: queue) { sample in try archive.handle(sample) })
         return (branches, liveQueue, queue)
     }
 

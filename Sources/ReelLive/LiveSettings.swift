@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelMedia
 
 /// Everything `reel live` needs to know, validated before anything starts.
 public struct LiveSettings: Sendable {
@@ -20,9 +21,9 @@ public struct LiveSettings: Sendable {
     /// The archive MP4 path, or nil for no archive.
     public var archivePath: String?
     /// The x265 speed preset of the archive (faster presets keep up on smaller machines).
-    public var archivePreset = "ultrafast"
-    /// The presets x265 knows, fastest first.
-    public static let encoderPresets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"]
+    public var archivePreset = EncoderPreset.ultrafast
+    /// The names of the presets x265 knows, fastest first (what `--archive-preset` accepts).
+    public static let encoderPresets = EncoderPreset.allCases.map(\.rawValue)
     /// Stop after this many seconds of capture (nil: until stopped).
     public var duration: Double?
     /// A local folder receiving the same layout as the origin.

@@ -69,7 +69,7 @@ public struct RecordSettings: Sendable {
     public static let timelapseQuality = 23
     public static let timelapsePeakBitRate = 8_000_000
     /// The x264 speed preset.
-    public static let encoderPreset = "veryfast"
+    public static let encoderPreset = EncoderPreset.veryfast
 
     /// Settings with defaults for the tuning knobs.
     public init(id: UUID = UUID(), source: SourceSpec, mode: RecordingMode, interval: MediaTime = MediaTime(value: 5, timescale: 1),
@@ -130,13 +130,13 @@ public struct RecordSettings: Sendable {
         switch mode {
         case .timelapse:
             let fps = Int(TimelapseSchedule.outputFramesPerSecond)
-            return VideoEncoderSettings(codec: "libx264", width: size.width, height: size.height, framesPerSecond: fps,
+            return VideoEncoderSettings(codec: .h264, width: size.width, height: size.height, framesPerSecond: fps,
                                         bitRate: RecordSettings.timelapsePeakBitRate, preset: RecordSettings.encoderPreset,
                                         keyFrameInterval: 10 * fps, zeroLatency: true,
                                         constantRateFactor: RecordSettings.timelapseQuality)
         case .full:
             let fps = max(1, Int(sourceFramesPerSecond.rounded()))
-            return VideoEncoderSettings(codec: "libx264", width: size.width, height: size.height, framesPerSecond: fps,
+            return VideoEncoderSettings(codec: .h264, width: size.width, height: size.height, framesPerSecond: fps,
                                         bitRate: RecordSettings.fullModeBitRate, preset: RecordSettings.encoderPreset,
                                         keyFrameInterval: 2 * fps, zeroLatency: true)
         }

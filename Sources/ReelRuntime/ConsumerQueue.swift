@@ -3,10 +3,15 @@ import Foundation
 /// One consumer's bounded FIFO in a ``FanOut``: one producer pushes, one consumer pops, and
 /// a stated ``Policy`` says what happens when the queue is full.
 ///
+/// The queue is full when it holds ``capacity`` items or, with a ``byteLimit``, when the new
+/// item's ``DroppableElement/byteCost`` would take the queued bytes past it (a queue of
+/// decoded 1080p frames is bounded by what it holds, not only by how many). One item is
+/// always accepted into an empty queue, however large, so a byte bound can never deadlock.
+///
 /// | policy        | when full                                                   | loses items |
 /// |---------------|-------------------------------------------------------------|-------------|
 /// | `.neverDrop`  | the producer waits for room (backpressure, counted and timed) | never       |
-/// | `.dropOldest` | the oldest *droppable* queued item is discarded; if none is queued, a droppable new item is discarded and a non-droppable one is queued past the bound | droppable ones |
+/// | `.dropOldest` | the oldest *droppable* queued items are discarded, as few as make room; if discarding every droppable one would not, none is, a droppable new item is discarded and a non-droppable one is queued past the bound | droppable ones |
 /// | `.dropNewest` | the new item is discarded, droppable or not                   | yes         |
 ///
 /// Order is preserved in every policy. ``close()`` ends the input: the consumer drains what
@@ -38,7 +43,8 @@ public final class ConsumerQueue<Element: Sendable>: @unchecked Sendable {
         case enqueued
         /// Queued after the producer waited for room (`.neverDrop` backpressure).
         case enqueuedAfterWaiting
-        /// Queued; the oldest droppable item was discarded to make room.
+        /// Queued; the oldest droppable item (or items, under a byte bound) was discarded to
+        /// make room.
         case enqueuedDroppingOldest
         /// Queued past the bound: it is not droppable and nothing droppable was queued.
         case enqueuedOverCapacity
@@ -88,6 +94,10 @@ public final class ConsumerQueue<Element: Sendable>: @unchecked Sendable {
         public var depth = 0
         /// The most items ever queued at once.
         public var maxDepth = 0
+        /// Bytes queued now (the sum of the queued items' costs).
+        public var bytes = 0
+        /// The most bytes ever queued at once.
+        public var maxBytes = 0
         /// Pushes that had to wait for room (`.neverDrop` backpressure events).
         public var producerWaits = 0
         /// Total time the producer spent waiting for room.
@@ -103,13 +113,22 @@ public final class ConsumerQueue<Element: Sendable>: @unchecked Sendable {
     public let name: String
     /// How many items the queue holds before its policy applies (at least 1).
     public let capacity: Int
+    /// How many bytes (by each item's cost) the queue holds before its policy applies; nil:
+    /// only ``capacity`` bounds it.
+    public let byteLimit: Int?
     /// What a full queue does.
     public let policy: Policy
 
     private let isDroppable: @Sendable (Element) -> Bool
+    private let byteCost: @Sendable (Element) -> Int
     private let condition = NSCondition()
+    /// A queued item and its cost, taken once at push so the byte count stays consistent.
+    private struct Slot {
+        var element: Element
+        var cost: Int
+    }
     // Guarded by `condition`:
-    private var slots: [Element?] = []
+    private var slots: [Slot?] = []
     private var head = 0
     private var isClosedLocked = false
     private var isCancelledLocked = false
@@ -120,12 +139,25 @@ public final class ConsumerQueue<Element: Sendable>: @unchecked Sendable {
     /// lock held, so it must be cheap and must not touch the queue.
     ///
     /// - Precondition: `capacity >= 1`.
-    public init(name: String, capacity: Int, policy: Policy, isDroppable: @escaping @Sendable (Element) -> Bool) {
+    public convenience init(name: String, capacity: Int, policy: Policy, isDroppable: @escaping @Sendable (Element) -> Bool) {
+        self.init(name: name, capacity: capacity, byteLimit: nil, policy: policy, isDroppable: isDroppable, byteCost: { _ in 0 })
+    }
+
+    /// A queue bounded by `capacity` items and, unless `byteLimit` is nil, by `byteLimit` bytes
+    /// as `byteCost` counts each item (called once per push, with the queue's lock held: it
+    /// must be cheap and must not touch the queue). `isDroppable` as above.
+    ///
+    /// - Precondition: `capacity >= 1`, `byteLimit >= 1` when given.
+    public init(name: String, capacity: Int, byteLimit: Int?, policy: Policy,
+                isDroppable: @escaping @Sendable (Element) -> Bool, byteCost: @escaping @Sendable (Element) -> Int) {
         precondition(capacity >= 1, "ConsumerQueue '\(name)' capacity must be at least 1, got \(capacity)")
+        precondition(byteLimit.map { $0 >= 1 } ?? true, "ConsumerQueue '\(name)' byte limit must be at least 1, got \(byteLimit ?? 0)")
         self.name = name
         self.capacity = capacity
+        self.byteLimit = byteLimit
         self.policy = policy
         self.isDroppable = isDroppable
+        self.byteCost = byteCost
     }
 
     /// A snapshot of the counters.
@@ -133,6 +165,17 @@ public final class ConsumerQueue<Element: Sendable>: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return counters
+    }
+
+    /// How full the queue is, in items out of ``capacity``: the queued items, or the queued
+    /// bytes scaled to items when the byte bound is the nearer one (for a rule that reads a
+    /// depth against a capacity, such as a rate policy).
+    public var load: (depth: Int, capacity: Int) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard let byteLimit else { return (depth, capacity) }
+        let byteDepth = Int((Double(counters.bytes) / Double(byteLimit) * Double(capacity)).rounded(.up))
+        return (max(depth, byteDepth), capacity)
     }
 
     /// Whether ``close()`` was called.
@@ -163,32 +206,19 @@ public final class ConsumerQueue<Element: Sendable>: @unchecked Sendable {
             return .rejected
         }
         counters.pushed += 1
-        guard depth >= capacity else {
-            append(element)
+        let slot = Slot(element: element, cost: max(byteCost(element), 0))
+        guard isFull(adding: slot.cost) else {
+            append(slot)
             return .enqueued
         }
         switch policy {
         case .neverDrop:
-            counters.producerWaits += 1
-            let clock = ContinuousClock()
-            let started = clock.now
-            counters.isProducerWaiting = true
-            while depth >= capacity, !isCancelledLocked {
-                condition.wait()
-            }
-            counters.isProducerWaiting = false
-            counters.producerWaitTime += clock.now - started
-            guard !isCancelledLocked else {
-                counters.flushed += 1
-                return .rejected
-            }
-            append(element)
-            return .enqueuedAfterWaiting
+            return waitForRoom(then: slot)
         case .dropOldest:
-            if let index = slots[head...].firstIndex(where: { isDroppable($0!) }) {
-                slots.remove(at: index)
-                counters.dropped += 1
-                append(element)
+            if let victims = oldestDroppableMakingRoom(for: slot.cost) {
+                for index in victims.reversed() { counters.bytes -= slots.remove(at: index)!.cost }
+                counters.dropped += victims.count
+                append(slot)
                 return .enqueuedDroppingOldest
             }
             if isDroppable(element) {
@@ -196,12 +226,32 @@ public final class ConsumerQueue<Element: Sendable>: @unchecked Sendable {
                 return .discarded
             }
             counters.overCapacity += 1
-            append(element)
+            append(slot)
             return .enqueuedOverCapacity
         case .dropNewest:
             counters.dropped += 1
             return .discarded
         }
+    }
+
+    /// `.neverDrop` backpressure: waits (counted and timed) until `slot` fits or the consumer
+    /// cancels.
+    private func waitForRoom(then slot: Slot) -> PushOutcome {
+        counters.producerWaits += 1
+        let clock = ContinuousClock()
+        let started = clock.now
+        counters.isProducerWaiting = true
+        while isFull(adding: slot.cost), !isCancelledLocked {
+            condition.wait()
+        }
+        counters.isProducerWaiting = false
+        counters.producerWaitTime += clock.now - started
+        guard !isCancelledLocked else {
+            counters.flushed += 1
+            return .rejected
+        }
+        append(slot)
+        return .enqueuedAfterWaiting
     }
 
     /// The next item, waiting while the queue is empty and open; `nil` at end of stream
@@ -255,6 +305,7 @@ public final class ConsumerQueue<Element: Sendable>: @unchecked Sendable {
         slots.removeAll()
         head = 0
         counters.depth = 0
+        counters.bytes = 0
         condition.broadcast()
     }
 
@@ -262,16 +313,45 @@ public final class ConsumerQueue<Element: Sendable>: @unchecked Sendable {
 
     private var depth: Int { slots.count - head }
 
-    private func append(_ element: Element) {
-        slots.append(element)
+    /// Whether an item of `cost` bytes finds no room: the item bound is reached, or the byte
+    /// bound would be passed (an empty queue always has room).
+    private func isFull(adding cost: Int) -> Bool {
+        if depth >= capacity { return true }
+        guard let byteLimit, depth > 0 else { return false }
+        return counters.bytes + cost > byteLimit
+    }
+
+    /// The indices of the fewest oldest droppable items whose removal makes room for an item of
+    /// `cost`, or nil if removing every droppable one would not. Room means within the bounds,
+    /// or no further past them than the queue already is (non-droppable items queued over
+    /// capacity): then one evicted frame makes room for one new frame, as in a plain item bound.
+    private func oldestDroppableMakingRoom(for cost: Int) -> [Int]? {
+        var victims: [Int] = []
+        var (depthLeft, bytesLeft) = (depth, counters.bytes)
+        let (itemRoom, byteRoom) = (max(capacity, depth), byteLimit.map { max($0, counters.bytes) })
+        for index in head..<slots.count where isDroppable(slots[index]!.element) {
+            victims.append(index)
+            depthLeft -= 1
+            bytesLeft -= slots[index]!.cost
+            let fitsItems = depthLeft < itemRoom
+            let fitsBytes = byteRoom.map { depthLeft == 0 || bytesLeft + cost <= $0 } ?? true
+            if fitsItems && fitsBytes { return victims }
+        }
+        return nil
+    }
+
+    private func append(_ slot: Slot) {
+        slots.append(slot)
         counters.depth = depth
         counters.maxDepth = max(counters.maxDepth, counters.depth)
+        counters.bytes += slot.cost
+        counters.maxBytes = max(counters.maxBytes, counters.bytes)
         condition.broadcast()
     }
 
     private func takeFirst() -> Element? {
         guard !isCancelledLocked, depth > 0 else { return nil }
-        let element = slots[head].take()
+        let slot = slots[head].take()!
         head += 1
         if head == slots.count {
             slots.removeAll(keepingCapacity: true)
@@ -282,17 +362,21 @@ public final class ConsumerQueue<Element: Sendable>: @unchecked Sendable {
         }
         counters.popped += 1
         counters.depth = depth
+        counters.bytes -= slot.cost
         condition.broadcast()
-        return element
+        return slot.element
     }
 }
 
 extension ConsumerQueue where Element: DroppableElement {
-    /// A queue whose `.dropOldest` policy asks each item's ``DroppableElement/isDroppable``.
+    /// A queue whose `.dropOldest` policy asks each item's ``DroppableElement/isDroppable``,
+    /// bounded by `capacity` items and, unless `byteLimit` is nil, by the items'
+    /// ``DroppableElement/byteCost``.
     ///
-    /// - Precondition: `capacity >= 1`.
-    public convenience init(name: String, capacity: Int, policy: Policy) {
-        self.init(name: name, capacity: capacity, policy: policy, isDroppable: { $0.isDroppable })
+    /// - Precondition: `capacity >= 1`, `byteLimit >= 1` when given.
+    public convenience init(name: String, capacity: Int, byteLimit: Int? = nil, policy: Policy) {
+        self.init(name: name, capacity: capacity, byteLimit: byteLimit, policy: policy,
+                  isDroppable: { $0.isDroppable }, byteCost: { $0.byteCost })
     }
 }
 

@@ -4,14 +4,19 @@ import Foundation
 /// bounded ``ConsumerQueue`` (with its own policy) and its own thread.
 ///
 /// ```swift
-/// let fanOut = FanOut(branches: [
-///     .init(queue: ConsumerQueue(name: "hls", capacity: 8, policy: .dropOldest)) { try hls.write($0) },
-///     .init(queue: ConsumerQueue(name: "archive", capacity: 32, policy: .neverDrop)) { try archive.write($0) },
+/// enum Branch { case hls, archive }
+/// let fanOut = FanOut<Sample, Branch>(branches: [
+///     .init(id: .hls, queue: ConsumerQueue(name: "hls", capacity: 8, policy: .dropOldest)) { try hls.write($0) },
+///     .init(id: .archive, queue: ConsumerQueue(name: "archive", capacity: 32, policy: .neverDrop)) { try archive.write($0) },
 /// ])
 /// fanOut.start()
 /// for sample in capture { fanOut.push(sample) }   // one producer thread
 /// let reports = fanOut.finish()                     // close, drain, join
+/// reports[.archive]?.stats.producerWaitTime
 /// ```
+///
+/// Branches are told apart by a typed id (`BranchID`, usually a small enum), never by their
+/// queue's name or their position.
 ///
 /// A slow consumer never stalls another: `.dropOldest` and `.dropNewest` queues never block
 /// the producer, and ``push(_:)`` feeds them before any `.neverDrop` queue, so they receive
@@ -26,16 +31,19 @@ import Foundation
 /// Thread safety: the branch list is immutable; the mutable bookkeeping (started flag,
 /// failures, finished branches) is guarded by one `NSCondition`, which is why the class can
 /// be `@unchecked Sendable`.
-public final class FanOut<Element: Sendable>: @unchecked Sendable {
-    /// One consumer: its queue and the handler its thread calls for each item, in order.
+public final class FanOut<Element: Sendable, BranchID: Hashable & Sendable>: @unchecked Sendable {
+    /// One consumer: its id, its queue and the handler its thread calls for each item, in order.
     public struct Branch: Sendable {
+        /// Which branch this is.
+        public let id: BranchID
         /// The branch's queue.
         public let queue: ConsumerQueue<Element>
         /// Called on the branch's thread for every popped item; throwing ends the branch.
         public let handler: @Sendable (Element) throws -> Void
 
-        /// A branch consuming `queue` with `handler`.
-        public init(queue: ConsumerQueue<Element>, handler: @escaping @Sendable (Element) throws -> Void) {
+        /// Branch `id`, consuming `queue` with `handler`.
+        public init(id: BranchID, queue: ConsumerQueue<Element>, handler: @escaping @Sendable (Element) throws -> Void) {
+            self.id = id
             self.queue = queue
             self.handler = handler
         }
@@ -43,6 +51,8 @@ public final class FanOut<Element: Sendable>: @unchecked Sendable {
 
     /// A branch's state for reporting.
     public struct BranchReport: Sendable {
+        /// Which branch.
+        public var id: BranchID
         /// The queue's name.
         public var name: String
         /// The queue's policy.
@@ -66,7 +76,10 @@ public final class FanOut<Element: Sendable>: @unchecked Sendable {
     private let pushOrder: [Int]
 
     /// A fan-out over `branches`; nothing runs until ``start()``.
+    ///
+    /// - Precondition: the branches' ids are distinct.
     public init(branches: [Branch]) {
+        precondition(Set(branches.map(\.id)).count == branches.count, "FanOut branch ids must be distinct")
         self.branches = branches
         let indices = Array(branches.indices)
         pushOrder = indices.filter { branches[$0].queue.policy != .neverDrop }
@@ -104,24 +117,26 @@ public final class FanOut<Element: Sendable>: @unchecked Sendable {
         for branch in branches { branch.queue.close() }
     }
 
-    /// Each branch's current state, in branch order.
-    public var reports: [BranchReport] {
+    /// Each branch's current state, by branch id.
+    public var reports: [BranchID: BranchReport] {
         condition.lock()
         let (failures, finished) = (self.failures, self.finished)
         condition.unlock()
-        return branches.indices.map { index in
+        var reports: [BranchID: BranchReport] = [:]
+        for index in branches.indices {
             let queue = branches[index].queue
-            return BranchReport(
-                name: queue.name, policy: queue.policy, stats: queue.stats,
+            reports[branches[index].id] = BranchReport(
+                id: branches[index].id, name: queue.name, policy: queue.policy, stats: queue.stats,
                 failure: failures[index], isFinished: finished.contains(index)
             )
         }
+        return reports
     }
 
     /// Waits until every branch thread has ended (starting them first if needed, so queued
     /// items are not stranded), then returns the reports. Call after ``close()``, or it waits
     /// for the branches to fail.
-    public func waitUntilFinished() -> [BranchReport] {
+    public func waitUntilFinished() -> [BranchID: BranchReport] {
         start()
         condition.lock()
         while finished.count < branches.count {
@@ -133,7 +148,7 @@ public final class FanOut<Element: Sendable>: @unchecked Sendable {
 
     /// ``close()`` then ``waitUntilFinished()``.
     @discardableResult
-    public func finish() -> [BranchReport] {
+    public func finish() -> [BranchID: BranchReport] {
         close()
         return waitUntilFinished()
     }

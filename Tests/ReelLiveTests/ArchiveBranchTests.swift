@@ -16,8 +16,8 @@ struct ArchiveBranchTests {
         let size = settings.dimensions(.portrait)
         let branch = try ArchiveBranch(
             path: dir.path("archive.mp4"),
-            video: VideoEncoderSettings(codec: "libx265", width: size.width, height: size.height, framesPerSecond: 30,
-                                        bitRate: settings.videoBitsPerSecond, preset: "ultrafast", keyFrameInterval: 60),
+            video: VideoEncoderSettings(codec: .hevc, width: size.width, height: size.height, framesPerSecond: 30,
+                                        bitRate: settings.videoBitsPerSecond, preset: .ultrafast, keyFrameInterval: 60),
             audio: AudioEncoderSettings(channels: 1, bitRate: settings.audioBitsPerSecond),
             frameDuration: source.format.frameDuration)
         var first: MediaTime?
@@ -48,7 +48,7 @@ struct ArchiveBranchTests {
         let path = dir.path("taken.mp4")
         try Data("precious".utf8).write(to: URL(fileURLWithPath: path))
         #expect(throws: FFmpegError.self) {
-            try ArchiveBranch(path: path, video: VideoEncoderSettings(codec: "libx265", width: 64, height: 64, framesPerSecond: 30,
+            try ArchiveBranch(path: path, video: VideoEncoderSettings(codec: .hevc, width: 64, height: 64, framesPerSecond: 30,
                                                                      bitRate: 100_000), audio: nil,
                               frameDuration: MediaTime(value: 1, timescale: 30))
         }

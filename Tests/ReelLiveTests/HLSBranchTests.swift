@@ -27,8 +27,8 @@ struct HLSBranchTests {
         let source = TestPatternSource(width: 640, height: 360, framesPerSecond: 30, realTime: false)
         let clock = CaptureClockMap(capture: MonotonicClock.now(), date: Date(timeIntervalSince1970: 1_800_000_000))
         let branch = try HLSBranch(
-            video: VideoEncoderSettings(codec: "libx264", width: 360, height: 640, framesPerSecond: 30, bitRate: 800_000,
-                                        preset: "veryfast", keyFramesOnDemand: true, zeroLatency: true),
+            video: VideoEncoderSettings(codec: .h264, width: 360, height: 640, framesPerSecond: 30, bitRate: 800_000,
+                                        preset: .veryfast, keyFramesOnDemand: true, zeroLatency: true),
             audio: AudioEncoderSettings(channels: 1, bitRate: 64_000),
             segmentInterval: MediaTime(value: 2, timescale: 1), frameDuration: source.format.frameDuration,
             sink: sink, clock: clock)
@@ -84,8 +84,8 @@ struct HLSBranchTests {
         let source = TestPatternSource(width: 320, height: 180, framesPerSecond: 30, realTime: false)
         let clock = CaptureClockMap(capture: MonotonicClock.now(), date: Date(timeIntervalSince1970: 1_800_000_000))
         let branch = try HLSBranch(
-            video: VideoEncoderSettings(codec: "libx264", width: 180, height: 320, framesPerSecond: 30, bitRate: 300_000,
-                                        preset: "veryfast", keyFramesOnDemand: true, zeroLatency: true),
+            video: VideoEncoderSettings(codec: .h264, width: 180, height: 320, framesPerSecond: 30, bitRate: 300_000,
+                                        preset: .veryfast, keyFramesOnDemand: true, zeroLatency: true),
             audio: nil, segmentInterval: MediaTime(value: 2, timescale: 1), frameDuration: source.format.frameDuration,
             sink: sink, clock: clock)
         var first: MediaTime?

@@ -22,8 +22,8 @@ struct FMP4SegmenterTests {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
         let segmenter = try FMP4Segmenter(
-            video: VideoEncoderSettings(codec: "libx264", width: 240, height: 426, framesPerSecond: 30, bitRate: 600_000,
-                                        preset: "ultrafast", keyFramesOnDemand: true, zeroLatency: true),
+            video: VideoEncoderSettings(codec: .h264, width: 240, height: 426, framesPerSecond: 30, bitRate: 600_000,
+                                        preset: .ultrafast, keyFramesOnDemand: true, zeroLatency: true),
             audio: AudioEncoderSettings(channels: 1, bitRate: 64_000))
         var firstVideo: MediaTime?
         var frames = 0

@@ -9,8 +9,8 @@ struct FragmentedMP4WriterTests {
     /// 90 frames of the synthetic source at 30 fps, cut after every 30th; the bytes of each cut.
     func record(to path: String) throws -> [Data] {
         let writer = try FragmentedMP4Writer(
-            video: VideoEncoderSettings(codec: "libx264", width: 320, height: 180, framesPerSecond: 30, bitRate: 500_000,
-                                        preset: "ultrafast", keyFrameInterval: 60, zeroLatency: true),
+            video: VideoEncoderSettings(codec: .h264, width: 320, height: 180, framesPerSecond: 30, bitRate: 500_000,
+                                        preset: .ultrafast, keyFrameInterval: 60, zeroLatency: true),
             metadata: ["title": "fragments"])
         let source = TestPatternSource(width: 320, height: 180, framesPerSecond: 30, realTime: false)
         var pieces: [Data] = []
@@ -74,7 +74,7 @@ struct FragmentedMP4WriterTests {
         for count in [24, 1] {
             let fragmented = dir.path("archive-\(count).mp4")
             let writer = try MP4ArchiveWriter(path: fragmented, video: VideoEncoderSettings(
-                codec: "libx264", width: 320, height: 180, framesPerSecond: 10, bitRate: 500_000, preset: "ultrafast",
+                codec: .h264, width: 320, height: 180, framesPerSecond: 10, bitRate: 500_000, preset: .ultrafast,
                 keyFrameInterval: 20, zeroLatency: false), audio: nil)
             let source = TestPatternSource(width: 320, height: 180, framesPerSecond: 10, realTime: false)
             var frames = 0

@@ -247,4 +247,100 @@ struct ConsumerQueueTests {
         queue.cancel()
         #expect(consumer.join())
     }
+
+    // MARK: Byte bound
+
+    @Test func aByteBoundFillsBeforeTheItemBoundAndCountsBytes() {
+        let queue = Queue(name: "archive", capacity: 100, byteLimit: 1_000, policy: .dropNewest)
+        #expect(queue.push(.video(0, bytes: 400)) == .enqueued)
+        #expect(queue.push(.audio(1, bytes: 10)) == .enqueued)
+        #expect(queue.push(.video(2, bytes: 400)) == .enqueued)
+        #expect(queue.push(.video(3, bytes: 400)) == .discarded)      // 810 + 400 > 1000
+        #expect(queue.push(.audio(4, bytes: 190)) == .enqueued)       // exactly 1000
+        #expect(queue.stats.bytes == 1_000 && queue.stats.depth == 4)
+        #expect(queue.pop() == .video(0, bytes: 400))
+        #expect(queue.stats.bytes == 600)
+        #expect(queue.push(.video(5, bytes: 400)) == .enqueued)
+        #expect(drain(queue).map(\.id) == [1, 2, 4, 5])
+        let stats = queue.stats
+        #expect(stats.bytes == 0 && stats.maxBytes == 1_000 && stats.dropped == 1)
+    }
+
+    @Test func anItemLargerThanTheByteBoundStillEntersAnEmptyQueue() {
+        let queue = Queue(name: "archive", capacity: 4, byteLimit: 100, policy: .neverDrop)
+        #expect(queue.push(.video(0, bytes: 5_000)) == .enqueued)
+        #expect(queue.stats.bytes == 5_000)
+        #expect(queue.pop() == .video(0, bytes: 5_000))
+        #expect(queue.push(.video(1, bytes: 5_000)) == .enqueued)
+    }
+
+    @Test func dropOldestUnderAByteBoundDropsAsFewOldFramesAsMakeRoom() {
+        let queue = Queue(name: "hls", capacity: 100, byteLimit: 1_000, policy: .dropOldest)
+        queue.push(.video(0, bytes: 300))
+        queue.push(.audio(1, bytes: 50))
+        queue.push(.video(2, bytes: 300))
+        queue.push(.video(3, bytes: 300))          // 950 queued
+        #expect(queue.push(.video(4, bytes: 500)) == .enqueuedDroppingOldest)   // v0 and v2 go
+        #expect(queue.stats.bytes == 850)
+        #expect(queue.stats.dropped == 2)
+        // A big audio block: dropping every queued frame would not make room, so none goes.
+        #expect(queue.push(.audio(5, bytes: 2_000)) == .enqueuedOverCapacity)
+        // Over the bound now: the new frame replaces the oldest queued frame, the queue does not grow.
+        #expect(queue.push(.video(6, bytes: 10)) == .enqueuedDroppingOldest)
+        #expect(drain(queue).map(\.id) == [1, 4, 5, 6])
+        let stats = queue.stats
+        #expect(stats.dropped == 3 && stats.overCapacity == 1 && stats.bytes == 0)
+        #expect(stats.pushed == stats.popped + stats.dropped + stats.flushed + stats.depth)
+    }
+
+    @Test func neverDropWaitsForBytesNotOnlyItemsAndLosesNothing() {
+        let queue = Queue(name: "archive", capacity: 100, byteLimit: 1_000, policy: .neverDrop)
+        let producer = TestThread {
+            for id in 0..<50 { queue.push(.video(id, bytes: 300)) }
+            queue.close()
+        }
+        // Three 300-byte frames fit in 1000 bytes; the fourth waits although 97 slots are free.
+        #expect(eventually { queue.stats.isProducerWaiting })
+        #expect(queue.stats.depth == 3 && queue.stats.bytes == 900)
+        var received: [Int] = []
+        while let item = queue.pop() { received.append(item.id) }
+        #expect(producer.join())
+        #expect(received == Array(0..<50))
+        let stats = queue.stats
+        #expect(stats.maxBytes <= 1_000 && stats.maxDepth == 3 && stats.dropped == 0)
+        #expect(stats.producerWaits >= 1)
+    }
+
+    @Test func cancelZeroesTheQueuedBytes() {
+        let queue = Queue(name: "q", capacity: 8, byteLimit: 1_000, policy: .dropOldest)
+        queue.push(.video(0, bytes: 600))
+        queue.cancel()
+        #expect(queue.stats.bytes == 0 && queue.stats.maxBytes == 600)
+    }
+
+    @Test func loadIsTheNearerOfTheTwoBoundsInItems() {
+        let queue = Queue(name: "archive", capacity: 10, byteLimit: 1_000, policy: .dropOldest)
+        queue.push(.audio(0, bytes: 10))
+        queue.push(.audio(1, bytes: 10))
+        #expect(queue.load == (depth: 2, capacity: 10))          // 2 of 10 items, 20 of 1000 bytes
+        queue.push(.video(2, bytes: 880))
+        #expect(queue.load == (depth: 9, capacity: 10))          // 900 of 1000 bytes: 9 of 10
+        let unbounded = Queue(name: "live", capacity: 10, policy: .dropOldest)
+        unbounded.push(.video(0, bytes: 1_000_000))
+        #expect(unbounded.load == (depth: 1, capacity: 10))
+    }
+
+    @Test func overItsByteBoundANewFrameStillReplacesTheOldestFrame() {
+        let queue = Queue(name: "hls", capacity: 100, byteLimit: 1_000, policy: .dropOldest)
+        queue.push(.video(0, bytes: 300))
+        queue.push(.audio(1, bytes: 650))
+        // Dropping v0 would not make room for this block: nothing is dropped, it goes over.
+        #expect(queue.push(.audio(2, bytes: 600)) == .enqueuedOverCapacity)
+        #expect(queue.stats.bytes == 1_550)
+        // Over the bound, one old frame out makes room for one new frame: the queue does not
+        // grow, and the newest frame is the one kept.
+        #expect(queue.push(.video(3, bytes: 300)) == .enqueuedDroppingOldest)
+        #expect(queue.stats.bytes == 1_550)
+        #expect(drain(queue).map(\.id) == [1, 2, 3])
+    }
 }

@@ -8,8 +8,8 @@ struct FanOutTests {
 
     struct HandlerFailure: Error, Equatable { var id: Int }
 
-    private func collecting(_ queue: Queue, into list: LockedList<TestSample>) -> FanOut<TestSample>.Branch {
-        .init(queue: queue) { list.append($0) }
+    private func collecting(_ queue: Queue, into list: LockedList<TestSample>) -> FanOut<TestSample, String>.Branch {
+        .init(id: queue.name, queue: queue) { list.append($0) }
     }
 
     @Test func everyBranchReceivesEveryItemInOrder() {
@@ -25,10 +25,11 @@ struct FanOutTests {
         for item in items { fanOut.push(item) }
         let reports = fanOut.finish()
         for list in lists { #expect(list.values == items) }
-        #expect(reports.map(\.name) == ["archive", "hls", "faces"])
-        #expect(reports.map(\.policy) == [.neverDrop, .dropOldest, .dropNewest])
-        #expect(reports.allSatisfy { $0.isFinished && $0.failure == nil })
-        #expect(reports.allSatisfy { $0.stats.popped == 1_000 && $0.stats.dropped == 0 })
+        #expect(Set(reports.keys) == ["archive", "hls", "faces"])
+        #expect(reports.values.allSatisfy { $0.name == $0.id })
+        #expect([reports["archive"]?.policy, reports["hls"]?.policy, reports["faces"]?.policy] == [.neverDrop, .dropOldest, .dropNewest])
+        #expect(reports.values.allSatisfy { $0.isFinished && $0.failure == nil })
+        #expect(reports.values.allSatisfy { $0.stats.popped == 1_000 && $0.stats.dropped == 0 })
     }
 
     @Test func aBlockedAnalyserDoesNotSlowTheOtherBranches() {
@@ -37,7 +38,7 @@ struct FanOutTests {
         let archive = LockedList<TestSample>()
         let hls = LockedList<TestSample>()
         let fanOut = FanOut(branches: [
-            .init(queue: Queue(name: "faces", capacity: 2, policy: .dropNewest)) { item in
+            .init(id: "faces", queue: Queue(name: "faces", capacity: 2, policy: .dropNewest)) { item in
                 gate.wait()  // stuck until the end of the test
                 faces.append(item)
             },
@@ -53,12 +54,12 @@ struct FanOutTests {
         #expect(eventually { archive.count == 1_000 })
         #expect(archive.values.map(\.id) == Array(0..<1_000))
         #expect(faces.count == 0)
-        let stuck = fanOut.reports[0].stats
+        let stuck = fanOut.reports["faces"]!.stats
         #expect(stuck.dropped >= 997)
         #expect(stuck.depth + stuck.popped + stuck.dropped == 1_000)
         gate.open()
         let reports = fanOut.finish()
-        #expect(faces.count == 1_000 - reports[0].stats.dropped)
+        #expect(faces.count == 1_000 - reports["faces"]!.stats.dropped)
         let faceIDs = faces.values.map(\.id)
         #expect(zip(faceIDs, faceIDs.dropFirst()).allSatisfy { $0 < $1 })
         let hlsIDs = hls.values.map(\.id)
@@ -73,7 +74,7 @@ struct FanOutTests {
         let archive = LockedList<TestSample>()
         let fanOut = FanOut(branches: [
             // Listed first, but fed last.
-            .init(queue: Queue(name: "archive", capacity: 1, policy: .neverDrop)) { item in
+            .init(id: "archive", queue: Queue(name: "archive", capacity: 1, policy: .neverDrop)) { item in
                 entered.append(item.id)
                 gate.wait()
                 archive.append(item)
@@ -97,15 +98,15 @@ struct FanOutTests {
         let reports = fanOut.finish()
         #expect(archive.values.map(\.id) == Array(0..<10))
         #expect(live.values.map(\.id) == Array(0..<10))
-        #expect(reports[0].stats.producerWaits >= 1)
-        #expect(reports[0].stats.producerWaitTime > .zero)
-        #expect(!reports[0].stats.isProducerWaiting)
+        #expect(reports["archive"]!.stats.producerWaits >= 1)
+        #expect(reports["archive"]!.stats.producerWaitTime > .zero)
+        #expect(!reports["archive"]!.stats.isProducerWaiting)
     }
 
     @Test func aFailingBranchEndsAloneAndNeverBlocksTheProducer() {
         let live = LockedList<TestSample>()
         let fanOut = FanOut(branches: [
-            .init(queue: Queue(name: "archive", capacity: 1, policy: .neverDrop)) { item in
+            .init(id: "archive", queue: Queue(name: "archive", capacity: 1, policy: .neverDrop)) { item in
                 if item.id == 5 { throw HandlerFailure(id: 5) }
             },
             collecting(Queue(name: "hls", capacity: 1_000, policy: .dropOldest), into: live),
@@ -117,10 +118,10 @@ struct FanOutTests {
         #expect(producer.join(), "a dead neverDrop branch must not block the producer")
         let reports = fanOut.finish()
         #expect(live.values.map(\.id) == Array(0..<500))
-        #expect(reports[0].failure as? HandlerFailure == HandlerFailure(id: 5))
-        #expect(reports[0].isFinished)
-        #expect(reports[1].failure == nil)
-        let failed = reports[0].stats
+        #expect(reports["archive"]!.failure as? HandlerFailure == HandlerFailure(id: 5))
+        #expect(reports["archive"]!.isFinished)
+        #expect(reports["hls"]!.failure == nil)
+        let failed = reports["archive"]!.stats
         #expect(failed.popped == 6)
         #expect(failed.pushed == failed.popped + failed.flushed + failed.depth)
         #expect(failed.pushed + failed.rejected == 500)
@@ -129,9 +130,9 @@ struct FanOutTests {
 
     @Test func pushReportsEachBranchsOutcomeInBranchOrder() {
         let fanOut = FanOut(branches: [
-            .init(queue: Queue(name: "archive", capacity: 10, policy: .neverDrop)) { _ in },
-            .init(queue: Queue(name: "faces", capacity: 1, policy: .dropNewest)) { _ in },
-            .init(queue: Queue(name: "hls", capacity: 1, policy: .dropOldest)) { _ in },
+            .init(id: "archive", queue: Queue(name: "archive", capacity: 10, policy: .neverDrop)) { _ in },
+            .init(id: "faces", queue: Queue(name: "faces", capacity: 1, policy: .dropNewest)) { _ in },
+            .init(id: "hls", queue: Queue(name: "hls", capacity: 1, policy: .dropOldest)) { _ in },
         ])
         #expect(fanOut.push(.video(0)) == [.enqueued, .enqueued, .enqueued])
         #expect(fanOut.push(.video(1)) == [.enqueued, .discarded, .enqueuedDroppingOldest])
@@ -145,14 +146,14 @@ struct FanOutTests {
         let list = LockedList<TestSample>()
         let fanOut = FanOut(branches: [collecting(Queue(name: "archive", capacity: 8, policy: .neverDrop), into: list)])
         for id in 0..<5 { fanOut.push(.audio(id)) }
-        #expect(fanOut.reports[0].isFinished == false)
+        #expect(fanOut.reports["archive"]!.isFinished == false)
         let reports = fanOut.finish()
         #expect(list.values.map(\.id) == Array(0..<5))
-        #expect(reports[0].isFinished)
+        #expect(reports["archive"]!.isFinished)
     }
 
     @Test func aFanOutWithNoBranchesFinishesAtOnce() {
-        let fanOut = FanOut<TestSample>(branches: [])
+        let fanOut = FanOut<TestSample, String>(branches: [])
         #expect(fanOut.push(.video(0)) == [])
         #expect(fanOut.finish().isEmpty)
     }

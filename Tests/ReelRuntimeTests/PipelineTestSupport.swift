@@ -1,12 +1,13 @@
 import Foundation
 @testable import ReelRuntime
 
-/// A queue item that is a video frame (droppable) or an audio block (not).
+/// A queue item that is a video frame (droppable) or an audio block (not), with a byte cost.
 struct TestSample: DroppableElement, Equatable, CustomStringConvertible {
     var id: Int
     var isDroppable: Bool
-    static func video(_ id: Int) -> TestSample { TestSample(id: id, isDroppable: true) }
-    static func audio(_ id: Int) -> TestSample { TestSample(id: id, isDroppable: false) }
+    var byteCost = 0
+    static func video(_ id: Int, bytes: Int = 0) -> TestSample { TestSample(id: id, isDroppable: true, byteCost: bytes) }
+    static func audio(_ id: Int, bytes: Int = 0) -> TestSample { TestSample(id: id, isDroppable: false, byteCost: bytes) }
     var description: String { "\(isDroppable ? "v" : "a")\(id)" }
 }
 

@@ -79,7 +79,7 @@ enum LiveCommand {
             archivePath: nil, duration: try arguments.seconds(duration),
             outputDirectory: arguments.string(output).map { URL(fileURLWithPath: UserFolders.absolute($0)) },
             fast: arguments.flag(fast))
-        settings.archivePreset = try arguments.require(archivePreset)
+        settings.archivePreset = try EncoderPreset(parsing: arguments.require(archivePreset))
         if !arguments.flag(noArchive) {
             settings.archivePath = arguments.string(archive).map(UserFolders.absolute) ?? defaultArchivePath(streamID: id)
         }

@@ -14,11 +14,11 @@ final class VideoEncoder {
     init(_ settings: VideoEncoderSettings, globalHeader: Bool) throws {
         self.settings = settings
         FFmpegLog.quietByDefault
-        guard let codec = avcodec_find_encoder_by_name(settings.codec) else {
-            throw FFmpegError("finding encoder \(settings.codec) (is FFmpeg built with it?)", code: AV.error(ENOSYS))
+        guard let codec = avcodec_find_encoder_by_name(settings.codec.encoderName) else {
+            throw FFmpegError("finding encoder \(settings.codec.encoderName) (is FFmpeg built with it?)", code: AV.error(ENOSYS))
         }
         guard let context = avcodec_alloc_context3(codec), let packet = av_packet_alloc() else {
-            throw FFmpegError("allocating encoder \(settings.codec)", code: AV.error(ENOMEM))
+            throw FFmpegError("allocating encoder \(settings.codec.encoderName)", code: AV.error(ENOMEM))
         }
         self.context = context
         self.packet = packet
@@ -45,14 +45,15 @@ final class VideoEncoder {
         if globalHeader { context.pointee.flags |= reel_codec_flag_global_header() }
         var options: OpaquePointer?
         defer { av_dict_free(&options) }
-        av_dict_set(&options, "preset", settings.preset, 0)
+        av_dict_set(&options, "preset", settings.preset.rawValue, 0)
         if let crf = settings.constantRateFactor { av_dict_set(&options, "crf", String(crf), 0) }
-        if settings.codec == "libx264" {
+        switch settings.codec {
+        case .h264:
             av_dict_set(&options, "profile", "high", 0)
             if settings.zeroLatency { av_dict_set(&options, "tune", "zerolatency", 0) }
             av_dict_set(&options, "forced-idr", "1", 0)
             av_dict_set(&options, "x264-params", "scenecut=0:bframes=0", 0)
-        } else if settings.codec == "libx265" {
+        case .hevc:
             if settings.zeroLatency { av_dict_set(&options, "tune", "zerolatency", 0) }
             av_dict_set(&options, "forced-idr", "1", 0)
             let keyint = context.pointee.gop_size
@@ -65,7 +66,7 @@ final class VideoEncoder {
             avcodec_free_context(&c)
             var p: UnsafeMutablePointer<AVPacket>? = packet
             av_packet_free(&p)
-            throw FFmpegError("opening encoder \(settings.codec) \(settings.width)x\(settings.height)", code: status)
+            throw FFmpegError("opening encoder \(settings.codec.encoderName) \(settings.width)x\(settings.height)", code: status)
         }
     }
 
@@ -82,14 +83,14 @@ final class VideoEncoder {
                 _ sink: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
         frame.pointee.pts = pts
         frame.pointee.pict_type = keyFrame ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
-        try check(avcodec_send_frame(context, frame), "encoding a video frame with \(settings.codec)")
+        try check(avcodec_send_frame(context, frame), "encoding a video frame with \(settings.codec.encoderName)")
         try drain(sink)
     }
 
     /// Flushes the encoder's delayed packets to `sink`.
     func finish(_ sink: (UnsafeMutablePointer<AVPacket>) throws -> Void) throws {
         let status = avcodec_send_frame(context, nil)
-        if status < 0 && status != AV.eof { try check(status, "flushing \(settings.codec)") }
+        if status < 0 && status != AV.eof { try check(status, "flushing \(settings.codec.encoderName)") }
         try drain(sink)
     }
 
@@ -97,7 +98,7 @@ final class VideoEncoder {
         while true {
             let status = avcodec_receive_packet(context, packet)
             if status == AV.eagain || status == AV.eof { return }
-            try check(status, "receiving a packet from \(settings.codec)")
+            try check(status, "receiving a packet from \(settings.codec.encoderName)")
             // libx264 in lavc 59 leaves the duration at 0; the muxer needs it.
             if packet.pointee.duration <= 0 { packet.pointee.duration = frameDuration }
             defer { av_packet_unref(packet) }

@@ -7,6 +7,8 @@ final class VideoScaler {
     let width: Int, height: Int
     private var context: OpaquePointer?
     private var sourceKey: (Int32, Int32, Int32, Int32, Int32)?  // w, h, format, cropped w, cropped h
+    /// Where the output pictures come from (made on first use).
+    private var pictures: PicturePool?
 
     init(width: Int, height: Int) {
         self.width = width
@@ -34,9 +36,11 @@ final class VideoScaler {
         }
     }
 
-    /// A new frame of the output size holding `source` cropped and scaled; pts unset.
+    /// A new frame of the output size holding `source` cropped and scaled; pts unset. Its
+    /// buffer comes from the scaler's ``PicturePool`` and returns there when the frame is freed.
     func scale(_ source: VideoFrame) throws -> UnsafeMutablePointer<AVFrame> {
-        let out = try VideoFrame.allocate(width: width, height: height, format: AV_PIX_FMT_YUV420P)
+        if pictures == nil { pictures = try PicturePool(width: width, height: height) }
+        let out = try pictures!.picture()
         do {
             try scale(source, into: out)
         } catch {

@@ -24,6 +24,19 @@ public class CapturedFrame: @unchecked Sendable {
         var frame: UnsafeMutablePointer<AVFrame>? = avFrame
         av_frame_free(&frame)
     }
+
+    /// The bytes of the buffers this frame keeps alive (each plane's buffer counted once):
+    /// what a byte-bounded queue counts while the frame waits in it.
+    public var byteCost: Int {
+        var seen: [UnsafeMutablePointer<AVBufferRef>] = []
+        var total = 0
+        for plane in 0..<8 {
+            guard let buffer = av_frame_get_plane_buffer(avFrame, Int32(plane)), !seen.contains(buffer) else { continue }
+            seen.append(buffer)
+            total += Int(buffer.pointee.size)
+        }
+        return total
+    }
 }
 
 /// One captured picture and its capture timestamp.
@@ -83,6 +96,14 @@ public enum CaptureSample: Sendable {
         switch self {
         case .video(let frame): frame.captureTime
         case .audio(let block): block.captureTime
+        }
+    }
+
+    /// The bytes the sample's buffers hold (``CapturedFrame/byteCost``).
+    public var byteCost: Int {
+        switch self {
+        case .video(let frame): frame.byteCost
+        case .audio(let block): block.byteCost
         }
     }
 

@@ -116,12 +116,10 @@ extension StudyLibrary {
 
     /// The exports recorded for the session `id`, oldest first.
     public func exports(of id: UUID) throws -> [SessionExport] {
-        try connection.rows("SELECT path, exported_at, privacy, bytes FROM session_export WHERE session_id = ? ORDER BY exported_at, path",
-                            [StudyLibrary.key(id)]).map { row in
-            guard let path = row[0].text, let at = row[1].text.flatMap(StudyLibrary.date), let privacy = row[2].text, let bytes = row[3].integer else {
-                throw Error(description: "library \(self.path): an export record of session \(StudyLibrary.key(id).prefix(8)) is damaged")
-            }
-            return SessionExport(path: path, exportedAt: at, privacy: privacy, bytes: bytes)
+        try connection.namedRows("SELECT path, exported_at, privacy, bytes FROM session_export WHERE session_id = ? ORDER BY exported_at, path",
+                                 [StudyLibrary.key(id)], table: "session_export", keyColumn: "path").map { row in
+            SessionExport(path: try row.text("path"), exportedAt: try row.parsed("exported_at", as: "a date", StudyLibrary.date),
+                          privacy: try row.text("privacy"), bytes: try row.integer("bytes"))
         }
     }
 }

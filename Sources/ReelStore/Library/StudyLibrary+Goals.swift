@@ -13,10 +13,9 @@ extension StudyLibrary {
 
     /// Every goal, oldest date first.
     public func goals() throws -> [DailyGoal] {
-        try connection.rows("SELECT date, minutes FROM daily_goal ORDER BY date").map { row in
-            guard let text = row[0].text, let minutes = row[1].integer else {
-                throw Error(description: "library \(path): a daily goal row is damaged")
-            }
+        try connection.namedRows("SELECT date, minutes FROM daily_goal ORDER BY date", table: "daily_goal", keyColumn: "date").map { row in
+            let text = try row.text("date")
+            let minutes = try row.integer("minutes")
             do {
                 return try DailyGoal(date: CalendarDay(text), minutes: Int(minutes))
             } catch {

@@ -23,14 +23,13 @@ extension StudyLibrary {
 
     /// Every material, oldest first.
     public func materials() throws -> [StudyMaterial] {
-        try connection.rows("SELECT id, isbn, title, author, publisher, cover_path, added_at FROM study_material ORDER BY added_at, id")
+        try connection.namedRows("SELECT id, isbn, title, author, publisher, cover_path, added_at FROM study_material ORDER BY added_at, id",
+                                 table: "study_material")
             .map { row in
-                guard let id = row[0].text.flatMap(UUID.init(uuidString:)), let title = row[2].text,
-                      let added = row[6].text.flatMap(StudyLibrary.date) else {
-                    throw Error(description: "library \(path): a study material row is damaged")
-                }
-                return try StudyMaterial(id: id, isbn: row[1].text, title: title, author: row[3].text, publisher: row[4].text,
-                                         coverPath: row[5].text, addedAt: added)
+                try StudyMaterial(id: try row.parsed("id", as: "a UUID", UUID.init(uuidString:)), isbn: try row.optionalText("isbn"),
+                                  title: try row.text("title"), author: try row.optionalText("author"),
+                                  publisher: try row.optionalText("publisher"), coverPath: try row.optionalText("cover_path"),
+                                  addedAt: try row.parsed("added_at", as: "a date", StudyLibrary.date))
             }
     }
 

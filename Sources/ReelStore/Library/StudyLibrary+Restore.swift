@@ -6,14 +6,14 @@ extension StudyLibrary {
     /// Session ids, tag names, goal dates, material ISBNs and ids already in the library.
     public func restoreKeys() throws -> RestorePlan.Existing {
         var existing = RestorePlan.Existing()
-        for row in try connection.rows("SELECT id FROM study_session") {
-            if let id = row[0].text.flatMap(UUID.init(uuidString:)) { existing.sessionIDs.insert(id) }
+        for row in try connection.namedRows("SELECT id FROM study_session", table: "study_session") {
+            existing.sessionIDs.insert(try row.parsed("id", as: "a UUID", UUID.init(uuidString:)))
         }
         existing.tagNames = Set(try tagNames())
         existing.goalDates = Set(try goals().map(\.date))
-        for row in try connection.rows("SELECT id, isbn FROM study_material") {
-            if let id = row[0].text.flatMap(UUID.init(uuidString:)) { existing.materialIDs.insert(id) }
-            if let isbn = row[1].text { existing.materialISBNs.insert(isbn) }
+        for row in try connection.namedRows("SELECT id, isbn FROM study_material", table: "study_material") {
+            existing.materialIDs.insert(try row.parsed("id", as: "a UUID", UUID.init(uuidString:)))
+            if let isbn = try row.optionalText("isbn") { existing.materialISBNs.insert(isbn) }
         }
         return existing
     }

@@ -19,10 +19,14 @@ extension StudyLibrary {
 
     /// Every tag, sorted by name, with its session count.
     public func tags() throws(SQLiteError) -> [TagUsage] {
-        try connection.rows("""
-            SELECT t.name, count(st.session_id) FROM tag t LEFT JOIN study_session_tag st ON st.tag_id = t.id
+        var usages: [TagUsage] = []
+        for row in try connection.namedRows("""
+            SELECT t.id, t.name, count(st.session_id) AS sessions FROM tag t LEFT JOIN study_session_tag st ON st.tag_id = t.id
             GROUP BY t.id ORDER BY t.name
-            """).compactMap { row in row[0].text.map { TagUsage(name: $0, sessionCount: Int(row[1].integer ?? 0)) } }
+            """, table: "tag") {
+            usages.append(TagUsage(name: try row.text("name"), sessionCount: Int(try row.integer("sessions"))))
+        }
+        return usages
     }
 
     /// Adds `tag`; false (changing nothing) when a tag of that exact name is there.

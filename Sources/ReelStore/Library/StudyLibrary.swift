@@ -79,7 +79,12 @@ public final class StudyLibrary {
 
     /// Names of the migrations applied, in order.
     public func appliedMigrations() throws(SQLiteError) -> [String] {
-        try connection.rows("SELECT name FROM schema_migration ORDER BY position").compactMap { $0.first?.text }
+        var names: [String] = []
+        for row in try connection.namedRows("SELECT position, name FROM schema_migration ORDER BY position",
+                                            table: "schema_migration", keyColumn: "position") {
+            names.append(try row.text("name"))
+        }
+        return names
     }
 
     private func migrate() throws {
@@ -155,36 +160,50 @@ public final class StudyLibrary {
         try !connection.rows("SELECT 1 FROM study_session WHERE id = ?", [StudyLibrary.key(id)]).isEmpty
     }
 
-    /// Every session, oldest first, with its tags.
+    /// Every session, oldest first, with its tags. A row that cannot be read is an error
+    /// naming the table, the row's id and the column (``SQLiteRow``), never a row left out.
     public func sessions() throws(SQLiteError) -> [StudySession] {
-        let tagRows = try connection.rows("""
+        let tagRows = try connection.namedRows("""
             SELECT st.session_id, t.name FROM study_session_tag st JOIN tag t ON t.id = st.tag_id ORDER BY st.session_id, st.position
-            """)
+            """, table: "study_session_tag", keyColumn: "session_id")
         var tags: [String: [String]] = [:]
-        for row in tagRows { if let id = row[0].text, let name = row[1].text { tags[id, default: []].append(name) } }
-        return try connection.rows("""
+        for row in tagRows { tags[try row.text("session_id"), default: []].append(try row.text("name")) }
+        var sessions: [StudySession] = []
+        for row in try connection.namedRows("""
             SELECT id, started_at, ended_at, active_seconds, video_seconds, mode, interval_seconds,
                    file_path, thumbnail_path, face_track_path, title, recovered,
                    cpu_share, peak_celsius, eased_seconds, reduced_seconds, load_reasons
             FROM study_session ORDER BY started_at, id
-            """).compactMap { row in
-            guard let idText = row[0].text, let id = UUID(uuidString: idText),
-                  let start = row[1].text.flatMap(StudyLibrary.date), let end = row[2].text.flatMap(StudyLibrary.date),
-                  let mode = row[5].text.flatMap(RecordingMode.init(rawValue:)), let file = row[7].text else { return nil }
-            return StudySession(id: id, startedAt: start, endedAt: end, activeSeconds: row[3].double ?? 0, videoSeconds: row[4].double ?? 0,
-                                mode: mode, intervalSeconds: row[6].double, filePath: file, thumbnailPath: row[8].text,
-                                faceTrackPath: row[9].text, title: row[10].text, tags: tags[idText] ?? [], recovered: row[11].integer == 1,
-                                load: row[14].double.map { eased in
-                                    RecordingLoad(cpuShare: row[12].double, peakCelsius: row[13].double, easedSeconds: eased,
-                                                  reducedSeconds: row[15].double ?? 0,
-                                                  reasons: (row[16].text ?? "").split(separator: ",").map(String.init))
-                                })
+            """, table: "study_session") {
+            sessions.append(try Self.session(row, tags: tags[try row.text("id")] ?? []))
         }
+        return sessions
+    }
+
+    /// One `study_session` row as a session.
+    static func session(_ row: SQLiteRow, tags: [String]) throws(SQLiteError) -> StudySession {
+        let eased = try row.optionalDouble("eased_seconds")
+        let load = try eased.map { eased throws(SQLiteError) in
+            RecordingLoad(cpuShare: try row.optionalDouble("cpu_share"), peakCelsius: try row.optionalDouble("peak_celsius"),
+                          easedSeconds: eased, reducedSeconds: try row.optionalDouble("reduced_seconds") ?? 0,
+                          reasons: (try row.optionalText("load_reasons") ?? "").split(separator: ",").map(String.init))
+        }
+        return StudySession(
+            id: try row.parsed("id", as: "a UUID", UUID.init(uuidString:)),
+            startedAt: try row.parsed("started_at", as: "a date", StudyLibrary.date),
+            endedAt: try row.parsed("ended_at", as: "a date", StudyLibrary.date),
+            activeSeconds: try row.optionalDouble("active_seconds") ?? 0, videoSeconds: try row.optionalDouble("video_seconds") ?? 0,
+            mode: try row.parsed("mode", as: "a recording mode", RecordingMode.init(rawValue:)),
+            intervalSeconds: try row.optionalDouble("interval_seconds"), filePath: try row.text("file_path"),
+            thumbnailPath: try row.optionalText("thumbnail_path"), faceTrackPath: try row.optionalText("face_track_path"),
+            title: try row.optionalText("title"), tags: tags, recovered: try row.optionalInteger("recovered") == 1, load: load)
     }
 
     /// Every tag name, sorted.
     public func tagNames() throws(SQLiteError) -> [String] {
-        try connection.rows("SELECT name FROM tag ORDER BY name").compactMap { $0.first?.text }
+        var names: [String] = []
+        for row in try connection.namedRows("SELECT id, name FROM tag ORDER BY name", table: "tag") { names.append(try row.text("name")) }
+        return names
     }
 
     // MARK: Encoding

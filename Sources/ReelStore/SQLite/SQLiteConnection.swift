@@ -60,6 +60,13 @@ public final class SQLiteConnection {
         try prepare(sql).rows(values)
     }
 
+    /// Runs one query over `table` with `values` bound and returns its rows, columns read by
+    /// name (``SQLiteRow``); `keyColumn` names a row in errors.
+    public func namedRows(_ sql: String, _ values: [any SQLiteBindable] = [], table: String,
+                          keyColumn: String = "id") throws(SQLiteError) -> [SQLiteRow] {
+        try prepare(sql).namedRows(values, table: table, keyColumn: keyColumn)
+    }
+
     /// Runs a script of several statements without parameters (migrations, pragmas).
     public func executeScript(_ sql: String) throws(SQLiteError) {
         var message: UnsafeMutablePointer<CChar>?

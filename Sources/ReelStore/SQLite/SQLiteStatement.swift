@@ -71,6 +71,19 @@ public final class SQLiteStatement {
         return rows
     }
 
+    /// Runs a query over `table` and returns every row with its columns named (see
+    /// ``SQLiteRow``); `keyColumn` is the column that names a row in errors.
+    public func namedRows(_ values: [any SQLiteBindable] = [], table: String, keyColumn: String) throws(SQLiteError) -> [SQLiteRow] {
+        try bind(values)
+        var names: [String: Int] = [:]
+        for column in 0..<sqlite3_column_count(handle) {
+            if let name = sqlite3_column_name(handle, column) { names[String(cString: name)] = Int(column) }
+        }
+        var rows: [SQLiteRow] = []
+        while try step() { rows.append(SQLiteRow(table: table, keyColumn: keyColumn, names: names, values: currentRow())) }
+        return rows
+    }
+
     /// Advances one row: true when a row is available.
     public func step() throws(SQLiteError) -> Bool {
         let code = sqlite3_step(handle)
