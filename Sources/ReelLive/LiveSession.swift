@@ -2,54 +2,89 @@ import Foundation
 import ReelCore
 import ReelRuntime
 import ReelMedia
-import Synchronization
 
 /// One `reel live` run: capture → fan-out → (live HLS branch → publisher) + (archive branch).
 ///
 /// The source runs on its own thread and pushes into the fan-out; each branch runs on its
-/// fan-out consumer thread behind its own bounded queue (live: drop the oldest video frame
-/// under overload and count it; archive: never drop, the producer waits). A failing live
-/// path never stops the archive; a failing source ends the run, keeping what was recorded.
+/// fan-out consumer thread behind its own bounded queue (live and archive: with a real-time
+/// source, the oldest video frame goes under overload, counted — capture never waits; with
+/// `--fast`, nothing is dropped and capture waits). A failing live path never stops the
+/// archive; a failing source ends the run, keeping what was recorded. While capturing, a
+/// ``LiveSupervisor`` on the clock's ticks shows the status and ends a run whose source went
+/// quiet past its duration.
 public final class LiveSession: Sendable {
     /// The validated settings.
     public let settings: LiveSettings
     private let reporter: LiveReporter
-    private let stopReason = Mutex<String?>(nil)
-    private let runningSource = Mutex<(any CaptureSource)?>(nil)
+    private let clock: any PipelineClock
+    private let stopSignal = StopSignal()
+    private let runningSource = Locked<(any CaptureSource)?>(nil)
 
-    /// A session for `settings`, reporting to `reporter`.
-    public init(settings: LiveSettings, reporter: LiveReporter) {
+    /// A session for `settings`, reporting to `reporter`; its supervision ticks on `clock`.
+    public init(settings: LiveSettings, reporter: LiveReporter, clock: any PipelineClock = RealClock()) {
         self.settings = settings
         self.reporter = reporter
+        self.clock = clock
+        stopSignal.onStop { [runningSource] _ in runningSource.withLock { $0?.stop() } }
     }
 
     /// Asks the run to stop cleanly (from a signal handler or another thread).
     public func requestStop(reason: String) {
-        stopReason.withLock { if $0 == nil { $0 = reason } }
-        runningSource.withLock { $0?.stop() }
+        stopSignal.request(reason)
     }
 
-    private var isStopRequested: Bool { stopReason.withLock { $0 != nil } }
+    /// What ``prepare(_:)`` made: the source open, the publisher checked and started, the
+    /// encoders ready.
+    private struct Prepared: Sendable {
+        let source: any CaptureSource
+        let publisher: LivePublisher
+        let preset: QualityPreset
+        let liveSize: VideoDimensions
+        let hls: HLSBranch
+        let archive: ArchiveBranch?
+    }
+
+    /// What ``start(_:)`` set going.
+    private struct Running: Sendable {
+        let prepared: Prepared
+        let fanOut: FanOut<CaptureSample, LiveBranchID>
+        let liveQueue: ConsumerQueue<CaptureSample>
+        let archiveQueue: ConsumerQueue<CaptureSample>?
+        let captureDone: WorkerThread
+        let lastSample: Locked<MediaTime?>
+        let started: MediaTime
+    }
 
     /// Runs until the duration is reached, the source ends, or a stop is requested.
     public func run() async -> LiveReport {
         var report = LiveReport()
         report.archivePath = settings.archivePath
-        // 1. The source: opened first, so a missing file or camera fails before anything else.
+        guard let prepared = await prepare(&report) else {
+            report.archivePath = nil
+            reporter.finished(report)
+            return report
+        }
+        report.started = true
+        let running = start(prepared)
+        await supervise(running, &report)
+        await finish(running, &report)
+        reporter.finished(report)
+        return report
+    }
+
+    /// The source (opened first, so a missing file or camera fails before anything else), the
+    /// quality (fixed, or measured against the origin), the publisher, the live encoder and
+    /// the archive (a failing archive is disabled with a warning; the stream goes on). Nil,
+    /// with the error in the report, when the stream cannot start.
+    private func prepare(_ report: inout LiveReport) async -> Prepared? {
         let source: any CaptureSource
         do {
             source = try CaptureSources.open(settings.source, realTime: !settings.fast)
         } catch {
             report.sourceError = ErrorSentence.reason(error)
-            report.archivePath = nil
-            reporter.finished(report)
-            return report
+            return nil
         }
-        let format = source.format
-        // 2. Quality: fixed, or measured against the origin.
-        let orientation: VideoDimensions.Orientation = settings.landscape ? .landscape : .portrait
-        let preset: QualityPreset
-        let publisher: LivePublisher
+        let preset: QualityPreset, publisher: LivePublisher
         do {
             publisher = try LivePublisher(settings: settings, reporter: reporter)
             switch settings.quality {
@@ -61,72 +96,86 @@ public final class LiveSession: Sendable {
             }
             try await publisher.checkOrigin()
         } catch {
+            source.stop()
             report.liveError = ErrorSentence.reason(error)
-            report.archivePath = nil
-            reporter.finished(report)
-            return report
+            return nil
         }
-        let fps = Int(format.framesPerSecond.rounded())
-        let liveSize = preset.dimensions(orientation)
-        let liveVideo = VideoEncoderSettings(codec: .h264, width: liveSize.width, height: liveSize.height, framesPerSecond: fps,
-                                             bitRate: preset.videoBitsPerSecond, preset: .veryfast, keyFramesOnDemand: true,
-                                             zeroLatency: true)
-        let channels = min(format.audio?.channels ?? 0, 2)
-        let liveAudio = format.audio == nil ? nil : AudioEncoderSettings(channels: channels, bitRate: preset.audioBitsPerSecond)
-        let clock = CaptureClockMap(capture: MonotonicClock.now(), date: Date())
-
-        // 3. Branches.
+        let liveSize = preset.dimensions(settings.landscape ? .landscape : .portrait)
         let hls: HLSBranch
         do {
-            hls = try HLSBranch(video: liveVideo, audio: liveAudio, segmentInterval: MediaTime(seconds: settings.segmentSeconds, timescale: 90_000),
-                                frameDuration: format.frameDuration, sink: publisher, clock: clock)
+            hls = try makeLiveBranch(format: source.format, preset: preset, size: liveSize, publisher: publisher)
         } catch {
-            report.liveError = "cannot start the live encoder: \(ErrorSentence.reason(error))"
-            report.archivePath = nil
-            reporter.finished(report)
-            return report
+            source.stop()
+            report.liveError = "\(error)"
+            return nil
+        }
+        let archive = makeArchive(format: source.format, &report)
+        return Prepared(source: source, publisher: publisher, preset: preset, liveSize: liveSize, hls: hls, archive: archive)
+    }
+
+    /// The live encoder and segmenter, and the publisher started with its target duration.
+    private func makeLiveBranch(format: CaptureFormat, preset: QualityPreset, size: VideoDimensions,
+                                publisher: LivePublisher) throws(LiveStartError) -> HLSBranch {
+        let video = VideoEncoderSettings(codec: .h264, width: size.width, height: size.height,
+                                         framesPerSecond: Int(format.framesPerSecond.rounded()), bitRate: preset.videoBitsPerSecond,
+                                         preset: .veryfast, keyFramesOnDemand: true, zeroLatency: true)
+        let audio = format.audio == nil ? nil : AudioEncoderSettings(channels: min(format.audio?.channels ?? 0, 2), bitRate: preset.audioBitsPerSecond)
+        let hls: HLSBranch
+        do {
+            hls = try HLSBranch(video: video, audio: audio, segmentInterval: MediaTime(seconds: settings.segmentSeconds, timescale: 90_000),
+                                frameDuration: format.frameDuration, sink: publisher,
+                                clock: CaptureClockMap(capture: MonotonicClock.now(), date: Date()))
+        } catch {
+            throw LiveStartError(description: "cannot start the live encoder: \(ErrorSentence.reason(error))")
         }
         do {
             try publisher.start(targetDuration: hls.targetDuration)
         } catch {
-            report.liveError = "cannot start publishing: \(ErrorSentence.reason(error))"
+            throw LiveStartError(description: "cannot start publishing: \(ErrorSentence.reason(error))")
+        }
+        return hls
+    }
+
+    /// The archive branch, when one is asked for; nil (with the reason in the report and a
+    /// warning) when it cannot start.
+    private func makeArchive(format: CaptureFormat, _ report: inout LiveReport) -> ArchiveBranch? {
+        guard let path = settings.archivePath else { return nil }
+        let archiveSettings = ArchiveSettings.default
+        let size = archiveSettings.dimensions(settings.landscape ? .landscape : .portrait)
+        let fps = Int(format.framesPerSecond.rounded())
+        do {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            return try ArchiveBranch(
+                path: path,
+                video: VideoEncoderSettings(codec: .hevc, width: size.width, height: size.height, framesPerSecond: fps,
+                                            bitRate: archiveSettings.videoBitsPerSecond, preset: settings.archivePreset,
+                                            keyFrameInterval: 2 * fps),
+                audio: format.audio == nil ? nil : AudioEncoderSettings(channels: min(format.audio?.channels ?? 0, 2),
+                                                                         bitRate: archiveSettings.audioBitsPerSecond),
+                frameDuration: format.frameDuration)
+        } catch {
+            report.archiveError = "cannot start the archive \(path): \(ErrorSentence.describe(error)); choose another --archive, or --no-archive"
             report.archivePath = nil
-            reporter.finished(report)
-            return report
+            reporter.warning("archive disabled: \(ErrorSentence.reason(error))")
+            return nil
         }
-        var archive: ArchiveBranch?
-        if let path = settings.archivePath {
-            let archiveSettings = ArchiveSettings.default
-            let size = archiveSettings.dimensions(orientation)
-            do {
-                try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-                archive = try ArchiveBranch(
-                    path: path,
-                    video: VideoEncoderSettings(codec: .hevc, width: size.width, height: size.height, framesPerSecond: fps,
-                                                bitRate: archiveSettings.videoBitsPerSecond, preset: settings.archivePreset,
-                                                keyFrameInterval: 2 * fps),
-                    audio: format.audio == nil ? nil : AudioEncoderSettings(channels: channels, bitRate: archiveSettings.audioBitsPerSecond),
-                    frameDuration: format.frameDuration)
-            } catch {
-                report.archiveError = "cannot start the archive \(path): \(ErrorSentence.describe(error)); choose another --archive, or --no-archive"
-                report.archivePath = nil
-                reporter.warning("archive disabled: \(ErrorSentence.reason(error))")
-            }
-        }
-        let (branches, liveQueue, archiveQueue) = makeBranches(hls: hls, archive: archive, format: format)
+    }
+
+    /// Says what is streamed where, starts the fan-out's branches and the capture thread.
+    private func start(_ prepared: Prepared) -> Running {
+        let source = prepared.source
+        let (branches, liveQueue, archiveQueue) = makeBranches(hls: prepared.hls, archive: prepared.archive, format: source.format)
         let fanOut = FanOut(branches: branches)
         fanOut.start()
-
-        // 4. Capture on its own thread until the end.
         reporter.info("source: \(source.name)")
-        reporter.info("stream: \(settings.streamID) — \(preset) \(liveSize.width)x\(liveSize.height), \(settings.segmentSeconds.formatted3.dropLast(2)) s segments")
-        for line in publisher.playlistLocations { reporter.info("playlist: \(line)") }
-        if let archive { reporter.info("archive: \(archive.path)") }
+        reporter.info("stream: \(settings.streamID) — \(prepared.preset) \(prepared.liveSize.width)x\(prepared.liveSize.height), "
+                      + "\(settings.segmentSeconds.formatted3.dropLast(2)) s segments")
+        for line in prepared.publisher.playlistLocations { reporter.info("playlist: \(line)") }
+        if let archive = prepared.archive { reporter.info("archive: \(archive.path)") }
         runningSource.withLock { $0 = source }
-        if isStopRequested { source.stop() }
-        report.started = true
-        let started = MonotonicClock.now()
-        let captureDone = WorkerThread.run(name: "reel.capture") { [settings] in
+        if stopSignal.isRequested { source.stop() }
+        let lastSample = Locked<MediaTime?>(nil)
+        let captureDone = WorkerThread.run(name: "reel.capture") { [settings, clock] in
             var first: MediaTime?
             try source.run { sample in
                 if first == nil { first = sample.captureTime }
@@ -134,26 +183,38 @@ public final class LiveSession: Sendable {
                     source.stop()
                     return
                 }
+                lastSample.withLock { $0 = clock.now() }
                 fanOut.push(sample)
             }
         }
-        // 5. Status once a second while capturing.
-        var lastStatus = started
-        while !captureDone.isFinished {
-            try? await Task.sleep(for: .milliseconds(100))
-            let now = MonotonicClock.now()
-            if (now - lastStatus).seconds >= 1 {
-                lastStatus = now
-                reporter.status(status(elapsed: (now - started).seconds, publisher: publisher, live: liveQueue,
-                                       archive: archive, archiveQueue: archiveQueue))
+        return Running(prepared: prepared, fanOut: fanOut, liveQueue: liveQueue, archiveQueue: archiveQueue,
+                       captureDone: captureDone, lastSample: lastSample, started: clock.now())
+    }
+
+    /// While capturing: the ``LiveSupervisor``'s rules on the clock's ticks. Returns when the
+    /// capture thread has ended.
+    private func supervise(_ running: Running, _ report: inout LiveReport) async {
+        let supervisor = Locked(LiveSupervisor(startedAt: running.started, duration: settings.fast ? nil : settings.duration))
+        let ticker = clock.every(MediaTime(value: 1, timescale: 10), name: "reel.live.watch") { [self] now in
+            let lastSample = running.lastSample.withLock { $0 }
+            for action in supervisor.withLock({ $0.tick(now: now, lastSample: lastSample) }) {
+                switch action {
+                case .reportStatus(let elapsed): reporter.status(status(elapsed: elapsed, running))
+                case .stopQuietSource: requestStop(reason: "the source went quiet past the duration")
+                }
             }
         }
+        await running.captureDone.wait()
+        ticker.stop()
         runningSource.withLock { $0 = nil }
-        if let error = captureDone.error { report.sourceError = ErrorSentence.reason(error) }
-        report.elapsed = (MonotonicClock.now() - started).seconds
+        if let error = running.captureDone.error { report.sourceError = ErrorSentence.reason(error) }
+        report.elapsed = (clock.now() - running.started).seconds
+    }
 
-        // 6. Stop: drain the queues, finish the writers, publish the rest, close the archive.
-        let reports = fanOut.finish()
+    /// After the capture: drain the queues, finish the writers, publish the rest, close the
+    /// archive.
+    private func finish(_ running: Running, _ report: inout LiveReport) async {
+        let reports = running.fanOut.finish()
         if let branch = reports[.live] {
             report.droppedFrames = branch.stats.dropped
             if let failure = branch.failure { report.liveError = "live encoder failed: \(failure)" }
@@ -168,31 +229,32 @@ public final class LiveSession: Sendable {
             if let failure = branch.failure { report.archiveError = "archive failed: \(failure)" }
         }
         if report.liveError == nil {
-            do { try hls.finish() } catch { report.liveError = "finishing the live stream failed: \(ErrorSentence.reason(error))" }
+            do { try running.prepared.hls.finish() } catch { report.liveError = "finishing the live stream failed: \(ErrorSentence.reason(error))" }
         }
-        if let archive {
-            if report.archiveError == nil {
-                do { try archive.finish() } catch { report.archiveError = "finishing the archive failed: \(ErrorSentence.reason(error))" }
-            } else {
-                archive.abandon()
-            }
-            report.archiveDuration = archive.duration.seconds
-            report.archiveFrames = archive.framesWritten
-            report.archiveSkippedFrames = archive.degradation.skippedFrames + report.archiveQueueDroppedFrames
-            report.archiveRateChanges = archive.degradation.events.map { event in
-                switch event {
-                case let .degraded(at, factor): "from \(at) of the archive: 1 frame in \(factor) (the encoder could not keep up)"
-                case let .restored(at): "from \(at): every frame again"
-                }
-            }
-        }
-        let outcome = await publisher.finish()
+        if let archive = running.prepared.archive { finishArchive(archive, &report) }
+        let outcome = await running.prepared.publisher.finish()
         report.segmentsPublished = outcome.published
         report.segmentsProduced = outcome.produced
         report.targets = outcome.targets
         if let error = outcome.error, report.liveError == nil { report.liveError = error }
-        reporter.finished(report)
-        return report
+    }
+
+    /// Closes the archive (or abandons it after a failure) and notes what it holds.
+    private func finishArchive(_ archive: ArchiveBranch, _ report: inout LiveReport) {
+        if report.archiveError == nil {
+            do { try archive.finish() } catch { report.archiveError = "finishing the archive failed: \(ErrorSentence.reason(error))" }
+        } else {
+            archive.abandon()
+        }
+        report.archiveDuration = archive.duration.seconds
+        report.archiveFrames = archive.framesWritten
+        report.archiveSkippedFrames = archive.degradation.skippedFrames + report.archiveQueueDroppedFrames
+        report.archiveRateChanges = archive.degradation.events.map { event in
+            switch event {
+            case let .degraded(at, factor): "from \(at) of the archive: 1 frame in \(factor) (the encoder could not keep up)"
+            case let .restored(at): "from \(at): every frame again"
+            }
+        }
     }
 
     /// The fan-out's branches: the live queue drops its oldest video frame when the HLS encoder
@@ -217,12 +279,16 @@ public final class LiveSession: Sendable {
         return (branches, liveQueue, queue)
     }
 
-    private func status(elapsed: Double, publisher: LivePublisher, live: ConsumerQueue<CaptureSample>,
-                        archive: ArchiveBranch?, archiveQueue: ConsumerQueue<CaptureSample>?) -> LiveStatus {
-        let stats = publisher.snapshot()
+    private func status(elapsed: Double, _ running: Running) -> LiveStatus {
+        let stats = running.prepared.publisher.snapshot()
         return LiveStatus(elapsed: elapsed, segmentsPublished: stats.published, segmentsProduced: stats.produced,
-                          backlog: stats.backlog, droppedFrames: live.stats.dropped, bitRate: stats.bitRate,
-                          failedAttempts: stats.failedAttempts, archiveFrames: archive?.framesWritten,
-                          archiveBacklog: archiveQueue?.stats.depth ?? 0)
+                          backlog: stats.backlog, droppedFrames: running.liveQueue.stats.dropped, bitRate: stats.bitRate,
+                          failedAttempts: stats.failedAttempts, archiveFrames: running.prepared.archive?.framesWritten,
+                          archiveBacklog: running.archiveQueue?.stats.depth ?? 0)
     }
+}
+
+/// Why a live stream could not start (the live encoder or the publisher), as the report says it.
+struct LiveStartError: Error, CustomStringConvertible {
+    let description: String
 }

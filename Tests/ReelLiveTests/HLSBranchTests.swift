@@ -1,3 +1,4 @@
+import ReelRuntime
 import Foundation
 import ReelCore
 import ReelMedia
@@ -9,8 +10,8 @@ import Testing
 /// Collects what the HLS branch publishes (the branch's real output, bytes and all).
 final class CollectingSink: HLSSegmentSink {
     struct Published { var sequence: Int; var duration: MediaTime; var date: Date; var followsDiscontinuity: Bool; var bytes: Data }
-    let initBytes = Mutex<Data?>(nil)
-    let segments = Mutex<[Published]>([])
+    let initBytes = Locked<Data?>(nil)
+    let segments = Locked<[Published]>([])
     func publishInit(_ bytes: Data) { initBytes.withLock { $0 = bytes } }
     func publishSegment(sequence: Int, duration: MediaTime, date: Date, followsDiscontinuity: Bool, bytes: Data) {
         segments.withLock { $0.append(Published(sequence: sequence, duration: duration, date: date, followsDiscontinuity: followsDiscontinuity, bytes: bytes)) }

@@ -1,3 +1,4 @@
+import ReelRuntime
 import Foundation
 import ReelTestSupport
 import Synchronization
@@ -147,7 +148,7 @@ struct LiveEndToEndTests {
             defer { dir.cleanup() }
             let reel = try BackgroundProcess(ReelBinary.path(), ["live", "--source", "test"] + origin.liveArguments + [
                 "--stream-id", "outage", "--duration", "30", "--no-archive", "--quiet"], environment: ["XDG_STATE_HOME": dir.path("state")])
-            let up = Mutex(true)
+            let up = Locked(true)
             let log = ReaderLog()
             let reader = Task {
                 await Self.read(origin: origin, streamID: "outage", log: log, until: { !reel.isRunning }, originUp: { up.withLock { $0 } })

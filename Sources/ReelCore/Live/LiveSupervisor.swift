@@ -2,10 +2,12 @@
 /// session calls on its clock's ticks (every 100 ms), which answers with what to do now. Like
 /// ``RecordingSupervisor`` it holds no clock and does no I/O.
 ///
-/// The rules: a status line every second of wall time; and, for a run with a duration, a stop
-/// when the duration and a grace period have passed on the wall clock — the capture stops by
-/// itself at the frame that reaches the duration, so this only ends a run whose source went
-/// quiet (a camera that delivers nothing never reaches its duration otherwise).
+/// The rules: a status line every second of wall time; and, for a real-time run with a
+/// duration, a stop once the duration has passed on the wall clock and no sample came for the
+/// grace period — the capture stops by itself at the sample that reaches the duration, so this
+/// only ends a run whose source went quiet (a camera that delivers nothing never reaches its
+/// duration otherwise). A `--fast` run passes no duration: its file never goes quiet, and its
+/// wall time may be far longer than its duration.
 public struct LiveSupervisor: Sendable, Equatable {
     /// Seconds between status lines.
     public static let statusPeriod = MediaTime(value: 1, timescale: 1)
@@ -34,14 +36,15 @@ public struct LiveSupervisor: Sendable, Equatable {
         lastStatus = startedAt
     }
 
-    /// The actions due at `now`.
-    public mutating func tick(now: MediaTime) -> [Action] {
+    /// The actions due at `now`; `lastSample` is when the capture last delivered (nil: never).
+    public mutating func tick(now: MediaTime, lastSample: MediaTime?) -> [Action] {
         var actions: [Action] = []
         if now - lastStatus >= Self.statusPeriod {
             lastStatus = now
             actions.append(.reportStatus(elapsed: (now - startedAt).seconds))
         }
-        if let duration, !stopAsked, now - startedAt >= MediaTime(seconds: duration) + Self.durationGrace {
+        if let duration, !stopAsked, now - startedAt >= MediaTime(seconds: duration),
+           now - (lastSample ?? startedAt) >= Self.durationGrace {
             stopAsked = true
             actions.append(.stopQuietSource)
         }

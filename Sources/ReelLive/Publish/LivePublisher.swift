@@ -1,3 +1,4 @@
+import ReelRuntime
 import Foundation
 import ReelCore
 import Synchronization
@@ -11,8 +12,8 @@ final class LivePublisher: HLSSegmentSink, Sendable {
     private let targets: [any PublishTarget]
     private let origin: HTTPOriginTarget?
     private let reporter: LiveReporter
-    private let publisher = Mutex<HLSPublisher?>(nil)
-    private let counters = Mutex<(produced: Int, bytes: Int, seconds: Double)>((0, 0, 0))
+    private let publisher = Locked<HLSPublisher?>(nil)
+    private let counters = Locked<(produced: Int, bytes: Int, seconds: Double)>((0, 0, 0))
 
     init(settings: LiveSettings, reporter: LiveReporter) throws {
         self.settings = settings

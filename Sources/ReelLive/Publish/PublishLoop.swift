@@ -1,3 +1,4 @@
+import ReelRuntime
 import Foundation
 import ReelCore
 import Synchronization
@@ -17,10 +18,10 @@ struct PublishLoop {
 
     /// The latest counters, readable from any thread.
     final class StatusBoard: Sendable {
-        private let state: Mutex<[HLSPublisher.TargetStatus]>
+        private let state: Locked<[HLSPublisher.TargetStatus]>
 
         init(targets: [String]) {
-            state = Mutex(targets.map { HLSPublisher.TargetStatus(name: $0, stats: PublishQueue.Stats(), state: .running) })
+            state = Locked(targets.map { HLSPublisher.TargetStatus(name: $0, stats: PublishQueue.Stats(), state: .running) })
         }
 
         var current: [HLSPublisher.TargetStatus] { state.withLock { $0 } }

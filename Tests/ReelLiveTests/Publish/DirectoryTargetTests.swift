@@ -1,3 +1,4 @@
+import ReelRuntime
 import Foundation
 import Synchronization
 import ReelCore
@@ -36,7 +37,7 @@ import Testing
         // A reader on its own thread (not the test's cooperative pool, which other tests may
         // keep busy) reads the file as fast as it can while the writer replaces it. The writer
         // goes on until the reader has overlapped it a good number of times.
-        let counts = Mutex<(reads: Int, torn: Int, stop: Bool)>((0, 0, false))
+        let counts = Locked<(reads: Int, torn: Int, stop: Bool)>((0, 0, false))
         let done = DispatchSemaphore(value: 0)
         let reader = Thread {
             while !counts.withLock({ $0.stop }) {

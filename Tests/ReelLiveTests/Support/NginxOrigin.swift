@@ -1,3 +1,4 @@
+import ReelRuntime
 import Foundation
 import ReelTestSupport
 #if canImport(FoundationNetworking)
@@ -32,7 +33,7 @@ final class NginxOrigin: Sendable {
     /// The bearer token PUTs must carry, if any.
     let token: String?
 
-    private let launcher = Mutex<Process?>(nil)
+    private let launcher = Locked<Process?>(nil)
     private let session: URLSession
 
     /// `http://127.0.0.1:PORT/`.

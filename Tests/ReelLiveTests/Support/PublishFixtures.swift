@@ -1,3 +1,4 @@
+import ReelRuntime
 import Foundation
 import ReelTestSupport
 import ReelCore
@@ -59,7 +60,7 @@ enum PublishFixtures {
 
 /// A flag one task sets and another polls.
 final class StopFlag: Sendable {
-    private let state = Mutex(false)
+    private let state = Locked(false)
     var isSet: Bool { state.withLock { $0 } }
     func set() { state.withLock { $0 = true } }
 }
