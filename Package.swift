@@ -86,7 +86,7 @@ let package = Package(
         // then the National Diet Library) over HTTP with a disk cache. Knows no video frames.
         .target(name: "ReelBooks", dependencies: ["CZBar", "ReelRuntime", "ReelCore"]),
         // Layer 4: a book's way into the library: barcode scan → lookup → cover → insert.
-        .target(name: "ReelMaterials", dependencies: ["ReelBooks", "ReelStore", "ReelMedia", "ReelCore"]),
+        .target(name: "ReelMaterials", dependencies: ["ReelBooks", "ReelStore", "ReelMedia", "ReelRuntime", "ReelCore"]),
         // A release-built benchmark of the detectors at 1080p (bench/detector.sh).
         .executableTarget(name: "reel-bench-detector", dependencies: ["ReelVision", "ReelCore"]),
         // Layer 4: pipelines (live HLS recorder, publisher).

@@ -2,6 +2,7 @@ import Foundation
 import ReelCompose
 import ReelCore
 import ReelMedia
+import ReelRuntime
 import ReelVision
 
 /// `reel export`: a video leaves the machine only through here (spec §1, Export compositor;
@@ -178,7 +179,7 @@ public final class PrivacyExporter {
         }
         if let path = settings.trackOutputPath, let detecting {
             do {
-                try detecting.track.jsonData().write(to: URL(fileURLWithPath: path), options: .atomic)
+                try DurableFile.write(detecting.track.jsonData(), to: path, ifExists: .replace)
             } catch {
                 run.warn("the face positions could not be written to \(path): \(error)", into: &report)
             }

@@ -1,6 +1,7 @@
 import Foundation
 import ReelBooks
 import ReelCore
+import ReelRuntime
 import ReelStore
 
 /// How a book enters the study library from its ISBN (`reel materials add --isbn`, `reel
@@ -99,7 +100,7 @@ public struct MaterialIntake: Sendable {
         }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            try DurableFile.write(data, to: path, ifExists: .replace)
             return path
         } catch {
             warn("the cover could not be saved as \(path) (\(ErrorSentence.reason(error))); added without it. "
