@@ -5,7 +5,7 @@ import ReelRuntime
 /// recorder takes one when its ``RecordingSupervisor`` says a reading is due, and a change of
 /// level is handed back for the recorder to apply and announce.
 struct LoadMonitor {
-    private let probe: LoadProbe
+    private var probe: LoadProbe
     private var policy = LoadAdaptationPolicy()
     private var producerWaits = 0
     /// Why the level is above normal (nil at normal), and the last CPU share read.

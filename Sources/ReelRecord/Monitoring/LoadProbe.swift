@@ -7,8 +7,8 @@ import ReelCore
 /// The thermal folder is a setting (``RecordSettings/thermalFolder``) because containers and
 /// virtual machines usually expose no zones at all; then the reading simply has no thermal
 /// part and only the load counts.
-/// `@unchecked Sendable`: its last reading is kept for the next; only the recorder's supervising loop (one thread) reads it.
-final class LoadProbe: @unchecked Sendable {
+/// A value: its last reading is kept for the next, inside the recorder's supervision state.
+struct LoadProbe: Sendable {
     private let thermalFolder: String
     private var lastCPU: Double?
     private var lastTime: MediaTime?
@@ -47,7 +47,7 @@ final class LoadProbe: @unchecked Sendable {
 
     /// A reading at `now`: the hottest zone and the CPU share since the previous reading (nil
     /// on the first).
-    func read(now: MediaTime, behind: Bool) -> LoadReading {
+    mutating func read(now: MediaTime, behind: Bool) -> LoadReading {
         let cpu = Self.processCPUSeconds()
         var share: Double?
         if let cpu, let lastCPU, let lastTime, now > lastTime {
