@@ -11,13 +11,15 @@ final class EncodingMuxer {
     let muxer: MP4Muxer
     /// Called with each video packet before it is written (pts in 1/90000).
     var beforeVideoPacket: ((UnsafeMutablePointer<AVPacket>) throws -> Void)?
-    /// The last scaled picture, kept to repeat it across gaps.
+    /// The last scaled picture, kept to repeat it across gaps (only by a muxer that repeats).
     private var lastPicture: UnsafeMutablePointer<AVFrame>?
+    private let keepsLastPicture: Bool
     private(set) var lastVideoPTS: Int64?
     private(set) var videoFrames = 0
 
     init(video settings: VideoEncoderSettings, audio audioSettings: AudioEncoderSettings?,
-         output: MP4Muxer.Output, movflags: String, metadata: [String: String] = [:]) throws {
+         output: MP4Muxer.Output, movflags: String, metadata: [String: String] = [:], repeatsPictures: Bool = false) throws {
+        keepsLastPicture = repeatsPictures
         scaler = VideoScaler(width: settings.width, height: settings.height)
         video = try VideoEncoder(settings, globalHeader: true)
         audio = try audioSettings.map { try AudioEncoder($0, globalHeader: true) }
@@ -34,14 +36,18 @@ final class EncodingMuxer {
 
     /// Scales and encodes `frame` at `pts` (stream time).
     func appendVideo(_ frame: VideoFrame, pts: MediaTime, keyFrame: Bool) throws {
-        let picture = try scaler.scale(frame)
+        var picture: UnsafeMutablePointer<AVFrame>? = try scaler.scale(frame)
         var old = lastPicture
         av_frame_free(&old)
-        lastPicture = picture
-        try encode(picture, pts: pts, keyFrame: keyFrame)
+        lastPicture = nil
+        // A picture not kept for repeating goes back to the scaler's pool once encoded (the
+        // encoder holds its own reference while it needs one): a 1080x1920 picture less held.
+        defer { if keepsLastPicture { lastPicture = picture } else { av_frame_free(&picture) } }
+        try encode(picture!, pts: pts, keyFrame: keyFrame)
     }
 
-    /// Encodes the previous picture again at `pts` (to bridge a gap at a segment boundary).
+    /// Encodes the previous picture again at `pts` (to bridge a gap at a segment boundary);
+    /// only a muxer made with `repeatsPictures` keeps one.
     func repeatLastVideo(pts: MediaTime, keyFrame: Bool) throws {
         guard let lastPicture, let copy = av_frame_clone(lastPicture) else { return }
         var owned: UnsafeMutablePointer<AVFrame>? = copy

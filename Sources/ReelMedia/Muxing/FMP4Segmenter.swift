@@ -33,7 +33,7 @@ public final class FMP4Segmenter {
 
     /// A segmenter encoding with `video` and `audio` (nil: no audio track).
     public init(video: VideoEncoderSettings, audio: AudioEncoderSettings?) throws {
-        core = try EncodingMuxer(video: video, audio: audio, output: .memory, movflags: FMP4Segmenter.movflags)
+        core = try EncodingMuxer(video: video, audio: audio, output: .memory, movflags: FMP4Segmenter.movflags, repeatsPictures: true)
         frameTicks = Int64(90_000 / max(video.framesPerSecond, 1))
         core.beforeVideoPacket = { [unowned self] packet in
             guard packet.pointee.flags & reel_pkt_flag_key() != 0 else { return }
