@@ -14,16 +14,8 @@ extension CompletionScript {
                   "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}",
                   "    local cmd='' action='' i w words='' opts='' choices=''",
                   "    for ((i = 1; i < COMP_CWORD; i++)); do",
-                  "        w=${COMP_WORDS[i]}",
-                  "        if [[ $w == -* ]]; then",
-                  "            if [[ $w != *=* && -n $cmd ]] && \(f)_takes_value \"$cmd\" \"$w\"; then ((i++)); fi",
-                  "            continue",
-                  "        fi",
-                  "        if [[ -z $cmd ]]; then cmd=$w",
-                  "        elif [[ -z $action && \" \(groups.joined(separator: " ")) \" == *\" $cmd \"* ]]; then action=$w",
-                  "        fi",
-                  "    done",
-                  "    case \"$cmd/$action $prev\" in"]
+                  "        w=${COMP_WORDS[i]}"]
+        lines += walk(f, skip: "((i++))")
         for (key, spellings, choices) in choiceOptions {
             lines.append("        " + spellings.map { Self.quoted("\(key) \($0)") }.joined(separator: "|")
                          + ") COMPREPLY=($(compgen -W \(Self.quoted(choices.joined(separator: " "))) -- \"$cur\")); return ;;")
@@ -58,16 +50,8 @@ extension CompletionScript {
                   "    local -a next opts",
                   "    local -i i",
                   "    for (( i = 2; i < CURRENT; i++ )); do",
-                  "        w=${words[i]}",
-                  "        if [[ $w == -* ]]; then",
-                  "            if [[ $w != *=* && -n $cmd ]] && \(f)_takes_value \"$cmd\" \"$w\"; then (( i++ )); fi",
-                  "            continue",
-                  "        fi",
-                  "        if [[ -z $cmd ]]; then cmd=$w",
-                  "        elif [[ -z $action && \" \(groups.joined(separator: " ")) \" == *\" $cmd \"* ]]; then action=$w",
-                  "        fi",
-                  "    done",
-                  "    case \"$cmd/$action $prev\" in"]
+                  "        w=${words[i]}"]
+        lines += walk(f, skip: "(( i++ ))")
         for (key, spellings, choices) in choiceOptions {
             lines.append("        (" + spellings.map { Self.quoted("\(key) \($0)") }.joined(separator: "|")
                          + ") compadd -- \(choices.map(Self.quoted).joined(separator: " ")); return ;;")
@@ -87,6 +71,21 @@ extension CompletionScript {
                   "}",
                   "\(f) \"$@\""]
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The body of the bash and zsh walk over the words before the cursor, after `w` is set:
+    /// an option that takes a value skips it (`skip`), the first word is the command, the next
+    /// one its action when the command has actions; then the `case` on where the cursor is.
+    private func walk(_ f: String, skip: String) -> [String] {
+        ["        if [[ $w == -* ]]; then",
+         "            if [[ $w != *=* && -n $cmd ]] && \(f)_takes_value \"$cmd\" \"$w\"; then \(skip); fi",
+         "            continue",
+         "        fi",
+         "        if [[ -z $cmd ]]; then cmd=$w",
+         "        elif [[ -z $action && \" \(groups.joined(separator: " ")) \" == *\" $cmd \"* ]]; then action=$w",
+         "        fi",
+         "    done",
+         "    case \"$cmd/$action $prev\" in"]
     }
 
     /// The fish script: a function that says where the cursor is (`tags/add`), and one

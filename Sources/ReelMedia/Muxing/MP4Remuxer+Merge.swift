@@ -36,10 +36,10 @@ extension MP4Remuxer {
         }
         // Start, supervise, finish.
         try out.writeHeader(faststart: true)
-        var span = MergeSpan(timeBase: video.outBase)
+        var span = VideoSpan()
         let hold = try videoEnd.map { try VideoPacketHold(end: VideoPacketHold.ticks($0, in: video.outBase)) }
         func writeVideo(_ packet: UnsafeMutablePointer<AVPacket>) throws {
-            span.add(packet)
+            span.add(packet, timeBase: video.outBase)
             try out.write(packet)
         }
         let packets = try interleave(video: video, audio: audio) { packet in
@@ -147,25 +147,4 @@ final class MergeTrack {
         defer { av_packet_unref(packet) }
         try write(packet)
     }
-}
-
-/// The merged video's span over the packets written: the earliest presentation time to the
-/// end of the latest packet, in the output stream's time base.
-struct MergeSpan {
-    let timeBase: AVRational
-    private var first: MediaTime?, end: MediaTime?
-
-    init(timeBase: AVRational) {
-        self.timeBase = timeBase
-    }
-
-    mutating func add(_ packet: UnsafeMutablePointer<AVPacket>) {
-        guard packet.pointee.pts != AV.noPTS else { return }
-        let start = MediaTime(value: packet.pointee.pts, timescale: timeBase.den) * Int64(timeBase.num)
-        let stop = MediaTime(value: packet.pointee.pts + max(packet.pointee.duration, 0), timescale: timeBase.den) * Int64(timeBase.num)
-        first = min(first ?? start, start)
-        end = max(end ?? stop, stop)
-    }
-
-    var duration: MediaTime { first.flatMap { f in end.map { $0 - f } } ?? .zero }
 }

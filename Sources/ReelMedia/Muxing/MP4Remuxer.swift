@@ -118,8 +118,8 @@ public enum MP4Remuxer {
     }
 
     /// The video's span over its packets: the earliest presentation time to the end of the
-    /// latest packet.
-    private struct VideoSpan {
+    /// latest packet (the faststart copy, the summary and the merge all measure it so).
+    struct VideoSpan {
         private var first: MediaTime?, end: MediaTime?
 
         mutating func add(_ packet: UnsafeMutablePointer<AVPacket>, timeBase: AVRational) {
