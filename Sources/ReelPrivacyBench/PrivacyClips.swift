@@ -9,7 +9,8 @@ import Foundation
 /// Scenario `.single` (14 s, 420 frames; issue 5): moving 0–3 s, tilt sweeping to ±30° 3–6 s,
 /// the whole picture at half brightness 6–8 s, gliding right until 40 % of the face is out of
 /// the frame 8–10 s, absent 10–12 s, back 12–14 s. Scenario `.twoFaces` (6 s): two heads,
-/// the second 0.6× the first, both moving, for the all-faces rule.
+/// the second 0.6× the first, both moving, for the all-faces rule. Issue 14's hard cases
+/// (edges, roll, profile, small, fast, dim, crossing) are listed at ``Scenario``.
 public enum PrivacyClips {
     /// The face in the astronaut photo (512 × 512), by eye: cheek to cheek, hairline to chin.
     public static let photoFace = PixelBox(x: 178, y: 78, width: 94, height: 100)
@@ -17,23 +18,6 @@ public enum PrivacyClips {
     static let cropX = 97, cropY = 0, cropSize = 256
     /// Frames per second of every clip.
     public static let fps = 30
-
-    /// Which clip.
-    public enum Scenario: String, Sendable, CaseIterable, Codable {
-        /// One face through the issue's phases (14 s).
-        case single
-        /// Two faces at once, one smaller (6 s).
-        case twoFaces
-
-        /// Frames in the clip.
-        public var frameCount: Int { self == .single ? 420 : 180 }
-    }
-
-    /// The phases of `.single`, as frame ranges.
-    public static let phases: [(name: String, frames: Range<Int>)] = [
-        ("moving", 0..<90), ("tilt", 90..<180), ("dimmed", 180..<240),
-        ("partlyOut", 240..<300), ("absent", 300..<360), ("back", 360..<420),
-    ]
 
     /// A made clip: the video and its truth.
     public struct Clip: Sendable {
@@ -45,83 +29,43 @@ public enum PrivacyClips {
         public var truth: ClipTruth
     }
 
-    /// One pasted head: its size and motion.
-    public struct FaceLayer: Sendable {
-        /// The side of the square photo cut once scaled (even).
-        public var size: Int
-        /// The face's centre, before the even rounding of the overlay position.
-        public var centerX: MotionExpression
-        /// The face's centre, before the even rounding of the overlay position.
-        public var centerY: MotionExpression
-        /// Clockwise rotation in radians.
-        public var angle: MotionExpression
-        /// Frames in which the head is not pasted.
-        public var absent: Range<Int>?
-
-        /// The side of the rotated layer (even, holds the square at any angle).
-        public var rotatedSize: Int { Int((Double(size) * 2.0.squareRoot()).rounded(.up)) / 2 * 2 + 2 }
-        /// The overlay's left edge.
-        public var overlayX: MotionExpression { (centerX - .number(Double(rotatedSize / 2))).evenFloor }
-        /// The overlay's top edge.
-        public var overlayY: MotionExpression { (centerY - .number(Double(rotatedSize / 2))).evenFloor }
-        /// The face's width in the frame.
-        public var faceWidth: Double { PrivacyClips.photoFace.width * Double(size) / Double(PrivacyClips.cropSize) }
-        /// The face's height in the frame.
-        public var faceHeight: Double { PrivacyClips.photoFace.height * Double(size) / Double(PrivacyClips.cropSize) }
-    }
-
-    /// The heads of `scenario` in a `width` × `height` clip.
-    public static func layers(_ scenario: Scenario, width: Int, height: Int) -> [FaceLayer] {
-        let w = Double(width), h = Double(height)
-        // The face is 100 px of the photo's 512: 150 px tall at 720p, 200 px at 1080p.
-        let size = even(Double(cropSize) * 1.5 * h / 720)
-        let tau = 2 * Double.pi
-        switch scenario {
-        case .single:
-            let baseX: MotionExpression = .number(w / 2) + .number(0.25 * w) * .sine(.frame * .number(tau / 150))
-            let baseY: MotionExpression = .number(h / 2) + .number(0.1 * h) * .sine(.frame * .number(tau / 110))
-            var layer = FaceLayer(size: size, centerX: baseX, centerY: baseY, angle: 0, absent: 300..<360)
-            // Glide right from 8 s until 40 % of the face is out (centre 0.1 face widths inside the edge).
-            let out = baseX.gliding(to: .number(w - 0.1 * layer.faceWidth), from: 240, over: 30)
-            layer.centerX = .ifLess(.frame, 240, then: baseX, else: .ifLess(.frame, 300, then: out, else: baseX))
-            // Tilt 3–6 s: one full sine period, +30° then -30°, 0 at both ends.
-            let tilt: MotionExpression = .number(Double.pi / 6) * .sine((.frame - 90) * .number(tau / 90))
-            layer.angle = .ifLess(.frame, 90, then: 0, else: .ifLess(.frame, 180, then: tilt, else: 0))
-            return [layer]
-        case .twoFaces:
-            let a = FaceLayer(size: size,
-                              centerX: .number(0.3 * w) + .number(0.1 * w) * .sine(.frame * .number(tau / 120)),
-                              centerY: .number(0.5 * h) + .number(0.1 * h) * .sine(.frame * .number(tau / 90)),
-                              angle: 0, absent: nil)
-            let b = FaceLayer(size: even(Double(size) * 0.6),
-                              centerX: .number(0.72 * w) + .number(0.08 * w) * .sine(.frame * .number(tau / 100) + 1),
-                              centerY: .number(0.45 * h) + .number(0.1 * h) * .sine(.frame * .number(tau / 140)),
-                              angle: 0, absent: nil)
-            return [a, b]
-        }
-    }
-
-    /// The frames at half brightness.
-    static func dimmed(_ scenario: Scenario) -> Range<Int>? { scenario == .single ? 180..<240 : nil }
-
     /// The known faces of every frame (pure: no ffmpeg).
     public static func truth(_ scenario: Scenario, width: Int, height: Int) -> ClipTruth {
         let layers = layers(scenario, width: width, height: height)
-        let dim = dimmed(scenario)
         let frames = (0..<scenario.frameCount).map { n -> ClipTruth.Frame in
             var faces: [TruthFace] = []
             for (index, layer) in layers.enumerated() where !(layer.absent?.contains(n) ?? false) {
-                let half = Double(layer.rotatedSize / 2)
-                let face = TruthFace(layer: index, centerX: layer.overlayX.value(atFrame: n) + half,
-                                     centerY: layer.overlayY.value(atFrame: n) + half,
-                                     width: layer.faceWidth, height: layer.faceHeight, angle: layer.angle.value(atFrame: n),
-                                     frameWidth: width, frameHeight: height)
-                if face.box.area > 0 { faces.append(face) }
+                if let face = truthFace(layer, index: index, frame: n, width: width, height: height) { faces.append(face) }
             }
-            let phase = scenario == .twoFaces ? "twoFaces" : (phases.first { $0.frames.contains(n) }?.name ?? "back")
-            return ClipTruth.Frame(index: n, phase: phase, dimmed: dim?.contains(n) ?? false, faces: faces)
+            let phase = scenario.phases.first { $0.frames.contains(n) }?.name ?? "?"
+            let dimmed = scenario.dims.contains { $0.frames.contains(n) }
+            return ClipTruth.Frame(index: n, phase: phase, dimmed: dimmed, faces: faces)
         }
         return ClipTruth(name: name(scenario, width: width, height: height), width: width, height: height, fps: fps, frames: frames)
+    }
+
+    /// Where `layer`'s face is in frame `n`; nil when no part of it is in the picture.
+    static func truthFace(_ layer: FaceLayer, index: Int, frame n: Int, width: Int, height: Int) -> TruthFace? {
+        let half = Double(layer.rotatedSize / 2)
+        var centerX = layer.overlayX.value(atFrame: n) + half, centerY = layer.overlayY.value(atFrame: n) + half
+        let angle = layer.angle.value(atFrame: n)
+        var faceWidth = layer.faceWidth
+        var yaw: Double?
+        if layer.turns {
+            // The turned face is the part of the cylinder between the face's edges: narrower,
+            // and off the head's centre along the face's own x axis.
+            let turn = layer.yaw.value(atFrame: n)
+            let span = layer.turnedSpan(yaw: turn)
+            faceWidth = span.right - span.left
+            let offset = (span.left + span.right) / 2
+            centerX += offset * cos(angle); centerY += offset * sin(angle)
+            yaw = turn
+            guard faceWidth > 0.5 else { return nil }
+        }
+        var face = TruthFace(layer: index, centerX: centerX, centerY: centerY, width: faceWidth, height: layer.faceHeight,
+                             angle: angle, frameWidth: width, frameHeight: height)
+        face.yaw = yaw
+        return face.box.area > 0 ? face : nil
     }
 
     /// `single-1280x720`, `twoFaces-1280x720`, …
@@ -140,17 +84,33 @@ public enum PrivacyClips {
         graph += "geq=r='r(X,Y)':g='g(X,Y)':b='b(X,Y)':a='\(alpha)'"
         graph += layers.count > 1 ? ",split=\(layers.count)" + layers.indices.map { "[head\($0)]" }.joined() + ";" : "[head0];"
         for (i, layer) in layers.enumerated() {
-            graph += "[head\(i)]scale=\(layer.size):\(layer.size),"
+            graph += "[head\(i)]"
+            if layer.turns { graph += turnFilter(layer.yaw) + "," }
+            graph += "scale=\(layer.size):\(layer.size),"
             graph += "rotate=a='\(layer.angle.ffmpeg)':ow=\(layer.rotatedSize):oh=\(layer.rotatedSize):c=black@0[face\(i)];"
             let enable = layer.absent.map { ":enable='not(between(n,\($0.lowerBound),\($0.upperBound - 1)))'" } ?? ""
             graph += "[bg\(i)][face\(i)]overlay=x='\(layer.overlayX.ffmpegOverlay)':y='\(layer.overlayY.ffmpegOverlay)':eval=frame\(enable)[bg\(i + 1)];"
         }
         graph += "[bg\(layers.count)]"
-        if let dim = dimmed(scenario) {
-            graph += "lutyuv=y='val/2':enable='between(n,\(dim.lowerBound),\(dim.upperBound - 1))',"
+        for dim in scenario.dims {
+            // Darker above black (16 in limited range), so a quarter is still a picture.
+            graph += "lutyuv=y='16+(val-16)*\(dim.factor)':enable='between(n,\(dim.frames.lowerBound),\(dim.frames.upperBound - 1))',"
         }
         graph += "format=yuv420p[v]"
         return graph
+    }
+
+    /// The profile turn on the photo cut (`crop`-sized RGBA, alpha already set): each column
+    /// is a point of a vertical cylinder of radius ``headRadius`` round the head's centre,
+    /// turned by `yaw` (geq's `N` is the frame index); what turns behind the silhouette, and
+    /// the back of the head that the photo never showed, become transparent.
+    static func turnFilter(_ yaw: MotionExpression) -> String {
+        let c = Double(cropSize) / 2, r = headRadius
+        let psi = yaw.ffmpeg(frameVariable: "N")
+        let phi = "(asin(clip((X-\(c))/\(r),-1,1))-\(psi))"
+        let source = "(\(c)+\(r)*sin(\(phi)))"
+        let visible = "lte(abs(X-\(c)),\(r))*gte(\(phi),-PI/2)*lte(\(phi),PI/2)"
+        return "geq=r='r(\(source),Y)':g='g(\(source),Y)':b='b(\(source),Y)':a='alpha(\(source),Y)*\(visible)'"
     }
 
     /// Makes `scenario` at `width` × `height` in `directory` (`NAME.mp4` and `NAME.truth.json`);
@@ -180,7 +140,12 @@ public enum PrivacyClips {
         return Clip(video: video, truthPath: truthPath, truth: truth)
     }
 
-    /// The issue's set: `.single` at 1280×720 and 1920×1080, `.twoFaces` at 1280×720.
+    /// Every clip the benchmarks use: issue 5's `.single` at 1280×720 and 1920×1080 and
+    /// `.twoFaces`, then issue 14's hard cases, all at 1280×720.
+    public static let catalog: [(scenario: Scenario, width: Int, height: Int)] =
+        [(.single, 1280, 720), (.single, 1920, 1080)] + Scenario.allCases.filter { $0 != .single }.map { ($0, 1280, 720) }
+
+    /// Issue 5's set: `.single` at 1280×720 and 1920×1080, `.twoFaces` at 1280×720.
     public static func makeAll(in directory: String, photo: String) throws -> [Clip] {
         [try make(.single, width: 1280, height: 720, in: directory, photo: photo),
          try make(.single, width: 1920, height: 1080, in: directory, photo: photo),

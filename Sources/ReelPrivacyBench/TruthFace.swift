@@ -20,6 +20,9 @@ public struct TruthFace: Codable, Sendable, Equatable {
     public var angle: Double
     /// The rotated rectangle's bounding box, clipped to the frame.
     public var box: PixelBox
+    /// For a face turned towards profile: the turn in radians (the rectangle is then the
+    /// turned face's visible part); nil for a face looking at the camera.
+    public var yaw: Double?
 
     /// A face; `box` is computed from the others and the frame size.
     public init(layer: Int, centerX: Double, centerY: Double, width: Double, height: Double, angle: Double,

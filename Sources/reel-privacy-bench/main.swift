@@ -8,7 +8,8 @@ usage: reel-privacy-bench make-clips DIR [--photo PNG] [--only NAME]
        reel-privacy-bench reference (reencode|mosaic|full-mosaic) --clip C.mp4 --truth T.json -o OUT.mp4 [--block N]
        reel-privacy-bench calibrate --clip C.mp4 --truth T.json --work DIR
 
-make-clips  writes single-1280x720, single-1920x1080, twoFaces-1280x720 (.mp4 + .truth.json);
+make-clips  writes every clip (.mp4 + .truth.json): single-1280x720, single-1920x1080, and at
+            1280x720 twoFaces, edges, roll, profile, small, fast, dim, crossing;
             the photo defaults to $REEL_TEST_PHOTO, else Tests/Fixtures/astronaut.png.
 measure     leaks and coverage of an export; exit 0 (the figures decide, not the exit code).
 reference   exports made with ffmpeg: untouched re-encode, box mosaic over the known faces
@@ -43,8 +44,7 @@ func run(_ arguments: [String]) throws {
         guard let directory = rest.first, !directory.hasPrefix("-") else { throw UsageError(description: usage) }
         let photo = value("--photo", in: rest) ?? ProcessInfo.processInfo.environment["REEL_TEST_PHOTO"]
             ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Tests/Fixtures/astronaut.png").standardized.path
-        let wanted: [(PrivacyClips.Scenario, Int, Int)] = [(.single, 1280, 720), (.single, 1920, 1080), (.twoFaces, 1280, 720)]
-        for (s, w, h) in wanted {
+        for (s, w, h) in PrivacyClips.catalog {
             let name = PrivacyClips.name(s, width: w, height: h)
             if let only = value("--only", in: rest), only != name { continue }
             let clip = try PrivacyClips.make(s, width: w, height: h, in: directory, photo: photo)

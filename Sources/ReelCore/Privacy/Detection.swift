@@ -16,11 +16,15 @@ public struct Detection: Sendable, Hashable {
     public var box: NormalizedRect
     /// The detector's confidence, 0…1 (1 for detectors that give none, such as cascades).
     public var score: Double
+    /// How far the face is rolled, clockwise in radians (y down), from its eyes; 0 when the
+    /// detector cannot tell (cascades, bodies).
+    public var roll: Double
 
     /// A detection.
-    public init(kind: Kind, box: NormalizedRect, score: Double = 1) {
+    public init(kind: Kind, box: NormalizedRect, score: Double = 1, roll: Double = 0) {
         self.kind = kind
         self.box = box
         self.score = score
+        self.roll = roll
     }
 }
