@@ -120,7 +120,7 @@ public final class PrivacyExporter {
     private func prepareWork(for info: MediaFileInfo, into report: inout ExportReport) throws -> Work {
         let size = PictureConverter.size(width: info.width, height: info.height, shortSide: settings.size.shortSide)
         (report.width, report.height) = (size.width, size.height)
-        let (boxes, detecting) = try faceBoxes(into: &report)
+        let (boxes, detecting) = try faceBoxes(pictureWidth: size.width, height: size.height, into: &report)
         let (compositor, covers) = try pixelWork()
         let fps = max(1, Int(info.framesPerSecond.rounded()))
         let encoder = VideoEncoderSettings(codec: .h264, width: size.width, height: size.height, framesPerSecond: fps,
@@ -241,13 +241,15 @@ public final class PrivacyExporter {
         return "the source \(path) could not be read past \(f(end.seconds)) s\(failure): the rest is damaged; exported \(f(exported.seconds)) s"
     }
 
-    /// Which boxes each picture gets: none, a session's stored track, or faces found now.
-    private func faceBoxes(into report: inout ExportReport) throws -> (FaceBoxSource, DetectingBoxes?) {
+    /// Which boxes each picture gets: none, a session's stored track, or faces found now in
+    /// `width` × `height` pictures.
+    private func faceBoxes(pictureWidth width: Int, height: Int, into report: inout ExportReport) throws -> (FaceBoxSource, DetectingBoxes?) {
         if settings.privacy == .none { return (NoBoxes(), nil) }
         if settings.detectsFaces {
             let choice = try makeDetector()
             if let warning = choice.warning { warn(String(warning.trimmingPrefix("warning: ")), into: &report) }
-            let finder = DetectingBoxes(detector: choice.detector)
+            let search = try smallFaceSearch(beside: choice.detector, pictureWidth: width, height: height)
+            let finder = DetectingBoxes(detector: choice.detector, search: search)
             report.detector = choice.detector.name
             return (finder, finder)
         }
@@ -258,6 +260,17 @@ public final class PrivacyExporter {
                         + "export with --all-faces to find the faces in the video now, or --privacy none to export without hiding them")
         }
         return (StoredTrackBoxes(track: track), nil)
+    }
+
+    /// The small-face search beside a CenterFace `coarse` pass that shrinks the picture by
+    /// more than half (``SmallFaceSearch``): a second CenterFace at 1280 wide. Small means a
+    /// face below about 10 px in the coarse pass's input, where CenterFace stops finding faces
+    /// reliably (the tracker's box is 1.7 face heights).
+    private func smallFaceSearch(beside coarse: any FaceDetector, pictureWidth width: Int, height: Int) throws -> SmallFaceSearch? {
+        guard let coarse = coarse as? CenterFaceDetector, width > 2 * coarse.settings.inputWidth else { return nil }
+        let fine = try CenterFaceDetector(modelPath: coarse.modelPath, settings: CenterFaceDetector.Settings(inputWidth: 1280))
+        let smallestFound = 10 * Double(width) / Double(coarse.settings.inputWidth)
+        return SmallFaceSearch(detector: fine, smallHeight: 1.7 * smallestFound / Double(height))
     }
 
     /// The compositor (caption, watermark) and the face covers (mosaic or stamp).

@@ -28,3 +28,19 @@ public struct Detection: Sendable, Hashable {
         self.roll = roll
     }
 }
+
+extension Detection {
+    /// `detections` without the ones that overlap a better one (higher score; equal scores:
+    /// the earlier) by `iou` or more: what two passes over one picture (the whole picture, and
+    /// a closer look at part of it) found, each face once.
+    public static func suppressingOverlaps(_ detections: [Detection], iou: Double = 0.3) -> [Detection] {
+        let ranked = detections.enumerated().sorted { a, b in
+            a.element.score != b.element.score ? a.element.score > b.element.score : a.offset < b.offset
+        }.map(\.element)
+        var kept: [Detection] = []
+        for candidate in ranked where !kept.contains(where: { $0.kind == candidate.kind && $0.box.intersectionOverUnion(candidate.box) >= iou }) {
+            kept.append(candidate)
+        }
+        return kept
+    }
+}

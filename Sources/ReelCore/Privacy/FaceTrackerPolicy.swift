@@ -20,7 +20,10 @@
 ///   smoothed across segments, so a box never flies in from an estimate. Upper-body head
 ///   estimates are smoothed the same way within their segment.
 /// - **Hold**: no face for up to 1.5 s after the last detected face (inclusive) keeps the last
-///   box, kind `.face`, same segment.
+///   box, kind `.face`, same segment — unless the face was walking out of the picture
+///   (``FaceMotion``: its box moves on with its velocity from its last two detections,
+///   growing, until it has left; a session exported later is as safe at the edges as a file
+///   exported now).
 /// - **Upper body**: beyond the hold, the request includes upper bodies; the one whose head
 ///   is nearest the last face is taken, and its head is its top 50 % and middle 75 % of the
 ///   width (kind `.upperBody`).
@@ -34,8 +37,10 @@
 ///   the body's middle, however far down the body box reaches), and the widened box keeps the
 ///   bottom of the last face box (widened sideways only, never downwards). The face box itself
 ///   ends 0.25 face heights below the detected chin (the ×1.7 with the centre moved up).
-/// - **Clamping**: every box handed out is clamped to the picture; the rules work on the
-///   unclamped box, so a face at the border is smoothed like any other.
+/// - **No clamping**: boxes are handed out whole, also when partly outside the picture (the
+///   mosaic's ellipse keeps the face's shape; what lies outside draws nothing), so a face at
+///   the border is smoothed like any other. Rolled faces are expanded round their roll
+///   (``FaceTrackerSettings/expanded(face:)-(Detection)``).
 /// - **Segments**: every change of kind starts a new segment number (0, 1, 2, …); the first
 ///   box is segment 0.
 ///
@@ -61,6 +66,8 @@ public struct FaceTrackerPolicy: Sendable, Equatable {
     private var lastFaceBox: NormalizedRect?
     /// Capture time of the last detected face.
     private var lastFaceTime: MediaTime?
+    /// The last detected face's expanded box (not smoothed) and its motion.
+    private var motion: FaceMotion?
 
     /// A tracker that has seen nothing yet.
     public init(settings: FaceTrackerSettings = .default) {
@@ -84,8 +91,9 @@ public struct FaceTrackerPolicy: Sendable, Equatable {
         cadence.record(time)
         let faces = detections.filter { $0.kind == .face && !$0.box.isEmpty }
         if let face = FaceTrackerPolicy.largest(faces) {
-            let expanded = settings.expanded(face: face.box)
+            let expanded = settings.expanded(face: face)
             lastFaceBox = enter(.face, measured: expanded)
+            motion = measuredMotion(of: expanded, at: time)
             lastFaceTime = time
             return current!
         }
@@ -94,7 +102,10 @@ public struct FaceTrackerPolicy: Sendable, Equatable {
             return current!
         }
         guard beyondHold else {
-            // The hold: the last box, kind face, same segment.
+            // The hold: the last box, kind face, same segment; or, walking out, the box moving on.
+            if let motion, let lastFaceTime, current?.kind == .face, motion.isLeaving(within: settings.hold.seconds) {
+                current!.box = motion.estimate(after: (time - lastFaceTime).seconds, growth: settings.leavingGrowth)
+            }
             return current!
         }
         let bodies = detections.filter { $0.kind == .upperBody && !$0.box.isEmpty }.map { settings.head(upperBody: $0.box) }
@@ -122,6 +133,16 @@ public struct FaceTrackerPolicy: Sendable, Equatable {
         }
     }
 
+    /// The face at `expanded` now, moving as it did since the last detected face (if that was
+    /// within the hold; otherwise standing still).
+    private func measuredMotion(of expanded: NormalizedRect, at time: MediaTime) -> FaceMotion {
+        guard let previous = motion, let lastFaceTime, time > lastFaceTime, time - lastFaceTime <= settings.hold else {
+            return FaceMotion(box: expanded)
+        }
+        let dt = (time - lastFaceTime).seconds
+        return FaceMotion(box: expanded, dx: (expanded.midX - previous.box.midX) / dt, dy: (expanded.midY - previous.box.midY) / dt)
+    }
+
     /// Whether the face has been lost for longer than the hold at `time`.
     private func isBeyondHold(at time: MediaTime) -> Bool {
         guard let lastFaceTime else { return false }
@@ -143,7 +164,7 @@ public struct FaceTrackerPolicy: Sendable, Equatable {
             segment = current.map { $0.segment + 1 } ?? 0
         }
         segmentBox = box
-        current = FaceBox(segment: segment, kind: kind, box: box.clamped())
+        current = FaceBox(segment: segment, kind: kind, box: box)
         return box
     }
 

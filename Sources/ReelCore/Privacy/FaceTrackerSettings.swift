@@ -1,3 +1,5 @@
+import Foundation
+
 /// The numbers of the face tracker's rules (spec §1, Face tracker), shared by
 /// ``FaceTrackerPolicy`` (one subject, study sessions) and ``MultiFaceTrackerPolicy`` (every
 /// face, arbitrary videos). `.default` holds the spec's values; tests and experiments may
@@ -33,6 +35,19 @@ public struct FaceTrackerSettings: Sendable, Equatable {
     /// Multi-face only: how long a lost track keeps its widened box after the hold before it
     /// ends.
     public var lostTrackEstimate: MediaTime
+    /// Multi-face only: a track seen once (its motion unknown) also matches a face this many
+    /// of its box widths away, ranked after every overlap (a face crossing a 720p picture in
+    /// 1 s moves about 1.6 box widths between two detections).
+    public var newTrackMatchDistance: Double = 2.5
+    /// A lost face that was walking out of the picture: its box moves on with its last
+    /// measured velocity and grows by this share of its size per second of being lost
+    /// (the further the guess, the wider it must be).
+    public var leavingGrowth: Double = 0.5
+    /// Multi-face only: a matched face's box keeps at least this share of the track's
+    /// previous box size per detection (a face turning away or half hidden is detected
+    /// smaller than the head it belongs to; the box shrinks to the detection over a few
+    /// ticks instead of at once). 1: never shrinks; 0: follows the detection.
+    public var shrinkLimit: Double = 0.85
 
     /// The spec's numbers; the multi-face matching: IoU ≥ 0.3, or centres within one box width
     /// of where the face should be; a lost track is estimated for 3 s after the hold (4.5 s
@@ -63,11 +78,43 @@ public struct FaceTrackerSettings: Sendable, Equatable {
     }
 
     /// The box that covers a detected face: width × ``widthScale``, height × ``heightScale``,
-    /// centre moved up by ``centreLift`` face heights. Not clamped (smoothing works on the
-    /// whole box; the output is clamped).
+    /// centre moved up by ``centreLift`` face heights. Not clamped: a face at the picture's
+    /// edge keeps its whole box, so the ellipse inscribed in it keeps the face's shape.
     public func expanded(face: NormalizedRect) -> NormalizedRect {
         NormalizedRect(midX: face.midX, midY: face.midY - centreLift * face.height,
                        width: face.width * widthScale, height: face.height * heightScale)
+    }
+
+    /// The box that covers a detected face that may be rolled: the expanded box of the face
+    /// upright (``expanded(face:)``), turned about the face's centre by its roll (the lift
+    /// turns with it: towards the top of the head, not of the picture), and the axis-aligned
+    /// box around that. The ellipse inscribed in those bounds holds the rolled face's own
+    /// ellipse with room to spare (at 45°, semi-axes of about 1.1 face heights round a face
+    /// 0.5 high), where the upright box's ellipse leaves the rolled face's chin and brow at
+    /// its edge. `detection.box` is the face's axis-aligned box as the detector saw it; the
+    /// upright face inside it is estimated by undoing the roll's growth of the bounds. Below
+    /// 5° (the landmarks' noise on an upright face) the face counts as upright.
+    public func expanded(face detection: Detection) -> NormalizedRect {
+        let roll = detection.roll
+        guard roll.isFinite, abs(roll) > 5 * Double.pi / 180 else { return expanded(face: detection.box) }
+        let c = abs(cos(roll)), s = abs(sin(roll))
+        // Upright face w × h rolled gives bounds W = w c + h s, H = w s + h c; solve for w, h
+        // (below 45° the system is well conditioned; at 45° take a square face).
+        let box = detection.box
+        let det = c * c - s * s
+        var w = box.width, h = box.height
+        if abs(det) > 0.2 {
+            w = max(box.width * 0.3, (box.width * c - box.height * s) / det)
+            h = max(box.height * 0.3, (box.height * c - box.width * s) / det)
+        } else {
+            w = max(box.width, box.height) / (c + s); h = w
+        }
+        let ew = w * widthScale, eh = h * heightScale
+        let lift = centreLift * h
+        // The lift points to the top of the rolled head: (sin r, −cos r) in y-down coordinates.
+        let midX = box.midX + lift * sin(roll), midY = box.midY - lift * cos(roll)
+        let bw = ew * c + eh * s, bh = ew * s + eh * c
+        return NormalizedRect(midX: midX, midY: midY, width: bw, height: bh)
     }
 
     /// The head estimated from an upper body: its top ``headHeightFraction``, the middle

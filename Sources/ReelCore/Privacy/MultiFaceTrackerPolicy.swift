@@ -9,23 +9,32 @@
 ///   expanded box overlaps where the track's face should be now (its last detection, not
 ///   smoothed, moved on by its motion between its last two detections) with IoU ≥ 0.3, or,
 ///   failing any overlap that good, when the two centres are within one box width (a fast
-///   move, or a change of speed).
+///   move, or a change of speed) — 2.5 box widths for a track seen only once, whose motion
+///   is not known yet (a face crossing the picture in 1 s).
 ///   Candidate pairs are taken best first (higher IoU, then nearer centre, then lower track
 ///   id); each track and each face is used once.
-/// - **Matched**: expanded and smoothed (`lerp(previous, new, 0.6)`) within the segment; a
-///   track coming back from its widened estimate starts a new segment and is not smoothed.
-/// - **Unmatched track**: held unchanged (kind `.face`, same segment) up to 1.5 s after it
-///   was last seen; then the last face box widened × 2 sideways (kind `.widenedFace`, a new
-///   segment) for ``FaceTrackerSettings/lostTrackEstimate`` (3 s); then the track ends and
-///   gives no more boxes. Upper bodies are not used here: with several people a body cannot
-///   be told to belong to a face.
+/// - **Matched**: expanded (rolled faces: ``FaceTrackerSettings/expanded(face:)-(Detection)``)
+///   and smoothed (`lerp(previous, new, 0.6)`) within the segment; the box keeps at least
+///   ``FaceTrackerSettings/shrinkLimit`` of its previous width and height (a face turning
+///   away is detected smaller than its head). A track coming back from its widened estimate
+///   starts a new segment and is neither smoothed nor held to its old size.
+/// - **Unmatched track walking out** (``FaceMotion``): its box moves on with its velocity,
+///   growing, same segment, until it has wholly left the picture; then the track ends.
+/// - **Other unmatched tracks**: held unchanged (kind `.face`, same segment) up to 1.5 s
+///   after it was last seen; then the last face box widened × 2 sideways (kind
+///   `.widenedFace`, a new segment) for ``FaceTrackerSettings/lostTrackEstimate`` (3 s); then
+///   the track ends and gives no more boxes. A track seen at one detection only (most often a
+///   detector's false find) ends after the hold, without the widened estimate. Upper bodies are not used here: with several
+///   people a body cannot be told to belong to a face.
 /// - **Unmatched face**: a new track with the next subject id (0, 1, 2, … never reused),
 ///   taken left to right.
 /// - **No default region**: an arbitrary video may show nobody, so nothing is covered before
 ///   the first face.
 /// - **Segments**: numbers are unique across all subjects of the track (one counter), so a
 ///   segment number alone names it in `reel review`.
-/// - Boxes handed out are clamped to the picture.
+/// - Boxes handed out are not clamped: a face at the edge keeps its whole box (the mosaic's
+///   ellipse keeps its shape, and the part outside draws nothing); a box wholly outside the
+///   picture is not handed out.
 public struct MultiFaceTrackerPolicy: Sendable, Equatable {
     /// One face being tracked.
     private struct Track: Sendable, Equatable {
@@ -37,22 +46,21 @@ public struct MultiFaceTrackerPolicy: Sendable, Equatable {
         /// The unclamped box at the last detection.
         var lastFaceBox: NormalizedRect
         var lastSeen: MediaTime
-        /// The expanded box as detected last (not smoothed), and the face's motion in picture
-        /// widths and heights per second (from its last two detections; zero for a new face).
-        var detected: NormalizedRect
-        var velocity: (dx: Double, dy: Double) = (0, 0)
+        /// The expanded box as detected last (not smoothed) and the face's motion (from its
+        /// last two detections; zero for a new face).
+        var motion: FaceMotion
+        /// Whether the motion was measured (the face was matched at least once).
+        var motionKnown = false
 
-        /// Where the face should be at `time` if it kept moving as it did.
+        /// Where the face should be at `time` if it kept moving as it did (for at most
+        /// ``MultiFaceTrackerPolicy/predictionHorizon``: an old velocity says little).
         func predicted(at time: MediaTime) -> NormalizedRect {
-            let dt = max(0, (time - lastSeen).seconds)
-            return detected.offsetBy(dx: velocity.dx * dt, dy: velocity.dy * dt)
-        }
-
-        static func == (a: Track, b: Track) -> Bool {
-            a.subject == b.subject && a.segment == b.segment && a.kind == b.kind && a.box == b.box && a.lastFaceBox == b.lastFaceBox
-                && a.lastSeen == b.lastSeen && a.detected == b.detected && a.velocity == b.velocity
+            motion.estimate(after: min((time - lastSeen).seconds, MultiFaceTrackerPolicy.predictionHorizon), growth: 0)
         }
     }
+
+    /// How far ahead a track's motion is trusted when matching faces (two detections).
+    static let predictionHorizon = 0.4
 
     /// The rules' numbers.
     public let settings: FaceTrackerSettings
@@ -80,20 +88,45 @@ public struct MultiFaceTrackerPolicy: Sendable, Equatable {
     @discardableResult
     public mutating func update(with detections: [Detection], at time: MediaTime) -> [FaceBox] {
         cadence.record(time)
-        let faces = detections.filter { $0.kind == .face && !$0.box.isEmpty }.map { settings.expanded(face: $0.box) }
+        let faces = detections.filter { $0.kind == .face && !$0.box.isEmpty }.map { settings.expanded(face: $0) }
+        var faceUsed = Set<Int>()
+        var live: [Track] = []
+        let matches = associate(faces, at: time)
+        for (t, var track) in tracks.enumerated() {
+            if let f = matches[t] {
+                faceUsed.insert(f)
+                apply(faces[f], to: &track, at: time)
+            } else if !age(&track, at: time) {
+                continue
+            }
+            live.append(track)
+        }
+        // New faces, left to right.
+        let newFaces = faces.indices.filter { !faceUsed.contains($0) }
+            .sorted { (faces[$0].midX, faces[$0].midY) < (faces[$1].midX, faces[$1].midY) }
+        for f in newFaces {
+            live.append(Track(subject: nextSubject, segment: takeSegment(), kind: .face, box: faces[f], lastFaceBox: faces[f], lastSeen: time,
+                              motion: FaceMotion(box: faces[f])))
+            nextSubject += 1
+        }
+        tracks = live.sorted { $0.subject < $1.subject }
+        current = tracks.filter { $0.box.meetsPicture }.map { FaceBox(subject: $0.subject, segment: $0.segment, kind: $0.kind, box: $0.box) }
+        return current
+    }
 
-        // Candidate pairs, best first.
+    /// Which face each track gets (track index → face index): candidate pairs best first
+    /// (good overlaps by IoU, then centre distance, then subject), each used once.
+    private func associate(_ faces: [NormalizedRect], at time: MediaTime) -> [Int: Int] {
         var pairs: [(track: Int, face: Int, iou: Double, distance: Double)] = []
         for (t, track) in tracks.enumerated() {
             // Compared with where the face should be now (its last detection moved on by its
             // motion), not with the smoothed box, which lags a moving face.
             let expected = track.predicted(at: time)
+            let reach = (track.motionKnown ? settings.matchCentreDistance : settings.newTrackMatchDistance) * expected.width
             for (f, face) in faces.enumerated() {
                 let iou = expected.intersectionOverUnion(face)
                 let distance = expected.centreDistance(to: face)
-                if iou >= settings.matchIoU || distance <= settings.matchCentreDistance * expected.width {
-                    pairs.append((t, f, iou, distance))
-                }
+                if iou >= settings.matchIoU || distance <= reach { pairs.append((t, f, iou, distance)) }
             }
         }
         pairs.sort { a, b in
@@ -104,55 +137,85 @@ public struct MultiFaceTrackerPolicy: Sendable, Equatable {
             if a.track != b.track { return tracks[a.track].subject < tracks[b.track].subject }
             return a.face < b.face
         }
-        var trackUsed = Set<Int>(), faceUsed = Set<Int>()
-        for pair in pairs where !trackUsed.contains(pair.track) && !faceUsed.contains(pair.face) {
-            trackUsed.insert(pair.track)
+        var matches: [Int: Int] = [:], faceUsed = Set<Int>()
+        for pair in pairs where matches[pair.track] == nil && !faceUsed.contains(pair.face) {
+            matches[pair.track] = pair.face
             faceUsed.insert(pair.face)
-            var track = tracks[pair.track]
-            let face = faces[pair.face]
-            if track.kind == .face {
-                track.box = settings.smoothed(previous: track.box, new: face)
-            } else {
-                track.kind = .face
-                track.segment = takeSegment()
-                track.box = face
+        }
+        return matches
+    }
+
+    /// A track found again: smoothed within its segment (and kept from shrinking too fast),
+    /// or a new segment after an estimate; its motion measured.
+    private mutating func apply(_ face: NormalizedRect, to track: inout Track, at time: MediaTime) {
+        if track.kind == .face {
+            var box = settings.smoothed(previous: track.box, new: face)
+            let least = settings.shrinkLimit
+            if box.width < track.box.width * least || box.height < track.box.height * least {
+                box = NormalizedRect(midX: box.midX, midY: box.midY,
+                                     width: max(box.width, track.box.width * least), height: max(box.height, track.box.height * least))
             }
-            track.lastFaceBox = track.box
-            let dt = (time - track.lastSeen).seconds
-            if dt > 0 {
-                track.velocity = ((face.midX - track.detected.midX) / dt, (face.midY - track.detected.midY) / dt)
-            }
-            track.detected = face
+            track.box = box
+        } else {
+            // Back from an estimate: its old motion is stale.
+            track.kind = .face
+            track.segment = takeSegment()
+            track.box = face
+            track.motion = FaceMotion(box: face)
+            track.motionKnown = false
+            track.lastFaceBox = face
             track.lastSeen = time
-            tracks[pair.track] = track
+            return
         }
+        track.lastFaceBox = track.box
+        let dt = (time - track.lastSeen).seconds
+        if dt > 0 {
+            track.motion = FaceMotion(box: face, dx: (face.midX - track.motion.box.midX) / dt, dy: (face.midY - track.motion.box.midY) / dt)
+            track.motionKnown = true
+        } else {
+            track.motion.box = face
+        }
+        track.lastSeen = time
+    }
 
-        // Lost tracks: hold, then the widened estimate, then the end.
-        var live: [Track] = []
-        for (t, var track) in tracks.enumerated() {
-            if !trackUsed.contains(t) {
-                let lost = time - track.lastSeen
-                if lost > settings.hold + settings.lostTrackEstimate { continue }
-                if lost > settings.hold, track.kind == .face {
-                    track.kind = .widenedFace
-                    track.segment = takeSegment()
-                    track.box = settings.widened(lastFace: track.lastFaceBox)
-                }
+    /// A track not found at `time`: walking out, held, widened, or ended (false).
+    private mutating func age(_ track: inout Track, at time: MediaTime) -> Bool {
+        let lost = time - track.lastSeen
+        if lost > settings.hold + settings.lostTrackEstimate { return false }
+        if track.kind == .face, track.motion.isLeaving(within: settings.hold.seconds) {
+            track.box = track.motion.estimate(after: lost.seconds, growth: settings.leavingGrowth)
+            return track.box.meetsPicture
+        }
+        // Seen once and never again: most likely no face at all (a detector's false find);
+        // held like any face, but not estimated further.
+        if lost > settings.hold, track.kind == .face, !track.motionKnown { return false }
+        if lost > settings.hold, track.kind == .face {
+            track.kind = .widenedFace
+            track.segment = takeSegment()
+            track.box = settings.widened(lastFace: track.lastFaceBox)
+        }
+        return true
+    }
+
+    /// The live tracks' boxes carried on to `time` after the last detection, for pictures
+    /// past it that no later detection will cover (the end of a video): a face whose motion
+    /// is known moves on with it, growing as a leaving face does; any other is held.
+    public func projected(to time: MediaTime) -> [FaceBox] {
+        tracks.compactMap { track in
+            var box = track.box
+            if track.kind == .face, track.motionKnown, let last = cadence.lastDetection, time > last {
+                box = track.motion.estimate(after: (time - track.lastSeen).seconds, growth: settings.leavingGrowth)
             }
-            live.append(track)
+            guard box.meetsPicture else { return nil }
+            return FaceBox(subject: track.subject, segment: track.segment, kind: track.kind, box: box)
         }
+    }
 
-        // New faces, left to right.
-        let newFaces = faces.indices.filter { !faceUsed.contains($0) }
-            .sorted { (faces[$0].midX, faces[$0].midY) < (faces[$1].midX, faces[$1].midY) }
-        for f in newFaces {
-            live.append(Track(subject: nextSubject, segment: takeSegment(), kind: .face, box: faces[f], lastFaceBox: faces[f], lastSeen: time,
-                              detected: faces[f]))
-            nextSubject += 1
-        }
-        tracks = live.sorted { $0.subject < $1.subject }
-        current = tracks.map { FaceBox(subject: $0.subject, segment: $0.segment, kind: $0.kind, box: $0.box.clamped()) }
-        return current
+    /// The boxes where the live tracks' faces should be at `time`, for the tracks whose face
+    /// box is lower than `height` (normalized): where a closer look may find a small face
+    /// the whole-picture detection cannot see.
+    public func smallFaces(below height: Double, at time: MediaTime) -> [NormalizedRect] {
+        tracks.filter { $0.kind == .face && $0.motion.box.height < height }.map { $0.predicted(at: time) }
     }
 
     /// When a detection is due, calls `detect` and applies its faces; returns the live

@@ -6,8 +6,9 @@ import Foundation
 /// removing the edits gives the tracker's boxes back.
 ///
 /// Applied to a frame's boxes (``regions(for:)``), each box is scaled about its centre, then
-/// moved, then clamped to the picture; a disabled segment gives no region, a stamped one a
-/// `.stamp` region, every other a `.mosaic` region.
+/// moved; a box that no longer meets the picture, or whose segment is disabled, gives no
+/// region, a stamped one a `.stamp` region, every other a `.mosaic` region. Boxes are not
+/// clamped: one partly outside keeps its shape, so the mosaic's ellipse still fits the face.
 ///
 /// Stored as versioned JSON, only what differs from "no edit", ordered by segment:
 ///
@@ -41,13 +42,13 @@ public struct PrivacyEdits: Sendable, Equatable, Codable {
         /// Whether this is no edit at all.
         public var isEmpty: Bool { self == SegmentEdit() }
 
-        /// `box` after this edit: scaled about its centre, moved, clamped to the picture
-        /// (exactly `box.clamped()` when there is nothing to scale or move).
+        /// `box` after this edit: scaled about its centre, then moved (exactly `box` when
+        /// there is nothing to scale or move). Not clamped: see ``PrivacyEdits``.
         public func apply(to box: NormalizedRect) -> NormalizedRect {
             var result = box
             if scale != 1 { result = result.scaled(width: scale, height: scale) }
             if dx != 0 || dy != 0 { result = result.offsetBy(dx: dx, dy: dy) }
-            return result.clamped()
+            return result
         }
     }
 
@@ -120,7 +121,7 @@ public struct PrivacyEdits: Sendable, Equatable, Codable {
             let edit = self.edit(for: box.segmentID)
             guard !edit.disabled else { return nil }
             let area = edit.apply(to: box.box)
-            guard !area.isEmpty else { return nil }
+            guard area.meetsPicture else { return nil }
             return PrivacyRegion(box: area, treatment: edit.stamp.map { .stamp($0) } ?? .mosaic)
         }
     }

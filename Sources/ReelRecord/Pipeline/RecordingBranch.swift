@@ -143,7 +143,7 @@ final class RecordingBranch: @unchecked Sendable {
         if item.output.samplesFace, let found = tracker.track(frame, videoTime: item.output.pts) {
             let crop = NormalizedRect.centreFill(source: VideoDimensions(width: frame.width, height: frame.height), target: canvas)
             let sample = FaceTrackSample(time: item.output.pts, segment: found.segment, kind: found.kind,
-                                         box: found.box.relative(to: crop).clamped())
+                                         box: found.box.relative(to: crop))
             faceTrack.append(sample)
             pendingFaces.append(FaceSampleLog.line(sample))
         }

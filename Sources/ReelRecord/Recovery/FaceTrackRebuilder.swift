@@ -42,7 +42,7 @@ struct FaceTrackRebuilder {
             let clock = MediaTime(seconds: time.seconds * studyPerVideoSecond)
             if let sample = tracker.track(frame, videoTime: time, clock: clock) {
                 found.append(FaceTrack.quantized(FaceTrackSample(time: time, segment: sample.segment, kind: sample.kind,
-                                                                 box: sample.box.clamped())))
+                                                                 box: sample.box)))
             }
             return true
         }

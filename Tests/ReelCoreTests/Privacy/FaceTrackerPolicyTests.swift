@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ReelCore
 
@@ -163,21 +164,56 @@ struct FaceTrackerPolicyTests {
         #expect(head.maxY < 1 && head.maxY < 0.1 + 0.9)
     }
 
-    @Test("boxes handed out are clamped to the picture; smoothing works on the unclamped box")
-    func clamping() {
+    @Test("boxes are handed out whole, also partly outside the picture (the ellipse keeps the face's shape); smoothing works on them")
+    func notClamped() {
         var policy = FaceTrackerPolicy()
         let first = policy.update(with: [face(0.0, 0.0, 0.2, 0.2)], at: ms(0))
-        // Expanded: (-0.05, -0.09, 0.3, 0.34) → clamped to (0, 0, 0.25, 0.25).
-        expectClose(first.box, rect(0, 0, 0.25, 0.25), tolerance: 1e-12)
+        // Expanded: (-0.05, -0.09, 0.3, 0.34).
+        expectClose(first.box, rect(-0.05, -0.09, 0.3, 0.34), tolerance: 1e-12)
         let second = policy.update(with: [face(-0.1, 0.0, 0.2, 0.2)], at: ms(200))
-        // Unclamped: x = -0.05 + 0.6 × (-0.1) = -0.11; right edge 0.19; clamped width 0.19.
-        expectClose(second.box, rect(0, 0, 0.19, 0.25), tolerance: 1e-12)
-        // The widened box at the border is clamped too.
-        let widened = policy.update(with: [], at: ms(1_800)).box
-        #expect(widened.x == 0 && widened.maxX <= 1 && widened.y == 0)
+        // x = -0.05 + 0.6 × (-0.1) = -0.11.
+        expectClose(second.box, rect(-0.11, -0.09, 0.3, 0.34), tolerance: 1e-12)
         var right = FaceTrackerPolicy()
         let edge = right.update(with: [face(0.9, 0.85, 0.1, 0.15)], at: ms(0)).box
-        #expect(abs(edge.maxX - 1) < 1e-12 && edge.maxY <= 1)
+        #expect(edge.maxX > 1 && edge.meetsPicture)
+    }
+
+    @Test("a face walking out of the picture: during the hold its box moves on with its motion and grows (a session is as safe at the edges as a file)")
+    func walkingOutDuringHold() {
+        var policy = FaceTrackerPolicy()
+        policy.update(with: [face(0.80, 0.3, 0.1, 0.15)], at: ms(0))
+        let seen = policy.update(with: [face(0.85, 0.3, 0.1, 0.15)], at: ms(200)).box
+        // The detected boxes move 0.25 widths a second; the estimate starts from the last detection, not the smoothed box.
+        let detected = FaceTrackerSettings.default.expanded(face: rect(0.85, 0.3, 0.1, 0.15))
+        let lost = policy.update(with: [], at: ms(600))
+        #expect(lost.kind == .face && lost.segment == 0)
+        expectClose(lost.box, detected.offsetBy(dx: 0.1, dy: 0).scaled(width: 1.2, height: 1.2))
+        #expect(lost.box.midX > seen.midX)
+        // Standing still at the edge: held, as the spec says.
+        var still = FaceTrackerPolicy()
+        still.update(with: [face(0.95, 0.3, 0.1, 0.15)], at: ms(0))
+        let held = still.update(with: [face(0.95, 0.3, 0.1, 0.15)], at: ms(200))
+        #expect(still.update(with: [], at: ms(1_000)) == held)
+    }
+
+    @Test("a rolled face is covered by the bounds of its box turned by the roll, the lift turned with it")
+    func rolledFace() {
+        let settings = FaceTrackerSettings.default
+        // An upright 0.1 × 0.1 face rolled 30°: the detector's box is its bounds, 0.1366 square.
+        let roll = Double.pi / 6
+        let side = 0.1 * (cos(roll) + sin(roll))
+        let detection = Detection(kind: .face, box: NormalizedRect(midX: 0.5, midY: 0.5, width: side, height: side), roll: roll)
+        let box = settings.expanded(face: detection)
+        // Upright face recovered (0.1 × 0.1), expanded 0.15 × 0.17, turned 30°: bounds 0.15c + 0.17s by 0.15s + 0.17c.
+        #expect(abs(box.width - (0.15 * cos(roll) + 0.17 * sin(roll))) < 1e-9)
+        #expect(abs(box.height - (0.15 * sin(roll) + 0.17 * cos(roll))) < 1e-9)
+        // The lift (0.01) points to the top of the rolled head: right and up for a clockwise roll.
+        #expect(abs(box.midX - (0.5 + 0.01 * sin(roll))) < 1e-9 && abs(box.midY - (0.5 - 0.01 * cos(roll))) < 1e-9)
+        // Its inscribed ellipse holds the rolled face's own ellipse (radius 0.05 about the centre).
+        #expect(min(box.width, box.height) / 2 - 0.01 > 0.05)
+        // Nearly upright (below 5°): the plain expansion.
+        let upright = Detection(kind: .face, box: rect(0.4, 0.4, 0.1, 0.1), roll: 0.05)
+        #expect(settings.expanded(face: upright) == settings.expanded(face: rect(0.4, 0.4, 0.1, 0.1)))
     }
 
     @Test("a new segment number at every change of kind, and only then")

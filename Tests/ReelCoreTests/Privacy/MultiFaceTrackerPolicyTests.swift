@@ -1,6 +1,15 @@
 import Testing
 import ReelCore
 
+/// The export's settings: no smoothing (``DetectingBoxes``).
+enum DetectingSettings {
+    static var unsmoothed: FaceTrackerSettings {
+        var settings = FaceTrackerSettings.default
+        settings.smoothing = 1
+        return settings
+    }
+}
+
 @Suite("Face tracker policy (every face)")
 struct MultiFaceTrackerPolicyTests {
     private let settings = FaceTrackerSettings.default
@@ -46,12 +55,13 @@ struct MultiFaceTrackerPolicyTests {
     func lostTrackEnds() {
         var policy = MultiFaceTrackerPolicy()
         let stay = face(0.7, 0.3, 0.1, 0.15)
+        policy.update(with: [face(0.1, 0.3, 0.1, 0.15), stay], at: ms(-200))
         let start = policy.update(with: [face(0.1, 0.3, 0.1, 0.15), stay], at: ms(0))
         let held = policy.update(with: [stay], at: ms(1_500))
         #expect(held[0] == start[0], "held unchanged at exactly 1.5 s")
         let widened = policy.update(with: [stay], at: ms(1_700))
         #expect(widened[0].kind == .widenedFace && widened[0].segment == 2 && widened[0].subject == 0)
-        expectClose(widened[0].box, settings.widened(lastFace: settings.expanded(face: rect(0.1, 0.3, 0.1, 0.15))).clamped())
+        expectClose(widened[0].box, settings.widened(lastFace: settings.expanded(face: rect(0.1, 0.3, 0.1, 0.15))))
         #expect(widened[1].subject == 1 && widened[1].kind == .face && widened[1].segment == 1)
 
         var atEnd = policy, afterEnd = policy
@@ -66,6 +76,7 @@ struct MultiFaceTrackerPolicyTests {
     @Test("a track found again while widened keeps its id, starts a new segment and is not smoothed")
     func foundAgain() {
         var policy = MultiFaceTrackerPolicy()
+        policy.update(with: [face(0.4, 0.3, 0.1, 0.15)], at: ms(-200))
         policy.update(with: [face(0.4, 0.3, 0.1, 0.15)], at: ms(0))
         #expect(policy.update(with: [], at: ms(1_700)).first?.kind == .widenedFace)
         let back = policy.update(with: [face(0.42, 0.3, 0.1, 0.15)], at: ms(1_900))
@@ -84,10 +95,76 @@ struct MultiFaceTrackerPolicyTests {
         #expect(abs(old.intersectionOverUnion(new) - 0.25) < 1e-9)
         expectClose(closer[0].box, settings.smoothed(previous: old, new: new))
         // A face just beyond both thresholds (no overlap, centres more than one box width
-        // apart: the expanded box is 0.15 wide) starts a track instead of stealing this one.
+        // apart: the expanded box is 0.15 wide) of a track whose motion is known (here: still)
+        // starts a track instead of stealing this one.
         var other = MultiFaceTrackerPolicy()
         other.update(with: [face(0.4, 0.3, 0.1, 0.15)], at: ms(0))
-        #expect(other.update(with: [face(0.56, 0.3, 0.1, 0.15)], at: ms(200)).map(\.subject) == [0, 1])
+        other.update(with: [face(0.4, 0.3, 0.1, 0.15)], at: ms(200))
+        #expect(other.update(with: [face(0.56, 0.3, 0.1, 0.15)], at: ms(400)).map(\.subject) == [0, 1])
+    }
+
+    @Test("a track seen once (motion unknown) matches a face up to 2.5 box widths away: a face crossing the picture in 1 s")
+    func youngTrackReach() {
+        var policy = MultiFaceTrackerPolicy()
+        policy.update(with: [face(0.1, 0.3, 0.1, 0.15)], at: ms(0))
+        // 0.36 further: 2.4 expanded widths (0.15).
+        #expect(policy.update(with: [face(0.46, 0.3, 0.1, 0.15)], at: ms(200)).map(\.subject) == [0])
+        // Now its motion is known (1.8 widths a second): the next face must be near where that puts it.
+        #expect(policy.update(with: [face(0.82, 0.3, 0.1, 0.15)], at: ms(400)).map(\.subject) == [0])
+        var far = MultiFaceTrackerPolicy()
+        far.update(with: [face(0.1, 0.3, 0.1, 0.15)], at: ms(0))
+        #expect(far.update(with: [face(0.5, 0.3, 0.1, 0.15)], at: ms(200)).map(\.subject) == [0, 1], "2.7 widths: another face")
+    }
+
+    @Test("a face walking out: its box moves on with its motion and grows, same segment, until wholly outside; then the track ends")
+    func walkingOut() {
+        var policy = MultiFaceTrackerPolicy(settings: DetectingSettings.unsmoothed)
+        policy.update(with: [face(0.80, 0.3, 0.1, 0.15)], at: ms(0))
+        let seen = policy.update(with: [face(0.90, 0.3, 0.1, 0.15)], at: ms(200))  // 0.5 picture widths a second
+        let box = seen[0].box
+        #expect(box.maxX > 1, "not clamped: the whole box, also where it passes the edge")
+        let gone = policy.update(with: [], at: ms(400))
+        #expect(gone.count == 1 && gone[0].segment == seen[0].segment && gone[0].kind == .face)
+        // Moved on 0.1 and grown by 0.5 × 0.2 s = 10 % about its centre.
+        expectClose(gone[0].box, box.offsetBy(dx: 0.1, dy: 0).scaled(width: 1.1, height: 1.1))
+        // Its left edge, 0.875 + 0.4625 t, passes 1 after 0.27 s lost: nothing at 0.4 s lost, and the track has ended.
+        #expect(policy.update(with: [], at: ms(600)).isEmpty)
+        #expect(policy.update(with: [face(0.5, 0.3, 0.1, 0.15)], at: ms(800)).map(\.subject) == [1], "a face after that is someone new")
+        // A face standing at the edge, half out, is held where it is (it is not walking anywhere).
+        var standing = MultiFaceTrackerPolicy()
+        standing.update(with: [face(0.95, 0.3, 0.1, 0.15)], at: ms(0))
+        let half = standing.update(with: [face(0.95, 0.3, 0.1, 0.15)], at: ms(200))
+        #expect(standing.update(with: [], at: ms(1_200)) == half)
+    }
+
+    @Test("a face turning away is detected smaller: the box shrinks at most 15 % per detection")
+    func shrinkLimit() {
+        var policy = MultiFaceTrackerPolicy(settings: DetectingSettings.unsmoothed)
+        let first = policy.update(with: [face(0.4, 0.3, 0.2, 0.3)], at: ms(0))[0].box
+        let second = policy.update(with: [face(0.45, 0.35, 0.1, 0.15)], at: ms(200))[0].box
+        #expect(abs(second.width - first.width * 0.85) < 1e-12 && abs(second.height - first.height * 0.85) < 1e-12)
+        let smaller = settings.expanded(face: rect(0.45, 0.35, 0.1, 0.15))
+        #expect(abs(second.midX - smaller.midX) < 1e-12 && abs(second.midY - smaller.midY) < 1e-12, "centred on the new face")
+        let third = policy.update(with: [face(0.45, 0.35, 0.1, 0.15)], at: ms(400))[0].box
+        #expect(abs(third.width - second.width * 0.85) < 1e-12)
+    }
+
+    @Test("a face seen once and never again (a detector's false find) ends after the hold, without the widened estimate")
+    func unconfirmedEnds() {
+        var policy = MultiFaceTrackerPolicy()
+        policy.update(with: [face(0.4, 0.3, 0.1, 0.15)], at: ms(0))
+        #expect(policy.update(with: [], at: ms(1_500)).count == 1)
+        #expect(policy.update(with: [], at: ms(1_700)).isEmpty)
+    }
+
+    @Test("the end of a video: faces with a known motion carried on, others held")
+    func projected() {
+        var policy = MultiFaceTrackerPolicy(settings: DetectingSettings.unsmoothed)
+        policy.update(with: [face(0.3, 0.3, 0.1, 0.15), face(0.7, 0.3, 0.1, 0.15)], at: ms(0))
+        let now = policy.update(with: [face(0.4, 0.3, 0.1, 0.15), face(0.75, 0.3, 0.1, 0.15)], at: ms(200))
+        let later = policy.projected(to: ms(300))
+        #expect(later.map(\.subject) == [0, 1])
+        expectClose(later[0].box, now[0].box.offsetBy(dx: 0.05, dy: 0).scaled(width: 1.05, height: 1.05))
     }
 
     @Test("association follows a moving face: compared with where its motion puts it, not where the smoothed box lags")
@@ -100,8 +177,9 @@ struct MultiFaceTrackerPolicyTests {
         // second of motion puts it.
         #expect(policy.update(with: [face(0.40, 0.3, 0.1, 0.15)], at: ms(400)).map(\.subject) == [0])
         var still = MultiFaceTrackerPolicy()
+        still.update(with: [face(0.22, 0.3, 0.1, 0.15)], at: ms(0))
         still.update(with: [face(0.22, 0.3, 0.1, 0.15)], at: ms(200))
-        #expect(still.update(with: [face(0.40, 0.3, 0.1, 0.15)], at: ms(400)).map(\.subject) == [0, 1], "without the motion it is another face")
+        #expect(still.update(with: [face(0.40, 0.3, 0.1, 0.15)], at: ms(400)).map(\.subject) == [0, 1], "standing still, it is another face")
     }
 
     @Test("nothing is covered before the first face (no default region for arbitrary videos); detection every 0.2 s")

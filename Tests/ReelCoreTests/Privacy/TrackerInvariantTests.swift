@@ -10,7 +10,7 @@ struct TrackerInvariantTests {
                     score: Double.random(in: 0...1, using: &rng))
     }
 
-    @Test("single subject: boxes inside the picture, segments change exactly with the kind, face only within the hold", arguments: 1...20)
+    @Test("single subject: boxes meet the picture, segments change exactly with the kind, face only within the hold", arguments: 1...20)
     func singleSubject(seed: UInt64) {
         var rng = SplitMix64(seed: seed)
         var policy = FaceTrackerPolicy()
@@ -32,7 +32,9 @@ struct TrackerInvariantTests {
                 if request.includesUpperBodies, Bool.random(using: &rng) { found.append(body(0.2, 0.2, 0.5, 0.8)) }
                 return found
             }
-            #expect(box.box.x >= 0 && box.box.y >= 0 && box.box.maxX <= 1 + 1e-12 && box.box.maxY <= 1 + 1e-12, "seed \(seed)")
+            // Whole boxes, not clamped: each meets the picture, but a face walking out during the hold.
+            #expect(box.box.width > 0 && box.box.height > 0 && box.box.x.isFinite && box.box.y.isFinite, "seed \(seed)")
+            #expect(box.box.meetsPicture || box.kind == .face, "seed \(seed)")
             // The box comes from the last detection: measure the hold from there.
             let sinceFace = lastFaceFed.map { lastDetection! - $0 }
             switch box.kind {
