@@ -14,7 +14,8 @@ import ReelCore
 ///   cut by the picture's edge averages only what is inside (edges clamped, nothing dark from
 ///   outside). Means are taken from the picture as it was before any box of this call was
 ///   drawn, so overlapping boxes do not depend on their order.
-/// - **Mask**: an ellipse inscribed in the box. With `r` the normalized radius of a pixel's
+/// - **Mask**: an ellipse inscribed in the box (at least 1.5 blocks across each way,
+///   ``minimumBlocks``). With `r` the normalized radius of a pixel's
 ///   centre (1 on the ellipse), the mosaic's weight is 1 for `r ≤ 0.94`, 0 for `r ≥ 1`, and
 ///   falls *linearly* in between (`(1 − r) / 0.06`). Output = `w·mosaic + (1 − w)·original`,
 ///   in 1/256 steps: weight 1 writes the block mean exactly, weight 0 leaves the byte alone.
@@ -24,6 +25,11 @@ import ReelCore
 public struct MosaicCompositor: Sendable {
     /// Block size as a fraction of the picture's long side.
     public static let blockFraction = 0.03
+    /// The least width and height of the ellipse, in blocks: a face smaller than the blocks
+    /// (20 px in 720p, where a block is 38 px) is covered by at least a block and a half each
+    /// way, so a box that trails a small face by a few pixels between two detections still
+    /// holds it (issue 14: the 20 px face showed at the edge of a 25 × 35 px ellipse).
+    public static let minimumBlocks = 1.5
     /// Normalized radius up to which the mosaic is opaque.
     public static let opaqueRadius = 0.94
     /// Normalized radius from which the original shows unchanged.
@@ -74,14 +80,17 @@ public struct MosaicCompositor: Sendable {
     /// finite, or entirely outside the picture (nothing to draw).
     public static func layout(of box: NormalizedRect, width: Int, height: Int) -> Layout? {
         let w = Double(width), h = Double(height)
-        let rx = box.width * w / 2, ry = box.height * h / 2
+        let block = blockSize(width: width, height: height)
+        // A box smaller than the blocks is drawn at least ``minimumBlocks`` blocks across.
+        let least = minimumBlocks * Double(block) / 2
+        let rx = max(box.width * w / 2, box.width > 0 ? least : 0), ry = max(box.height * h / 2, box.height > 0 ? least : 0)
         let cx = (box.x + box.width / 2) * w, cy = (box.y + box.height / 2) * h
         guard rx.isFinite, ry.isFinite, cx.isFinite, cy.isFinite, rx >= 0.5, ry >= 0.5 else { return nil }
         guard cx + rx > 0, cy + ry > 0, cx - rx < w, cy - ry < h else { return nil }
         // Clamp the crossing to a sane range so a box centred far outside cannot overflow.
         let gx = 2 * Int((min(max(cx, -w), 2 * w) / 2).rounded())
         let gy = 2 * Int((min(max(cy, -h), 2 * h) / 2).rounded())
-        return Layout(blockSize: blockSize(width: width, height: height), gridX: gx, gridY: gy,
+        return Layout(blockSize: block, gridX: gx, gridY: gy,
                       centreX: cx, centreY: cy, radiusX: rx, radiusY: ry)
     }
 

@@ -16,7 +16,8 @@ extension CenterFaceDetector: RegionFaceDetector {}
 /// whole picture shrunk to 320 wide cannot show the detector): every ``every`` detections the
 /// fine detector searches the whole picture at its own width (1280: 20 px faces stay 20 px),
 /// and at every other detection it looks only round the small faces already tracked (a crop
-/// four times their box, at full resolution: a few per cent of the whole search's cost). A
+/// six times their box, at least 160 px, at full resolution: a few per cent of the whole
+/// search's cost). A
 /// face the search finds is covered from the search before (``FaceLookBack``'s long look-back).
 struct SmallFaceSearch {
     /// The fine detector (CenterFace at 1280 wide).
@@ -26,10 +27,11 @@ struct SmallFaceSearch {
     /// Face boxes lower than this (normalized, the tracker's expanded box) count as small:
     /// about what the whole-picture pass no longer finds reliably.
     var smallHeight: Double
-    /// A crop round a small face is this many times its box, at least ``minimumCrop`` pixels.
-    var cropScale: Double = 4
+    /// A crop round a small face is this many times its box, at least ``minimumCrop`` pixels
+    /// (the network sees the face with its surroundings; smaller crops missed the 20 px face).
+    var cropScale: Double = 6
     /// The least side of a crop, in pixels.
-    var minimumCrop: Int = 96
+    var minimumCrop: Int = 160
 }
 
 /// Every face, found while exporting: the detector runs on the picture at each 0.2 s tick of

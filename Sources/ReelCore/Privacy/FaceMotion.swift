@@ -2,7 +2,8 @@
 /// know of a face they have just lost, and the rule for a face that walks out of the picture.
 ///
 /// **Leaving** (issue 14): a face moving towards an edge whose box, moved on at that speed for
-/// the hold, would be at least partly outside the picture is walking out. While it is lost,
+/// ``FaceTrackerSettings/leavingHorizon`` (0.4 s), would be at least partly outside the
+/// picture is walking out. While it is lost,
 /// its box moves on with the measured velocity and grows by
 /// ``FaceTrackerSettings/leavingGrowth`` of its size per second about its centre, until the
 /// box has wholly left the picture (the face is gone) or a detection says where it is. A box

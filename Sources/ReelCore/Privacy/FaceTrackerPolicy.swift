@@ -103,7 +103,7 @@ public struct FaceTrackerPolicy: Sendable, Equatable {
         }
         guard beyondHold else {
             // The hold: the last box, kind face, same segment; or, walking out, the box moving on.
-            if let motion, let lastFaceTime, current?.kind == .face, motion.isLeaving(within: settings.hold.seconds) {
+            if let motion, let lastFaceTime, current?.kind == .face, motion.isLeaving(within: settings.leavingHorizon.seconds) {
                 current!.box = motion.estimate(after: (time - lastFaceTime).seconds, growth: settings.leavingGrowth)
             }
             return current!

@@ -49,7 +49,8 @@ public struct MultiFaceTrackerPolicy: Sendable, Equatable {
         /// The expanded box as detected last (not smoothed) and the face's motion (from its
         /// last two detections; zero for a new face).
         var motion: FaceMotion
-        /// Whether the motion was measured (the face was matched at least once).
+        /// Whether the motion was measured (the face was matched at two detections at most
+        /// ``MultiFaceTrackerPolicy/predictionHorizon`` apart).
         var motionKnown = false
 
         /// Where the face should be at `time` if it kept moving as it did (for at most
@@ -169,11 +170,13 @@ public struct MultiFaceTrackerPolicy: Sendable, Equatable {
         }
         track.lastFaceBox = track.box
         let dt = (time - track.lastSeen).seconds
-        if dt > 0 {
+        if dt > 0, dt <= Self.predictionHorizon {
             track.motion = FaceMotion(box: face, dx: (face.midX - track.motion.box.midX) / dt, dy: (face.midY - track.motion.box.midY) / dt)
             track.motionKnown = true
         } else {
-            track.motion.box = face
+            // Seen again after a long gap: where it went in between says little of its speed now.
+            track.motion = FaceMotion(box: face)
+            track.motionKnown = false
         }
         track.lastSeen = time
     }
@@ -182,13 +185,18 @@ public struct MultiFaceTrackerPolicy: Sendable, Equatable {
     private mutating func age(_ track: inout Track, at time: MediaTime) -> Bool {
         let lost = time - track.lastSeen
         if lost > settings.hold + settings.lostTrackEstimate { return false }
-        if track.kind == .face, track.motion.isLeaving(within: settings.hold.seconds) {
+        if track.kind == .face, track.motion.isLeaving(within: settings.leavingHorizon.seconds) {
             track.box = track.motion.estimate(after: lost.seconds, growth: settings.leavingGrowth)
             return track.box.meetsPicture
         }
         // Seen once and never again: most likely no face at all (a detector's false find);
         // held like any face, but not estimated further.
         if lost > settings.hold, track.kind == .face, !track.motionKnown { return false }
+        if lost <= settings.hold, track.kind == .face, settings.holdGrowth > 0 {
+            let scale = 1 + settings.holdGrowth * lost.seconds
+            track.box = track.lastFaceBox.scaled(width: scale, height: scale)
+            return true
+        }
         if lost > settings.hold, track.kind == .face {
             track.kind = .widenedFace
             track.segment = takeSegment()
