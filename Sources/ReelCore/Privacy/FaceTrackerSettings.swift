@@ -43,10 +43,11 @@ public struct FaceTrackerSettings: Sendable, Equatable {
     /// measured velocity and grows by this share of its size per second of being lost
     /// (the further the guess, the wider it must be).
     public var leavingGrowth: Double = 0.5
-    /// Multi-face only: a lost face's held box grows by this share of its size per second
-    /// about its centre (a face that turned away or moved without being seen is near where it
-    /// was, not exactly there). 0: held unchanged, as the spec's single-subject hold.
-    public var holdGrowth: Double = 0.5
+    /// Multi-face only: a lost face's held box grows by this share of its height per second
+    /// (and widens to ``widenFactor`` over the hold): a face that turned away or moved without
+    /// being seen is near where it was, not exactly there. The single-subject tracker holds
+    /// its box unchanged, as the spec says.
+    public var holdGrowth: Double = 0.25
     /// A lost face is walking out when its box, moved on at its speed for this long, crosses
     /// the edge it moves towards: two detections. Longer would send away the box of a face
     /// that only turned (a face turning to profile is detected moving sideways, about 280 px

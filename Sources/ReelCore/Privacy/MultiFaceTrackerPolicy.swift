@@ -16,12 +16,16 @@
 /// - **Matched**: expanded (rolled faces: ``FaceTrackerSettings/expanded(face:)-(Detection)``)
 ///   and smoothed (`lerp(previous, new, 0.6)`) within the segment; the box keeps at least
 ///   ``FaceTrackerSettings/shrinkLimit`` of its previous width and height (a face turning
-///   away is detected smaller than its head). A track coming back from its widened estimate
+///   away is detected smaller than its head); a face found more than a quarter of a box away
+///   from where its motion put it gets the box round both places (either may be right). A track coming back from its widened estimate
 ///   starts a new segment and is neither smoothed nor held to its old size.
 /// - **Unmatched track walking out** (``FaceMotion``): its box moves on with its velocity,
-///   growing, same segment, until it has wholly left the picture; then the track ends.
-/// - **Other unmatched tracks**: held unchanged (kind `.face`, same segment) up to 1.5 s
-///   after it was last seen; then the last face box widened × 2 sideways (kind
+///   growing, same segment, until it has wholly left the picture (that box is still handed
+///   out once, so the pictures before it follow the face out); then the track ends.
+/// - **Other unmatched tracks**: held (kind `.face`, same segment) up to 1.5 s after it was
+///   last seen, widening over the hold towards the estimate's width and growing by
+///   ``FaceTrackerSettings/holdGrowth`` a second in height (a face that turned away is near
+///   where it was, not exactly there); then the last face box widened × 2 sideways (kind
 ///   `.widenedFace`, a new segment) for ``FaceTrackerSettings/lostTrackEstimate`` (3 s); then
 ///   the track ends and gives no more boxes. A track seen at one detection only (most often a
 ///   detector's false find) ends after the hold, without the widened estimate. Upper bodies are not used here: with several
@@ -33,8 +37,7 @@
 /// - **Segments**: numbers are unique across all subjects of the track (one counter), so a
 ///   segment number alone names it in `reel review`.
 /// - Boxes handed out are not clamped: a face at the edge keeps its whole box (the mosaic's
-///   ellipse keeps its shape, and the part outside draws nothing); a box wholly outside the
-///   picture is not handed out.
+///   ellipse keeps its shape, and the part outside draws nothing).
 public struct MultiFaceTrackerPolicy: Sendable, Equatable {
     /// One face being tracked.
     private struct Track: Sendable, Equatable {
@@ -111,7 +114,7 @@ public struct MultiFaceTrackerPolicy: Sendable, Equatable {
             nextSubject += 1
         }
         tracks = live.sorted { $0.subject < $1.subject }
-        current = tracks.filter { $0.box.meetsPicture }.map { FaceBox(subject: $0.subject, segment: $0.segment, kind: $0.kind, box: $0.box) }
+        current = tracks.map { FaceBox(subject: $0.subject, segment: $0.segment, kind: $0.kind, box: $0.box) }
         return current
     }
 
@@ -151,6 +154,12 @@ public struct MultiFaceTrackerPolicy: Sendable, Equatable {
     private mutating func apply(_ face: NormalizedRect, to track: inout Track, at time: MediaTime) {
         if track.kind == .face {
             var box = settings.smoothed(previous: track.box, new: face)
+            // Found far from where its motion said (more than a quarter of a box): either may
+            // be right (a face that stopped, or a false find beside it), so cover both.
+            if track.motionKnown {
+                let expected = track.predicted(at: time)
+                if expected.centreDistance(to: face) > 0.25 * expected.width { box = box.union(expected) }
+            }
             let least = settings.shrinkLimit
             if box.width < track.box.width * least || box.height < track.box.height * least {
                 box = NormalizedRect(midX: box.midX, midY: box.midY,
@@ -186,15 +195,20 @@ public struct MultiFaceTrackerPolicy: Sendable, Equatable {
         let lost = time - track.lastSeen
         if lost > settings.hold + settings.lostTrackEstimate { return false }
         if track.kind == .face, track.motion.isLeaving(within: settings.leavingHorizon.seconds) {
+            // Reported once more when it has just left (drawing nothing), so the pictures since
+            // the last detection follow it out instead of keeping its last box; then it ends.
+            let wasIn = track.box.meetsPicture
             track.box = track.motion.estimate(after: lost.seconds, growth: settings.leavingGrowth)
-            return track.box.meetsPicture
+            return wasIn
         }
         // Seen once and never again: most likely no face at all (a detector's false find);
         // held like any face, but not estimated further.
         if lost > settings.hold, track.kind == .face, !track.motionKnown { return false }
-        if lost <= settings.hold, track.kind == .face, settings.holdGrowth > 0 {
-            let scale = 1 + settings.holdGrowth * lost.seconds
-            track.box = track.lastFaceBox.scaled(width: scale, height: scale)
+        if lost <= settings.hold, track.kind == .face {
+            // Held, widening over the hold to the estimate's width (no jump when it takes
+            // over), and growing a little in height.
+            let share = lost.seconds / settings.hold.seconds
+            track.box = track.lastFaceBox.scaled(width: 1 + (settings.widenFactor - 1) * share, height: 1 + settings.holdGrowth * lost.seconds)
             return true
         }
         if lost > settings.hold, track.kind == .face {

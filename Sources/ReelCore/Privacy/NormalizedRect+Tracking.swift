@@ -44,6 +44,12 @@ extension NormalizedRect {
         NormalizedRect(x: x + dx, y: y + dy, width: width, height: height)
     }
 
+    /// The smallest rectangle holding both.
+    public func union(_ other: NormalizedRect) -> NormalizedRect {
+        let left = min(x, other.x), top = min(y, other.y)
+        return NormalizedRect(x: left, y: top, width: max(maxX, other.maxX) - left, height: max(maxY, other.maxY) - top)
+    }
+
     /// Intersection over union with `other`, 0…1 (0 when either is empty).
     public func intersectionOverUnion(_ other: NormalizedRect) -> Double {
         let w = min(maxX, other.maxX) - max(x, other.x)
