@@ -7,7 +7,8 @@
 /// Per detection:
 /// - **Association** (greedy, deterministic): a face belongs to a live track when its
 ///   expanded box overlaps where the track's face should be now (its last detection, not
-///   smoothed, moved on by its motion between its last two detections) with IoU ≥ 0.3, or,
+///   smoothed, moved on by its motion between its last two detections, for at most 0.4 s),
+///   or where it was last detected (a face that stops), with IoU ≥ 0.3, or,
 ///   failing any overlap that good, when the two centres are within one box width (a fast
 ///   move, or a change of speed) — 2.5 box widths for a track seen only once, whose motion
 ///   is not known yet (a face crossing the picture in 1 s).
@@ -125,11 +126,12 @@ public struct MultiFaceTrackerPolicy: Sendable, Equatable {
         for (t, track) in tracks.enumerated() {
             // Compared with where the face should be now (its last detection moved on by its
             // motion), not with the smoothed box, which lags a moving face.
-            let expected = track.predicted(at: time)
+            // Also where it was last seen: a face that stops is not where its motion goes.
+            let expected = track.predicted(at: time), last = track.motion.box
             let reach = (track.motionKnown ? settings.matchCentreDistance : settings.newTrackMatchDistance) * expected.width
             for (f, face) in faces.enumerated() {
-                let iou = expected.intersectionOverUnion(face)
-                let distance = expected.centreDistance(to: face)
+                let iou = max(expected.intersectionOverUnion(face), last.intersectionOverUnion(face))
+                let distance = min(expected.centreDistance(to: face), last.centreDistance(to: face))
                 if iou >= settings.matchIoU || distance <= reach { pairs.append((t, f, iou, distance)) }
             }
         }
