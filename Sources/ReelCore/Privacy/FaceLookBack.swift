@@ -90,11 +90,18 @@ public struct FaceLookBack: Sendable {
 
     /// The boxes for the picture captured at `time`.
     public func boxes(at time: MediaTime) -> [FaceBox] {
-        timeline.boxes(at: time)
+        timeline.boxes(at: time).filter { $0.subject != FaceLookBack.anchor }
     }
 
+    /// The subject of the empty samples that mark each detection's time, so the timeline
+    /// starts and ends with the detections, not with the first and last face (which it would
+    /// otherwise hold before and after them).
+    static let anchor = Int.min
+
     private mutating func rebuild() {
-        let samples = ticks.flatMap(\.samples) + extras
+        let marks = ticks.map { FaceTrackSample(time: $0.time, segment: 0, kind: .face, box: NormalizedRect(x: 0, y: 0, width: 0, height: 0),
+                                                subject: FaceLookBack.anchor) }
+        let samples = ticks.flatMap(\.samples) + extras + marks
         timeline = FaceTrackTimeline(FaceTrack(samples: samples.sorted { $0.time < $1.time }))
     }
 
