@@ -64,7 +64,7 @@ public struct FaceLookBack: Sendable {
     /// (small faces) looks back to its previous run.
     public mutating func record(time: MediaTime, samples: [FaceTrackSample], lookBack: Int? = nil) {
         let last = ticks.last?.samples ?? []
-        let before = Set(last.map(\.subject)), after = Set(samples.map(\.subject))
+        let after = Set(samples.map(\.subject))
         let seen = Set(last.map { FaceSegmentID(subject: $0.subject, segment: $0.segment) })
         let back = min(depth, max(1, lookBack ?? shortLookBack))
         let lookBackStart = ticks.count >= back ? ticks[ticks.count - back].time : ticks.first?.time ?? time
