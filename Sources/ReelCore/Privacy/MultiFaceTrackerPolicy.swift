@@ -56,6 +56,10 @@ public struct MultiFaceTrackerPolicy: Sendable, Equatable {
         /// Whether the motion was measured (the face was matched at two detections at most
         /// ``MultiFaceTrackerPolicy/predictionHorizon`` apart).
         var motionKnown = false
+        /// How many detections found this face. One: perhaps no face at all (a false find).
+        /// Counted apart from ``motionKnown``, which a real face loses when it is found again
+        /// after a gap.
+        var sightings = 1
 
         /// Where the face should be at `time` if it kept moving as it did (for at most
         /// ``MultiFaceTrackerPolicy/predictionHorizon``: an old velocity says little).
@@ -154,6 +158,7 @@ public struct MultiFaceTrackerPolicy: Sendable, Equatable {
     /// A track found again: smoothed within its segment (and kept from shrinking too fast),
     /// or a new segment after an estimate; its motion measured.
     private mutating func apply(_ face: NormalizedRect, to track: inout Track, at time: MediaTime) {
+        track.sightings += 1
         if track.kind == .face {
             var box = settings.smoothed(previous: track.box, new: face)
             // Found far from where its motion said (more than a quarter of a box): either may
@@ -205,7 +210,7 @@ public struct MultiFaceTrackerPolicy: Sendable, Equatable {
         }
         // Seen once and never again: most likely no face at all (a detector's false find);
         // held like any face, but not estimated further.
-        if lost > settings.hold, track.kind == .face, !track.motionKnown { return false }
+        if lost > settings.hold, track.kind == .face, track.sightings < 2 { return false }
         if lost <= settings.hold, track.kind == .face {
             // Held, widening over the hold to the estimate's width (no jump when it takes
             // over), and growing a little in height.

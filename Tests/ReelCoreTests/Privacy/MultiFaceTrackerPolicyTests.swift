@@ -164,6 +164,18 @@ struct MultiFaceTrackerPolicyTests {
         #expect(policy.update(with: [], at: ms(1_700)).isEmpty)
     }
 
+    @Test("a real face found again after a gap (its motion unknown again) and lost is still estimated after the hold")
+    func foundAfterGapIsEstimated() {
+        var policy = MultiFaceTrackerPolicy()
+        policy.update(with: [face(0.4, 0.3, 0.1, 0.15)], at: ms(0))
+        policy.update(with: [face(0.4, 0.3, 0.1, 0.15)], at: ms(200))
+        // Missed for a second (turned away), found again: too long a gap to measure its motion.
+        policy.update(with: [face(0.41, 0.3, 0.1, 0.15)], at: ms(1_200))
+        #expect(policy.update(with: [], at: ms(2_700)).first?.kind == .face, "held 1.5 s")
+        let after = policy.update(with: [], at: ms(2_900))
+        #expect(after.count == 1 && after[0].subject == 0 && after[0].kind == .widenedFace, "estimated, not ended as a false find")
+    }
+
     @Test("the end of a video: faces with a known motion carried on, others held")
     func projected() {
         var policy = MultiFaceTrackerPolicy(settings: DetectingSettings.unsmoothed)
