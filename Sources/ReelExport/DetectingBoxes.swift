@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelMedia
+import ReelRuntime
 import ReelVision
 
 /// A detector that can also look at part of a picture at its full resolution (CenterFace):
@@ -41,22 +42,64 @@ struct SmallFaceSearch {
 /// detections, a new face covered from two detections before it was found (from the previous
 /// whole-picture search when a search found it) and, near an edge, along its way in, an ended
 /// track until the detection that ended it.
+///
+/// The detections run on their own thread (``FaceFinder``), one at a time and in order, while
+/// this thread goes on decoding and covering the pictures already settled: the pictures wait
+/// for later detections anyway, so a long detection (the whole-picture search) no longer
+/// stalls the encoder. At most three detections wait beside the one running (then the decoder
+/// waits), which bounds the pictures held: 18 more at 30 fps. The boxes do not depend on the
+/// threads' timing: the results are applied in detection order, each followed by the pictures
+/// it settles. Measured at 1080p (the single clip with caption and watermark, 5 paired runs,
+/// OpenCV on one thread in both): 0.87× the wall time of detecting in line, 0.94× the CPU
+/// time, 80 MB more at the peak.
 final class DetectingBoxes: FaceBoxSource {
-    private let detector: any FaceDetector
-    private let search: SmallFaceSearch?
-    private var policy: MultiFaceTrackerPolicy
+    private let finder: FaceFinder
+    private let every: Int?
+    private var cadence: DetectionCadence
     private var lookBack: FaceLookBack
     private var pending: [VideoFrame] = []
+    private let jobs: ConsumerQueue<FaceFinder.Job>
+    private let results: ConsumerQueue<FaceFinder.Result>
+    private let thread: WorkerThread
     /// Every sample taken (the track of the export).
     private(set) var track = FaceTrack()
     private(set) var detections = 0
     private(set) var subjects = Set<Int>()
+    private var requested = 0
 
     init(detector: any FaceDetector, search: SmallFaceSearch? = nil, settings: FaceTrackerSettings = DetectingBoxes.settings) {
-        self.detector = detector
-        self.search = search
-        policy = MultiFaceTrackerPolicy(settings: settings)
+        let finder = FaceFinder(detector: detector, search: search, settings: settings)
+        self.finder = finder
+        every = search?.every
+        cadence = DetectionCadence(interval: settings.cadence)
         lookBack = FaceLookBack(depth: max(2, search?.every ?? 2), shortLookBack: 2, entryReach: settings.newTrackMatchDistance)
+        let jobs = ConsumerQueue<FaceFinder.Job>(name: "reel.export.detect", capacity: 3, policy: .neverDrop, isDroppable: { _ in false })
+        let results = ConsumerQueue<FaceFinder.Result>(name: "reel.export.detected", capacity: 4, policy: .neverDrop,
+                                                       isDroppable: { _ in false })
+        (self.jobs, self.results) = (jobs, results)
+        thread = WorkerThread.run(name: "reel.export.detect") {
+            defer { results.close() }
+            do {
+                while let job = jobs.pop() {
+                    guard results.push(try finder.detect(job)).isEnqueued else { return }
+                }
+            } catch {
+                jobs.cancel()
+                throw error
+            }
+        }
+    }
+
+    /// The detection thread ended before the detection could be queued.
+    struct Stopped: Swift.Error, CustomStringConvertible {
+        var description: String { "face detection stopped" }
+    }
+
+    deinit {
+        // Ended early (a failure elsewhere): the thread drops what is queued and stops.
+        jobs.cancel()
+        results.cancel()
+        thread.join()
     }
 
     /// The spec's tracker numbers without the smoothing: the spec smooths (`lerp 0.6`) because
@@ -74,22 +117,109 @@ final class DetectingBoxes: FaceBoxSource {
     func push(_ picture: VideoFrame, emit: (VideoFrame, [FaceBox]) throws -> Void) throws {
         let time = picture.captureTime
         pending.append(picture)
-        guard policy.isDetectionDue(at: time) else { return }
-        let wholeSearch = search.map { detections % $0.every == 0 } ?? false
+        if cadence.isDue(at: time) {
+            cadence.record(time)
+            let wholeSearch = every.map { requested % $0 == 0 } ?? false
+            requested += 1
+            guard jobs.push(FaceFinder.Job(picture: picture, time: time, wholeSearch: wholeSearch)).isEnqueued else {
+                // The detection thread failed: its error says why.
+                thread.join()
+                throw thread.error ?? Stopped()
+            }
+        }
+        // Each result is followed by the pictures it settles, as FaceLookBack needs (it lets go
+        // of the detections that the pictures still waiting no longer need).
+        while case .element(let result) = results.tryPop() {
+            record(result)
+            try emitSettled(emit)
+        }
+    }
+
+    /// One detection's boxes, in detection order.
+    private func record(_ result: FaceFinder.Result) {
+        detections += 1
+        let samples = result.boxes.map { $0.sample(at: result.time) }
+        for box in result.boxes { subjects.insert(box.subject) }
+        for sample in samples { track.append(sample) }
+        lookBack.record(time: result.time, samples: samples, lookBack: result.wholeSearch ? every : nil)
+    }
+
+    func finish(emit: (VideoFrame, [FaceBox]) throws -> Void) throws {
+        jobs.close()
+        while let result = results.pop() {
+            record(result)
+            try emitSettled(emit)
+        }
+        thread.join()
+        if let error = thread.error { throw error }
+        // Pictures after the last detection: the faces carried on by their motion to the last one.
+        if let last = pending.last, let detected = lookBack.lastTime, last.captureTime > detected {
+            lookBack.record(time: last.captureTime, samples: finder.projected(to: last.captureTime).map { $0.sample(at: last.captureTime) })
+        }
+        lookBack.finish()
+        try emitSettled(emit)
+    }
+
+    /// Emits, in order, the waiting pictures whose boxes are final.
+    private func emitSettled(_ emit: (VideoFrame, [FaceBox]) throws -> Void) throws {
+        let limit = lookBack.settledBefore
+        var count = 0
+        for picture in pending {
+            if !lookBack.isFinished {
+                guard let limit, picture.captureTime < limit else { break }
+            }
+            try emit(picture, lookBack.boxes(at: picture.captureTime))
+            count += 1
+        }
+        pending.removeFirst(count)
+    }
+}
+
+/// The detection side of ``DetectingBoxes``: the detectors and the tracker, used by the
+/// detection thread alone (and by ``projected(to:)`` once that thread has ended), which is
+/// why it can be `@unchecked Sendable`. A picture in a job is only read: it is covered only
+/// after the detections after it, so nobody writes it meanwhile.
+final class FaceFinder: @unchecked Sendable {
+    /// A detection to run.
+    struct Job: Sendable {
+        var picture: VideoFrame
+        var time: MediaTime
+        /// Whether the small-face search looks at the whole picture this time.
+        var wholeSearch: Bool
+    }
+
+    /// A detection's outcome: the live tracks' boxes.
+    struct Result: Sendable {
+        var time: MediaTime
+        var boxes: [FaceBox]
+        var wholeSearch: Bool
+    }
+
+    private let detector: any FaceDetector
+    private let search: SmallFaceSearch?
+    private var policy: MultiFaceTrackerPolicy
+
+    init(detector: any FaceDetector, search: SmallFaceSearch?, settings: FaceTrackerSettings) {
+        self.detector = detector
+        self.search = search
+        policy = MultiFaceTrackerPolicy(settings: settings)
+    }
+
+    func detect(_ job: Job) throws -> Result {
+        let picture = job.picture
         let faces = try picture.withWritablePlanes { planes in
             let view = DetectorPicture(yuv420p: (y: .init(base: planes[0].base, stride: planes[0].stride),
                                                  u: .init(base: planes[1].base, stride: planes[1].stride),
                                                  v: .init(base: planes[2].base, stride: planes[2].stride)),
                                        width: picture.width, height: picture.height)
-            return try find(in: view, at: time, wholeSearch: wholeSearch)
+            return try find(in: view, at: job.time, wholeSearch: job.wholeSearch)
         }
-        detections += 1
-        let boxes = policy.update(with: faces, at: time)
-        let samples = boxes.map { $0.sample(at: time) }
-        for box in boxes { subjects.insert(box.subject) }
-        for sample in samples { track.append(sample) }
-        lookBack.record(time: time, samples: samples, lookBack: wholeSearch ? search?.every : nil)
-        try emitSettled(emit)
+        return Result(time: job.time, boxes: policy.update(with: faces, at: job.time), wholeSearch: job.wholeSearch)
+    }
+
+    /// The live tracks carried on to `time` (``MultiFaceTrackerPolicy/projected(to:)``).
+    func projected(to time: MediaTime) -> [FaceBox] {
+        policy.projected(to: time)
     }
 
     /// The faces of one detection: the whole picture, plus the small-face search (the whole
@@ -110,28 +240,5 @@ final class DetectingBoxes: FaceBoxSource {
             }
         }
         return Detection.suppressingOverlaps(faces)
-    }
-
-    func finish(emit: (VideoFrame, [FaceBox]) throws -> Void) throws {
-        // Pictures after the last detection: the faces carried on by their motion to the last one.
-        if let last = pending.last, let detected = lookBack.lastTime, last.captureTime > detected {
-            lookBack.record(time: last.captureTime, samples: policy.projected(to: last.captureTime).map { $0.sample(at: last.captureTime) })
-        }
-        lookBack.finish()
-        try emitSettled(emit)
-    }
-
-    /// Emits, in order, the waiting pictures whose boxes are final.
-    private func emitSettled(_ emit: (VideoFrame, [FaceBox]) throws -> Void) throws {
-        let limit = lookBack.settledBefore
-        var count = 0
-        for picture in pending {
-            if !lookBack.isFinished {
-                guard let limit, picture.captureTime < limit else { break }
-            }
-            try emit(picture, lookBack.boxes(at: picture.captureTime))
-            count += 1
-        }
-        pending.removeFirst(count)
     }
 }

@@ -174,6 +174,35 @@ struct PrivacyExporterTests {
         #expect(diff(10, core(faceB)) < 4.5, "long before it appears, its place is untouched")
     }
 
+    @Test("a detector failing part way (on the detection thread): the export stops with its message and leaves nothing")
+    func detectorFailure() throws {
+        struct Broken: Error, CustomStringConvertible { var description: String { "the network broke at detection 7" } }
+        final class FailingDetector: FaceDetector, @unchecked Sendable {
+            let name = "failing"
+            private let lock = NSLock()
+            private var calls = 0
+            func detect(_ picture: DetectorPicture) throws -> [Detection] {
+                let n = lock.withLock { () -> Int in defer { calls += 1 }; return calls }
+                if n == 7 { throw Broken() }
+                return [Detection(kind: .face, box: NormalizedRect(x: 0.4, y: 0.3, width: 0.1, height: 0.15), score: 0.9)]
+            }
+        }
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let source = try clip(dir, audio: false)
+        let out = dir.path("out")
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        var settings = ExportSettings(input: .file(source), outputPath: out + "/export.mp4")
+        settings.size = .source
+        do {
+            _ = try PrivacyExporter(settings: settings, reporter: Collect(), detector: { FaceDetectorChoice(detector: FailingDetector(), warning: nil) }).run()
+            Issue.record("the export went on without its detector")
+        } catch {
+            #expect("\(error)".contains("the network broke at detection 7"), "\(error)")
+        }
+        #expect((try? FileManager.default.contentsOfDirectory(atPath: out)) == [], "nothing left in the output folder")
+    }
+
     @Test("bad input: a missing, non-video or cut-short file, an existing output, a session without positions: a clear message and nothing left behind")
     func badInput() throws {
         let dir = try TemporaryDirectory()

@@ -59,6 +59,8 @@ public struct FaceLookBack: Sendable {
     public var isFinished: Bool { finished }
 
     /// Records the boxes the tracker gave at the detection made at `time` (in time order).
+    /// Emit the pictures before ``settledBefore`` after each record, before the next: only the
+    /// detections those still waiting need are kept.
     /// Faces first found here are covered from `lookBack` detections before (at most
     /// ``depth``; nil: ``shortLookBack``): a closer look that runs every few detections
     /// (small faces) looks back to its previous run.
