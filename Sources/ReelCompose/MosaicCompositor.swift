@@ -14,7 +14,7 @@ import ReelCore
 ///   cut by the picture's edge averages only what is inside (edges clamped, nothing dark from
 ///   outside). Means are taken from the picture as it was before any box of this call was
 ///   drawn, so overlapping boxes do not depend on their order.
-/// - **Mask**: an ellipse inscribed in the box (at least 1.5 blocks across each way,
+/// - **Mask**: an ellipse inscribed in the box (at least one block across each way,
 ///   ``minimumBlocks``). With `r` the normalized radius of a pixel's
 ///   centre (1 on the ellipse), the mosaic's weight is 1 for `r ≤ 0.94`, 0 for `r ≥ 1`, and
 ///   falls *linearly* in between (`(1 − r) / 0.06`). Output = `w·mosaic + (1 − w)·original`,
@@ -25,11 +25,13 @@ import ReelCore
 public struct MosaicCompositor: Sendable {
     /// Block size as a fraction of the picture's long side.
     public static let blockFraction = 0.03
-    /// The least width and height of the ellipse, in blocks: a face smaller than the blocks
-    /// (20 px in 720p, where a block is 38 px) is covered by at least a block and a half each
-    /// way, so a box that trails a small face by a few pixels between two detections still
-    /// holds it (issue 14: the 20 px face showed at the edge of a 25 × 35 px ellipse).
-    public static let minimumBlocks = 1.5
+    /// The least width and height of the ellipse, in blocks: a face smaller than a block (a
+    /// 20 px face in 720p, where a block is 38 px) is covered at least one block wide and high. Issue 14 first made this 1.5, because a 20 px
+    /// face showed at the edge of a 25 × 35 px ellipse when a detection missed it and the box
+    /// stayed behind; once the closer look round small faces found them at every detection
+    /// (crops of at least 256 px), one block left no face shown and covered 2.5× the faces of
+    /// the small clip instead of 4.7×.
+    public static let minimumBlocks = 1.0
     /// Normalized radius up to which the mosaic is opaque.
     public static let opaqueRadius = 0.94
     /// Normalized radius from which the original shows unchanged.

@@ -17,7 +17,7 @@ extension CenterFaceDetector: RegionFaceDetector {}
 /// whole picture shrunk to 320 wide cannot show the detector): every ``every`` detections the
 /// fine detector searches the whole picture at its own width (1280: 20 px faces stay 20 px),
 /// and at every other detection it looks only round the small faces already tracked (a crop
-/// six times their box, at least 160 px, at full resolution: a few per cent of the whole
+/// six times their box, at least 256 px, at full resolution: a few per cent of the whole
 /// search's cost). A
 /// face the search finds is covered from the search before (``FaceLookBack``'s long look-back).
 struct SmallFaceSearch {
@@ -31,8 +31,10 @@ struct SmallFaceSearch {
     /// A crop round a small face is this many times its box, at least ``minimumCrop`` pixels
     /// (the network sees the face with its surroundings; smaller crops missed the 20 px face).
     var cropScale: Double = 6
-    /// The least side of a crop, in pixels.
-    var minimumCrop: Int = 160
+    /// The least side of a crop, in pixels. 160 missed the 20 px face of the small clip at its
+    /// second detection (its box stayed behind while it moved on, and under a mosaic one block
+    /// across it showed); 256 found it at every detection (a crop is 7 % of a 720p picture).
+    var minimumCrop: Int = 256
 }
 
 /// Every face, found while exporting: the detector runs on the picture at each 0.2 s tick of

@@ -72,6 +72,19 @@ struct MosaicTests {
         #expect(MosaicCompositor.blockSize(width: 4, height: 4) == 2)
     }
 
+    @Test("a box smaller than a block is drawn one block across each way; a larger side keeps its size")
+    func leastOneBlock() throws {
+        // 720p, 38 px blocks: a 20 × 34 px box (a 20 px face's tracker box) gets a 38 × 38 px ellipse;
+        // a 30 × 60 px box keeps its 60 px height.
+        let small = NormalizedRect(x: 400.0 / 1280, y: 300.0 / 720, width: 20.0 / 1280, height: 34.0 / 720)
+        let l = try #require(MosaicCompositor.layout(of: small, width: 1280, height: 720))
+        #expect(abs(l.radiusX - 19) < 1e-9 && abs(l.radiusY - 19) < 1e-9)
+        #expect(abs(l.centreX - 410) < 1e-9 && abs(l.centreY - 317) < 1e-9, "centred where the box is")
+        let tall = NormalizedRect(x: 400.0 / 1280, y: 300.0 / 720, width: 30.0 / 1280, height: 60.0 / 720)
+        let t = try #require(MosaicCompositor.layout(of: tall, width: 1280, height: 720))
+        #expect(abs(t.radiusX - 19) < 1e-9 && abs(t.radiusY - 30) < 1e-9)
+    }
+
     @Test("the grid's lines cross at the box centre, rounded to an even pixel")
     func gridOnCentre() throws {
         // Centre at (961.2, 540.0): the crossing is at x 962 (nearest even), y 540.

@@ -28,15 +28,16 @@ public struct FaceTrackerSettings: Sendable, Equatable {
     /// Multi-face only: the least intersection over union between a track's last face box
     /// and a new face's expanded box for the two to be the same face.
     public var matchIoU: Double
-    /// Multi-face only: a face whose centre is within this many track-box widths of a track's
-    /// last face box also matches it (a fast move that leaves no overlap), ranked after every
-    /// overlap.
+    /// Multi-face only: a face whose centre is within this many track-box sizes of a track's
+    /// last face box (widths across, heights up and down:
+    /// ``NormalizedRect/distanceInBoxes(to:)``) also matches it (a fast move that leaves no
+    /// overlap), ranked after every overlap.
     public var matchCentreDistance: Double
     /// Multi-face only: how long a lost track keeps its widened box after the hold before it
     /// ends.
     public var lostTrackEstimate: MediaTime
     /// Multi-face only: a track seen once (its motion unknown) also matches a face this many
-    /// of its box widths away, ranked after every overlap (a face crossing a 720p picture in
+    /// of its box sizes away, ranked after every overlap (a face crossing a 720p picture in
     /// 1 s moves about 1.6 box widths between two detections).
     public var newTrackMatchDistance: Double = 2.5
     /// A lost face that was walking out of the picture: its box moves on with its last

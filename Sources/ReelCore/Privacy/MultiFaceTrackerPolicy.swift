@@ -9,9 +9,9 @@
 ///   expanded box overlaps where the track's face should be now (its last detection, not
 ///   smoothed, moved on by its motion between its last two detections, for at most 0.4 s),
 ///   or where it was last detected (a face that stops), with IoU ≥ 0.3, or,
-///   failing any overlap that good, when the two centres are within one box width (a fast
-///   move, or a change of speed) — 2.5 box widths for a track seen only once, whose motion
-///   is not known yet (a face crossing the picture in 1 s).
+///   failing any overlap that good, when the two centres are within one box size (widths
+///   across, heights up and down: a fast move, or a change of speed) — 2.5 box sizes for a
+///   track seen only once, whose motion is not known yet (a face crossing the picture in 1 s).
 ///   Candidate pairs are taken best first (higher IoU, then nearer centre, then lower track
 ///   id); each track and each face is used once.
 /// - **Matched**: expanded (rolled faces: ``FaceTrackerSettings/expanded(face:)-(Detection)``)
@@ -132,10 +132,11 @@ public struct MultiFaceTrackerPolicy: Sendable, Equatable {
             // motion), not with the smoothed box, which lags a moving face.
             // Also where it was last seen: a face that stops is not where its motion goes.
             let expected = track.predicted(at: time), last = track.motion.box
-            let reach = (track.motionKnown ? settings.matchCentreDistance : settings.newTrackMatchDistance) * expected.width
+            // The reach in the track's box sizes (widths across, heights up and down).
+            let reach = track.motionKnown ? settings.matchCentreDistance : settings.newTrackMatchDistance
             for (f, face) in faces.enumerated() {
                 let iou = max(expected.intersectionOverUnion(face), last.intersectionOverUnion(face))
-                let distance = min(expected.centreDistance(to: face), last.centreDistance(to: face))
+                let distance = min(expected.distanceInBoxes(to: face), last.distanceInBoxes(to: face))
                 if iou >= settings.matchIoU || distance <= reach { pairs.append((t, f, iou, distance)) }
             }
         }

@@ -65,4 +65,16 @@ extension NormalizedRect {
         let dx = midX - other.midX, dy = midY - other.midY
         return (dx * dx + dy * dy).squareRoot()
     }
+
+    /// The distance between the centres in this box's own sizes (across in its widths, up and
+    /// down in its heights): the same for the same place in the picture whatever the picture's
+    /// shape. Distances in normalized units count a pixel up or down 16/9 times a pixel across
+    /// in a 16:9 picture, so a face's reach measured in its widths was half as far up and down
+    /// as sideways (a turning face, detected 80 px across and 60 px up from its last place,
+    /// was taken for a new face).
+    public func distanceInBoxes(to other: NormalizedRect) -> Double {
+        guard width > 0, height > 0 else { return .infinity }
+        let dx = (midX - other.midX) / width, dy = (midY - other.midY) / height
+        return (dx * dx + dy * dy).squareRoot()
+    }
 }

@@ -105,6 +105,20 @@ struct MultiFaceTrackerPolicyTests {
         #expect(other.update(with: [face(0.56, 0.3, 0.1, 0.15)], at: ms(400)).map(\.subject) == [0, 1])
     }
 
+    @Test("the reach is in box sizes both ways: a face 0.9 box heights below where it was is the same face, 1.1 is a new one")
+    func reachInBoxHeights() {
+        // Expanded box 0.15 × 0.255 (normalized; 192 × 184 px in 720p). 0.9 of its height down is
+        // 0.23, more than its width: measured in normalized units it was out of reach.
+        let box = DetectingSettings.unsmoothed.expanded(face: rect(0.4, 0.3, 0.1, 0.15))
+        for (share, same) in [(0.9, true), (1.1, false)] {
+            var policy = MultiFaceTrackerPolicy(settings: DetectingSettings.unsmoothed)
+            policy.update(with: [face(0.4, 0.3, 0.1, 0.15)], at: ms(0))
+            policy.update(with: [face(0.4, 0.3, 0.1, 0.15)], at: ms(200))
+            let moved = policy.update(with: [face(0.4, 0.3 + share * box.height, 0.1, 0.15)], at: ms(400))
+            #expect(moved.map(\.subject) == (same ? [0] : [0, 1]), "\(share) box heights down")
+        }
+    }
+
     @Test("a track seen once (motion unknown) matches a face up to 2.5 box widths away: a face crossing the picture in 1 s")
     func youngTrackReach() {
         var policy = MultiFaceTrackerPolicy()
