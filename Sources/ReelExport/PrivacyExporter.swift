@@ -250,11 +250,6 @@ public final class PrivacyExporter {
             let choice = try makeDetector()
             if let warning = choice.warning { warn(String(warning.trimmingPrefix("warning: ")), into: &report) }
             let search = try smallFaceSearch(beside: choice.detector, pictureWidth: width, height: height)
-            // OpenCV on one thread (process-wide): the detections have their own thread beside
-            // the decoder's and the encoder's, which keep the cores busy, and OpenCV's own
-            // threads cost CPU time for nothing here (CenterFace at 1280 × 736 on this 2-core
-            // machine: 481 ms of CPU per call on two threads, 324 on one; at 416 × 256: 49, 39).
-            VisionThreads.limit(1)
             let finder = DetectingBoxes(detector: choice.detector, search: search)
             report.detector = choice.detector.name
             return (finder, finder)
