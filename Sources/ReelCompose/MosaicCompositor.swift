@@ -26,11 +26,11 @@ public struct MosaicCompositor: Sendable {
     /// Block size as a fraction of the picture's long side.
     public static let blockFraction = 0.03
     /// The least width and height of the ellipse, in blocks: a face smaller than a block (a
-    /// 20 px face in 720p, where a block is 38 px) is covered at least one block wide and high. Issue 14 first made this 1.5, because a 20 px
-    /// face showed at the edge of a 25 × 35 px ellipse when a detection missed it and the box
-    /// stayed behind; once the closer look round small faces found them at every detection
-    /// (crops of at least 256 px), one block left no face shown and covered 2.5× the faces of
-    /// the small clip instead of 4.7×.
+    /// 20 px face in 720p, where a block is 38 px) is covered at least one block wide and
+    /// high. Issue 14 first made this 1.5, because a 20 px face showed at the edge of a
+    /// 25 × 35 px ellipse when a detection missed it and the box stayed behind; once the closer
+    /// look round small faces found them at every detection (crops of at least 256 px), one
+    /// block left no face shown and covered 2.5× the faces of the small clip instead of 4.7×.
     public static let minimumBlocks = 1.0
     /// Normalized radius up to which the mosaic is opaque.
     public static let opaqueRadius = 0.94
