@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "ReelExport", targets: ["ReelExport"]),
         .library(name: "ReelStore", targets: ["ReelStore"]),
         .library(name: "ReelOrigin", targets: ["ReelOrigin"]),
+        .library(name: "ReelHTTP", targets: ["ReelHTTP"]),
         .library(name: "ReelCompose", targets: ["ReelCompose"]),
         .library(name: "ReelVision", targets: ["ReelVision"]),
         .library(name: "ReelBooks", targets: ["ReelBooks"]),
@@ -96,10 +97,13 @@ let package = Package(
         // Layer 4: the privacy export (`reel export`, `reel review`): decode → face boxes (stored
         // track or detection) → edits → ReelCompose → H.264 → MP4 with the audio copied.
         .target(name: "ReelExport", dependencies: ["ReelRuntime", "ReelMedia", "ReelVision", "ReelCompose", "ReelCore"]),
+        // Layer 3: an HTTP server on libmicrohttpd for the origin and the studio: the daemon, its
+        // bounds and deadlines, the access log, responses (bytes, files, prepared, streams).
+        .target(name: "ReelHTTP", dependencies: ["CMicroHTTPD", "ReelRuntime", "ReelCore"]),
         // Layer 4: the origin server (`reel serve`): stores PUTs, serves HLS.
-        .target(name: "ReelOrigin", dependencies: ["ReelCore", "ReelRuntime", "CMicroHTTPD", "CZlib", "CLinux"]),
+        .target(name: "ReelOrigin", dependencies: ["ReelHTTP", "ReelCore", "ReelRuntime", "CZlib", "CLinux"]),
         // Layer 5: the command line: parses, wires, reports.
-        .target(name: "ReelCLI", dependencies: ["ReelLive", "ReelRecord", "ReelExport", "ReelOrigin", "ReelStore", "ReelMedia", "ReelVision", "ReelBooks", "ReelMaterials", "ReelRuntime", "ReelCore", "CBuildInfo"]),
+        .target(name: "ReelCLI", dependencies: ["ReelLive", "ReelRecord", "ReelExport", "ReelOrigin", "ReelHTTP", "ReelStore", "ReelMedia", "ReelVision", "ReelBooks", "ReelMaterials", "ReelRuntime", "ReelCore", "CBuildInfo"]),
         .executableTarget(name: "reel", dependencies: ["ReelCLI"]),
         // Benchmark only (bench/compose.sh): the compositor's cost per 1080p frame, release build.
         .executableTarget(name: "reel-bench-compose", dependencies: ["ReelCompose", "ReelCore"]),
@@ -125,7 +129,7 @@ let package = Package(
         .testTarget(name: "ReelVisionTests", dependencies: ["ReelVision", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelPrivacyBenchTests", dependencies: ["ReelPrivacyBench", "ReelTestSupport"]),
         .testTarget(name: "ReelBooksTests", dependencies: ["ReelBooks", "ReelCore", "ReelTestSupport"]),
-        .testTarget(name: "ReelOriginTests", dependencies: ["ReelOrigin", "ReelRuntime", "ReelCore", "CZlib", "ReelTestSupport"]),
+        .testTarget(name: "ReelOriginTests", dependencies: ["ReelOrigin", "ReelHTTP", "ReelRuntime", "ReelCore", "CZlib", "ReelTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

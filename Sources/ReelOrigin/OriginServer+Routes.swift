@@ -1,26 +1,20 @@
-import CMicroHTTPD
 import Foundation
 import ReelCore
+import ReelHTTP
 
 /// What each route answers; everything here runs in a request's first handler call, before
-/// any body byte is read, except ``finishUpload(_:context:)``.
+/// any body byte is read, except ``finishUpload(_:request:)``.
 extension OriginServer {
-    /// The first call's outcome: answer now, or read the body into a pending file.
-    enum Start {
-        case respond(OriginResponse)
-        case receive(PendingFile)
-    }
-
     static let corsHeaders = [
         ("Access-Control-Allow-Origin", "*"),
         ("Access-Control-Expose-Headers", "Content-Length, Content-Range, ETag, Accept-Ranges, Last-Modified"),
     ]
     static let readMethods = "GET, HEAD, OPTIONS"
 
-    func begin(_ context: RequestContext, connection: OpaquePointer) -> Start {
-        let method = context.method
+    public func begin(_ request: HTTPRequest) -> HTTPStart {
+        let method = request.method
         let cors = method == "GET" || method == "HEAD" || method == "OPTIONS" ? Self.corsHeaders : []
-        guard let route = OriginRoute(path: context.path) else {
+        guard let route = OriginRoute(path: request.path) else {
             return .respond(.text(404, "no such path. Reel's origin serves the viewer at / and /watch/{id}, /streams/{id}/init.mp4, "
                 + "/streams/{id}/playlist.m3u8, /streams/{id}/seg/NNNNNN.m4s, /api/streams and /health; "
                 + "ids are 1 to 128 of A-Z a-z 0-9 _ -.", headers: cors))
@@ -28,22 +22,22 @@ extension OriginServer {
         switch route {
         case .index, .watch, .viewerAsset, .health, .streamList:
             guard method == "GET" || method == "HEAD" else { return .respond(otherMethod(method, allowed: Self.readMethods)) }
-            return .respond(page(route, connection: connection))
+            return .respond(page(route, request: request))
         case .stream(let layout):
             guard method == "DELETE" else { return .respond(otherMethod(method, allowed: "DELETE")) }
-            if let refusal = authorize(context, connection: connection) { return .respond(refusal) }
+            if let refusal = authorize(request) { return .respond(refusal) }
             defer { cache.invalidate(streamID: layout.streamID, file: nil) }
             do {
                 return .respond(try store.deleteStream(layout)
-                    ? OriginResponse(status: 204) : .text(404, "there is no stream \(layout.streamID)"))
+                    ? HTTPResponse(status: 204) : .text(404, "there is no stream \(layout.streamID)"))
             } catch {
                 return .respond(storeFailure(error))
             }
         case .streamFile(let layout, let file):
             switch method {
-            case "GET", "HEAD": return .respond(serve(layout, file, connection: connection))
-            case "PUT": return beginUpload(layout, file, context: context, connection: connection)
-            case "DELETE": return .respond(deleteFile(layout, file, context: context, connection: connection))
+            case "GET", "HEAD": return .respond(serve(layout, file, request: request))
+            case "PUT": return beginUpload(layout, file, request: request)
+            case "DELETE": return .respond(deleteFile(layout, file, request: request))
             default: return .respond(otherMethod(method, allowed: "GET, HEAD, PUT, DELETE, OPTIONS"))
             }
         }
@@ -51,19 +45,19 @@ extension OriginServer {
 
     // MARK: Reading
 
-    func serve(_ layout: StreamLayout, _ file: OriginFile, connection: OpaquePointer) -> OriginResponse {
+    func serve(_ layout: StreamLayout, _ file: OriginFile, request: HTTPRequest) -> HTTPResponse {
         let generation = cache.generation  // before opening: see AnswerCache
         guard let opened = store.openFile(layout, file) else {
             return .text(404, "\(OriginStore.displayPath(layout, file)) does not exist (yet)",
                          headers: Self.corsHeaders)
         }
-        let rangeHeader = header(connection, "Range")
-        let gzip = file.isCompressible && rangeHeader == nil && ContentCoding.acceptsGzip(header(connection, "Accept-Encoding"))
-        if let ifNoneMatch = header(connection, "If-None-Match") {
+        let rangeHeader = request.header("Range")
+        let gzip = file.isCompressible && rangeHeader == nil && ContentCoding.acceptsGzip(request.header("Accept-Encoding"))
+        if let ifNoneMatch = request.header("If-None-Match") {
             let tag = gzip ? opened.tag.gzipVariant : opened.tag
             if tag.matches(ifNoneMatch: ifNoneMatch) {
                 close(opened.fd)
-                return OriginResponse(status: 304, headers: Self.readHeaders(file, tag: tag, version: opened.version))
+                return HTTPResponse(status: 304, headers: Self.readHeaders(file, tag: tag, version: opened.version))
             }
         }
         // The whole of a small file: the response made for this very version, or made now and kept.
@@ -71,7 +65,7 @@ extension OriginServer {
         let key = ResponseCache.Key(streamID: layout.streamID, file: file, gzip: gzip)
         if cacheable, let ready = cache.lookup(key, version: opened.version) {
             close(opened.fd)
-            return OriginResponse(status: ready.status, body: .prepared(ready))
+            return HTTPResponse(status: ready.status, body: .prepared(ready))
         }
         let tag = gzip ? opened.tag.gzipVariant : opened.tag
         var headers = Self.readHeaders(file, tag: tag, version: opened.version)
@@ -83,7 +77,7 @@ extension OriginServer {
             close(opened.fd)
             guard let compressed = Gzip.compress(bytes) else {
                 // zlib failed: the identity bytes, with their own tag (not kept).
-                return OriginResponse(status: 200, headers: headers.map { $0.0 == "ETag" ? ("ETag", opened.tag.headerValue) : $0 },
+                return HTTPResponse(status: 200, headers: headers.map { $0.0 == "ETag" ? ("ETag", opened.tag.headerValue) : $0 },
                                       body: .bytes(bytes))
             }
             headers.append(("Content-Encoding", "gzip"))
@@ -91,10 +85,10 @@ extension OriginServer {
                 compressed.withUnsafeBytes { body.bytes.copyMemory(from: $0) }
                 if let ready = PreparedResponse(status: 200, headers: headers, body: body) {
                     cache.insert(ready, for: key, version: opened.version, generation: generation)
-                    return OriginResponse(status: 200, body: .prepared(ready))
+                    return HTTPResponse(status: 200, body: .prepared(ready))
                 }
             }
-            return OriginResponse(status: 200, headers: headers, body: .bytes(compressed))
+            return HTTPResponse(status: 200, headers: headers, body: .bytes(compressed))
         }
         if cacheable, let body = ResponseBody(count: Int(opened.size), memory: cache.memory) {
             let count = OriginStore.read(opened.fd, into: body.bytes, count: body.bodyCount)
@@ -103,7 +97,7 @@ extension OriginServer {
                let ready = PreparedResponse(status: 200, headers: headers, body: body) {
                 close(opened.fd)
                 cache.insert(ready, for: key, version: opened.version, generation: generation)
-                return OriginResponse(status: 200, body: .prepared(ready))
+                return HTTPResponse(status: 200, body: .prepared(ready))
             }
             // Otherwise sent from the descriptor, as a large file is.
         }
@@ -112,11 +106,11 @@ extension OriginServer {
         case .whole:
             if opened.size == 0 {
                 close(opened.fd)
-                return OriginResponse(status: 200, headers: headers)
+                return HTTPResponse(status: 200, headers: headers)
             }
-            return OriginResponse(status: 200, headers: headers, body: .file(fd: opened.fd, offset: 0, count: opened.size))
+            return HTTPResponse(status: 200, headers: headers, body: .file(fd: opened.fd, offset: 0, count: opened.size))
         case .partial(let offset, let count):
-            return OriginResponse(status: 206, headers: headers + [("Content-Range", range.contentRange(length: opened.size)!)],
+            return HTTPResponse(status: 206, headers: headers + [("Content-Range", range.contentRange(length: opened.size)!)],
                                   body: .file(fd: opened.fd, offset: offset, count: count))
         case .unsatisfiable:
             close(opened.fd)
@@ -139,36 +133,36 @@ extension OriginServer {
         return headers
     }
 
-    func page(_ route: OriginRoute, connection: OpaquePointer) -> OriginResponse {
+    func page(_ route: OriginRoute, request: HTTPRequest) -> HTTPResponse {
         let noStore = ("Cache-Control", "no-cache, no-store, must-revalidate")
         switch route {
         case .health:
             let body = "{\"status\":\"ok\",\"uptimeSeconds\":\(Int(uptime)),\"requestsInFlight\":\(requestsInFlight)}"
-            return OriginResponse(status: 200, headers: Self.corsHeaders + [("Content-Type", "application/json"), noStore],
+            return HTTPResponse(status: 200, headers: Self.corsHeaders + [("Content-Type", "application/json"), noStore],
                                   body: .bytes(Array(body.utf8)))
         case .streamList:
-            return OriginResponse(status: 200, headers: Self.corsHeaders + [("Content-Type", "application/json"), noStore],
+            return HTTPResponse(status: 200, headers: Self.corsHeaders + [("Content-Type", "application/json"), noStore],
                                   body: .bytes(Array(StreamSummary.listJSON(store.streams(), serverTime: Date()))))
         case .viewerAsset(let asset):
             let (bytes, tag) = ViewerPage.asset(asset)
             let headers = [("Cache-Control", "no-cache"), ("ETag", tag.headerValue), ("X-Content-Type-Options", "nosniff")]
-            if tag.matches(ifNoneMatch: header(connection, "If-None-Match")) {
-                return OriginResponse(status: 304, headers: headers)
+            if tag.matches(ifNoneMatch: request.header("If-None-Match")) {
+                return HTTPResponse(status: 304, headers: headers)
             }
-            return OriginResponse(status: 200, headers: headers + [("Content-Type", asset.contentType)], body: .bytes(bytes))
+            return HTTPResponse(status: 200, headers: headers + [("Content-Type", asset.contentType)], body: .bytes(bytes))
         case .watch(let layout):
-            return OriginResponse(status: 200, headers: ViewerPage.pageHeaders(hlsJS: settings.hlsJS),
+            return HTTPResponse(status: 200, headers: ViewerPage.pageHeaders(hlsJS: settings.hlsJS),
                                   body: .bytes(Array(ViewerPage.html(streamID: layout.streamID, hlsJS: settings.hlsJS).utf8)))
         case .index, .stream, .streamFile:
-            return OriginResponse(status: 200, headers: ViewerPage.pageHeaders(hlsJS: settings.hlsJS),
+            return HTTPResponse(status: 200, headers: ViewerPage.pageHeaders(hlsJS: settings.hlsJS),
                                   body: .bytes(Array(ViewerPage.html(streamID: nil, hlsJS: settings.hlsJS).utf8)))
         }
     }
 
-    func otherMethod(_ method: String, allowed: String) -> OriginResponse {
+    func otherMethod(_ method: String, allowed: String) -> HTTPResponse {
         if method == "OPTIONS" {
             // CORS preflight: browsers may read (GET/HEAD, with Range and conditional headers).
-            return OriginResponse(status: 204, headers: Self.corsHeaders + [
+            return HTTPResponse(status: 204, headers: Self.corsHeaders + [
                 ("Allow", allowed), ("Access-Control-Allow-Methods", Self.readMethods),
                 ("Access-Control-Allow-Headers", "Range, If-None-Match, If-Modified-Since"),
                 ("Access-Control-Max-Age", "86400"),
@@ -181,29 +175,29 @@ extension OriginServer {
 
     /// 429 while the client is over its failed-auth cap, 401 without a bearer token, 403 with
     /// a wrong one (compared in constant time); `nil` when authorized.
-    func authorize(_ context: RequestContext, connection: OpaquePointer) -> OriginResponse? {
-        let now = watchdog.now
-        if let wait = limiter.withLock({ $0.retryAfter(context.client, now: now) }) {
+    func authorize(_ request: HTTPRequest) -> HTTPResponse? {
+        let now = http.now
+        if let wait = limiter.withLock({ $0.retryAfter(request.client, now: now) }) {
             let seconds = max(1, Int(wait.rounded(.up)))
-            return .text(429, "too many failed authentications from \(context.client); try again in \(seconds) s",
+            return .text(429, "too many failed authentications from \(request.client); try again in \(seconds) s",
                          headers: [("Retry-After", String(seconds))])
         }
-        guard let presented = OriginToken.bearer(fromAuthorization: header(connection, "Authorization")) else {
-            limiter.withLock { $0.recordFailure(context.client, now: now) }
-            return .text(401, "\(context.method) needs 'Authorization: Bearer TOKEN'; the token is in the file 'reel serve' printed at start",
+        guard let presented = OriginToken.bearer(fromAuthorization: request.header("Authorization")) else {
+            limiter.withLock { $0.recordFailure(request.client, now: now) }
+            return .text(401, "\(request.method) needs 'Authorization: Bearer TOKEN'; the token is in the file 'reel serve' printed at start",
                          headers: [("WWW-Authenticate", "Bearer realm=\"reel origin\"")])
         }
         guard token.matches(presented) else {
-            limiter.withLock { $0.recordFailure(context.client, now: now) }
+            limiter.withLock { $0.recordFailure(request.client, now: now) }
             return .text(403, "the token is wrong; use the one in the file 'reel serve' printed at start")
         }
         return nil
     }
 
-    func beginUpload(_ layout: StreamLayout, _ file: OriginFile, context: RequestContext, connection: OpaquePointer) -> Start {
-        if let refusal = authorize(context, connection: connection) { return .respond(refusal) }
-        switch settings.uploads.decide(contentLength: header(connection, "Content-Length"),
-                                       transferEncoding: header(connection, "Transfer-Encoding")) {
+    func beginUpload(_ layout: StreamLayout, _ file: OriginFile, request: HTTPRequest) -> HTTPStart {
+        if let refusal = authorize(request) { return .respond(refusal) }
+        switch settings.uploads.decide(contentLength: request.header("Content-Length"),
+                                       transferEncoding: request.header("Transfer-Encoding")) {
         case .lengthRequired:
             return .respond(.text(411, "PUT needs a Content-Length header (chunked uploads are not accepted)"))
         case .invalidLength:
@@ -222,33 +216,34 @@ extension OriginServer {
 
     /// DELETE of one stream file (the uplink probe's segment 0, which `reel live` removes
     /// again): the same token, cap and path rules as a PUT; 204, or 404 when it is not there.
-    func deleteFile(_ layout: StreamLayout, _ file: OriginFile, context: RequestContext, connection: OpaquePointer) -> OriginResponse {
-        if let refusal = authorize(context, connection: connection) { return refusal }
+    func deleteFile(_ layout: StreamLayout, _ file: OriginFile, request: HTTPRequest) -> HTTPResponse {
+        if let refusal = authorize(request) { return refusal }
         defer { cache.invalidate(streamID: layout.streamID, file: file) }
         do {
             return try store.deleteFile(layout, file)
-                ? OriginResponse(status: 204) : .text(404, "\(OriginStore.displayPath(layout, file)) does not exist")
+                ? HTTPResponse(status: 204) : .text(404, "\(OriginStore.displayPath(layout, file)) does not exist")
         } catch {
             return storeFailure(error)
         }
     }
 
-    func finishUpload(_ upload: PendingFile, context: RequestContext) -> OriginResponse {
+    public func finishUpload(_ upload: any HTTPUpload, request: HTTPRequest) -> HTTPResponse {
+        guard let upload = upload as? PendingFile else { return .text(500, "unexpected upload") }
         defer {
             // After the rename: no response of the replaced version is used, or kept, from now on.
-            if case .streamFile(let layout, let file) = OriginRoute(path: context.path) {
+            if case .streamFile(let layout, let file) = OriginRoute(path: request.path) {
                 cache.invalidate(streamID: layout.streamID, file: file)
             }
         }
         do {
             let replaced = try upload.commit()
-            return OriginResponse(status: replaced ? 204 : 201, headers: replaced ? [] : [("Location", context.path)])
+            return HTTPResponse(status: replaced ? 204 : 201, headers: replaced ? [] : [("Location", request.path)])
         } catch {
             return storeFailure(error)
         }
     }
 
-    func storeFailure(_ error: OriginStore.Error) -> OriginResponse {
+    func storeFailure(_ error: OriginStore.Error) -> HTTPResponse {
         switch error {
         case .notFound: .text(404, "not found")
         case .notAFolder: .text(409, "\(error)")

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelHTTP
 
 /// How `reel serve` runs: where it listens, where it stores, and its bounds.
 public struct OriginSettings: Sendable {
@@ -49,14 +50,7 @@ public struct OriginSettings: Sendable {
     public var shutdownGrace: Double = 10
 
     /// Where the access log lines go.
-    public enum AccessLogDestination: Sendable, Hashable {
-        /// Standard output.
-        case standardOutput
-        /// Appended to a file.
-        case file(URL)
-        /// Nowhere.
-        case none
-    }
+    public typealias AccessLogDestination = ReelHTTP.AccessLogDestination
 
     /// Settings with the defaults above.
     public init(host: String = "127.0.0.1", port: Int = 8080, dataDirectory: URL = OriginSettings.defaultDataDirectory(),
@@ -66,6 +60,18 @@ public struct OriginSettings: Sendable {
         self.dataDirectory = dataDirectory
         self.tokenFile = tokenFile
         self.accessLog = accessLog
+    }
+
+    /// The HTTP server's part: a pool of ``threadCount`` poll loops.
+    var http: HTTPServerSettings {
+        var http = HTTPServerSettings(host: host, port: port, accessLog: accessLog, threading: .pool(threads: threadCount),
+                                      maxConnections: maxConnections, messagePrefix: "reel serve")
+        http.connectionMemoryBytes = connectionMemoryBytes
+        http.idleTimeout = idleTimeout
+        http.deadlines = deadlines
+        http.watchdogInterval = watchdogInterval
+        http.shutdownGrace = shutdownGrace
+        return http
     }
 
     /// The token file actually used.

@@ -1,4 +1,5 @@
 import Foundation
+import ReelHTTP
 import ReelRuntime
 
 /// A new version of a stream file being written: a ``DurableFile`` started in the stream's
@@ -7,7 +8,7 @@ import ReelRuntime
 /// ``commit()`` (fsync, atomic rename, folder fsync) or ``discard()``; a pending file that is
 /// neither is discarded when released.
 /// `@unchecked Sendable`: used by one request at a time (libmicrohttpd calls a request's handler serially).
-public final class PendingFile: @unchecked Sendable {
+public final class PendingFile: HTTPUpload, @unchecked Sendable {
     private let file: DurableFile
     /// `streams/{id}/…`, for messages.
     public let displayPath: String

@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 @testable import ReelOrigin
+import ReelHTTP
 import ReelTestSupport
 import Testing
 

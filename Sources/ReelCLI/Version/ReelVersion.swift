@@ -1,5 +1,6 @@
 import CBuildInfo
 import ReelMedia
+import ReelHTTP
 import ReelOrigin
 import ReelStore
 import ReelVision

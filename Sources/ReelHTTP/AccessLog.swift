@@ -1,5 +1,5 @@
-import ReelRuntime
 import Foundation
+import ReelRuntime
 import ReelCore
 import Synchronization
 
@@ -18,7 +18,7 @@ final class AccessLog: Sendable {
     private let lock = Locked(())
 
     /// Opens the destination (a file is created, mode 0640, and appended to).
-    init(_ destination: OriginSettings.AccessLogDestination) throws(OriginServer.Error) {
+    init(_ destination: AccessLogDestination) throws(HTTPServer.Error) {
         switch destination {
         case .standardOutput:
             fd = STDOUT_FILENO
@@ -71,4 +71,14 @@ final class AccessLog: Sendable {
     }
 
     deinit { if ownsDescriptor { close(fd) } }
+}
+
+/// Where a server's access log lines go.
+public enum AccessLogDestination: Sendable, Hashable {
+    /// Standard output.
+    case standardOutput
+    /// Appended to a file.
+    case file(URL)
+    /// Nowhere.
+    case none
 }

@@ -42,7 +42,7 @@ final class ConnectionWatchdog: Sendable {
 
     /// Starts the checking thread: a sweep every interval.
     func run() {
-        let started = RealClock().every(MediaTime(seconds: interval), name: "reel-origin-watchdog") { [self] _ in sweep() }
+        let started = RealClock().every(MediaTime(seconds: interval), name: "reel-http-watchdog") { [self] _ in sweep() }
         ticker.withLock { $0 = started }
     }
 

@@ -1,0 +1,50 @@
+import Foundation
+import ReelCore
+
+/// Where an ``HTTPServer`` listens and its bounds: the part of a server's settings that is
+/// libmicrohttpd's, shared by the origin (`reel serve`) and the studio (`reel studio`).
+public struct HTTPServerSettings: Sendable {
+    /// Address to listen on: an IPv4 or IPv6 literal, or `localhost`.
+    public var host: String
+    /// Port to listen on; 0 picks a free one (read it back from ``HTTPServer/port``).
+    public var port: Int
+    /// Where the access log goes.
+    public var accessLog: AccessLogDestination
+    /// How connections get threads.
+    public var threading: Threading
+    /// Simultaneous connections at most; more are refused at accept.
+    public var maxConnections: Int
+    /// Memory per connection, which bounds the request line plus headers (MHD answers a
+    /// larger header block with 431) and sizes the upload buffer.
+    public var connectionMemoryBytes: Int = 64 * 1024
+    /// Seconds without any traffic after which a connection is closed.
+    public var idleTimeout: Int = 30
+    /// Header and upload-rate deadlines, checked by a watchdog once every ``watchdogInterval``.
+    public var deadlines = ConnectionDeadlines()
+    /// Seconds between watchdog passes.
+    public var watchdogInterval: Double = 0.5
+    /// Seconds a shutdown waits for requests in flight before closing their connections.
+    public var shutdownGrace: Double = 10
+    /// The program's name in messages on standard error (`reel serve`).
+    public var messagePrefix: String
+
+    /// How libmicrohttpd gives connections threads.
+    public enum Threading: Sendable, Hashable {
+        /// A pool of threads, each with its own poll loop over its share of the connections:
+        /// many clients, short answers (the origin).
+        case pool(threads: Int)
+        /// A thread for each connection: few clients, and answers that may wait (server-sent
+        /// events, whose stream blocks between events; the studio).
+        case perConnection
+    }
+
+    public init(host: String, port: Int, accessLog: AccessLogDestination, threading: Threading, maxConnections: Int,
+                messagePrefix: String) {
+        self.host = host
+        self.port = port
+        self.accessLog = accessLog
+        self.threading = threading
+        self.maxConnections = maxConnections
+        self.messagePrefix = messagePrefix
+    }
+}
