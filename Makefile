@@ -64,6 +64,7 @@ BASH_COMPLETION = $(PREFIX)/share/bash-completion/completions/reel
 ZSH_COMPLETION = $(PREFIX)/share/zsh/vendor-completions/_reel
 FISH_COMPLETION = $(PREFIX)/share/fish/vendor_completions.d/reel.fish
 MAN_PAGE = $(PREFIX)/share/man/man1/reel.1
+DESKTOP_ENTRY = $(PREFIX)/share/applications/reel-studio.desktop
 install: build
 	install -D -m 0755 "$(RELEASE_BIN)/reel" "$(DESTDIR)$(PREFIX)/bin/reel"
 	@set -e; bin="$(RELEASE_BIN)/reel"; \
@@ -71,13 +72,15 @@ install: build
 		shell=$${pair%%:*}; file="$(DESTDIR)$${pair#*:}"; \
 		mkdir -p "$$(dirname "$$file")"; "$$bin" completion "$$shell" > "$$file"; chmod 0644 "$$file"; \
 	done; \
-	mkdir -p "$$(dirname "$(DESTDIR)$(MAN_PAGE)")"; "$$bin" help --man > "$(DESTDIR)$(MAN_PAGE)"; chmod 0644 "$(DESTDIR)$(MAN_PAGE)"
-	@echo "installed $(DESTDIR)$(PREFIX)/bin/reel, its completion (bash, zsh, fish) and man page"; \
+	mkdir -p "$$(dirname "$(DESTDIR)$(MAN_PAGE)")"; "$$bin" help --man > "$(DESTDIR)$(MAN_PAGE)"; chmod 0644 "$(DESTDIR)$(MAN_PAGE)"; \
+	mkdir -p "$$(dirname "$(DESTDIR)$(DESKTOP_ENTRY)")"; \
+	sed 's|@BIN@|$(PREFIX)/bin/reel|' scripts/reel-studio.desktop.in > "$(DESTDIR)$(DESKTOP_ENTRY)"; chmod 0644 "$(DESTDIR)$(DESKTOP_ENTRY)"
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/reel, its completion (bash, zsh, fish), man page and Reel Studio's desktop entry"; \
 	case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on PATH";; esac
 
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/reel" "$(DESTDIR)$(BASH_COMPLETION)" "$(DESTDIR)$(ZSH_COMPLETION)" \
-		"$(DESTDIR)$(FISH_COMPLETION)" "$(DESTDIR)$(MAN_PAGE)"
+		"$(DESTDIR)$(FISH_COMPLETION)" "$(DESTDIR)$(MAN_PAGE)" "$(DESTDIR)$(DESKTOP_ENTRY)"
 
 clean:
 	$(SWIFT) package clean

@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "ReelStore", targets: ["ReelStore"]),
         .library(name: "ReelOrigin", targets: ["ReelOrigin"]),
         .library(name: "ReelHTTP", targets: ["ReelHTTP"]),
+        .library(name: "ReelStudio", targets: ["ReelStudio"]),
         .library(name: "ReelCompose", targets: ["ReelCompose"]),
         .library(name: "ReelVision", targets: ["ReelVision"]),
         .library(name: "ReelBooks", targets: ["ReelBooks"]),
@@ -102,8 +103,11 @@ let package = Package(
         .target(name: "ReelHTTP", dependencies: ["CMicroHTTPD", "ReelRuntime", "ReelCore"]),
         // Layer 4: the origin server (`reel serve`): stores PUTs, serves HLS.
         .target(name: "ReelOrigin", dependencies: ["ReelHTTP", "ReelCore", "ReelRuntime", "CZlib", "CLinux"]),
+        // Layer 4: Reel Studio (`reel studio`), the local web app: its gate, page, JSON API and
+        // event stream on ReelHTTP; what it shows comes from the modules the command line uses.
+        .target(name: "ReelStudio", dependencies: ["ReelHTTP", "ReelStore", "ReelRuntime", "ReelCore"]),
         // Layer 5: the command line: parses, wires, reports.
-        .target(name: "ReelCLI", dependencies: ["ReelLive", "ReelRecord", "ReelExport", "ReelOrigin", "ReelHTTP", "ReelStore", "ReelMedia", "ReelVision", "ReelBooks", "ReelMaterials", "ReelRuntime", "ReelCore", "CBuildInfo"]),
+        .target(name: "ReelCLI", dependencies: ["ReelLive", "ReelRecord", "ReelExport", "ReelOrigin", "ReelHTTP", "ReelStudio", "ReelStore", "ReelMedia", "ReelVision", "ReelBooks", "ReelMaterials", "ReelRuntime", "ReelCore", "CBuildInfo"]),
         .executableTarget(name: "reel", dependencies: ["ReelCLI"]),
         // Benchmark only (bench/compose.sh): the compositor's cost per 1080p frame, release build.
         .executableTarget(name: "reel-bench-compose", dependencies: ["ReelCompose", "ReelCore"]),
@@ -129,6 +133,7 @@ let package = Package(
         .testTarget(name: "ReelVisionTests", dependencies: ["ReelVision", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelPrivacyBenchTests", dependencies: ["ReelPrivacyBench", "ReelTestSupport"]),
         .testTarget(name: "ReelBooksTests", dependencies: ["ReelBooks", "ReelCore", "ReelTestSupport"]),
+        .testTarget(name: "ReelStudioTests", dependencies: ["ReelStudio", "ReelHTTP", "ReelStore", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelOriginTests", dependencies: ["ReelOrigin", "ReelHTTP", "ReelRuntime", "ReelCore", "CZlib", "ReelTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

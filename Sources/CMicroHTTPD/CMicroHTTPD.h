@@ -60,6 +60,9 @@ struct reel_mhd_settings {
 static inline struct MHD_Daemon *reel_mhd_start(const struct reel_mhd_settings *s) {
     return MHD_start_daemon(
         s->flags, 0, NULL, NULL, s->access_handler, s->access_context,
+        /* The logger first: a warning about a later option (a pool size of 0 for a
+           thread-per-connection daemon) then reaches it instead of standard error. */
+        MHD_OPTION_EXTERNAL_LOGGER, reel_mhd_log_trampoline, (void *)s->logger,
         MHD_OPTION_SOCK_ADDR, s->address,
         MHD_OPTION_CONNECTION_LIMIT, s->connection_limit,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, s->memory_limit,
@@ -69,7 +72,6 @@ static inline struct MHD_Daemon *reel_mhd_start(const struct reel_mhd_settings *
         MHD_OPTION_NOTIFY_COMPLETED, s->completed, s->completed_context,
         MHD_OPTION_NOTIFY_CONNECTION, s->notify_connection, s->notify_context,
         MHD_OPTION_UNESCAPE_CALLBACK, reel_mhd_keep_escaped, (void *)NULL,
-        MHD_OPTION_EXTERNAL_LOGGER, reel_mhd_log_trampoline, (void *)s->logger,
         MHD_OPTION_END);
 }
 

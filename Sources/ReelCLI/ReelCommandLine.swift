@@ -38,6 +38,7 @@ public enum ReelCommandLine {
         Subcommand(spec: ReviewCommand.spec, run: ReviewCommand.run),
         Subcommand(spec: VlogCommand.spec, run: VlogCommand.run),
         Subcommand(spec: ServeCommand.spec, run: ServeCommand.run),
+        Subcommand(spec: StudioCommand.spec, run: StudioCommand.run),
         Subcommand(spec: CompletionCommand.spec, run: CompletionCommand.run),
     ]
 

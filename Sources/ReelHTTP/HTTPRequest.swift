@@ -80,6 +80,6 @@ public protocol HTTPService: AnyObject, Sendable {
     /// A message of libmicrohttpd's own while serving (its start-up messages are in the
     /// start error instead).
     func libraryMessage(_ line: String)
-    /// A server-side failure was answered (status ≥ 500): `reason` is its body's text.
+    /// A server-side failure was answered (status 500 and up, but 503): `reason` is its body's text.
     func failed(_ request: HTTPRequest, reason: String)
 }

@@ -250,7 +250,8 @@ public final class HTTPServer: Sendable {
         for (name, value) in response.headers {
             MHD_add_response_header(made, name, value)
         }
-        if response.status >= 500, case .bytes(let bytes) = response.body {
+        // A server-side failure (disk full, I/O error; not 503, a bound reached): the service says why.
+        if response.status >= 500 && response.status != 503, case .bytes(let bytes) = response.body {
             let reason = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             service.failed(request, reason: reason)
         }

@@ -160,6 +160,12 @@ public final class StudyLibrary {
         try !connection.rows("SELECT 1 FROM study_session WHERE id = ?", [StudyLibrary.key(id)]).isEmpty
     }
 
+    /// How many sessions the library holds (one query, no rows read).
+    public func sessionCount() throws(SQLiteError) -> Int {
+        guard case .integer(let count)? = try connection.rows("SELECT count(*) FROM study_session").first?.first else { return 0 }
+        return Int(count)
+    }
+
     /// Every session, oldest first, with its tags. A row that cannot be read is an error
     /// naming the table, the row's id and the column (``SQLiteRow``), never a row left out.
     public func sessions() throws(SQLiteError) -> [StudySession] {

@@ -1,0 +1,41 @@
+/// The page's style sheet: system fonts, light and dark from the system's choice, one column
+/// at phone width, visible keyboard focus.
+enum StudioStyle {
+    static let source = """
+        :root {
+          color-scheme: light dark;
+          --bg: #f6f7f9; --fg: #16181d; --muted: #5b6270; --panel: #ffffff; --line: #d9dde4;
+          --accent: #1d4ed8; --ok: #15803d; --warn: #b45309; --bad: #b91c1c;
+          font-family: system-ui, -apple-system, "Segoe UI", "Noto Sans", sans-serif;
+        }
+        @media (prefers-color-scheme: dark) {
+          :root { --bg: #111318; --fg: #e8eaee; --muted: #a0a7b4; --panel: #1a1d24; --line: #2c313b;
+                  --accent: #7aa2ff; --ok: #4ade80; --warn: #fbbf24; --bad: #f87171; }
+        }
+        * { box-sizing: border-box; }
+        body { margin: 0; background: var(--bg); color: var(--fg); line-height: 1.45; }
+        .bar { display: flex; align-items: center; gap: 1rem; flex-wrap: wrap; padding: 0.75rem 1.25rem;
+               background: var(--panel); border-bottom: 1px solid var(--line); }
+        .bar h1 { display: flex; align-items: center; gap: 0.5rem; margin: 0; font-size: 1.25rem; }
+        .connection { margin: 0 auto 0 0; color: var(--muted); font-size: 0.9rem; }
+        .connection[data-state="live"] { color: var(--ok); }
+        .connection[data-state="lost"] { color: var(--warn); }
+        main { max-width: 60rem; margin: 0 auto; padding: 1.25rem; }
+        .panel { background: var(--panel); border: 1px solid var(--line); border-radius: 0.75rem; padding: 1rem 1.25rem; }
+        .panel h2 { margin: 0 0 0.75rem; font-size: 1.05rem; }
+        .facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(14rem, 1fr)); gap: 0.75rem 1.5rem; margin: 0; }
+        .facts dt { color: var(--muted); font-size: 0.85rem; }
+        .facts dd { margin: 0; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; }
+        button { font: inherit; padding: 0.45rem 0.9rem; border-radius: 0.5rem; border: 1px solid var(--line);
+                 background: var(--panel); color: var(--fg); cursor: pointer; }
+        button:hover { border-color: var(--accent); }
+        :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+        .notice { margin-top: 1rem; padding: 0.75rem 1rem; border-left: 4px solid var(--warn); background: var(--panel); }
+        @media (max-width: 30rem) {
+          .bar { padding: 0.6rem 0.9rem; }
+          main { padding: 0.9rem; }
+          .facts { grid-template-columns: 1fr; }
+        }
+
+        """
+}

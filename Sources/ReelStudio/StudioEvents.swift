@@ -1,0 +1,124 @@
+import Foundation
+import ReelHTTP
+import ReelRuntime
+
+/// The studio's server-sent events: every open `/api/events` stream gets each event published,
+/// newest state first when it connects.
+///
+/// Events are states (the status, a recording's progress), so a stream that falls behind
+/// needs only the newest of each name: a subscription keeps at most one pending event per
+/// name, and a slow browser costs memory for one snapshot per name, never a backlog.
+final class StudioEvents: Sendable {
+    private struct State {
+        var subscriptions: [ObjectIdentifier: EventSubscription] = [:]
+        /// The newest data of each event name, for streams that connect later.
+        var latest: [String: String] = [:]
+        var closed = false
+    }
+
+    private let state = Locked(State())
+    private let maxStreams: Int
+    private let keepAlive: Double
+
+    init(maxStreams: Int, keepAlive: Double) {
+        self.maxStreams = maxStreams
+        self.keepAlive = keepAlive
+    }
+
+    /// Streams open now.
+    var streamCount: Int { state.withLock { $0.subscriptions.count } }
+
+    /// Sends `data` (one line of JSON) as event `name` to every stream, and keeps it for the
+    /// streams that open later.
+    func publish(_ name: String, data: String) {
+        let subscriptions = state.withLock { state -> [EventSubscription] in
+            state.latest[name] = data
+            return Array(state.subscriptions.values)
+        }
+        for subscription in subscriptions { subscription.post(name, data: data) }
+    }
+
+    /// A new stream with the newest state of every event, or nil when ``maxStreams`` are open
+    /// or the studio is stopping.
+    func subscribe() -> EventSubscription? {
+        state.withLock { state -> EventSubscription? in
+            guard !state.closed, state.subscriptions.count < maxStreams else { return nil }
+            let subscription = EventSubscription(keepAlive: keepAlive) { [weak self] ended in
+                _ = self?.state.withLock { $0.subscriptions.removeValue(forKey: ObjectIdentifier(ended)) }
+            }
+            for (name, data) in state.latest.sorted(by: { $0.key < $1.key }) { subscription.post(name, data: data) }
+            state.subscriptions[ObjectIdentifier(subscription)] = subscription
+            return subscription
+        }
+    }
+
+    /// Ends every stream (their reads return at once) and refuses new ones.
+    func closeAll() {
+        let subscriptions = state.withLock { state -> [EventSubscription] in
+            state.closed = true
+            return Array(state.subscriptions.values)
+        }
+        for subscription in subscriptions { subscription.close() }
+    }
+}
+
+/// One browser's event stream: the body of an `/api/events` response, read on its
+/// connection's thread. A read waits for the next event, at most ``keepAlive`` seconds; then
+/// it sends a comment, which keeps proxies from closing the stream and tells the server when
+/// the browser has gone (the write fails and libmicrohttpd ends the request).
+final class EventSubscription: HTTPStream, @unchecked Sendable {
+    // @unchecked: every field below is touched only with `condition` held.
+    private let condition = NSCondition()
+    private var pending: [(name: String, data: String)] = []
+    private var unsent: [UInt8] = Array("retry: 2000\n\n".utf8)
+    private var closed = false
+    private let keepAlive: Double
+    private let ended: @Sendable (EventSubscription) -> Void
+
+    init(keepAlive: Double, ended: @escaping @Sendable (EventSubscription) -> Void) {
+        self.keepAlive = keepAlive
+        self.ended = ended
+    }
+
+    /// Queues event `name`, replacing one of the same name not yet sent.
+    func post(_ name: String, data: String) {
+        condition.withLock {
+            if let index = pending.firstIndex(where: { $0.name == name }) {
+                pending[index].data = data
+            } else {
+                pending.append((name, data))
+            }
+            condition.signal()
+        }
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        condition.withLock { () -> Int? in
+            if unsent.isEmpty {
+                let deadline = Date(timeIntervalSinceNow: keepAlive)
+                while pending.isEmpty && !closed {
+                    if !condition.wait(until: deadline) { break }
+                }
+                if closed { return nil }
+                if pending.isEmpty {
+                    unsent = Array(": keep-alive\n\n".utf8)
+                } else {
+                    for event in pending { unsent += Array("event: \(event.name)\ndata: \(event.data)\n\n".utf8) }
+                    pending.removeAll()
+                }
+            }
+            let count = min(buffer.count, unsent.count)
+            unsent.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            unsent.removeFirst(count)
+            return count
+        }
+    }
+
+    func close() {
+        let first = condition.withLock { () -> Bool in
+            defer { closed = true; condition.broadcast() }
+            return !closed
+        }
+        if first { ended(self) }
+    }
+}

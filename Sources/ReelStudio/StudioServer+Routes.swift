@@ -1,0 +1,129 @@
+import Foundation
+import ReelCore
+import ReelHTTP
+
+/// What each route answers. Everything passes ``StudioAccess`` first; a request with a body is
+/// judged (gate, length) before any body byte is read.
+extension StudioServer {
+    /// Headers on every answer: a Content Security Policy without inline script or style
+    /// (the page's code is `/assets/app.js`), no framing, no sniffing, no referrer; nothing
+    /// for CORS, ever.
+    static let securityHeaders: [(String, String)] = [
+        ("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; "
+            + "media-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+            + "form-action 'self'"),
+        ("X-Content-Type-Options", "nosniff"),
+        ("X-Frame-Options", "DENY"),
+        ("Referrer-Policy", "no-referrer"),
+        ("Cross-Origin-Opener-Policy", "same-origin"),
+        ("Cross-Origin-Resource-Policy", "same-origin"),
+        ("Cache-Control", "no-store"),
+    ]
+
+    public func begin(_ request: HTTPRequest) -> HTTPStart {
+        if let refusal = admit(request) { return .respond(secured(refusal)) }
+        if request.header("Content-Length").map({ $0.trimmingCharacters(in: .whitespaces) != "0" }) ?? false
+            || request.header("Transfer-Encoding") != nil {
+            switch uploads.decide(contentLength: request.header("Content-Length"), transferEncoding: request.header("Transfer-Encoding")) {
+            case .accept(let length): return .receive(BoundedBody(capacity: length))
+            case .lengthRequired: return .respond(secured(.text(411, "a request body needs a Content-Length (no chunked bodies)")))
+            case .tooLarge: return .respond(secured(.text(413, "a request body may have at most \(uploads.maxBodyBytes) bytes")))
+            case .invalidLength: return .respond(secured(.text(400, "the Content-Length is not a number")))
+            }
+        }
+        return .respond(secured(answer(request, body: nil)))
+    }
+
+    public func finishUpload(_ upload: any HTTPUpload, request: HTTPRequest) -> HTTPResponse {
+        secured(answer(request, body: (upload as? BoundedBody)?.bytes))
+    }
+
+    /// The gate: nil lets the request through; else the refusal (or the token's exchange).
+    func admit(_ request: HTTPRequest) -> HTTPResponse? {
+        if let wait = throttle(request.client, failed: false) {
+            return .text(429, "too many failed sign-ins from \(request.client); try again in \(Int(wait.rounded(.up))) s")
+        }
+        let head = StudioAccess.Request(method: request.method, path: request.path, host: request.header("Host"),
+                                        origin: request.header("Origin"), fetchSite: request.header("Sec-Fetch-Site"),
+                                        cookie: request.header("Cookie"), authorization: request.header("Authorization"),
+                                        token: request.query("token"))
+        switch access.verdict(head, token: token, isSession: isSession) {
+        case .pass:
+            return nil
+        case .exchange:
+            let session = newSession()
+            return HTTPResponse(status: 303, headers: [("Location", "/"), ("Set-Cookie", access.setCookie(session: session.text))])
+        case .refuse(let status, let reason):
+            if status == 401 { _ = throttle(request.client, failed: true) }
+            return .text(status, reason)
+        }
+    }
+
+    /// The route's answer for a request that passed the gate.
+    func answer(_ request: HTTPRequest, body: [UInt8]?) -> HTTPResponse {
+        guard let route = StudioRoute(path: request.path) else {
+            return .text(404, "no such page or API: the studio serves /, /assets/…, /api/status, /api/events and /api/sign-out "
+                + "(docs/studio.md)")
+        }
+        let method = request.method == "HEAD" ? "GET" : request.method
+        guard route.methods.contains(method) else {
+            let allowed = route.methods.contains("GET") ? "GET, HEAD" : route.methods.joined(separator: ", ")
+            return .text(405, "\(request.method) is not answered here; use \(allowed)", headers: [("Allow", allowed)])
+        }
+        switch route {
+        case .page:
+            return HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8")], body: .bytes(StudioPage.html))
+        case .asset(let name):
+            guard let asset = StudioPage.assets[name] else { return .text(404, "no asset \(name)") }
+            return HTTPResponse(status: 200, headers: [("Content-Type", asset.contentType)], body: .bytes(asset.bytes))
+        case .status:
+            return json(status().json)
+        case .events:
+            guard request.method == "GET" else {
+                return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream")])
+            }
+            guard let subscription = events.subscribe() else {
+                return .text(503, "too many event streams are open (\(settings.maxEventStreams)); close a studio tab", headers: [("Retry-After", "5")])
+            }
+            return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream; charset=utf-8"), ("X-Accel-Buffering", "no")],
+                                body: .stream(subscription))
+        case .signOut:
+            if let value = StudioAccess.cookie(named: access.cookieName, in: request.header("Cookie")) { endSession(value) }
+            return HTTPResponse(status: 204, headers: [("Set-Cookie", access.clearCookie)])
+        }
+    }
+
+    func json(_ text: String, status: Int = 200) -> HTTPResponse {
+        HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: .bytes(Array(text.utf8)))
+    }
+
+    /// `response` with ``securityHeaders`` (those it does not set itself).
+    func secured(_ response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        let own = Set(response.headers.map { $0.0.lowercased() })
+        response.headers += Self.securityHeaders.filter { !own.contains($0.0.lowercased()) }
+        return response
+    }
+}
+
+/// A request body of a declared length, kept in memory (at most
+/// ``StudioSettings/maxBodyBytes``, checked before the first byte is read).
+final class BoundedBody: HTTPUpload, @unchecked Sendable {
+    // One request's handler calls are serial: nothing else touches it.
+    private(set) var bytes: [UInt8] = []
+    private let capacity: Int
+    private(set) var received = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        bytes.reserveCapacity(capacity)
+    }
+
+    func write(_ data: UnsafeRawPointer, count: Int) {
+        received += count
+        let room = max(0, capacity - bytes.count)
+        bytes.append(contentsOf: UnsafeRawBufferPointer(start: data, count: min(count, room)))
+    }
+
+    func discard() { bytes = [] }
+}

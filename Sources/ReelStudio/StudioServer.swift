@@ -1,0 +1,154 @@
+import Foundation
+import ReelCore
+import ReelHTTP
+import ReelRuntime
+
+/// Reel Studio's server (`reel studio`): the web app's page, its JSON API under `/api/` and
+/// its event stream, an ``HTTPService`` on ReelHTTP's libmicrohttpd server with a thread per
+/// connection (event streams wait between events).
+///
+/// Every request passes ``StudioAccess`` first (host, fetch site, origin, session). A token
+/// is made at each start and printed in the address (``signInURL``); opening it exchanges the
+/// token for a session cookie. The handlers hold no rules of their own: what the page shows
+/// comes from the modules the command line uses too.
+///
+/// ```swift
+/// let studio = try StudioServer(settings: StudioSettings(port: 0, libraryPath: path))
+/// try studio.start()
+/// print(studio.signInURL)        // http://127.0.0.1:41234/?token=…
+/// studio.stop()
+/// ```
+public final class StudioServer: HTTPService {
+    /// Why the studio could not start.
+    public typealias Error = HTTPServer.Error
+
+    public let settings: StudioSettings
+    /// This run's token: in the sign-in address, or as `Authorization: Bearer` for scripts.
+    public let token: OriginToken
+
+    let http: HTTPServer
+    let events: StudioEvents
+    let uploads: UploadPolicy
+    private let sessions = Locked<[OriginToken]>([])
+    private let limiter = Locked(AuthFailureLimiter(maxFailures: 10, window: 60))
+    private let ticker = Locked<(any Ticker)?>(nil)
+    private let startedAt = Date()
+
+    /// Checks the address; nothing listens until ``start()``. Refuses an address other than
+    /// loopback unless ``StudioSettings/remote`` asks for it.
+    public init(settings: StudioSettings) throws {
+        guard settings.isLoopback || settings.remote else { throw StartError.remoteNotAllowed(settings.host) }
+        self.settings = settings
+        var generator = SystemRandomNumberGenerator()
+        token = OriginToken.generate(using: &generator)
+        http = try HTTPServer(settings: settings.http)
+        events = StudioEvents(maxStreams: settings.maxEventStreams, keepAlive: settings.keepAliveInterval)
+        uploads = UploadPolicy(maxBodyBytes: settings.maxBodyBytes)
+    }
+
+    /// The port it listens on; 0 before ``start()``.
+    public var port: Int { http.port }
+
+    /// `http://HOST:PORT/` (for a studio on every interface: 127.0.0.1).
+    public var baseURL: URL {
+        let host = StudioAccess.isWildcardHost(settings.host) ? "127.0.0.1" : settings.host
+        let shown = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
+        return URL(string: "http://\(shown):\(port)/")!
+    }
+
+    /// The address to open: the page with this run's token.
+    public var signInURL: URL { URL(string: "?token=\(token.text)", relativeTo: baseURL)!.absoluteURL }
+
+    /// Requests in flight (event streams included).
+    public var requestsInFlight: Int { http.requestsInFlight }
+
+    var access: StudioAccess { StudioAccess(boundHost: settings.host, port: port) }
+
+    /// Binds, then publishes the status every ``StudioSettings/statusInterval`` seconds.
+    public func start() throws(Error) {
+        try http.start(serving: self)
+        publishStatus()
+        let started = RealClock().every(MediaTime(seconds: settings.statusInterval), name: "reel-studio-status") { [weak self] _ in
+            self?.publishStatus()
+        }
+        ticker.withLock { $0 = started }
+    }
+
+    /// Stops: ends every event stream, lets other requests finish (up to
+    /// ``StudioSettings/shutdownGrace`` seconds), closes the rest. Idempotent.
+    public func stop() {
+        ticker.withLock { value -> (any Ticker)? in defer { value = nil }; return value }?.stop()
+        events.closeAll()
+        http.stop()
+    }
+
+    /// The status now.
+    public func status() -> StudioStatus {
+        StudioStatus(version: settings.version, uptimeSeconds: Int(Date().timeIntervalSince(startedAt)),
+                     eventStreams: events.streamCount, library: StudioStatus.library(at: settings.libraryPath),
+                     disk: StudioStatus.disk(for: settings.libraryPath), source: settings.source)
+    }
+
+    private func publishStatus() {
+        events.publish("status", data: status().json)
+    }
+
+    // MARK: Sessions
+
+    /// A new browser session (the oldest goes when ``StudioSettings/maxSessions`` are kept).
+    func newSession() -> OriginToken {
+        var generator = SystemRandomNumberGenerator()
+        let session = OriginToken.generate(using: &generator)
+        sessions.withLock { sessions in
+            sessions.append(session)
+            if sessions.count > settings.maxSessions { sessions.removeFirst(sessions.count - settings.maxSessions) }
+        }
+        return session
+    }
+
+    /// Whether `value` is a live session; compared with every one, each in constant time.
+    func isSession(_ value: Substring) -> Bool {
+        sessions.withLock { sessions in sessions.reduce(false) { $0 || $1.matches(value) } }
+    }
+
+    func endSession(_ value: Substring) {
+        sessions.withLock { sessions in sessions.removeAll { $0.matches(value) } }
+    }
+
+    /// Whether `client` has failed to authenticate too often lately; counts this failure.
+    func throttle(_ client: String, failed: Bool) -> Double? {
+        let now = http.now
+        return limiter.withLock { limiter in
+            if let wait = limiter.retryAfter(client, now: now) { return wait }
+            if failed { limiter.recordFailure(client, now: now) }
+            return nil
+        }
+    }
+
+    // MARK: HTTPService (on libmicrohttpd's threads)
+
+    public func libraryMessage(_ line: String) {
+        FileHandle.standardError.write(Data("reel studio: libmicrohttpd: \(line)\n".utf8))
+    }
+
+    public func failed(_ request: HTTPRequest, reason: String) {
+        FileHandle.standardError.write(Data("reel studio: \(request.method) \(AccessLogEntry.escaped(request.path)) failed: \(reason)\n".utf8))
+    }
+
+    /// Why the studio was not made.
+    public enum StartError: Swift.Error, CustomStringConvertible {
+        case remoteNotAllowed(String)
+
+        public var description: String {
+            switch self {
+            case .remoteNotAllowed(let host):
+                "--host \(host) would let other machines reach the studio (which can record this desk and delete sessions); "
+                    + "add --remote to mean it (the token is needed from every address), or leave --host at 127.0.0.1"
+            }
+        }
+    }
+}
+
+extension StudioAccess {
+    static func isWildcardHost(_ host: String) -> Bool { host == "0.0.0.0" || host == "::" || host == "[::]" }
+}

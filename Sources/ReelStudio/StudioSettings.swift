@@ -1,0 +1,65 @@
+import Foundation
+import ReelCore
+import ReelHTTP
+
+/// How `reel studio` runs: where it listens, what it shows, and its bounds.
+public struct StudioSettings: Sendable {
+    /// Address to listen on: `127.0.0.1` (default), `::1`, or with ``remote`` any address of
+    /// this machine (`0.0.0.0`, `::`).
+    public var host: String
+    /// Port to listen on; 0 picks a free one.
+    public var port: Int
+    /// Whether an address other than loopback was asked for explicitly (`--remote`).
+    public var remote: Bool
+    /// The study library (`library.sqlite`).
+    public var libraryPath: String
+    /// The source the record page starts with (`--source`), as the user wrote it.
+    public var source: String?
+    /// Where the access log goes.
+    public var accessLog: AccessLogDestination
+    /// The program's version, shown on the page.
+    public var version: String = "dev"
+    /// Simultaneous connections at most (each has a thread: the page, its event stream, a
+    /// few tabs and scripts).
+    public var maxConnections: Int = 64
+    /// Event streams open at once at most (more are refused with 503).
+    public var maxEventStreams: Int = 16
+    /// Seconds between two status events.
+    public var statusInterval: Double = 1
+    /// Seconds an idle event stream waits before a keep-alive comment (which is also how a
+    /// stream notices that its browser went away).
+    public var keepAliveInterval: Double = 15
+    /// Largest request body (JSON) accepted.
+    public var maxBodyBytes: Int = 64 * 1024
+    /// Browser sessions kept at most (the oldest is signed out first).
+    public var maxSessions: Int = 32
+    /// Seconds a stop waits for requests in flight.
+    public var shutdownGrace: Double = 5
+
+    public init(host: String = "127.0.0.1", port: Int = 8090, remote: Bool = false, libraryPath: String,
+                source: String? = nil, accessLog: AccessLogDestination = .none) {
+        self.host = host
+        self.port = port
+        self.remote = remote
+        self.libraryPath = libraryPath
+        self.source = source
+        self.accessLog = accessLog
+    }
+
+    /// Whether `host` keeps the studio on this machine.
+    public var isLoopback: Bool { ["127.0.0.1", "::1", "[::1]", "localhost"].contains(host.lowercased()) }
+
+    /// The HTTP server's part: a thread per connection (event streams wait between events).
+    var http: HTTPServerSettings {
+        var http = HTTPServerSettings(host: host, port: port, accessLog: accessLog, threading: .perConnection,
+                                      maxConnections: maxConnections, messagePrefix: "reel studio")
+        http.shutdownGrace = shutdownGrace
+        return http
+    }
+
+    /// `$XDG_STATE_HOME/reel/studio-access.log`, default `~/.local/state/reel/studio-access.log`.
+    public static func defaultAccessLog() -> URL {
+        let folders = XDGDirectories(environment: ProcessInfo.processInfo.environment, accountHome: NSHomeDirectory())
+        return URL(fileURLWithPath: folders.state).appendingPathComponent("reel/studio-access.log")
+    }
+}
