@@ -2,8 +2,8 @@
 import PackageDescription
 
 // Layers, from the top: reel → ReelCLI (5) → the pipelines and servers ReelLive, ReelRecord,
-// ReelExport, ReelOrigin, ReelMaterials (4) → ReelMedia, ReelStore, ReelVision, ReelCompose,
-// ReelBooks (3) → ReelCore (rules and values) and ReelRuntime (threads, queues, clocks, durable
+// ReelExport, ReelOrigin, ReelStudio, ReelMaterials (4) → ReelMedia, ReelStore, ReelVision,
+// ReelCompose, ReelBooks, ReelHTTP (3) → ReelCore (rules and values) and ReelRuntime (threads, queues, clocks, durable
 // files) (2) → C bridges (1). A target depends only on targets of lower layers (ReelRuntime on
 // ReelCore), and each target's dependencies below are exactly what its sources import;
 // docs/architecture.md has the map and the reasons.
