@@ -1,0 +1,42 @@
+import Foundation
+import ReelTestSupport
+import Testing
+
+/// `reel studio` through the binary: what it prints, the API it serves, a clean stop on
+/// SIGINT and SIGTERM, and the mistakes a user makes.
+@Suite("reel studio command", .serialized)
+struct StudioCommandTests {
+    @Test("it prints the address with its token, serves the API to that token, and stops cleanly on SIGINT and SIGTERM", arguments: [SIGINT, SIGTERM])
+    func startServeStop(signal: Int32) async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanup() }
+        let studio = try LineWatchedProcess(try ReelBinary.path(), ["studio", "--port", "0", "--library", folder.path("lib.sqlite"),
+                                                                    "--access-log", "none", "--source", "test"])
+        let line = try #require(await studio.waitForLine(timeout: .seconds(20)) { $0.contains("open:") }, "the address is printed")
+        let address = try #require(line.split(separator: " ").last.map(String.init))
+        let token = try #require(address.split(separator: "=").last.map(String.init))
+        let base = String(address.prefix { $0 != "?" })
+        #expect(base.hasPrefix("http://127.0.0.1:") && token.count == 64)
+        let status = try curl(["-H", "Authorization: Bearer \(token)", base + "api/status"])
+        #expect(status.status == 200 && status.text.contains("\"source\":\"test\""))
+        #expect(try curl([base + "api/status"]).status == 401)
+        studio.send(signal)
+        let ended = await studio.wait(timeout: .seconds(10))
+        #expect(!ended.timedOut && ended.status == 0, "exit \(ended.status): \(ended.stderr)")
+        #expect(ended.stderr.contains("reel studio: stopped"))
+        #expect(!FileManager.default.fileExists(atPath: folder.path("lib.sqlite")), "the studio alone creates no library")
+    }
+
+    @Test("another address without --remote, a bad source or port: exit 64 with what to do, nothing served")
+    func mistakes() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanup() }
+        let library = ["--library", folder.path("lib.sqlite"), "--access-log", "none"]
+        let remote = try ReelBinary.run(["studio", "--host", "0.0.0.0", "--port", "0"] + library)
+        #expect(remote.status == 64 && remote.stderr.contains("--remote"), "\(remote.stderr)")
+        let source = try ReelBinary.run(["studio", "--source", "webcam", "--port", "0"] + library)
+        #expect(source.status == 64 && source.stderr.contains("--source"), "\(source.stderr)")
+        let port = try ReelBinary.run(["studio", "--port", "70000"] + library)
+        #expect(port.status == 64 && port.stderr.contains("--port"), "\(port.stderr)")
+    }
+}
