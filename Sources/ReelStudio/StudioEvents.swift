@@ -11,6 +11,8 @@ import ReelRuntime
 final class StudioEvents: Sendable {
     private struct State {
         var subscriptions: [ObjectIdentifier: EventSubscription] = [:]
+        /// The browser session each stream was opened by (none for a script with the token).
+        var owners: [ObjectIdentifier: String] = [:]
         /// The newest data of each event name, for streams that connect later.
         var latest: [String: String] = [:]
         var closed = false
@@ -39,17 +41,29 @@ final class StudioEvents: Sendable {
     }
 
     /// A new stream with the newest state of every event, or nil when ``maxStreams`` are open
-    /// or the studio is stopping.
-    func subscribe() -> EventSubscription? {
+    /// or the studio is stopping. `owner` is the browser session that opens it.
+    func subscribe(owner: String?) -> EventSubscription? {
         state.withLock { state -> EventSubscription? in
             guard !state.closed, state.subscriptions.count < maxStreams else { return nil }
             let subscription = EventSubscription(keepAlive: keepAlive) { [weak self] ended in
-                _ = self?.state.withLock { $0.subscriptions.removeValue(forKey: ObjectIdentifier(ended)) }
+                self?.state.withLock { state in
+                    state.subscriptions.removeValue(forKey: ObjectIdentifier(ended))
+                    state.owners.removeValue(forKey: ObjectIdentifier(ended))
+                }
             }
             for (name, data) in state.latest.sorted(by: { $0.key < $1.key }) { subscription.post(name, data: data) }
             state.subscriptions[ObjectIdentifier(subscription)] = subscription
+            if let owner { state.owners[ObjectIdentifier(subscription)] = owner }
             return subscription
         }
+    }
+
+    /// Ends the streams `owner` opened (a session that signed out hears nothing more).
+    func close(owner: String) {
+        let ended = state.withLock { state in
+            state.owners.filter { $0.value == owner }.compactMap { state.subscriptions[$0.key] }
+        }
+        for subscription in ended { subscription.close() }
     }
 
     /// Ends every stream (their reads return at once) and refuses new ones.

@@ -82,7 +82,8 @@ extension StudioServer {
             guard request.method == "GET" else {
                 return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream")])
             }
-            guard let subscription = events.subscribe() else {
+            let session = StudioAccess.cookie(named: access.cookieName, in: request.header("Cookie")).flatMap { isSession($0) ? String($0) : nil }
+            guard let subscription = events.subscribe(owner: session) else {
                 return .text(503, "too many event streams are open (\(settings.maxEventStreams)); close a studio tab", headers: [("Retry-After", "5")])
             }
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/event-stream; charset=utf-8"), ("X-Accel-Buffering", "no")],

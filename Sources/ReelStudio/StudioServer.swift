@@ -99,10 +99,13 @@ public final class StudioServer: HTTPService {
     func newSession() -> OriginToken {
         var generator = SystemRandomNumberGenerator()
         let session = OriginToken.generate(using: &generator)
-        sessions.withLock { sessions in
+        let dropped = sessions.withLock { sessions -> [OriginToken] in
             sessions.append(session)
-            if sessions.count > settings.maxSessions { sessions.removeFirst(sessions.count - settings.maxSessions) }
+            let excess = max(0, sessions.count - settings.maxSessions)
+            defer { sessions.removeFirst(excess) }
+            return Array(sessions.prefix(excess))
         }
+        for old in dropped { events.close(owner: old.text) }
         return session
     }
 
@@ -111,8 +114,14 @@ public final class StudioServer: HTTPService {
         sessions.withLock { sessions in sessions.reduce(false) { $0 || $1.matches(value) } }
     }
 
+    /// Ends the session `value` and closes the event streams it opened.
     func endSession(_ value: Substring) {
-        sessions.withLock { sessions in sessions.removeAll { $0.matches(value) } }
+        let ended = sessions.withLock { sessions -> [OriginToken] in
+            let ended = sessions.filter { $0.matches(value) }
+            sessions.removeAll { $0.matches(value) }
+            return ended
+        }
+        for session in ended { events.close(owner: session.text) }
     }
 
     /// Whether `client` has failed to authenticate too often lately; counts this failure.

@@ -115,14 +115,22 @@ struct StudioServerTests {
         }
     }
 
-    @Test("sign-out with the studio's Origin ends that session only")
+    @Test("sign-out with the studio's Origin ends that session only, and closes its event streams")
     func signOut() async throws {
         try await withStudio { studio in
             let first = try studio.signIn(), second = try studio.signIn()
+            let firstStream = try EventStreamReader(url: studio.base + "/api/events", headers: ["Cookie: \(first)"])
+            defer { firstStream.stop() }
+            let secondStream = try EventStreamReader(url: studio.base + "/api/events", headers: ["Cookie: \(second)"])
+            defer { secondStream.stop() }
+            #expect(await firstStream.waitForEvents(named: "status", count: 1, timeout: .seconds(10)) != nil)
+            #expect(await secondStream.waitForEvents(named: "status", count: 1, timeout: .seconds(10)) != nil)
             let out = try curl(["-X", "POST", "-H", "Cookie: \(first)", "-H", "Origin: \(studio.base)", studio.base + "/api/sign-out"])
             #expect(out.status == 204 && out.headers["set-cookie"]?.contains("Max-Age=0") == true)
             #expect(try curl(["-H", "Cookie: \(first)", studio.base + "/api/status"]).status == 401)
             #expect(try curl(["-H", "Cookie: \(second)", studio.base + "/api/status"]).status == 200)
+            #expect(await firstStream.waitForEnd(timeout: .seconds(5)), "the signed-out session's stream is closed")
+            #expect(!(await secondStream.waitForEnd(timeout: .milliseconds(300))), "the other session's stream stays open")
         }
     }
 
@@ -247,8 +255,10 @@ final class EventStreamReader: @unchecked Sendable {
         return false
     }
 
+    /// Ends curl: SIGKILL, since a child of the test runner may inherit SIGTERM blocked (curl
+    /// then ran on to its --max-time).
     func stop() {
-        if process.isRunning { process.terminate() }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 }

@@ -43,16 +43,25 @@ enum StudioScript {
             connection("live", "Live");
             showStatus(JSON.parse(event.data));
           });
-          events.addEventListener("error", () => connection("lost", "Connection lost, retrying…"));
+          events.addEventListener("error", async () => {
+            connection("lost", "Connection lost, retrying…");
+            // A studio that restarted has forgotten this session: say so instead of retrying for ever.
+            try {
+              const answer = await fetch("/api/status");
+              if (answer.status === 401) signedOut();
+            } catch (_) { /* the studio is not there: EventSource keeps retrying */ }
+          });
+        }
+
+        function signedOut() {
+          if (events) events.close();
+          connection("lost", "Signed out");
+          $("signed-out").hidden = false;
         }
 
         async function signOut() {
           const answer = await fetch("/api/sign-out", { method: "POST" });
-          if (answer.ok) {
-            if (events) events.close();
-            connection("lost", "Signed out");
-            $("signed-out").hidden = false;
-          }
+          if (answer.ok) signedOut();
         }
 
         $("sign-out").addEventListener("click", signOut);
