@@ -1,0 +1,91 @@
+import Foundation
+import ReelStudio
+import ReelTestSupport
+import Testing
+
+/// The studio in a real browser: Debian's chromium driven by chromedriver over W3C WebDriver.
+@Suite("Studio in chromium", .serialized)
+struct StudioBrowserTests {
+    /// Where a screenshot of the page goes when `REEL_UPDATE_SCREENSHOTS=1` (the README shows it).
+    static let screenshotFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../docs/screenshots").standardized
+
+    @Test("the address with the token signs in: an HttpOnly SameSite=Strict cookie, the token gone from the address bar, the page live")
+    func signInAndLivePage() async throws {
+        try await withStudio(configure: { $0.statusInterval = 0.3; $0.source = "test" }) { studio in
+            try await withWebDriver(windowSize: (1024, 760)) { browser in
+                try await browser.navigate(to: studio.server.signInURL)
+                #expect(try await browser.currentURL == studio.base + "/", "sent on to / without the token")
+                let cookie = try #require(try await browser.cookie(named: "reel_studio_\(studio.server.port)"))
+                #expect(cookie.httpOnly && cookie.sameSite == "Strict" && cookie.path == "/")
+                let scriptSees = try await browser.executeScript("return document.cookie").string ?? ""
+                #expect(!scriptSees.contains("reel_studio"), "the page's script cannot read the session")
+
+                // The page fills from the event stream, and follows it.
+                try await browser.waitUntil(script: "return document.getElementById('connection').dataset.state === 'live'")
+                try await browser.waitUntil(script: "return document.getElementById('library-sessions').textContent === '0'")
+                #expect(try await browser.findElement(css: "#source").text == "test")
+                #expect(try await browser.findElement(css: "#version").text == "test")
+                let first = try await browser.executeScript("return Number(document.body.dataset.updated)").number ?? 0
+                try await browser.waitUntil(script: "return Number(document.body.dataset.updated) > arguments[0]", args: [.number(first)])
+                #expect(try await browser.executeScript("return document.querySelectorAll('script:not([src]), [style]').length").number == 0,
+                        "no inline script or style (the CSP allows none)")
+
+                if ProcessInfo.processInfo.environment["REEL_UPDATE_SCREENSHOTS"] == "1" {
+                    try FileManager.default.createDirectory(at: Self.screenshotFolder, withIntermediateDirectories: true)
+                    try await browser.screenshot().write(to: Self.screenshotFolder.appendingPathComponent("studio-status.png"))
+                }
+                let shot = try await browser.screenshot()
+                #expect(shot.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG")
+            }
+        }
+    }
+
+    @Test("the keyboard reaches every control, each with a name; sign-out by keyboard ends the session")
+    func keyboardAndSignOut() async throws {
+        try await withStudio { studio in
+            try await withWebDriver { browser in
+                try await browser.navigate(to: studio.server.signInURL)
+                try await browser.waitUntil(script: "return document.getElementById('connection').dataset.state === 'live'")
+                let unnamed = try await browser.executeScript("""
+                    return [...document.querySelectorAll('button, input, select, textarea, a[href]')]
+                      .filter((e) => !(e.getAttribute('aria-label') || e.labels?.[0]?.textContent || e.textContent).trim())
+                      .map((e) => e.outerHTML)
+                    """)
+                #expect(unnamed.array?.isEmpty == true, "controls without a name: \(unnamed)")
+                let controls = try await browser.executeScript("""
+                    return [...document.querySelectorAll('button, input, select, textarea, a[href]')].map((e) => e.id)
+                    """).array?.compactMap(\.string) ?? []
+                var reached: [String] = []
+                for _ in controls {
+                    try await browser.pressKeys(WebDriver.Key.tab)
+                    reached.append(try await browser.activeElement.attribute("id") ?? "")
+                }
+                #expect(reached == controls, "Tab walks the controls in document order")
+                #expect(reached == ["sign-out"])
+
+                try await browser.pressKeys(WebDriver.Key.enter)
+                try await browser.waitUntil(script: "return !document.getElementById('signed-out').hidden")
+                #expect(try await browser.cookie(named: "reel_studio_\(studio.server.port)") == nil, "the cookie is cleared")
+                try await browser.navigate(to: studio.base + "/")
+                #expect(try await browser.executeScript("return document.body.innerText").string?.contains("401 Unauthorized") == true)
+            }
+        }
+    }
+
+    @Test("a session signed out elsewhere: its event stream ends and the page says so instead of retrying")
+    func signedOutElsewhere() async throws {
+        try await withStudio { studio in
+            try await withWebDriver { browser in
+                try await browser.navigate(to: studio.server.signInURL)
+                try await browser.waitUntil(script: "return document.getElementById('connection').dataset.state === 'live'")
+                let cookie = try #require(try await browser.cookie(named: "reel_studio_\(studio.server.port)"))
+                let out = try curl(["-X", "POST", "-H", "Cookie: \(cookie.name)=\(cookie.value)", "-H", "Origin: \(studio.base)",
+                                    studio.base + "/api/sign-out"])
+                #expect(out.status == 204)
+                try await browser.waitUntil(script: "return !document.getElementById('signed-out').hidden", timeout: .seconds(10))
+                #expect(try await browser.findElement(css: "#connection").text == "Signed out")
+            }
+        }
+    }
+}
