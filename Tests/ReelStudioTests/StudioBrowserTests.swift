@@ -88,4 +88,19 @@ struct StudioBrowserTests {
             }
         }
     }
+
+    @Test("at phone width the page fits: no sideways scrolling, the facts in one column")
+    func phoneWidth() async throws {
+        try await withStudio { studio in
+            try await withWebDriver(windowSize: (390, 844)) { browser in
+                try await browser.navigate(to: studio.server.signInURL)
+                try await browser.waitUntil(script: "return document.getElementById('connection').dataset.state === 'live'")
+                let fits = try await browser.executeScript("return document.documentElement.scrollWidth <= window.innerWidth")
+                #expect(fits == .bool(true), "the page is wider than the screen")
+                let columns = try await browser.executeScript(
+                    "return getComputedStyle(document.querySelector('.facts')).gridTemplateColumns.split(' ').length")
+                #expect(columns.number == 1)
+            }
+        }
+    }
 }
