@@ -39,15 +39,20 @@ extension StudioServer {
     }
 
     /// The gate: nil lets the request through; else the refusal (or the token's exchange).
+    /// An address with too many failed sign-ins lately gets 429 for anything but a request
+    /// that passes (everything on loopback shares 127.0.0.1: someone else's failures must not
+    /// lock a signed-in browser out).
     func admit(_ request: HTTPRequest) -> HTTPResponse? {
-        if let wait = throttle(request.client, failed: false) {
-            return .text(429, "too many failed sign-ins from \(request.client); try again in \(Int(wait.rounded(.up))) s")
-        }
         let head = StudioAccess.Request(method: request.method, path: request.path, host: request.header("Host"),
                                         origin: request.header("Origin"), fetchSite: request.header("Sec-Fetch-Site"),
                                         cookie: request.header("Cookie"), authorization: request.header("Authorization"),
                                         token: request.query("token"))
-        switch access.verdict(head, token: token, isSession: isSession) {
+        let verdict = access.verdict(head, token: token, isSession: isSession)
+        if verdict == .pass { return nil }
+        if let wait = throttle(request.client, failed: false) {
+            return .text(429, "too many failed sign-ins from \(request.client); try again in \(Int(wait.rounded(.up))) s")
+        }
+        switch verdict {
         case .pass:
             return nil
         case .exchange:

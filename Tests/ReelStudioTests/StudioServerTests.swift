@@ -115,6 +115,20 @@ struct StudioServerTests {
         }
     }
 
+    @Test("ten failed sign-ins a minute from one address: 429 for further tries, while a signed-in browser goes on")
+    func failuresThrottled() async throws {
+        try await withStudio { studio in
+            let session = try studio.signIn()
+            for _ in 0..<10 {
+                #expect(try curl(["-H", "Authorization: Bearer wrong-token-0123456789", studio.base + "/api/status"]).status == 401)
+            }
+            let next = try curl(["-H", "Authorization: Bearer wrong-token-0123456789", studio.base + "/api/status"])
+            #expect(next.status == 429 && next.text.contains("try again"))
+            #expect(try curl([studio.base + "/?token=" + studio.token]).status == 429, "no sign-in from there for a while")
+            #expect(try curl(["-H", "Cookie: \(session)", studio.base + "/api/status"]).status == 200)
+        }
+    }
+
     @Test("sign-out with the studio's Origin ends that session only, and closes its event streams")
     func signOut() async throws {
         try await withStudio { studio in
