@@ -27,6 +27,20 @@ struct StudioCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path("lib.sqlite")), "the studio alone creates no library")
     }
 
+    @Test("--open without xdg-open: a note saying what to install, and the studio serves anyway")
+    func openWithoutOpener() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanup() }
+        let studio = try LineWatchedProcess(try ReelBinary.path(), ["studio", "--port", "0", "--open", "--library", folder.path("lib.sqlite"),
+                                                                    "--access-log", "none"], environment: ["PATH": folder.path("empty")])
+        let line = try #require(await studio.waitForLine(timeout: .seconds(20)) { $0.contains("open:") })
+        let base = String(line.split(separator: " ").last!.prefix { $0 != "?" })
+        #expect(try curl([base + "api/status"]).status == 401, "serving")
+        studio.send(SIGINT)
+        let ended = await studio.wait(timeout: .seconds(10))
+        #expect(ended.status == 0 && ended.stderr.contains("xdg-open (Debian package xdg-utils)"), "\(ended.stderr)")
+    }
+
     @Test("another address without --remote, a bad source or port: exit 64 with what to do, nothing served")
     func mistakes() throws {
         let folder = try TemporaryDirectory()

@@ -89,16 +89,21 @@ enum StudioCommand {
 
     /// `xdg-open ADDRESS`, not waited for; a machine without it gets a note, not a failure.
     static func openInBrowser(_ address: String) {
-        let opener = Process()
-        opener.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        opener.arguments = ["xdg-open", address]
-        opener.standardInput = FileHandle.nullDevice
-        opener.standardOutput = FileHandle.nullDevice
-        opener.standardError = FileHandle.nullDevice
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        guard let opener = path.split(separator: ":").map({ "\($0)/xdg-open" }).first(where: FileManager.default.isExecutableFile) else {
+            ErrorPrinter.note("reel studio", "--open needs xdg-open (Debian package xdg-utils), which is not installed; open the address above in a browser")
+            return
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: opener)
+        process.arguments = [address]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
         do {
-            try opener.run()
+            try process.run()
         } catch {
-            ErrorPrinter.note("reel studio", "could not run xdg-open (\(error)); open the address above in a browser")
+            ErrorPrinter.note("reel studio", "could not run \(opener) (\(error)); open the address above in a browser")
         }
     }
 }
