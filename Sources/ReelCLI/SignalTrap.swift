@@ -37,4 +37,18 @@ final class SignalTrap: @unchecked Sendable {
         for source in sources { source.cancel() }
         sources.removeAll()
     }
+
+    /// For a server command: waits for SIGINT or SIGTERM, then runs `stop` with it while the
+    /// trap is still in place (a second Ctrl-C during a stuck stop ends the process).
+    static func serveUntilStopped(_ stop: (Int32) -> Void) async {
+        let stopped = AsyncStream<Int32>.makeStream()
+        let trap = SignalTrap(signals: [SIGINT, SIGTERM]) { signal in stopped.continuation.yield(signal) }
+        defer { trap.cancel() }
+        var received: Int32 = SIGTERM
+        for await signal in stopped.stream {
+            received = signal
+            break
+        }
+        stop(received)
+    }
 }

@@ -68,17 +68,11 @@ enum ServeCommand {
         if let warning = server.tokenFile.warning { print("warning: \(warning)") }
         fflush(nil)  // all C streams: the banner must reach a pipe before any access-log line
 
-        let stopped = AsyncStream<Int32>.makeStream()
-        let signals = SignalTrap(signals: [SIGINT, SIGTERM]) { signal in stopped.continuation.yield(signal) }
-        defer { signals.cancel() }
-        var received: Int32 = SIGTERM
-        for await signal in stopped.stream {
-            received = signal
-            break
+        await SignalTrap.serveUntilStopped { received in
+            ErrorPrinter.note("reel serve", "\(received == SIGINT ? "interrupted" : "terminated"), finishing \(server.requestsInFlight) request(s) in flight")
+            server.stop()
+            ErrorPrinter.note("reel serve", "stopped")
         }
-        ErrorPrinter.note("reel serve", "\(received == SIGINT ? "interrupted" : "terminated"), finishing \(server.requestsInFlight) request(s) in flight")
-        server.stop()
-        ErrorPrinter.note("reel serve", "stopped")
         return 0
     }
 }

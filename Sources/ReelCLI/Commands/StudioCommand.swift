@@ -50,17 +50,11 @@ enum StudioCommand {
         fflush(nil)
         if arguments.flag(open) { openInBrowser(address) }
 
-        let stopped = AsyncStream<Int32>.makeStream()
-        let signals = SignalTrap(signals: [SIGINT, SIGTERM]) { signal in stopped.continuation.yield(signal) }
-        defer { signals.cancel() }
-        var received: Int32 = SIGTERM
-        for await signal in stopped.stream {
-            received = signal
-            break
+        await SignalTrap.serveUntilStopped { received in
+            ErrorPrinter.note("reel studio", "\(received == SIGINT ? "interrupted" : "terminated"), stopping")
+            studio.stop()
+            ErrorPrinter.note("reel studio", "stopped")
         }
-        ErrorPrinter.note("reel studio", "\(received == SIGINT ? "interrupted" : "terminated"), stopping")
-        studio.stop()
-        ErrorPrinter.note("reel studio", "stopped")
         return 0
     }
 
