@@ -215,37 +215,22 @@ struct StudioServerTests {
     }
 }
 
-/// An `/api/events` stream read by curl (`-N`, no buffering), its events collected as they come.
-final class EventStreamReader: @unchecked Sendable {
-    private let process = Process()
-    private let lock = NSLock()
-    private var text = ""
-    private var ended = false
+/// An `/api/events` stream read by curl (`-N`, no buffering), its events parsed from the lines
+/// as they come.
+final class EventStreamReader: Sendable {
+    private let curl: LineWatchedProcess
 
     init(url: String, headers: [String]) throws {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-        process.arguments = ["-s", "-N", "--max-time", "60"] + headers.flatMap { ["-H", $0] } + [url]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let handle = pipe.fileHandleForReading
-        Thread { [self] in
-            while true {
-                let chunk = handle.availableData
-                if chunk.isEmpty { break }
-                lock.withLock { text += String(decoding: chunk, as: UTF8.self) }
-            }
-            lock.withLock { ended = true }
-        }.start()
+        curl = try LineWatchedProcess("/usr/bin/curl", ["-s", "-N", "--max-time", "60"] + headers.flatMap { ["-H", $0] } + [url])
     }
 
     /// The data of every complete event `name` so far.
     func events(named name: String) -> [String] {
-        let blocks = lock.withLock { text }.components(separatedBy: "\n\n").dropLast()
-        return blocks.compactMap { block in
-            let lines = block.split(separator: "\n")
-            guard lines.contains("event: \(name)"), let data = lines.first(where: { $0.hasPrefix("data: ") }) else { return nil }
+        let blocks = curl.linesSoFar.split(separator: "", omittingEmptySubsequences: true)
+        // A block is complete once the empty line after it has arrived.
+        let complete = curl.linesSoFar.last == "" ? blocks : blocks.dropLast()
+        return complete.compactMap { block in
+            guard block.contains("event: \(name)"), let data = block.first(where: { $0.hasPrefix("data: ") }) else { return nil }
             return String(data.dropFirst(6))
         }
     }
@@ -260,10 +245,11 @@ final class EventStreamReader: @unchecked Sendable {
         return nil
     }
 
+    /// Whether the stream ends (the server closed it) within `timeout`; curl keeps running otherwise.
     func waitForEnd(timeout: Duration) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if lock.withLock({ ended }) { return true }
+            if curl.outputHasEnded { return true }
             try? await Task.sleep(for: .milliseconds(50))
         }
         return false
@@ -271,8 +257,5 @@ final class EventStreamReader: @unchecked Sendable {
 
     /// Ends curl: SIGKILL, since a child of the test runner may inherit SIGTERM blocked (curl
     /// then ran on to its --max-time).
-    func stop() {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
+    func stop() { curl.send(SIGKILL) }
 }

@@ -47,6 +47,12 @@ public final class LineWatchedProcess: @unchecked Sendable {
     /// Sends `signal`.
     public func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
+    /// The complete lines of standard output so far.
+    public var linesSoFar: [String] { lock.withLock { lines } }
+
+    /// Whether standard output has ended (the process closed it or exited).
+    public var outputHasEnded: Bool { lock.withLock { outputEnded } }
+
     /// Waits until a line of standard output satisfies `predicate` and returns it; nil when the
     /// output ends first or `timeout` passes (a guard against a hung process, not a schedule).
     public func waitForLine(timeout: Duration, where predicate: (String) -> Bool) async -> String? {

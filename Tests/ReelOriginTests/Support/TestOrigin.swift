@@ -70,13 +70,7 @@ final class RawClient {
 
     init(port: Int, receiveTimeout: Int = 10) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
+        let connected = Loopback.connect(fd, port: port)
         // No close here: a class whose init throws once every property is set still runs
         // deinit, which closes the socket (closing twice could close another thread's file).
         guard connected == 0 else { throw POSIXError(.ECONNREFUSED) }
