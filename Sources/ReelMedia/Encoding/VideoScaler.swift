@@ -3,16 +3,22 @@ import ReelCore
 
 /// Converts frames of any size and pixel format to one output size in YUV 4:2:0, filling the
 /// output (centre crop, as a phone fills a portrait frame from a landscape sensor).
+///
+/// The output is video range (16–235) for the encoders of the recordings, or full range
+/// (0–255) with ``fullRange`` for JPEG; the input's range is read from each frame.
 final class VideoScaler {
     let width: Int, height: Int
+    /// Full-range output (JPEG) instead of video range.
+    let fullRange: Bool
     private var context: OpaquePointer?
-    private var sourceKey: (Int32, Int32, Int32, Int32, Int32)?  // w, h, format, cropped w, cropped h
+    private var sourceKey: (Int32, Int32, Int32, Int32, Int32, Int32)?  // w, h, format, cropped w, cropped h, full range
     /// Where the output pictures come from (made on first use).
     private var pictures: PicturePool?
 
-    init(width: Int, height: Int) {
+    init(width: Int, height: Int, fullRange: Bool = false) {
         self.width = width
         self.height = height
+        self.fullRange = fullRange
     }
 
     deinit { sws_freeContext(context) }
@@ -64,7 +70,8 @@ final class VideoScaler {
         // Unaligned: the exact crop. Without it libavutil rounds the left edge down for pointer
         // alignment but keeps the right one, and the picture comes out off-centre and squeezed.
         try check(av_frame_apply_cropping(view, Int32(AV_FRAME_CROP_UNALIGNED)), "cropping a \(src.width)x\(src.height) frame")
-        let key = (view.pointee.width, view.pointee.height, view.pointee.format, Int32(crop.width), Int32(crop.height))
+        let sourceFullRange: Int32 = src.color_range == AVCOL_RANGE_JPEG ? 1 : 0
+        let key = (view.pointee.width, view.pointee.height, view.pointee.format, Int32(crop.width), Int32(crop.height), sourceFullRange)
         if context == nil || sourceKey.map({ $0 != key }) ?? true {
             sws_freeContext(context)
             context = sws_getContext(view.pointee.width, view.pointee.height, AVPixelFormat(rawValue: view.pointee.format),
@@ -73,10 +80,19 @@ final class VideoScaler {
             guard context != nil else {
                 throw FFmpegError("preparing a scaler from \(source.pixelFormatName) \(view.pointee.width)x\(view.pointee.height)", code: AV.error(EINVAL))
             }
+            if fullRange { Self.setRanges(context, source: sourceFullRange, destination: 1) }
         }
         try check(av_frame_make_writable(out), "preparing an output picture")
         let result = Self.scale(context, from: view, to: out)
         try check(result, "scaling \(source.width)x\(source.height) to \(width)x\(height)")
+    }
+
+    /// Tells the scaler the input's and output's ranges (1: full, 0: video), keeping its matrix.
+    static func setRanges(_ context: OpaquePointer?, source: Int32, destination: Int32) {
+        var inverse: UnsafeMutablePointer<Int32>?, table: UnsafeMutablePointer<Int32>?
+        var sourceRange: Int32 = 0, destinationRange: Int32 = 0, brightness: Int32 = 0, contrast: Int32 = 0, saturation: Int32 = 0
+        guard sws_getColorspaceDetails(context, &inverse, &sourceRange, &table, &destinationRange, &brightness, &contrast, &saturation) >= 0 else { return }
+        sws_setColorspaceDetails(context, inverse, source, table, destination, brightness, contrast, saturation)
     }
 
     /// `sws_scale` of a whole frame into another (Swift cannot pass the frames' fixed-size
