@@ -39,6 +39,7 @@ public enum ReelCommandLine {
         Subcommand(spec: VlogCommand.spec, run: VlogCommand.run),
         Subcommand(spec: ServeCommand.spec, run: ServeCommand.run),
         Subcommand(spec: StudioCommand.spec, run: StudioCommand.run),
+        Subcommand(spec: SourcesCommand.spec, run: SourcesCommand.run),
         Subcommand(spec: CompletionCommand.spec, run: CompletionCommand.run),
     ]
 
