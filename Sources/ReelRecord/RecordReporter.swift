@@ -31,6 +31,11 @@ public struct RecordStatus: Sendable {
     public var freeBytes: Int64?
     /// Frames waiting for the encoder.
     public var queuedFrames: Int
+    /// The tracker's newest face sample: its box in the recorded picture (normalized, origin
+    /// top-left) and the video time it was found at (nil: none yet, or no tracker).
+    public var face: FaceTrackSample?
+    /// The source delivering now, as it names itself (nil while it is being reopened).
+    public var sourceName: String?
     /// How hard the recorder works (heat and load), and why when not normal.
     public var load: LoadLevel = .normal
     public var loadReason: String?

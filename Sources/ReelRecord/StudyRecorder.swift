@@ -28,6 +28,7 @@ public final class StudyRecorder: Sendable {
     private let openSource: @Sendable (SourceSpec) throws -> any CaptureSource
     private let freeBytes: @Sendable (String) -> Int64?
     private let clock: any PipelineClock
+    private let preview: PreviewBranch?
 
     /// What the capture thread, the controls and the supervisor share, behind one lock.
     private struct Core {
@@ -47,12 +48,16 @@ public final class StudyRecorder: Sendable {
     /// pass scripted sources); `freeBytes` measures the free space on the file system holding a
     /// path (statvfs by default; tests pass a scripted disk); `clock` is the time the watchdog,
     /// the schedules and the reopening run on (the monotonic clock; tests pass a
-    /// ``VirtualClock`` their scripted source moves).
+    /// ``VirtualClock`` their scripted source moves). `preview`, when given, is offered every
+    /// captured frame (paused ones too) before the recording sees it: a branch that drops
+    /// freely and never waits (``PreviewBranch``); the recorder starts and stops it.
     public init(settings: RecordSettings, reporter: any RecordReporter,
                 tracker: @escaping @Sendable () -> any FaceTracker = { NoFaceTracker() },
                 openSource: @escaping @Sendable (SourceSpec) throws -> any CaptureSource = { try CaptureSources.open($0) },
-                freeBytes: (@Sendable (String) -> Int64?)? = nil, clock: any PipelineClock = RealClock()) throws {
+                freeBytes: (@Sendable (String) -> Int64?)? = nil, clock: any PipelineClock = RealClock(),
+                preview: PreviewBranch? = nil) throws {
         self.settings = settings
+        self.preview = preview
         self.reporter = reporter
         self.freeBytes = freeBytes ?? { FileIO.freeBytes(at: $0) }
         self.clock = clock
@@ -221,6 +226,7 @@ public final class StudyRecorder: Sendable {
         let queueCapacity = max(4, Int(source.format.framesPerSecond.rounded()) * 2)
         let queue = ConsumerQueue<RecordedFrame>(name: "record", capacity: queueCapacity, policy: .neverDrop, isDroppable: { _ in false })
         let writerDone = WorkerThread.run(name: "reel.record") { try branch.run(queue: queue) }
+        preview?.start()
         runningSource.withLock { $0 = source }
         if isStopRequested { source.stop() }
         let watched = Watched(prepared: prepared, queue: queue, queueCapacity: queueCapacity, writerDone: writerDone, started: clock.now())
@@ -259,6 +265,7 @@ public final class StudyRecorder: Sendable {
     /// supervision and the inhibitor and notes how the capture went.
     private func supervise(_ running: Running, _ report: inout RecordReport) async {
         await running.captureDone.wait()
+        preview?.stop()
         running.ticker.stop()
         running.inhibitor?.release()
         runningSource.withLock { $0 = nil }
@@ -402,6 +409,7 @@ public final class StudyRecorder: Sendable {
             do {
                 try source.run { sample in
                     guard case .video(let frame) = sample else { return }  // audio is not recorded (stage 1)
+                    preview?.offer(frame)
                     if firstCapture == nil { firstCapture = frame.captureTime }
                     if let limit, frame.captureTime - firstCapture! >= limit {
                         requestStop(reason: "the duration was reached")
@@ -478,7 +486,7 @@ public final class StudyRecorder: Sendable {
         let progress = branch.progress
         return RecordStatus(state: state, activeSeconds: active, wallSeconds: wall, framesWritten: progress.framesWritten,
                             fileBytes: progress.fileBytes, freeBytes: freeBytes(settings.stateFolder),
-                            queuedFrames: queue.stats.depth)
+                            queuedFrames: queue.stats.depth, face: progress.lastFace, sourceName: runningSource.withLock { $0?.name })
     }
 }
 

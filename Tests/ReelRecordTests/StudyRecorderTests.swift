@@ -63,6 +63,29 @@ struct StudyRecorderTests {
         #expect(leftovers == ["study.faces.json", "study.jpg", "study.mp4"], "no temporary file left: \(leftovers)")
     }
 
+    @Test("a watched preview branch drops freely and never costs the recording a frame: every frame of a fast source is in the video")
+    func previewNeverCostsAFrame() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        // 120 frames at 30 fps of capture time, delivered as fast as they can be: far faster
+        // than the preview's 15 a second, and faster than it encodes them.
+        let opener = SourceOpener([.success(ScriptedSource([.frames(from: 0, to: 120, at: 0)], base: MonotonicClock.now()))])
+        let feed = PreviewFeed()
+        feed.join()
+        let preview = PreviewBranch(feed: feed, width: 320, height: 180)
+        let recorder = try StudyRecorder(settings: settings(dir, mode: .full), reporter: CollectingReporter(), openSource: opener.open,
+                                         preview: preview)
+        let report = await recorder.run()
+        #expect(report.succeeded, "\(report)")
+        let output = try #require(report.outputPath)
+        #expect(try VideoInspection.frameIndices(of: output, width: 320, height: 180) == Array(0..<120))
+        let counts = preview.counts
+        #expect(counts.offered == 120, "every captured frame was offered")
+        #expect(counts.taken == 60, "at most 15 a second of capture time")
+        #expect(counts.encoded + counts.replaced == counts.taken && counts.encoded >= 1 && counts.failures == 0, "\(counts)")
+        #expect(feed.latest != nil)
+    }
+
     @Test("full mode: a source that goes silent is interrupted by the watchdog; the silence is not in the video and recording resumes with the frames")
     func stallInterruption() async throws {
         let dir = try TemporaryDirectory()

@@ -93,20 +93,15 @@ enum RecordCommand {
         if recordingMode == .full && arguments.count(interval) > 0 {
             throw arguments.refused("--interval applies to --mode timelapse only")
         }
-        let folders = UserFolders.current
-        let outputPath = arguments.string(output).map(UserFolders.absolute)
-            ?? RecordSettings.defaultOutputPath(folders, mode: recordingMode)
-        var settings = RecordSettings(
+        var settings = RecordSettings.study(
             source: sourceSpec, mode: recordingMode, interval: MediaTime(seconds: try arguments.require(interval, as: Duration.self).secondsValue),
-            canvas: RecordingCanvas(rawValue: try arguments.require(canvas)) ?? .hd1080,
-            portrait: arguments.flag(portrait), title: try checkedTitle(arguments), tags: try checkedTags(arguments),
-            outputPath: outputPath, stateFolder: RecordSettings.defaultStateFolder(folders),
-            duration: try arguments.seconds(duration), libraryPath: LibraryOption.path(arguments))
-        settings.numbersOutputWhenTaken = arguments.string(output) == nil
+            canvas: RecordingCanvas(rawValue: try arguments.require(canvas)) ?? .hd1080, portrait: arguments.flag(portrait),
+            title: try checkedTitle(arguments), tags: try checkedTags(arguments), output: arguments.string(output).map(UserFolders.absolute),
+            folders: UserFolders.current, libraryPath: LibraryOption.path(arguments))
+        settings.duration = try arguments.seconds(duration)
         settings.facesRequested = !arguments.flag(noFaces)
         settings.minHours = try arguments.require(minHours, as: Double.self)
         if arguments.flag(noKeepAwake) { settings.keepAwakeCommand = nil }
-        if let folder = ProcessInfo.processInfo.environment["REEL_THERMAL_FOLDER"], !folder.isEmpty { settings.thermalFolder = folder }
         do {
             try settings.validate()
         } catch {
@@ -114,21 +109,15 @@ enum RecordCommand {
         }
         FFmpegLog.configure(level: .error)
         let reporter = RecordTerminalReporter(quiet: arguments.flag(quiet))
-        var tracker: @Sendable () -> any FaceTracker = { NoFaceTracker() }
-        if !arguments.flag(noFaces) {
-            do {
-                let installed = try VisionFaceTracker.installed()
-                if let warning = installed.warning { reporter.warning(String(warning.trimmingPrefix("warning: "))) }
-                tracker = { installed.tracker }
-            } catch {
-                reporter.warning("face tracking is unavailable (\(error)); recording without face positions, so export with --all-faces")
-            }
-        }
-        if let refusal = otherRecordings(settings, reporter: reporter) {
+        let tracking = VisionFaceTracker.forRecording(requested: !arguments.flag(noFaces))
+        if let warning = tracking.warning { reporter.warning(warning) }
+        let conflicts = RecordingRecovery(stateFolder: settings.stateFolder, libraryPath: settings.libraryPath ?? "").conflicts(with: settings)
+        if let refusal = conflicts.refusal {
             ErrorPrinter.failure(arguments.commandPath, refusal)
             return 1
         }
-        let recorder = try StudyRecorder(settings: settings, reporter: reporter, tracker: tracker)
+        for warning in conflicts.warnings { reporter.warning(warning) }
+        let recorder = try StudyRecorder(settings: settings, reporter: reporter, tracker: tracking.make)
         let stops = SignalTrap(signals: [SIGINT, SIGTERM]) { signal in
             recorder.requestStop(reason: signal == SIGINT ? "interrupted (Ctrl-C)" : "terminated (SIGTERM)")
         }
@@ -141,24 +130,6 @@ enum RecordCommand {
         let report = await recorder.run()
         if report.succeeded, let library = settings.libraryPath { BackupCommand.afterRecording(libraryPath: library) }
         return report.succeeded ? 0 : 1
-    }
-
-    /// Other `reel record`s running now: one from the same camera is a refusal (returned);
-    /// any other is said, since its time and this one's overlap (stats count it once).
-    static func otherRecordings(_ settings: RecordSettings, reporter: RecordTerminalReporter) -> String? {
-        let running = RecordingRecovery(stateFolder: settings.stateFolder, libraryPath: settings.libraryPath ?? "").runningRecordings()
-        let formatter = DateFormatter()
-        formatter.dateFormat = "HH:mm"
-        func label(_ other: RecordingCheckpoint) -> String {
-            "session \(other.id.uuidString.lowercased().prefix(8)), since \(formatter.string(from: other.startedAt)), into \(other.outputPath)"
-        }
-        if let device = settings.source.exclusiveDevice, let same = running.first(where: { $0.device == device }) {
-            return "another reel record is recording from \(device) (\(label(same))); one camera cannot feed two recordings — stop that one first"
-        }
-        for other in running {
-            reporter.warning("another reel record is running (\(label(other))); time recorded by both at once counts once in reel stats")
-        }
-        return nil
     }
 
     /// `--title`, trimmed, under the library's rule for names (a usage error otherwise).

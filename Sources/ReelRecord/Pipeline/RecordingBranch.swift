@@ -28,6 +28,8 @@ final class RecordingBranch: @unchecked Sendable {
         var framesWritten = 0
         var fileBytes: Int64 = 0
         var faceSamples = 0
+        /// The newest face sample (the tracker's box in the canvas), for the live preview.
+        var lastFace: FaceTrackSample?
     }
 
     /// What the checkpoint records about the recorder when it was asked for.
@@ -171,7 +173,8 @@ final class RecordingBranch: @unchecked Sendable {
     }
 
     private func updateProgress() {
-        let progress = Progress(framesWritten: writer.videoFrames, fileBytes: file.size, faceSamples: faceTrack.samples.count)
+        let progress = Progress(framesWritten: writer.videoFrames, fileBytes: file.size, faceSamples: faceTrack.samples.count,
+                                lastFace: faceTrack.samples.last)
         shared.withLock { $0.progress = progress }
     }
 
