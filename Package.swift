@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layers, from the top: reel → ReelCLI (5) → the pipelines and servers ReelLive, ReelRecord,
-// ReelExport, ReelOrigin, ReelStudio, ReelMaterials (4) → ReelMedia, ReelStore, ReelVision,
+// Layers, from the top: reel → ReelCLI (6) → ReelStudio, the web app (5) → the pipelines and
+// servers ReelLive, ReelRecord, ReelExport, ReelOrigin, ReelMaterials (4) → ReelMedia, ReelStore, ReelVision,
 // ReelCompose, ReelBooks, ReelHTTP (3) → ReelCore (rules and values) and ReelRuntime (threads, queues, clocks, durable
 // files) (2) → C bridges (1). A target depends only on targets of lower layers (ReelRuntime on
 // ReelCore), and each target's dependencies below are exactly what its sources import;
@@ -77,7 +77,7 @@ let package = Package(
         // ErrorSentence).
         .target(name: "ReelRuntime", dependencies: ["CLinux", "ReelCore"]),
         // Layer 3: FFmpeg-backed media (sources, encoders, segmenter, MP4 writer).
-        .target(name: "ReelMedia", dependencies: ["CFFmpeg", "ReelCore", "ReelRuntime"]),
+        .target(name: "ReelMedia", dependencies: ["CFFmpeg", "CLinux", "ReelCore", "ReelRuntime"]),
         // Layer 3: the store: a small SQLite wrapper and the study library (sessions, tags).
         .target(name: "ReelStore", dependencies: ["CSQLite", "CCrypto", "CXXHash", "CLinux", "ReelRuntime", "ReelCore"]),
         // Layer 3: export pixel work on borrowed 4:2:0 pictures: mosaic, stamps, watermark, captions.
@@ -103,14 +103,18 @@ let package = Package(
         .target(name: "ReelHTTP", dependencies: ["CMicroHTTPD", "ReelRuntime", "ReelCore"]),
         // Layer 4: the origin server (`reel serve`): stores PUTs, serves HLS.
         .target(name: "ReelOrigin", dependencies: ["ReelHTTP", "ReelCore", "ReelRuntime", "CZlib", "CLinux"]),
-        // Layer 4: Reel Studio (`reel studio`), the local web app: its gate, page, JSON API and
-        // event stream on ReelHTTP; what it shows comes from the modules the command line uses.
-        .target(name: "ReelStudio", dependencies: ["ReelHTTP", "ReelStore", "ReelRuntime", "ReelCore"]),
-        // Layer 5: the command line: parses, wires, reports.
+        // Layer 5: Reel Studio (`reel studio`), the local web app: its gate, page, JSON API and
+        // event stream on ReelHTTP; it runs the pipelines the command line runs (a recording is
+        // ReelRecord's StudyRecorder), so neither holds a rule the other lacks.
+        .target(name: "ReelStudio", dependencies: ["ReelRecord", "ReelHTTP", "ReelStore", "ReelMedia", "ReelRuntime", "ReelCore"]),
+        // Layer 6: the command line: parses, wires, reports.
         .target(name: "ReelCLI", dependencies: ["ReelLive", "ReelRecord", "ReelExport", "ReelOrigin", "ReelHTTP", "ReelStudio", "ReelStore", "ReelMedia", "ReelVision", "ReelBooks", "ReelMaterials", "ReelRuntime", "ReelCore", "CBuildInfo"]),
         .executableTarget(name: "reel", dependencies: ["ReelCLI"]),
         // Benchmark only (bench/compose.sh): the compositor's cost per 1080p frame, release build.
         .executableTarget(name: "reel-bench-compose", dependencies: ["ReelCompose", "ReelCore"]),
+        // Benchmark only (bench/studio-latency.sh): the studio's preview latency, capture → drawn in
+        // headless chromium (driven with ReelTestSupport's WebDriver client).
+        .executableTarget(name: "reel-bench-preview", dependencies: ["ReelStudio", "ReelMedia", "ReelCore", "ReelTestSupport"]),
         // Benchmark and test tooling only (issue 5, privacy): test clips with known face boxes and
         // the leak meter, over the ffmpeg/ffprobe CLIs; Foundation only, never linked by the product.
         // Optimized even in debug builds: the meter walks every pixel around the faces of every frame.
@@ -133,7 +137,7 @@ let package = Package(
         .testTarget(name: "ReelVisionTests", dependencies: ["ReelVision", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelPrivacyBenchTests", dependencies: ["ReelPrivacyBench", "ReelTestSupport"]),
         .testTarget(name: "ReelBooksTests", dependencies: ["ReelBooks", "ReelCore", "ReelTestSupport"]),
-        .testTarget(name: "ReelStudioTests", dependencies: ["ReelStudio", "ReelHTTP", "ReelStore", "ReelCore", "ReelTestSupport"]),
+        .testTarget(name: "ReelStudioTests", dependencies: ["ReelStudio", "ReelRecord", "ReelHTTP", "ReelStore", "ReelMedia", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelOriginTests", dependencies: ["ReelOrigin", "ReelHTTP", "ReelRuntime", "ReelCore", "CZlib", "ReelTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

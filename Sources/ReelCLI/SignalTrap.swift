@@ -40,7 +40,7 @@ final class SignalTrap: @unchecked Sendable {
 
     /// For a server command: waits for SIGINT or SIGTERM, then runs `stop` with it while the
     /// trap is still in place (a second Ctrl-C during a stuck stop ends the process).
-    static func serveUntilStopped(_ stop: (Int32) -> Void) async {
+    static func serveUntilStopped(_ stop: (Int32) async -> Void) async {
         let stopped = AsyncStream<Int32>.makeStream()
         let trap = SignalTrap(signals: [SIGINT, SIGTERM]) { signal in stopped.continuation.yield(signal) }
         defer { trap.cancel() }
@@ -49,6 +49,6 @@ final class SignalTrap: @unchecked Sendable {
             received = signal
             break
         }
-        stop(received)
+        await stop(received)
     }
 }

@@ -1,6 +1,8 @@
 import Foundation
 import ReelCore
 import ReelHTTP
+import ReelMedia
+import ReelRuntime
 
 /// What each route answers. Everything passes ``StudioAccess`` first; a request with a body is
 /// judged (gate, length) before any body byte is read.
@@ -67,8 +69,7 @@ extension StudioServer {
     /// The route's answer for a request that passed the gate.
     func answer(_ request: HTTPRequest, body: [UInt8]?) -> HTTPResponse {
         guard let route = StudioRoute(path: request.path) else {
-            return .text(404, "no such page or API: the studio serves /, /assets/…, /api/status, /api/events and /api/sign-out "
-                + "(docs/studio.md)")
+            return .text(404, "no such page or API: the studio serves /, /assets/… and the API under /api/ that docs/studio.md lists")
         }
         let method = request.method == "HEAD" ? "GET" : request.method
         guard route.methods.contains(method) else {
@@ -96,7 +97,79 @@ extension StudioServer {
         case .signOut:
             if let value = StudioAccess.cookie(named: access.cookieName, in: request.header("Cookie")) { endSession(value) }
             return HTTPResponse(status: 204, headers: [("Set-Cookie", access.clearCookie)])
+        case .sources, .camera, .chooseSource, .preview, .previewPicture, .recording, .startRecording, .controlRecording:
+            return answerCamera(route, request: request, body: body)
         }
+    }
+
+    /// The record page's routes: sources, preview, recording.
+    func answerCamera(_ route: StudioRoute, request: HTTPRequest, body: [UInt8]?) -> HTTPResponse {
+        do {
+            switch route {
+            case .sources:
+                return json(StudioJSON.line(SourcesAnswer(cameras: CameraList.devices(), chosen: camera.camera.source)))
+            case .camera:
+                return json(StudioJSON.line(camera.camera))
+            case .chooseSource:
+                let choice: SourceChoice = try decode(body)
+                try camera.choose(choice.source)
+                return json(StudioJSON.line(camera.camera))
+            case .preview:
+                return previewStream(request)
+            case .previewPicture:
+                guard let picture = camera.feed.latest else {
+                    return .text(404, "no preview picture yet: open /api/preview (or the page) to start the preview")
+                }
+                return HTTPResponse(status: 200, headers: [("Content-Type", "image/jpeg"), ("X-Reel-Sequence", "\(picture.sequence)")],
+                                    body: .bytes(picture.jpeg))
+            case .recording:
+                return json(camera.recording.json)
+            case .startRecording:
+                let started = try camera.start(try decode(body) as RecordRequest)
+                return json(started.json, status: 202)
+            case .controlRecording(let action):
+                try camera.control(action)
+                return json(camera.recording.json)
+            default:
+                return .text(404, "no such API")
+            }
+        } catch let refusal as StudioCamera.Refusal {
+            return .text(refusal.status, refusal.message)
+        } catch {
+            return .text(400, "\(error)")
+        }
+    }
+
+    /// A JSON body as `T`; a 400 refusal saying what is wrong otherwise.
+    func decode<T: Decodable>(_ body: [UInt8]?) throws(StudioCamera.Refusal) -> T {
+        guard let body, !body.isEmpty else { throw .init(status: 400, message: "this request needs a JSON body (docs/studio.md)") }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(body))
+        } catch DecodingError.keyNotFound(let key, _) {
+            throw .init(status: 400, message: "the JSON body lacks \"\(key.stringValue)\"")
+        } catch DecodingError.typeMismatch(_, let context) {
+            throw .init(status: 400, message: "the JSON body's \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" has the wrong type")
+        } catch {
+            throw .init(status: 400, message: "the body is not the JSON this request takes (docs/studio.md)")
+        }
+    }
+
+    /// `GET /api/preview`: a stream of JPEGs, at most ``StudioSettings/maxPreviewStreams`` at once.
+    func previewStream(_ request: HTTPRequest) -> HTTPResponse {
+        guard request.method == "GET" else { return HTTPResponse(status: 200, headers: [("Content-Type", PreviewStream.contentType)]) }
+        let admitted = previewStreams.withLock { count -> Bool in
+            guard count < settings.maxPreviewStreams else { return false }
+            count += 1
+            return true
+        }
+        guard admitted else {
+            return .text(503, "too many previews are open (\(settings.maxPreviewStreams)); close a studio tab", headers: [("Retry-After", "5")])
+        }
+        let stream = PreviewStream(feed: camera.feed, resend: settings.previewResend) { [previewStreams] in
+            previewStreams.withLock { $0 -= 1 }
+        }
+        camera.tick()
+        return HTTPResponse(status: 200, headers: [("Content-Type", PreviewStream.contentType)], body: .stream(stream))
     }
 
     func json(_ text: String, status: Int = 200) -> HTTPResponse {
@@ -132,4 +205,18 @@ final class BoundedBody: HTTPUpload, @unchecked Sendable {
     }
 
     func discard() { bytes = [] }
+}
+
+/// `GET /api/sources`: the cameras found now, and the source chosen.
+struct SourcesAnswer: Encodable {
+    var cameras: [CameraDevice]
+    /// The synthetic source (`test`, or `test:WxH@FPS`) and a video file (`file:/PATH`).
+    var test = "test"
+    var file = "file:/PATH"
+    var chosen: String?
+}
+
+/// The body of `POST /api/source`.
+struct SourceChoice: Decodable {
+    var source: String
 }

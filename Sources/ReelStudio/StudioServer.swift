@@ -29,6 +29,10 @@ public final class StudioServer: HTTPService {
     let http: HTTPServer
     let events: StudioEvents
     let uploads: UploadPolicy
+    /// The record page's source, preview and recording.
+    let camera: StudioCamera
+    /// Previews open now.
+    let previewStreams = Locked(0)
     private let sessions = Locked<[OriginToken]>([])
     private let limiter = Locked(AuthFailureLimiter(maxFailures: 10, window: 60))
     private let ticker = Locked<(any Ticker)?>(nil)
@@ -44,6 +48,7 @@ public final class StudioServer: HTTPService {
         http = try HTTPServer(settings: settings.http)
         events = StudioEvents(maxStreams: settings.maxEventStreams, keepAlive: settings.keepAliveInterval)
         uploads = UploadPolicy(maxBodyBytes: settings.maxBodyBytes)
+        camera = StudioCamera(settings: settings, events: events)
     }
 
     /// The port it listens on; 0 before ``start()``.
@@ -64,23 +69,32 @@ public final class StudioServer: HTTPService {
 
     var access: StudioAccess { StudioAccess(boundHost: settings.host, port: port) }
 
-    /// Binds, then publishes the status every ``StudioSettings/statusInterval`` seconds.
+    /// Binds, then publishes the status every ``StudioSettings/statusInterval`` seconds (and
+    /// starts or ends the idle preview as watchers come and go).
     public func start() throws(Error) {
         try http.start(serving: self)
         publishStatus()
+        camera.publishCamera()
+        events.publish("recording", data: camera.recording.json)
         let started = RealClock().every(MediaTime(seconds: settings.statusInterval), name: "reel-studio-status") { [weak self] _ in
             self?.publishStatus()
+            self?.camera.tick()
         }
         ticker.withLock { $0 = started }
     }
 
-    /// Stops: ends every event stream, lets other requests finish (up to
+    /// Stops: finishes a recording in progress as `stop` would (and waits for it), ends every
+    /// event stream and preview, lets other requests finish (up to
     /// ``StudioSettings/shutdownGrace`` seconds), closes the rest. Idempotent.
-    public func stop() {
+    public func stop() async {
         ticker.withLock { value -> (any Ticker)? in defer { value = nil }; return value }?.stop()
+        await camera.shutdown()
         events.closeAll()
         http.stop()
     }
+
+    /// Whether a recording is running (the command line says so before stopping).
+    public var isRecording: Bool { camera.recording.isActive }
 
     /// The status now.
     public func status() -> StudioStatus {

@@ -1,6 +1,8 @@
 import Foundation
 import ReelCore
 import ReelHTTP
+import ReelMedia
+import ReelRecord
 
 /// How `reel studio` runs: where it listens, what it shows, and its bounds.
 public struct StudioSettings: Sendable {
@@ -35,6 +37,25 @@ public struct StudioSettings: Sendable {
     public var maxSessions: Int = 32
     /// Seconds a stop waits for requests in flight.
     public var shutdownGrace: Double = 5
+    /// Where recordings go and are kept while in progress (`reel/recordings` of the XDG data
+    /// and state folders), as for `reel record`.
+    public var folders: XDGDirectories = XDGDirectories(environment: ProcessInfo.processInfo.environment, accountHome: NSHomeDirectory())
+    /// Whether recordings keep the machine awake (a systemd-inhibit lock, as `reel record`).
+    public var keepAwake = true
+    /// The face tracker of a recording that asks for one (the installed models by default).
+    public var faceTracking: @Sendable (Bool) -> (make: @Sendable () -> any FaceTracker, warning: String?) = {
+        VisionFaceTracker.forRecording(requested: $0)
+    }
+    /// Opens a source for the preview and for recordings (``CaptureSources/open(_:realTime:)``;
+    /// tests pass sources that vanish and come back).
+    public var openSource: @Sendable (SourceSpec) throws -> any CaptureSource = { try CaptureSources.open($0) }
+    /// Free bytes on the file system holding a path, for the recorder's disk checks (statvfs
+    /// when nil; tests pass a disk that fills up).
+    public var freeBytes: (@Sendable (String) -> Int64?)?
+    /// Previews open at once at most (more are refused with 503).
+    public var maxPreviewStreams: Int = 8
+    /// Seconds a preview without a new picture waits before sending the newest again.
+    public var previewResend: Double = 5
 
     public init(host: String = "127.0.0.1", port: Int = 8090, remote: Bool = false, libraryPath: String,
                 source: String? = nil, accessLog: AccessLogDestination = .none) {

@@ -27,6 +27,35 @@ struct StudioCommandTests {
         #expect(!FileManager.default.fileExists(atPath: folder.path("lib.sqlite")), "the studio alone creates no library")
     }
 
+    @Test("SIGTERM while recording: the recording is finished as stop would, into the library, before the studio exits")
+    func signalFinishesTheRecording() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanup() }
+        let library = folder.path("lib.sqlite")
+        let studio = try LineWatchedProcess(try ReelBinary.path(), ["studio", "--port", "0", "--library", library, "--access-log", "none",
+                                                                    "--source", "test:320x180@15"],
+                                            environment: ["HOME": folder.url.path, "XDG_DATA_HOME": folder.path("data"),
+                                                          "XDG_STATE_HOME": folder.path("state")])
+        let line = try #require(await studio.waitForLine(timeout: .seconds(20)) { $0.contains("open:") })
+        let address = try #require(line.split(separator: " ").last.map(String.init))
+        let token = try #require(address.split(separator: "=").last.map(String.init))
+        let base = String(address.prefix { $0 != "?" })
+        let auth = ["-H", "Authorization: Bearer \(token)", "-H", "Origin: \(base.dropLast())"]
+        let started = try curl(auth + ["-X", "POST", "--data", #"{"mode":"timelapse","interval":0.5,"canvas":"1280x720","title":"Late"}"#,
+                                       base + "api/recording/start"])
+        #expect(started.status == 202, "\(started.text)")
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline, !(try curl(auth + [base + "api/recording"]).text.contains("\"framesWritten\":2")) {
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        studio.send(SIGTERM)
+        let ended = await studio.wait(timeout: .seconds(30))
+        #expect(!ended.timedOut && ended.status == 0, "exit \(ended.status): \(ended.stderr)")
+        #expect(ended.stderr.contains("finishing the recording first"), "\(ended.stderr)")
+        let sessions = try ReelBinary.run(["sessions", "--library", library])
+        #expect(sessions.stdout.contains("Late"), "\(sessions.stdout)\(sessions.stderr)")
+    }
+
     @Test("--open without xdg-open: a note saying what to install, and the studio serves anyway")
     func openWithoutOpener() async throws {
         let folder = try TemporaryDirectory()

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelRecord
 import ReelStore
 import ReelStudio
 import ReelTestSupport
@@ -17,13 +18,17 @@ final class TestStudio: @unchecked Sendable {
         folder = try TemporaryDirectory()
         var settings = StudioSettings(port: 0, libraryPath: folder.path("library.sqlite"))
         settings.version = "test"
+        settings.folders = XDGDirectories(environment: ["XDG_DATA_HOME": folder.path("data"), "XDG_STATE_HOME": folder.path("state"),
+                                                        "XDG_CACHE_HOME": folder.path("cache")], accountHome: folder.url.path)
+        settings.keepAwake = false
+        settings.faceTracking = { _ in ({ NoFaceTracker() }, nil) }
         configure(&settings)
         server = try StudioServer(settings: settings)
         try server.start()
     }
 
-    func close() {
-        server.stop()
+    func close() async {
+        await server.stop()
         folder.cleanup()
     }
 
@@ -37,8 +42,14 @@ final class TestStudio: @unchecked Sendable {
 
 func withStudio<T>(configure: (inout StudioSettings) -> Void = { _ in }, _ body: (TestStudio) async throws -> T) async throws -> T {
     let studio = try TestStudio(configure: configure)
-    defer { studio.close() }
-    return try await body(studio)
+    do {
+        let result = try await body(studio)
+        await studio.close()
+        return result
+    } catch {
+        await studio.close()
+        throw error
+    }
 }
 
 /// The studio's server through curl on loopback: sign-in, the gate's refusals, the API, the
@@ -193,14 +204,14 @@ struct StudioServerTests {
             let third = try curl(["--max-time", "3", "-H", "Authorization: Bearer \(studio.token)", studio.base + "/api/events"])
             #expect(third.status == 503)
             let started = ContinuousClock.now
-            studio.server.stop()
+            await studio.server.stop()
             #expect(ContinuousClock.now - started < .seconds(3), "open streams do not hold the stop")
             #expect(await stream.waitForEnd(timeout: .seconds(5)), "the stream ended with the studio")
         }
     }
 
     @Test("another address than loopback needs --remote")
-    func remoteNeedsFlag() throws {
+    func remoteNeedsFlag() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.cleanup() }
         #expect(throws: StudioServer.StartError.self) {
@@ -208,10 +219,10 @@ struct StudioServerTests {
         }
         let remote = try StudioServer(settings: StudioSettings(host: "0.0.0.0", port: 0, remote: true, libraryPath: folder.path("l.sqlite")))
         try remote.start()
-        defer { remote.stop() }
         let session = try curl(["-H", "Authorization: Bearer \(remote.token.text)", "http://127.0.0.1:\(remote.port)/api/status"])
         #expect(session.status == 200)
         #expect(try curl(["http://127.0.0.1:\(remote.port)/api/status"]).status == 401, "the token is still needed")
+        await remote.stop()
     }
 }
 

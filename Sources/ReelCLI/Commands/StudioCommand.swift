@@ -51,8 +51,9 @@ enum StudioCommand {
         if arguments.flag(open) { openInBrowser(address) }
 
         await SignalTrap.serveUntilStopped { received in
-            ErrorPrinter.note("reel studio", "\(received == SIGINT ? "interrupted" : "terminated"), stopping")
-            studio.stop()
+            let finishing = studio.isRecording ? " (finishing the recording first, as stop would)" : ""
+            ErrorPrinter.note("reel studio", "\(received == SIGINT ? "interrupted" : "terminated"), stopping\(finishing)")
+            await studio.stop()
             ErrorPrinter.note("reel studio", "stopped")
         }
         return 0

@@ -13,6 +13,19 @@ public enum StudioRoute: Sendable, Hashable {
     case events
     /// `/api/sign-out`: ends this browser's session (POST).
     case signOut
+    /// `/api/sources`: the cameras found and the other kinds of source.
+    case sources
+    /// `/api/camera`: the chosen source and its preview (GET); `/api/source` chooses one (POST).
+    case camera
+    case chooseSource
+    /// `/api/preview`: the live preview, a stream of JPEGs; `/api/preview.jpg`: its newest picture.
+    case preview
+    case previewPicture
+    /// `/api/recording`: the recording's state; `/api/recording/start` starts one (POST).
+    case recording
+    case startRecording
+    /// `/api/recording/pause`, `resume`, `toggle`, `stop` (POST).
+    case controlRecording(RecordingStateMachine.Control)
 
     /// The page's files.
     public static let assetNames: Set<String> = ["app.js", "style.css", "icon.svg"]
@@ -23,7 +36,19 @@ public enum StudioRoute: Sendable, Hashable {
         case "/api/status": self = .status
         case "/api/events": self = .events
         case "/api/sign-out": self = .signOut
+        case "/api/sources": self = .sources
+        case "/api/camera": self = .camera
+        case "/api/source": self = .chooseSource
+        case "/api/preview": self = .preview
+        case "/api/preview.jpg": self = .previewPicture
+        case "/api/recording": self = .recording
+        case "/api/recording/start": self = .startRecording
         default:
+            let control = "/api/recording/"
+            if path.hasPrefix(control), let action = RecordingStateMachine.Control(rawValue: String(path.dropFirst(control.count))) {
+                self = .controlRecording(action)
+                return
+            }
             let prefix = "/assets/"
             guard path.hasPrefix(prefix) else { return nil }
             let name = String(path.dropFirst(prefix.count))
@@ -35,8 +60,8 @@ public enum StudioRoute: Sendable, Hashable {
     /// The methods the route answers (besides HEAD for GET routes).
     public var methods: [String] {
         switch self {
-        case .page, .asset, .status, .events: ["GET", "HEAD"]
-        case .signOut: ["POST"]
+        case .page, .asset, .status, .events, .sources, .camera, .preview, .previewPicture, .recording: ["GET", "HEAD"]
+        case .signOut, .chooseSource, .startRecording, .controlRecording: ["POST"]
         }
     }
 }

@@ -34,6 +34,53 @@ enum StudioPage {
           <button id="sign-out" type="button" class="quiet">Sign out</button>
         </header>
         <main>
+          <section aria-labelledby="record-title" class="panel record">
+            <h2 id="record-title">Record</h2>
+            <div class="record-grid">
+              <figure class="preview">
+                <div class="picture" id="picture">
+                  <img id="preview" alt="Live preview of the source" width="640" height="360">
+                  <div id="face-box" class="face-box" hidden></div>
+                </div>
+                <figcaption id="preview-note">The preview starts when a source is chosen.</figcaption>
+              </figure>
+              <form id="record-form" class="record-form">
+                <label for="source-choice">Source</label>
+                <select id="source-choice"></select>
+                <div id="file-row" class="row" hidden>
+                  <input id="source-file" type="text" placeholder="/home/me/Videos/desk.mp4" aria-label="Video file path" autocomplete="off">
+                  <button id="use-file" type="button">Use file</button>
+                </div>
+                <fieldset class="modes">
+                  <legend>Mode</legend>
+                  <label><input id="mode-timelapse" type="radio" name="mode" value="timelapse" checked> Timelapse</label>
+                  <label><input id="mode-full" type="radio" name="mode" value="full"> Full</label>
+                </fieldset>
+                <label for="interval">Seconds of study per frame</label>
+                <input id="interval" type="number" min="0.1" step="any" value="5" inputmode="decimal">
+                <label for="title">Title</label>
+                <input id="title" type="text" maxlength="200" autocomplete="off">
+                <label for="tags">Tags, separated by commas</label>
+                <input id="tags" type="text" autocomplete="off">
+                <div class="row buttons">
+                  <button id="start" type="submit" class="primary">Start recording</button>
+                  <button id="pause" type="button" disabled aria-keyshortcuts="Space">Pause</button>
+                  <button id="stop" type="button" disabled>Stop</button>
+                </div>
+                <p class="hint">Space pauses and resumes. Closing this tab never stops a recording.</p>
+              </form>
+            </div>
+            <dl class="facts recording-facts">
+              <div><dt>State</dt><dd id="rec-state" data-state="idle">Not recording</dd></div>
+              <div><dt>Study time</dt><dd id="rec-active">–</dd></div>
+              <div><dt>Wall time</dt><dd id="rec-wall">–</dd></div>
+              <div><dt>Frames</dt><dd id="rec-frames">–</dd></div>
+              <div><dt>File size</dt><dd id="rec-size">–</dd></div>
+              <div><dt>Disk lasts</dt><dd id="rec-estimate">–</dd></div>
+              <div><dt>Load</dt><dd id="rec-load">–</dd></div>
+            </dl>
+            <p id="rec-message" class="message" role="status" aria-live="polite"></p>
+          </section>
           <section aria-labelledby="status-title" class="panel">
             <h2 id="status-title">This studio</h2>
             <dl class="facts">

@@ -13,6 +13,7 @@ enum StudioStyle {
                   --accent: #7aa2ff; --ok: #4ade80; --warn: #fbbf24; --bad: #f87171; }
         }
         * { box-sizing: border-box; }
+        [hidden] { display: none !important; }
         body { margin: 0; background: var(--bg); color: var(--fg); line-height: 1.45; }
         .bar { display: flex; align-items: center; gap: 1rem; flex-wrap: wrap; padding: 0.75rem 1.25rem;
                background: var(--panel); border-bottom: 1px solid var(--line); }
@@ -30,11 +31,44 @@ enum StudioStyle {
                  background: var(--panel); color: var(--fg); cursor: pointer; }
         button:hover { border-color: var(--accent); }
         :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+        .panel + .panel { margin-top: 1.25rem; }
+        .record-grid { display: grid; grid-template-columns: minmax(0, 3fr) minmax(15rem, 2fr); gap: 1.25rem; align-items: start; }
+        .preview { margin: 0; }
+        .picture { position: relative; background: #000; border-radius: 0.5rem; overflow: hidden; aspect-ratio: 16 / 9; }
+        .picture img { display: block; width: 100%; height: 100%; object-fit: contain; }
+        .picture img:not([src]) { visibility: hidden; }
+        .face-box { position: absolute; border: 2px solid #facc15; border-radius: 0.3rem; box-shadow: 0 0 0 1px #000a; pointer-events: none; }
+        .face-box[data-kind="upperBody"], .face-box[data-kind="widenedFace"] { border-style: dashed; }
+        .preview figcaption { color: var(--muted); font-size: 0.85rem; margin-top: 0.4rem; overflow-wrap: anywhere; }
+        .record-form { display: flex; flex-direction: column; gap: 0.35rem; }
+        .record-form label, .modes legend { font-size: 0.85rem; color: var(--muted); }
+        .record-form input[type=text], .record-form input[type=number], .record-form select {
+          font: inherit; padding: 0.4rem 0.55rem; border-radius: 0.45rem; border: 1px solid var(--line);
+          background: var(--bg); color: var(--fg); width: 100%; }
+        .modes { border: 0; padding: 0; margin: 0.3rem 0; display: flex; gap: 1rem; }
+        .modes label { color: var(--fg); font-size: 1rem; }
+        .row { display: flex; gap: 0.5rem; flex-wrap: wrap; }
+        .row input { flex: 1; }
+        .buttons { margin-top: 0.6rem; }
+        button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
+        button:disabled { opacity: 0.5; cursor: default; }
+        .hint { color: var(--muted); font-size: 0.8rem; margin: 0.3rem 0 0; }
+        .recording-facts { margin-top: 1rem; }
+        #rec-state[data-state="recording"] { color: var(--bad); font-weight: 600; }
+        #rec-state[data-state="paused"], #rec-state[data-state="interrupted"] { color: var(--warn); font-weight: 600; }
+        #rec-state[data-state="finished"] { color: var(--ok); }
+        .message { min-height: 1.2em; margin: 0.75rem 0 0; font-size: 0.9rem; overflow-wrap: anywhere; }
+        .message[data-tone="bad"] { color: var(--bad); }
+        .message[data-tone="warn"] { color: var(--warn); }
+        .message[data-tone="ok"] { color: var(--ok); }
         .notice { margin-top: 1rem; padding: 0.75rem 1rem; border-left: 4px solid var(--warn); background: var(--panel); }
         @media (max-width: 30rem) {
           .bar { padding: 0.6rem 0.9rem; }
           main { padding: 0.9rem; }
           .facts { grid-template-columns: 1fr; }
+        }
+        @media (max-width: 48rem) {
+          .record-grid { grid-template-columns: 1fr; }
         }
 
         """

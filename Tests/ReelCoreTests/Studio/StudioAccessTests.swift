@@ -107,4 +107,22 @@ struct StudioAccessTests {
         }
         #expect(StudioRoute.signOut.methods == ["POST"])
     }
+
+    @Test("the record routes: controls by name, each a POST; reads are GET; nothing else under /api/recording/")
+    func recordRoutes() {
+        #expect(StudioRoute(path: "/api/recording") == .recording)
+        #expect(StudioRoute(path: "/api/recording/start") == .startRecording)
+        for control in RecordingStateMachine.Control.allCases {
+            #expect(StudioRoute(path: "/api/recording/\(control.rawValue)") == .controlRecording(control))
+            #expect(StudioRoute.controlRecording(control).methods == ["POST"])
+        }
+        for path in ["/api/recording/", "/api/recording/Pause", "/api/recording/pause/", "/api/recording/../status", "/api/preview/x"] {
+            #expect(StudioRoute(path: path) == nil, "\(path)")
+        }
+        #expect(StudioRoute(path: "/api/preview") == .preview)
+        #expect(StudioRoute(path: "/api/preview.jpg") == .previewPicture)
+        #expect(StudioRoute.preview.methods == ["GET", "HEAD"])
+        #expect(StudioRoute(path: "/api/source") == .chooseSource && StudioRoute.chooseSource.methods == ["POST"])
+        #expect(StudioRoute(path: "/api/sources") == .sources && StudioRoute(path: "/api/camera") == .camera)
+    }
 }

@@ -1,0 +1,56 @@
+import Foundation
+import ReelCore
+import ReelMedia
+import ReelRuntime
+
+/// The preview while nothing records: the chosen source opened for the preview alone, its
+/// frames offered to a ``PreviewBranch``. A recording takes the source over (this stops first,
+/// so a camera is never opened twice); when it ends, a new idle preview starts.
+final class IdlePreview: Sendable {
+    let source: SourceSpec
+    /// The open source; `stopped` once ``stop()`` was called (a source still opening then
+    /// is stopped as soon as it opens).
+    private let capture: Locked<(source: (any CaptureSource)?, stopped: Bool)>
+    private let branch: PreviewBranch
+    private let thread: WorkerThread
+    /// Why the source could not be opened or stopped delivering (nil: it delivers).
+    let failure: Locked<String?>
+
+    /// Opens `source` on a capture thread, offering its frames to `branch`.
+    init(source: SourceSpec, branch: PreviewBranch, open: @escaping @Sendable (SourceSpec) throws -> any CaptureSource) {
+        self.source = source
+        self.branch = branch
+        let capture = Locked<(source: (any CaptureSource)?, stopped: Bool)>((nil, false)), failure = Locked<String?>(nil)
+        self.capture = capture
+        self.failure = failure
+        branch.start()
+        thread = WorkerThread.run(name: "reel.studio.preview") {
+            do {
+                let opened = try open(source)
+                capture.withLock { state in
+                    state.source = opened
+                    if state.stopped { opened.stop() }
+                }
+                try opened.run { sample in
+                    if case .video(let frame) = sample { branch.offer(frame) }
+                }
+                if !capture.withLock({ $0.stopped }) { failure.withLock { $0 = "the source ended" } }
+            } catch {
+                failure.withLock { $0 = "\(error)" }
+            }
+        }
+    }
+
+    /// Whether the capture has ended (stopped, failed or the source ended).
+    var hasEnded: Bool { thread.isFinished }
+
+    /// Stops the capture and waits until the source is closed.
+    func stop() {
+        capture.withLock { state -> (any CaptureSource)? in
+            state.stopped = true
+            return state.source
+        }?.stop()
+        thread.join()
+        branch.stop()
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import ReelCore
+import ReelRecord
+
+/// The body of `POST /api/recording/start`: what `reel record`'s options say, as JSON.
+///
+/// ```json
+/// {"source": "test", "mode": "timelapse", "interval": 5, "title": "Chemistry", "tags": ["exam"]}
+/// ```
+struct RecordRequest: Decodable, Sendable {
+    /// The source (nil: the one chosen with `POST /api/source`).
+    var source: String?
+    /// `timelapse` or `full`.
+    var mode: String
+    /// Timelapse: seconds of study between frames (default 5).
+    var interval: Double?
+    var title: String?
+    var tags: [String]?
+    /// `1920x1080` (default) or `1280x720`, and portrait.
+    var canvas: String?
+    var portrait: Bool?
+    /// Track faces (default true).
+    var faces: Bool?
+
+    /// The recorder's settings, built and checked as `reel record` builds and checks its
+    /// options (``RecordSettings/study(source:mode:interval:canvas:portrait:title:tags:output:folders:libraryPath:environment:)``).
+    func settings(source: SourceSpec, folders: XDGDirectories, libraryPath: String) throws(StudioCamera.Refusal) -> RecordSettings {
+        guard let mode = RecordingMode(rawValue: mode) else {
+            throw .init(status: 400, message: "mode: '\(self.mode)' is not a mode; use timelapse or full")
+        }
+        if mode == .full, interval != nil { throw .init(status: 400, message: "interval: applies to timelapse only") }
+        let intervalSeconds = interval ?? 5
+        guard intervalSeconds.isFinite, intervalSeconds > 0 else { throw .init(status: 400, message: "interval: must be a positive number of seconds") }
+        let canvasText = canvas ?? RecordingCanvas.hd1080.rawValue
+        guard let canvas = RecordingCanvas(rawValue: canvasText) else {
+            throw .init(status: 400, message: "canvas: '\(canvasText)' is not offered; use " + RecordingCanvas.allCases.map(\.rawValue).joined(separator: " or "))
+        }
+        var settings = RecordSettings.study(source: source, mode: mode, interval: MediaTime(seconds: intervalSeconds), canvas: canvas,
+                                            portrait: portrait ?? false, title: title.flatMap { $0.isEmpty ? nil : $0 },
+                                            tags: tags ?? [], output: nil, folders: folders, libraryPath: libraryPath)
+        settings.facesRequested = faces ?? true
+        do {
+            try settings.validate()
+        } catch {
+            // The checks speak of the command line's options ("--title: …"); the API's fields
+            // have the same names.
+            let message = String(error.description.trimmingPrefix("--"))
+            throw .init(status: 400, message: message.hasPrefix("tag:") ? "tags:" + message.dropFirst("tag:".count) : message)
+        }
+        return settings
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import ReelCore
+import ReelRecord
+import ReelRuntime
+
+/// What the record page shows of the recording: `GET /api/recording` and the `recording`
+/// event. Built from the recorder's own reports (``RecordReporter``), the same ones `reel
+/// record` prints as its status line.
+public struct RecordingSnapshot: Codable, Sendable, Equatable {
+    /// `idle` (none yet), `starting`, `recording`, `paused`, `interrupted`, `finishing`,
+    /// `finished` or `failed`.
+    public var state: String = "idle"
+    public var id: String?
+    public var mode: String?
+    /// Timelapse: study seconds between frames.
+    public var intervalSeconds: Double?
+    public var title: String?
+    public var tags: [String] = []
+    /// The source as given (`test`, `v4l2:/dev/video0` …) and as the recorder names it.
+    public var source: String?
+    public var sourceName: String?
+    /// The recorded picture's size.
+    public var width: Int?, height: Int?
+    /// Active (study) time against wall time, in seconds.
+    public var activeSeconds: Double = 0
+    public var wallSeconds: Double = 0
+    public var framesWritten: Int = 0
+    public var fileBytes: Int64 = 0
+    /// Free bytes where the recording in progress is kept, and how long that lasts at this
+    /// mode's rate (the disk estimate of ``DiskBudget``).
+    public var freeBytes: Int64?
+    public var bytesPerHour: Int64?
+    public var hoursLeft: Double?
+    /// The load level (`normal` …) and why when not normal; the recorder's CPU share of a core.
+    public var load: String = "normal"
+    public var loadReason: String?
+    public var cpuShare: Double?
+    /// The tracker's newest face box in the recorded picture (normalized, origin top-left).
+    public var face: Face?
+    /// The newest message (a warning, an interruption's cause, why it stopped).
+    public var message: String?
+    /// When finished: the MP4 and whether it went into the library; why it stopped early or
+    /// failed (a finished recording stopped by a full disk has both).
+    public var outputPath: String?
+    public var sessionRegistered: Bool?
+    public var error: String?
+
+    public struct Face: Codable, Sendable, Equatable {
+        public var x: Double, y: Double, width: Double, height: Double
+        /// `face`, `upperBody`, `widenedFace` or `defaultRegion`.
+        public var kind: String
+    }
+
+    public init() {}
+
+    /// Whether a recording is under way (not idle, finished or failed).
+    public var isActive: Bool { ["starting", "recording", "paused", "interrupted", "finishing"].contains(state) }
+
+    /// A recording starting with `settings`.
+    init(starting settings: RecordSettings, sourceText: String) {
+        state = "starting"
+        id = settings.id.uuidString.lowercased()
+        mode = settings.mode.rawValue
+        intervalSeconds = settings.mode == .timelapse ? settings.interval.seconds : nil
+        title = settings.title
+        tags = settings.tags
+        source = sourceText
+        width = settings.dimensions.width
+        height = settings.dimensions.height
+        bytesPerHour = settings.videoBytesPerHour
+    }
+
+    /// The status line's numbers.
+    mutating func update(_ status: RecordStatus) {
+        state = status.state.rawValue
+        activeSeconds = status.activeSeconds
+        wallSeconds = status.wallSeconds
+        framesWritten = status.framesWritten
+        fileBytes = status.fileBytes
+        freeBytes = status.freeBytes
+        if let free = status.freeBytes, let rate = bytesPerHour, rate > 0 {
+            hoursLeft = Double(free) / Double(rate)
+        } else {
+            hoursLeft = nil
+        }
+        load = "\(status.load)"
+        loadReason = status.loadReason
+        cpuShare = status.cpuShare
+        sourceName = status.sourceName ?? sourceName
+        if let sample = status.face {
+            let kind = switch sample.kind {
+            case .face: "face"
+            case .upperBody: "upperBody"
+            case .widenedFace: "widenedFace"
+            case .defaultRegion: "defaultRegion"
+            }
+            face = Face(x: sample.box.x, y: sample.box.y, width: sample.box.width, height: sample.box.height, kind: kind)
+        }
+    }
+
+    /// The final report.
+    mutating func finish(_ report: RecordReport) {
+        activeSeconds = report.activeSeconds
+        if report.wallSeconds > 0 { wallSeconds = report.wallSeconds }
+        framesWritten = report.framesWritten
+        if report.fileBytes > 0 { fileBytes = report.fileBytes }
+        outputPath = report.outputPath
+        sessionRegistered = report.sessionRegistered
+        let problem = report.startError ?? report.diskStop ?? report.writerError ?? report.finishError ?? report.sourceError
+        error = problem
+        if let kept = report.keptForRecovery { message = "the recording is kept in \(kept); 'reel recover' finishes it" }
+        state = report.outputPath != nil ? "finished" : "failed"
+    }
+
+    /// One line of JSON.
+    var json: String { StudioJSON.line(self) }
+}
+
+/// JSON for the API and the events: keys sorted, slashes plain, one line.
+enum StudioJSON {
+    static func line(_ value: some Encodable) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(value)) ?? Data("{}".utf8), as: UTF8.self)
+    }
+}
+
+/// The recorder's reports, kept as a ``RecordingSnapshot`` and published on every change.
+final class StudioRecordReporter: RecordReporter {
+    private let snapshot: Locked<RecordingSnapshot>
+    private let publish: @Sendable (RecordingSnapshot) -> Void
+
+    init(starting: RecordingSnapshot, publish: @escaping @Sendable (RecordingSnapshot) -> Void) {
+        snapshot = Locked(starting)
+        self.publish = publish
+        publish(starting)
+    }
+
+    var current: RecordingSnapshot { snapshot.withLock { $0 } }
+
+    private func change(_ body: (inout RecordingSnapshot) -> Void) {
+        publish(snapshot.withLock { body(&$0); return $0 })
+    }
+
+    func info(_ line: String) {}
+
+    func warning(_ line: String) { change { $0.message = line } }
+
+    func stateChanged(_ change: RecordStateChange) {
+        self.change { snapshot in
+            snapshot.state = change.to == .finished ? "finishing" : change.to.rawValue
+            snapshot.activeSeconds = change.activeSeconds
+            if let detail = change.detail { snapshot.message = "\(change.to.rawValue): \(detail)" }
+        }
+    }
+
+    func status(_ status: RecordStatus) { change { $0.update(status) } }
+
+    func finished(_ report: RecordReport) { change { $0.finish(report) } }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import ReelCore
+import ReelMedia
+import ReelRecord
+import ReelRuntime
+
+/// The record page's camera: the chosen source, its live preview, and the recording, one at a
+/// time. The recording is a ``StudyRecorder``, the one `reel record` runs, with the preview as
+/// a branch of its capture that drops freely (``PreviewBranch``); while nothing records, an
+/// ``IdlePreview`` feeds the same ``PreviewFeed``, and only while someone watches.
+///
+/// A browser is only a window on it: closing a tab, or every tab, changes nothing; a second
+/// tab sees the same state (the `recording` and `camera` events).
+final class StudioCamera: Sendable {
+    /// A request the camera refuses: the HTTP status and what to do.
+    struct Refusal: Error {
+        var status: Int
+        var message: String
+    }
+
+    private struct State {
+        var sourceText: String?
+        var source: SourceSpec?
+        /// The shape of the preview: the canvas of the last recording started (or 1920x1080).
+        var canvas = VideoDimensions(width: 1920, height: 1080)
+        var idle: IdlePreview?
+        /// No new idle preview before this (after one failed to open or ended).
+        var idleRetry: Date?
+        var recorder: StudyRecorder?
+        var reporter: StudioRecordReporter?
+        var run: Task<Void, Never>?
+        var last = RecordingSnapshot()
+        var closed = false
+    }
+
+    let feed = PreviewFeed()
+    private let state = Locked(State())
+    private let settings: StudioSettings
+    private let events: StudioEvents
+
+    init(settings: StudioSettings, events: StudioEvents) {
+        self.settings = settings
+        self.events = events
+        if let text = settings.source, let spec = try? SourceSpec(parsing: text) {
+            state.withLock { $0.sourceText = text; $0.source = spec }
+        }
+    }
+
+    /// The recording's state now (the last one's, when none runs).
+    var recording: RecordingSnapshot {
+        state.withLock { $0.reporter?.current ?? $0.last }
+    }
+
+    /// The source and the preview now.
+    var camera: CameraSnapshot {
+        let (text, idle, recording) = state.withLock { ($0.sourceText, $0.idle, $0.recorder != nil) }
+        return CameraSnapshot(source: text, previewing: recording || (idle.map { !$0.hasEnded } ?? false),
+                              problem: recording ? nil : idle?.failure.withLock { $0 }, watchers: feed.watcherCount)
+    }
+
+    // MARK: Source
+
+    /// Chooses the source to preview and record from (refused while recording).
+    func choose(_ text: String) throws(Refusal) {
+        let spec = try Self.parse(text)
+        let old = try state.withLock { state throws(Refusal) -> IdlePreview? in
+            guard state.recorder == nil else { throw Refusal(status: 409, message: "a recording is running; stop it before choosing another source") }
+            state.sourceText = text
+            state.source = spec
+            state.idleRetry = nil
+            defer { state.idle = nil }
+            return state.idle
+        }
+        old?.stop()
+        publishCamera()
+    }
+
+    /// A source as the API takes it: `test[:WxH[@FPS]]`, `file:/ABSOLUTE/PATH`, `v4l2:/dev/videoN`.
+    static func parse(_ text: String) throws(Refusal) -> SourceSpec {
+        let spec: SourceSpec
+        do { spec = try SourceSpec(parsing: text) } catch {
+            throw Refusal(status: 400, message: "source: \(error)")
+        }
+        if case .file(let path) = spec {
+            guard path.hasPrefix("/") else { throw Refusal(status: 400, message: "source: a file must be given by its absolute path (file:/…)") }
+            guard FileManager.default.isReadableFile(atPath: path) else { throw Refusal(status: 400, message: "source: \(path) does not exist or cannot be read") }
+        }
+        return spec
+    }
+
+    /// Starts or stops the idle preview: it runs while someone watches and nothing records; a
+    /// source that failed is tried again after 2 s. Called every status tick.
+    func tick() {
+        let (stale, started) = state.withLock { state -> (IdlePreview?, Bool) in
+            let wanted = !state.closed && state.recorder == nil && state.source != nil && feed.watcherCount > 0
+            if let idle = state.idle, !wanted || idle.hasEnded {
+                if idle.hasEnded { state.idleRetry = Date(timeIntervalSinceNow: 2) }
+                state.idle = nil
+                return (idle, false)
+            }
+            guard wanted, state.idle == nil, let source = state.source, state.idleRetry.map({ Date() >= $0 }) ?? true else { return (nil, false) }
+            let size = PreviewBranch.size(for: state.canvas)
+            state.idle = IdlePreview(source: source, branch: PreviewBranch(feed: feed, width: size.width, height: size.height),
+                                     open: settings.openSource)
+            return (nil, true)
+        }
+        stale?.stop()
+        if stale != nil || started { publishCamera() }
+    }
+
+    // MARK: Recording
+
+    /// Starts a recording of `request` (the idle preview hands the source over first).
+    func start(_ request: RecordRequest) throws(Refusal) -> RecordingSnapshot {
+        let (sourceText, source) = try state.withLock { state throws(Refusal) -> (String, SourceSpec) in
+            guard !state.closed else { throw Refusal(status: 503, message: "the studio is stopping") }
+            guard state.recorder == nil else { throw Refusal(status: 409, message: "a recording is already running; stop it first") }
+            if let text = request.source { return (text, try Self.parse(text)) }
+            guard let text = state.sourceText, let source = state.source else {
+                throw Refusal(status: 400, message: "no source chosen: give one (test, v4l2:/dev/video0, file:/path) or choose it first")
+            }
+            return (text, source)
+        }
+        var settings = try request.settings(source: source, folders: self.settings.folders, libraryPath: self.settings.libraryPath)
+        if !self.settings.keepAwake { settings.keepAwakeCommand = nil }
+        let conflicts = RecordingRecovery(stateFolder: settings.stateFolder, libraryPath: settings.libraryPath ?? "").conflicts(with: settings)
+        if let refusal = conflicts.refusal { throw Refusal(status: 409, message: refusal) }
+        let tracking = self.settings.faceTracking(settings.facesRequested)
+        let reporter = StudioRecordReporter(starting: RecordingSnapshot(starting: settings, sourceText: sourceText)) { [events] snapshot in
+            events.publish("recording", data: snapshot.json)
+        }
+        for warning in conflicts.warnings + [tracking.warning].compactMap({ $0 }) { reporter.warning(warning) }
+        let size = PreviewBranch.size(for: settings.dimensions)
+        let recorder: StudyRecorder
+        do {
+            recorder = try StudyRecorder(settings: settings, reporter: reporter, tracker: tracking.make,
+                                         openSource: self.settings.openSource, freeBytes: self.settings.freeBytes,
+                                         preview: PreviewBranch(feed: feed, width: size.width, height: size.height))
+        } catch {
+            throw Refusal(status: 400, message: "\(error)")
+        }
+        let idle = try claim(recorder: recorder, reporter: reporter, source: (sourceText, source), canvas: settings.dimensions)
+        idle?.stop()
+        let run = Task.detached { [self] in
+            _ = await recorder.run()
+            ended(recorder)
+        }
+        state.withLock { $0.run = run }
+        publishCamera()
+        return reporter.current
+    }
+
+    /// Makes `recorder` the camera's recording, unless another got there first; returns the
+    /// idle preview to stop.
+    private func claim(recorder: StudyRecorder, reporter: StudioRecordReporter, source: (String, SourceSpec),
+                       canvas: VideoDimensions) throws(Refusal) -> IdlePreview? {
+        try state.withLock { state throws(Refusal) -> IdlePreview? in
+            guard state.recorder == nil, !state.closed else { throw Refusal(status: 409, message: "a recording is already running; stop it first") }
+            state.recorder = recorder
+            state.reporter = reporter
+            (state.sourceText, state.source) = source
+            state.canvas = canvas
+            defer { state.idle = nil }
+            return state.idle
+        }
+    }
+
+    private func ended(_ recorder: StudyRecorder) {
+        state.withLock { state in
+            guard state.recorder === recorder else { return }
+            state.last = state.reporter?.current ?? state.last
+            state.recorder = nil
+            state.reporter = nil
+            state.run = nil
+        }
+        publishCamera()
+    }
+
+    /// Pause, resume, toggle or stop the recording (409 when none runs).
+    func control(_ control: RecordingStateMachine.Control) throws(Refusal) {
+        guard let recorder = state.withLock({ $0.recorder }) else {
+            throw Refusal(status: 409, message: "no recording is running")
+        }
+        recorder.control(control)
+    }
+
+    /// Finishes a recording in progress as a stop would, waits for it, and ends the preview.
+    func shutdown() async {
+        let (recorder, run, idle) = state.withLock { state in
+            state.closed = true
+            defer { state.idle = nil }
+            return (state.recorder, state.run, state.idle)
+        }
+        recorder?.requestStop(reason: "the studio stopped")
+        await run?.value
+        idle?.stop()
+        feed.close()
+    }
+
+    func publishCamera() {
+        events.publish("camera", data: StudioJSON.line(camera))
+    }
+}
+
+/// The source and the preview: `GET /api/camera`, and the `camera` event.
+struct CameraSnapshot: Codable, Sendable, Equatable {
+    /// The chosen source, as given.
+    var source: String?
+    /// Whether pictures are coming (a recording, or the idle preview for a watcher).
+    var previewing: Bool
+    /// Why the idle preview has no picture (the source failed to open or ended).
+    var problem: String?
+    /// Previews open (tabs showing the picture).
+    var watchers: Int
+}
