@@ -12,7 +12,10 @@
 #  10. bench/deface.sh          reel export against deface on the 720p privacy clips (about 2 min; pip install the first time)
 #  11. bench/backup.sh          reel backup against cp -r, and the incremental run (about 2 min)
 #  12. bench/pomodoro.sh        pomodoro status --follow against a new reel per poll (about 1.5 min)
-# About 64 minutes on a 2-core machine, plus about 2 minutes the first time to make the
+#  13. bench/studio-preview.sh  reel studio's live preview against ffmpeg, and its share of a recording (about 8 min)
+#  14. bench/studio-latency.sh  the preview's latency, capture → drawn in chromium (about 1.5 min)
+#  15. bench/studio-record.sh   a 10-minute timelapse through the studio with the page open, against reel record (about 21 min)
+# About 95 minutes on a 2-core machine, plus about 2 minutes the first time to make the
 # inputs (cached in bench/.cache/).
 #
 #   make bench                                   # builds, then runs this
@@ -32,7 +35,7 @@ trap 'echo "run: interrupted" >&2; exit 130' INT
 trap 'exit 143' TERM
 
 failed=()
-for name in realtime fast-vs-ffmpeg latency origin-vs-nginx viewers record detector compose export deface backup pomodoro; do
+for name in realtime fast-vs-ffmpeg latency origin-vs-nginx viewers record detector compose export deface backup pomodoro studio-preview studio-latency studio-record; do
     echo "run: ---- bench/$name.sh ----" | tee -a "$log" >&2
     # Result blocks (stdout) are kept; progress (stderr) goes to the terminal and the log.
     if ! bash "$here/$name.sh" 2> >(tee -a "$log" >&2) | tee -a "$log" >> "$results"; then

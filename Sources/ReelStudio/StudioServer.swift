@@ -100,7 +100,7 @@ public final class StudioServer: HTTPService {
     public func status() -> StudioStatus {
         StudioStatus(version: settings.version, uptimeSeconds: Int(Date().timeIntervalSince(startedAt)),
                      eventStreams: events.streamCount, library: StudioStatus.library(at: settings.libraryPath),
-                     disk: StudioStatus.disk(for: settings.libraryPath), source: settings.source)
+                     disk: StudioStatus.disk(for: settings.libraryPath), source: camera.camera.source)
     }
 
     private func publishStatus() {

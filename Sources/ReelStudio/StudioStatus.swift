@@ -9,7 +9,7 @@ public struct StudioStatus: Codable, Sendable, Equatable {
     public var eventStreams: Int
     public var library: Library
     public var disk: Disk
-    /// The source the record page starts with, as given to `--source`.
+    /// The source chosen now (first the one given to `--source`), as given.
     public var source: String?
 
     public struct Library: Codable, Sendable, Equatable {

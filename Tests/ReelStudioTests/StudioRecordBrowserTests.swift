@@ -223,4 +223,35 @@ struct StudioRecordBrowserTests {
             #expect(try StudyLibrary(path: studio.server.settings.libraryPath).sessionCount() == 1, "what was recorded is kept")
         }
     }
+
+    @Test("a tab out of sight closes its preview (the studio encodes nothing for it) and opens it again when shown")
+    func hiddenTabClosesThePreview() async throws {
+        try await withStudio(configure: Self.configure) { studio in
+            let auth = ["-H", "Authorization: Bearer \(studio.token)"]
+            func watchers() throws -> Int {
+                let answer = try curl(auth + [studio.base + "/api/camera"])
+                return (try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["watchers"] as? Int ?? -1
+            }
+            func waitForWatchers(_ count: Int) async throws {
+                let deadline = ContinuousClock.now + .seconds(20)
+                while try watchers() != count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(100)) }
+                #expect(try watchers() == count)
+            }
+            try await withWebDriver { browser in
+                try await browser.navigate(to: studio.server.signInURL)
+                try await browser.waitUntil(script: "return (() => { \(Self.previewDigest) })() !== null", timeout: .seconds(20))
+                try await waitForWatchers(1)
+                // What the browser does when the tab goes to the background (headless chromium
+                // keeps every tab visible, so the page is told as it would be).
+                let hide = """
+                    Object.defineProperty(document, 'hidden', { configurable: true, get: () => arguments[0] });
+                    document.dispatchEvent(new Event('visibilitychange'));
+                    """
+                _ = try await browser.executeScript(hide, args: [.bool(true)])
+                try await waitForWatchers(0)
+                _ = try await browser.executeScript(hide, args: [.bool(false)])
+                try await waitForWatchers(1)
+            }
+        }
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelMedia
 import ReelStore
 import ReelStudio
 import ReelTestSupport
@@ -252,6 +253,35 @@ struct StudioRecordTests {
             #expect(FileManager.default.fileExists(atPath: session.filePath))
             try expectPlayableH264(session.filePath, width: 1280, height: 720)
         }
+    }
+
+    @Test("a source that delivers nothing: the preview ends after the wait instead of holding its connection, and counts no watcher")
+    func silentSourceEndsThePreview() async throws {
+        let silent = SilentSource()
+        try await withStudio(configure: { settings in
+            settings.previewResend = 1
+            settings.openSource = { _ in silent }
+        }) { studio in
+            #expect(try studio.post("/api/source", json: #"{"source":"test"}"#).status == 200)
+            let started = ContinuousClock.now
+            let preview = try studio.readPreview(seconds: 15)
+            #expect(preview.exitStatus == 0, "the stream ended by itself, before curl's limit: \(preview.stderr)")
+            #expect(ContinuousClock.now - started < .seconds(10))
+            #expect(preview.parts.isEmpty)
+            _ = try await studio.waitForCamera("no watcher left") { $0.watchers == 0 }
+        }
+    }
+}
+
+/// A source that opens and never delivers a frame until stopped.
+private final class SilentSource: CaptureSource, @unchecked Sendable {
+    private let stopped = DispatchSemaphore(value: 0)
+    var format: CaptureFormat { CaptureFormat(width: 320, height: 180, framesPerSecond: 15, audio: nil) }
+    var name: String { "silent" }
+    func stop() { stopped.signal() }
+    func run(_ deliver: (CaptureSample) throws -> Void) throws {
+        stopped.wait()
+        stopped.signal()
     }
 }
 

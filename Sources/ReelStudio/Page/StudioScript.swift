@@ -171,10 +171,24 @@ enum StudioScript {
 
         // The preview is a stream that never ends: it starts after the page has loaded (an
         // image still loading would hold the page's load event) and once there is a source.
-        let pageLoaded = false, sourceChosen = false;
+        let pageLoaded = false, sourceChosen = false, signedOutNow = false;
         function startPreview() {
           const img = $("preview");
-          if (pageLoaded && sourceChosen && !img.getAttribute("src")) img.src = "/api/preview";
+          if (pageLoaded && sourceChosen && !signedOutNow && !document.hidden && !img.getAttribute("src")) img.src = "/api/preview";
+        }
+
+        // A tab out of sight closes its preview (the studio then encodes nothing for it) and
+        // opens it again when shown.
+        // A preview that ended (the source delivered nothing for a while, the studio restarted)
+        // is asked for again after 2 s.
+        function previewEnded() {
+          $("preview").removeAttribute("src");
+          setTimeout(startPreview, 2000);
+        }
+
+        function visibility() {
+          if (document.hidden) $("preview").removeAttribute("src");
+          else startPreview();
         }
 
         function connection(state, text) {
@@ -216,6 +230,7 @@ enum StudioScript {
         }
 
         function signedOut() {
+          signedOutNow = true;
           if (events) events.close();
           $("preview").removeAttribute("src");
           connection("lost", "Signed out");
@@ -237,6 +252,8 @@ enum StudioScript {
           radio.addEventListener("change", () => { $("interval").disabled = radio.value === "full" && radio.checked; });
         }
         document.addEventListener("keydown", keys);
+        document.addEventListener("visibilitychange", visibility);
+        $("preview").addEventListener("error", previewEnded);
         window.addEventListener("load", () => { pageLoaded = true; startPreview(); });
         follow();
         loadSources();

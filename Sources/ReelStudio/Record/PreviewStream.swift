@@ -6,7 +6,7 @@ import ReelMedia
 /// `<img>` shows it; so do ffplay and curl). Each read waits for a picture newer than the last
 /// one sent, so a slow browser skips pictures instead of queueing them; with no new picture
 /// for ``resend`` seconds it sends the newest again, which also tells the server when the
-/// browser has gone.
+/// browser has gone, or ends when it has sent none yet (the source delivers nothing).
 final class PreviewStream: HTTPStream, @unchecked Sendable {
     static let boundary = "reel-preview-frame"
     static var contentType: String { "multipart/x-mixed-replace; boundary=\(boundary)" }
@@ -34,12 +34,11 @@ final class PreviewStream: HTTPStream, @unchecked Sendable {
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int? {
         if offset >= unsent.count {
-            var picture: PreviewFeed.Picture?
-            while picture == nil {
-                if isClosed || feed.isClosed { return nil }
-                picture = feed.next(after: sent, timeout: resend) ?? (sent > 0 ? feed.latest : nil)
-            }
-            guard let picture else { return nil }
+            // No picture within `resend` seconds: the newest again, or, when none was ever
+            // sent, the end (a stream that never writes could never notice its browser leave;
+            // the page asks again).
+            guard !isClosed, !feed.isClosed,
+                  let picture = feed.next(after: sent, timeout: resend) ?? (sent > 0 ? feed.latest : nil) else { return nil }
             // Each part ends with the next part's boundary and headers: a browser shows a part
             // only once it has read the headers of the one after it, so headers sent with the
             // next picture would hold every picture back by a frame's time. (So the parts carry

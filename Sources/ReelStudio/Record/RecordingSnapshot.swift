@@ -72,7 +72,8 @@ public struct RecordingSnapshot: Codable, Sendable, Equatable {
 
     /// The status line's numbers.
     mutating func update(_ status: RecordStatus) {
-        state = status.state.rawValue
+        // Finished only with the final report; until then the file is being finished.
+        state = status.state == .finished ? "finishing" : status.state.rawValue
         activeSeconds = status.activeSeconds
         wallSeconds = status.wallSeconds
         framesWritten = status.framesWritten
