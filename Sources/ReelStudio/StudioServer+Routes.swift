@@ -104,7 +104,7 @@ extension StudioServer {
 
     /// The record page's routes: sources, preview, recording.
     func answerCamera(_ route: StudioRoute, request: HTTPRequest, body: [UInt8]?) -> HTTPResponse {
-        do {
+        do throws(StudioCamera.Refusal) {
             switch route {
             case .sources:
                 return json(StudioJSON.line(SourcesAnswer(cameras: CameraList.devices(), chosen: camera.camera.source)))
@@ -133,10 +133,8 @@ extension StudioServer {
             default:
                 return .text(404, "no such API")
             }
-        } catch let refusal as StudioCamera.Refusal {
-            return .text(refusal.status, refusal.message)
         } catch {
-            return .text(400, "\(error)")
+            return .text(error.status, error.message)
         }
     }
 

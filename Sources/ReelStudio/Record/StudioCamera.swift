@@ -28,6 +28,7 @@ final class StudioCamera: Sendable {
         var idleRetry: Date?
         var recorder: StudyRecorder?
         var reporter: StudioRecordReporter?
+        /// The recording's run (the last one's, once it ended).
         var run: Task<Void, Never>?
         var last = RecordingSnapshot()
         var closed = false
@@ -139,29 +140,29 @@ final class StudioCamera: Sendable {
         } catch {
             throw Refusal(status: 400, message: "\(error)")
         }
-        let idle = try claim(recorder: recorder, reporter: reporter, source: (sourceText, source), canvas: settings.dimensions)
-        idle?.stop()
-        let run = Task.detached { [self] in
-            _ = await recorder.run()
-            ended(recorder)
-        }
-        state.withLock { $0.run = run }
+        try claim(recorder: recorder, reporter: reporter, source: (sourceText, source), canvas: settings.dimensions)
         publishCamera()
         return reporter.current
     }
 
-    /// Makes `recorder` the camera's recording, unless another got there first; returns the
-    /// idle preview to stop.
+    /// Makes `recorder` the camera's recording, unless another got there first, and starts
+    /// its run: the idle preview hands the source over (it stops first), then the recorder
+    /// opens it. The run is in the state from the start, so a shutdown always waits for it.
     private func claim(recorder: StudyRecorder, reporter: StudioRecordReporter, source: (String, SourceSpec),
-                       canvas: VideoDimensions) throws(Refusal) -> IdlePreview? {
-        try state.withLock { state throws(Refusal) -> IdlePreview? in
+                       canvas: VideoDimensions) throws(Refusal) {
+        try state.withLock { state throws(Refusal) in
             guard state.recorder == nil, !state.closed else { throw Refusal(status: 409, message: "a recording is already running; stop it first") }
             state.recorder = recorder
             state.reporter = reporter
             (state.sourceText, state.source) = source
             state.canvas = canvas
-            defer { state.idle = nil }
-            return state.idle
+            let idle = state.idle
+            state.idle = nil
+            state.run = Task.detached { [self] in
+                idle?.stop()
+                _ = await recorder.run()
+                ended(recorder)
+            }
         }
     }
 
@@ -171,7 +172,6 @@ final class StudioCamera: Sendable {
             state.last = state.reporter?.current ?? state.last
             state.recorder = nil
             state.reporter = nil
-            state.run = nil
         }
         publishCamera()
     }
