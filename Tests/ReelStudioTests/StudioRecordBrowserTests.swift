@@ -84,6 +84,18 @@ struct StudioRecordBrowserTests {
         try await browser.executeScript("return document.getElementById('rec-state').dataset.state").string ?? ""
     }
 
+    /// Opens the sign-in address and waits until the page follows the event stream.
+    static func signIn(_ studio: TestStudio, _ browser: WebDriver) async throws {
+        try await browser.navigate(to: studio.server.signInURL)
+        try await browser.waitUntil(script: "return document.getElementById('connection').dataset.state === 'live'")
+    }
+
+    /// Start, as the form stands, and waits until the page says it records.
+    static func startRecording(_ browser: WebDriver) async throws {
+        try await browser.findElement(css: "#start").click()
+        try await waitForState("recording", browser)
+    }
+
     static func waitForState(_ state: String, _ browser: WebDriver) async throws {
         try await browser.waitUntil(script: "return document.getElementById('rec-state').dataset.state === arguments[0]",
                                     args: [.string(state)], timeout: .seconds(20))
@@ -93,8 +105,7 @@ struct StudioRecordBrowserTests {
     func recordFromThePage() async throws {
         try await withStudio(configure: Self.configure) { studio in
             try await withWebDriver(windowSize: (1280, 900)) { browser in
-                try await browser.navigate(to: studio.server.signInURL)
-                try await browser.waitUntil(script: "return document.getElementById('connection').dataset.state === 'live'")
+                try await Self.signIn(studio, browser)
                 #expect(try await browser.executeScript("return document.getElementById('source-choice').value").string == "test:640x360@15")
 
                 // The idle preview: pictures come, and they change.
@@ -151,10 +162,8 @@ struct StudioRecordBrowserTests {
     func recordingOutlivesItsTab() async throws {
         try await withStudio(configure: Self.configure) { studio in
             try await withWebDriver { browser in
-                try await browser.navigate(to: studio.server.signInURL)
-                try await browser.waitUntil(script: "return document.getElementById('connection').dataset.state === 'live'")
-                try await browser.findElement(css: "#start").click()
-                try await Self.waitForState("recording", browser)
+                try await Self.signIn(studio, browser)
+                try await Self.startRecording(browser)
             }
             // The browser is gone; the recording goes on.
             let auth = ["-H", "Authorization: Bearer \(studio.token)"]
@@ -186,10 +195,8 @@ struct StudioRecordBrowserTests {
             settings.openSource = { try camera.open($0) }
         }) { studio in
             try await withWebDriver { browser in
-                try await browser.navigate(to: studio.server.signInURL)
-                try await browser.waitUntil(script: "return document.getElementById('connection').dataset.state === 'live'")
-                try await browser.findElement(css: "#start").click()
-                try await Self.waitForState("recording", browser)
+                try await Self.signIn(studio, browser)
+                try await Self.startRecording(browser)
                 camera.plugged.withLock { $0 = false }
                 try await Self.waitForState("interrupted", browser)
                 #expect(try await browser.findElement(css: "#rec-state").text == "Interrupted: the source stopped")
@@ -211,10 +218,8 @@ struct StudioRecordBrowserTests {
             settings.freeBytes = { _ in free.withLock { $0 } }
         }) { studio in
             try await withWebDriver { browser in
-                try await browser.navigate(to: studio.server.signInURL)
-                try await browser.waitUntil(script: "return document.getElementById('connection').dataset.state === 'live'")
-                try await browser.findElement(css: "#start").click()
-                try await Self.waitForState("recording", browser)
+                try await Self.signIn(studio, browser)
+                try await Self.startRecording(browser)
                 free.withLock { $0 = 200_000_000 }
                 try await Self.waitForState("finished", browser)
                 let message = try await browser.findElement(css: "#rec-message").text
