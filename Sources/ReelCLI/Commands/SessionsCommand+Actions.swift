@@ -50,12 +50,11 @@ extension SessionsCommand {
     }
 
     static func showJSON(_ found: StudySession, files: [FileLine], exports: [StudyLibrary.SessionExport]) throws -> String {
-        let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC")!)
         let session = try JSONSerialization.jsonObject(with: Data(try jsonText([found]).utf8)) as? [[String: Any]] ?? []
         var object = session.first ?? [:]
         object["files"] = files.map { ["role": $0.role, "path": $0.path ?? NSNull(), "bytes": $0.bytes ?? NSNull()] as [String: Any] }
         object["exports"] = exports.map {
-            ["path": $0.path, "privacy": $0.privacy, "exportedAt": $0.exportedAt.formatted(style), "bytes": $0.bytes] as [String: Any]
+            ["path": $0.path, "privacy": $0.privacy, "exportedAt": StudySessionJSON.timestamp($0.exportedAt), "bytes": $0.bytes] as [String: Any]
         }
         return try LibraryCommandText.json(object)
     }

@@ -88,53 +88,9 @@ enum SessionsCommand {
         }
     }
 
-    /// A JSON array of every field: ids in lowercase (as the library stores them), dates ISO 8601
-    /// UTC with milliseconds, absent values as null (every key is always there).
+    /// A JSON array of every field (``StudySessionJSON``: the studio's shape too).
     static func jsonText(_ sessions: [StudySession]) throws -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        return String(decoding: try encoder.encode(sessions.map(SessionJSON.init)), as: UTF8.self)
-    }
-
-    private struct SessionJSON: Encodable {
-        let session: StudySession
-        enum Key: String, CodingKey {
-            case id, startedAt, endedAt, activeSeconds, videoSeconds, mode, intervalSeconds, filePath, thumbnailPath
-            case faceTrackPath, title, tags, recovered, load
-        }
-        func encode(to encoder: any Encoder) throws {
-            let s = session
-            let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC")!)
-            var c = encoder.container(keyedBy: Key.self)
-            try c.encode(s.id.uuidString.lowercased(), forKey: .id)
-            try c.encode(s.startedAt.formatted(style), forKey: .startedAt)
-            try c.encode(s.endedAt.formatted(style), forKey: .endedAt)
-            try c.encode(s.activeSeconds, forKey: .activeSeconds)
-            try c.encode(s.videoSeconds, forKey: .videoSeconds)
-            try c.encode(s.mode.rawValue, forKey: .mode)
-            try c.encode(s.intervalSeconds, forKey: .intervalSeconds)
-            try c.encode(s.filePath, forKey: .filePath)
-            try c.encode(s.thumbnailPath, forKey: .thumbnailPath)
-            try c.encode(s.faceTrackPath, forKey: .faceTrackPath)
-            try c.encode(s.title, forKey: .title)
-            try c.encode(s.tags, forKey: .tags)
-            try c.encode(s.recovered, forKey: .recovered)
-            try c.encode(s.load.map(LoadJSON.init), forKey: .load)
-        }
-    }
-
-    /// Heat and load (null when not measured); every key always there.
-    private struct LoadJSON: Encodable {
-        let load: RecordingLoad
-        enum Key: String, CodingKey { case cpuShare, peakCelsius, easedSeconds, reducedSeconds, reasons }
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: Key.self)
-            try c.encode(load.cpuShare, forKey: .cpuShare)
-            try c.encode(load.peakCelsius, forKey: .peakCelsius)
-            try c.encode(load.easedSeconds, forKey: .easedSeconds)
-            try c.encode(load.reducedSeconds, forKey: .reducedSeconds)
-            try c.encode(load.reasons, forKey: .reasons)
-        }
+        try StudySessionJSON.text(sessions, pretty: true)
     }
 
     /// Columns padded to their widest cell by display width; the file last (it is the

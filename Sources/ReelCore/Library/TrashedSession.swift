@@ -38,6 +38,31 @@ public struct TrashedSession: Sendable, Equatable, Codable {
         self.files = files
     }
 
+    /// The record as written into the Trash: dates ISO 8601 UTC with milliseconds, as the
+    /// library stores them, so a session put back is the session removed, to the millisecond.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(StudySessionJSON.timestamp(date))
+        }
+        return try encoder.encode(self)
+    }
+
+    /// A record read back; also one written before milliseconds were kept (whole seconds).
+    public static func decoded(_ data: Data) throws -> TrashedSession {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC")!)
+            if let date = (try? withFraction.parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text)) { return date }
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "\(text) is not an ISO 8601 date")
+        }
+        return try decoder.decode(TrashedSession.self, from: data)
+    }
+
     /// The record's file name in the Trash.
     public static func fileName(for id: UUID) -> String { "reel-session-\(id.uuidString.lowercased()).json" }
 

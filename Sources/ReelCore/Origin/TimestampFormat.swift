@@ -59,7 +59,24 @@ public enum TimestampFormat {
             return
         }
         let milliseconds = min(999, Int(((interval - whole) * 1000).rounded(.down)))
-        let (days, secondOfDay) = floorDivide(Int64(whole), 86_400)
+        appendISO8601(secondsSince1970: Int64(whole), milliseconds: milliseconds, date: date, to: &bytes)
+    }
+
+    /// `2026-11-30T03:40:00.123Z` with the milliseconds rounded to the nearest, not truncated:
+    /// a time parsed from such text (which a `Double` may hold a hair below it) is written
+    /// back as the same text, so dates survive any number of reads and writes.
+    public static func iso8601NearestMillisecond(_ date: Date) -> String {
+        let total = (date.timeIntervalSince1970 * 1000).rounded()
+        guard total.magnitude < 1e15 else { return StreamSummary.timestamp(date) }
+        let (seconds, milliseconds) = floorDivide(Int64(total), 1000)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(32)
+        appendISO8601(secondsSince1970: seconds, milliseconds: Int(milliseconds), date: date, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private static func appendISO8601(secondsSince1970 whole: Int64, milliseconds: Int, date: Date, to bytes: inout [UInt8]) {
+        let (days, secondOfDay) = floorDivide(whole, 86_400)
         let civil = CivilDate(daysSince1970: days)
         if civil.year < 0 || civil.year > 9999 {
             bytes.append(contentsOf: StreamSummary.timestamp(date).utf8)

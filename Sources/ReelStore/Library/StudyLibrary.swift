@@ -217,10 +217,10 @@ public final class StudyLibrary {
     /// Ids are stored as lowercase UUID text.
     static func key(_ id: UUID) -> String { id.uuidString.lowercased() }
 
-    /// Dates are stored as ISO 8601 UTC text with milliseconds (sorts as text).
-    static func timestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC")!))
-    }
+    /// Dates are stored as ISO 8601 UTC text with milliseconds (sorts as text), rounded to the
+    /// nearest: a session read and written again (put back from the Trash, restored) keeps its
+    /// text to the millisecond.
+    static func timestamp(_ date: Date) -> String { StudySessionJSON.timestamp(date) }
 
     static func date(_ text: String) -> Date? {
         try? Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC")!).parse(text)

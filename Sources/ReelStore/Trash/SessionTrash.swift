@@ -36,11 +36,8 @@ public struct SessionTrash {
                 moved.append(try trash.trash(path, at: date))
             }
             let record = TrashedSession(session: session, files: moved)
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            encoder.dateEncodingStrategy = .iso8601
             let folder = (session.filePath as NSString).deletingLastPathComponent
-            let recordFile = try trash.add(try encoder.encode(record), originalPath: folder + "/" + TrashedSession.fileName(for: session.id), at: date)
+            let recordFile = try trash.add(try record.encoded(), originalPath: folder + "/" + TrashedSession.fileName(for: session.id), at: date)
             do {
                 try library.removeSession(session.id)
             } catch {
@@ -59,9 +56,7 @@ public struct SessionTrash {
     public func trashed() -> [(record: TrashedSession, file: TrashedSession.File)] {
         trash.homeFiles(startingWith: "reel-session-").compactMap { name in
             let path = trash.homeTrash + "/files/" + name
-            let decoder = JSONDecoder()
-            decoder.dateDecodingStrategy = .iso8601
-            guard let data = FileManager.default.contents(atPath: path), let record = try? decoder.decode(TrashedSession.self, from: data) else {
+            guard let data = FileManager.default.contents(atPath: path), let record = try? TrashedSession.decoded(data) else {
                 return nil
             }
             let info = (try? String(contentsOfFile: trash.homeTrash + "/info/" + name + ".trashinfo", encoding: .utf8))
