@@ -73,7 +73,7 @@ extension StudioServer {
         }
         let method = request.method == "HEAD" ? "GET" : request.method
         guard route.methods.contains(method) else {
-            let allowed = route.methods.contains("GET") ? "GET, HEAD" : route.methods.joined(separator: ", ")
+            let allowed = route.methods.joined(separator: ", ")
             return .text(405, "\(request.method) is not answered here; use \(allowed)", headers: [("Allow", allowed)])
         }
         switch route {
@@ -99,12 +99,14 @@ extension StudioServer {
             return HTTPResponse(status: 204, headers: [("Set-Cookie", access.clearCookie)])
         case .sources, .camera, .chooseSource, .preview, .previewPicture, .recording, .startRecording, .controlRecording:
             return answerCamera(route, request: request, body: body)
+        case .sessions, .tags, .session:
+            return answerLibrary(route, request: request, body: body)
         }
     }
 
     /// The record page's routes: sources, preview, recording.
     func answerCamera(_ route: StudioRoute, request: HTTPRequest, body: [UInt8]?) -> HTTPResponse {
-        do throws(StudioCamera.Refusal) {
+        do throws(StudioRefusal) {
             switch route {
             case .sources:
                 return json(StudioJSON.line(SourcesAnswer(cameras: CameraList.devices(), chosen: camera.camera.source)))
@@ -139,7 +141,7 @@ extension StudioServer {
     }
 
     /// A JSON body as `T`; a 400 refusal saying what is wrong otherwise.
-    func decode<T: Decodable>(_ body: [UInt8]?) throws(StudioCamera.Refusal) -> T {
+    func decode<T: Decodable>(_ body: [UInt8]?) throws(StudioRefusal) -> T {
         guard let body, !body.isEmpty else { throw .init(status: 400, message: "this request needs a JSON body (docs/studio.md)") }
         do {
             return try JSONDecoder().decode(T.self, from: Data(body))

@@ -31,6 +31,8 @@ public final class StudioServer: HTTPService {
     let uploads: UploadPolicy
     /// The record page's source, preview and recording.
     let camera: StudioCamera
+    /// The study library, over one connection.
+    let library: StudioLibrary
     /// Previews open now.
     let previewStreams = Locked(0)
     private let sessions = Locked<[OriginToken]>([])
@@ -49,6 +51,7 @@ public final class StudioServer: HTTPService {
         events = StudioEvents(maxStreams: settings.maxEventStreams, keepAlive: settings.keepAliveInterval)
         uploads = UploadPolicy(maxBodyBytes: settings.maxBodyBytes)
         camera = StudioCamera(settings: settings, events: events)
+        library = StudioLibrary(path: settings.libraryPath, dataFolder: settings.folders.data)
     }
 
     /// The port it listens on; 0 before ``start()``.
@@ -99,7 +102,7 @@ public final class StudioServer: HTTPService {
     /// The status now.
     public func status() -> StudioStatus {
         StudioStatus(version: settings.version, uptimeSeconds: Int(Date().timeIntervalSince(startedAt)),
-                     eventStreams: events.streamCount, library: StudioStatus.library(at: settings.libraryPath),
+                     eventStreams: events.streamCount, library: library.summary(),
                      disk: StudioStatus.disk(for: settings.libraryPath), source: camera.camera.source)
     }
 

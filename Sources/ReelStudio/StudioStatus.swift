@@ -33,17 +33,6 @@ public struct StudioStatus: Codable, Sendable, Equatable {
         return String(decoding: (try? encoder.encode(self)) ?? Data("{}".utf8), as: UTF8.self)
     }
 
-    /// The library's part, read now: the count only (one query), never the sessions.
-    static func library(at path: String) -> Library {
-        guard StudyLibrary.exists(at: path) else { return Library(path: path, sessions: 0, problem: nil) }
-        do {
-            let library = try StudyLibrary(path: path, create: false)
-            return Library(path: path, sessions: try library.sessionCount(), problem: nil)
-        } catch {
-            return Library(path: path, sessions: nil, problem: "\(error)")
-        }
-    }
-
     /// Free bytes for an unprivileged writer in the folder of `path` (or its nearest existing
     /// parent).
     static func disk(for path: String) -> Disk {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a path names in Reel Studio (`reel studio`); anything else is 404. Paths are matched
 /// whole, as received (still percent-encoded), so no encoding, dot segment or doubled slash
 /// reaches a file: the pages and scripts are compiled into the program, and the only names
@@ -26,9 +28,31 @@ public enum StudioRoute: Sendable, Hashable {
     case startRecording
     /// `/api/recording/pause`, `resume`, `toggle`, `stop` (POST).
     case controlRecording(RecordingStateMachine.Control)
+    /// `/api/sessions`: the library's sessions, newest first (`?tag=`, `?since=`, `?until=`).
+    case sessions
+    /// `/api/tags`: every tag with its count (GET); makes one (POST).
+    case tags
+    /// `/api/sessions/ID…`: one session (``SessionPart``); ID is the whole id in lowercase.
+    case session(UUID, SessionPart)
+
+    /// What of one session a path names.
+    public enum SessionPart: String, Sendable, Hashable, CaseIterable {
+        /// `/api/sessions/ID`: the session with its files and exports.
+        case record = ""
+        /// `/api/sessions/ID/thumbnail`: its picture (JPEG).
+        case thumbnail
+        /// `/api/sessions/ID/video`: its video, with byte ranges.
+        case video
+        /// `/api/sessions/ID/edit`: title and tags (POST).
+        case edit
+        /// `/api/sessions/ID/trash`: files and record to the Trash (POST).
+        case trash
+        /// `/api/sessions/ID/untrash`: back from the Trash (POST).
+        case untrash
+    }
 
     /// The page's files.
-    public static let assetNames: Set<String> = ["app.js", "style.css", "icon.svg"]
+    public static let assetNames: Set<String> = ["app.js", "common.js", "record.js", "library.js", "style.css", "icon.svg"]
 
     public init?(path: String) {
         switch path {
@@ -43,7 +67,13 @@ public enum StudioRoute: Sendable, Hashable {
         case "/api/preview.jpg": self = .previewPicture
         case "/api/recording": self = .recording
         case "/api/recording/start": self = .startRecording
+        case "/api/sessions": self = .sessions
+        case "/api/tags": self = .tags
         default:
+            if let session = Self.session(path) {
+                self = session
+                return
+            }
             let control = "/api/recording/"
             if path.hasPrefix(control), let action = RecordingStateMachine.Control(rawValue: String(path.dropFirst(control.count))) {
                 self = .controlRecording(action)
@@ -57,11 +87,31 @@ public enum StudioRoute: Sendable, Hashable {
         }
     }
 
+    /// `/api/sessions/ID` and `/api/sessions/ID/PART`, the id exactly as the library writes
+    /// it (36 characters, lowercase); nil for anything else.
+    private static func session(_ path: String) -> StudioRoute? {
+        let prefix = "/api/sessions/"
+        guard path.hasPrefix(prefix) else { return nil }
+        let rest = path.dropFirst(prefix.count)
+        let idText = rest.prefix(36)
+        guard idText.count == 36, idText == idText.lowercased(), let id = UUID(uuidString: String(idText)) else { return nil }
+        let tail = rest.dropFirst(36)
+        if tail.isEmpty { return .session(id, .record) }
+        guard tail.hasPrefix("/"), let part = SessionPart(rawValue: String(tail.dropFirst())), part != .record else { return nil }
+        return .session(id, part)
+    }
+
     /// The methods the route answers (besides HEAD for GET routes).
     public var methods: [String] {
         switch self {
-        case .page, .asset, .status, .events, .sources, .camera, .preview, .previewPicture, .recording: ["GET", "HEAD"]
+        case .page, .asset, .status, .events, .sources, .camera, .preview, .previewPicture, .recording, .sessions: ["GET", "HEAD"]
         case .signOut, .chooseSource, .startRecording, .controlRecording: ["POST"]
+        case .tags: ["GET", "HEAD", "POST"]
+        case .session(_, let part):
+            switch part {
+            case .record, .thumbnail, .video: ["GET", "HEAD"]
+            case .edit, .trash, .untrash: ["POST"]
+            }
         }
     }
 }

@@ -10,10 +10,17 @@ enum StudioPage {
     static let html = Array(page.utf8)
 
     static let assets: [String: Asset] = [
-        "app.js": Asset(contentType: "text/javascript; charset=utf-8", bytes: Array(StudioScript.source.utf8)),
+        "app.js": script(AppScript.source),
+        "common.js": script(CommonScript.source),
+        "record.js": script(RecordScript.source),
+        "library.js": script(LibraryScript.source),
         "style.css": Asset(contentType: "text/css; charset=utf-8", bytes: Array(StudioStyle.source.utf8)),
         "icon.svg": Asset(contentType: "image/svg+xml", bytes: Array(icon.utf8)),
     ]
+
+    private static func script(_ source: String) -> Asset {
+        Asset(contentType: "text/javascript; charset=utf-8", bytes: Array(source.utf8))
+    }
 
     private static let page = """
         <!doctype html>
@@ -31,10 +38,14 @@ enum StudioPage {
         <header class="bar">
           <h1><img src="/assets/icon.svg" alt="" width="28" height="28"> Reel Studio</h1>
           <p id="connection" class="connection" role="status" aria-live="polite" data-state="connecting">Connecting…</p>
+          <nav class="views" aria-label="Views">
+            <a id="nav-record" href="#record">Record</a>
+            <a id="nav-library" href="#library">Library</a>
+          </nav>
           <button id="sign-out" type="button" class="quiet">Sign out</button>
         </header>
         <main>
-          <section aria-labelledby="record-title" class="panel record">
+          <section id="view-record" aria-labelledby="record-title" class="panel record">
             <h2 id="record-title">Record</h2>
             <div class="record-grid">
               <figure class="preview">
@@ -81,6 +92,52 @@ enum StudioPage {
             </dl>
             <p id="rec-message" class="message" role="status" aria-live="polite"></p>
           </section>
+          <section id="view-library" aria-labelledby="library-title" class="panel library" hidden>
+            <h2 id="library-title">Library</h2>
+            <form id="library-filter" class="filter">
+              <div><label for="filter-tag">Tag</label><select id="filter-tag"><option value="">All tags</option></select></div>
+              <div><label for="filter-since">From</label><input id="filter-since" type="date"></div>
+              <div><label for="filter-until">To</label><input id="filter-until" type="date"></div>
+              <button id="filter-clear" type="reset">Show all</button>
+            </form>
+            <p id="library-count" class="hint" role="status" aria-live="polite"></p>
+            <div class="row undo-row">
+              <p id="library-message" class="message" role="status" aria-live="polite"></p>
+              <button id="library-undo" type="button" hidden>Undo</button>
+            </div>
+            <ul id="sessions" class="sessions"></ul>
+          </section>
+          <dialog id="session-dialog" class="session-dialog" aria-labelledby="session-heading">
+            <h2 id="session-heading">Session</h2>
+            <video id="session-video" controls preload="metadata" width="640" height="360"></video>
+            <dl class="facts">
+              <div><dt>When</dt><dd id="session-when"></dd></div>
+              <div><dt>Time</dt><dd id="session-active"></dd></div>
+              <div><dt>Mode</dt><dd id="session-mode"></dd></div>
+              <div><dt>File</dt><dd id="session-file"></dd></div>
+            </dl>
+            <form id="session-form" class="record-form">
+              <label for="session-title">Title</label>
+              <div class="row">
+                <input id="session-title" type="text" maxlength="200" autocomplete="off">
+                <button id="session-save" type="submit">Save title</button>
+              </div>
+              <p class="label" id="session-tags-label">Tags</p>
+              <ul id="session-tags" class="chips" aria-labelledby="session-tags-label"></ul>
+              <p id="session-no-tags" class="hint">No tags.</p>
+              <label for="session-new-tag">Add a tag</label>
+              <div class="row">
+                <input id="session-new-tag" type="text" list="tag-names" autocomplete="off">
+                <datalist id="tag-names"></datalist>
+                <button id="session-add-tag" type="button">Add tag</button>
+              </div>
+              <p id="session-message" class="message" role="status" aria-live="polite"></p>
+              <div class="row buttons">
+                <button id="session-trash" type="button" class="danger">Move to Trash</button>
+                <button id="session-close" type="button">Close</button>
+              </div>
+            </form>
+          </dialog>
           <section aria-labelledby="status-title" class="panel">
             <h2 id="status-title">This studio</h2>
             <dl class="facts">

@@ -62,6 +62,35 @@ enum StudioStyle {
         .message[data-tone="warn"] { color: var(--warn); }
         .message[data-tone="ok"] { color: var(--ok); }
         .notice { margin-top: 1rem; padding: 0.75rem 1rem; border-left: 4px solid var(--warn); background: var(--panel); }
+        .views { display: flex; gap: 0.25rem; }
+        .views a { color: var(--fg); text-decoration: none; padding: 0.4rem 0.75rem; border-radius: 0.5rem; }
+        .views a[aria-current="page"] { background: var(--accent); color: #fff; }
+        .filter { display: flex; flex-wrap: wrap; gap: 0.75rem; align-items: end; }
+        .filter label, .session-dialog .label { display: block; font-size: 0.85rem; color: var(--muted); margin: 0; }
+        .filter select, .filter input { font: inherit; padding: 0.35rem 0.5rem; border-radius: 0.45rem; border: 1px solid var(--line);
+                                        background: var(--bg); color: var(--fg); }
+        .undo-row { align-items: center; }
+        .undo-row .message { margin: 0.5rem 0; }
+        .sessions { list-style: none; margin: 0.5rem 0 0; padding: 0; display: grid; gap: 0.9rem;
+                    grid-template-columns: repeat(auto-fill, minmax(13rem, 1fr)); }
+        .card { display: flex; flex-direction: column; gap: 0.2rem; width: 100%; height: 100%; padding: 0 0 0.6rem; text-align: left;
+                overflow: hidden; border-radius: 0.6rem; }
+        .card img, .card .no-picture { width: 100%; height: auto; aspect-ratio: 16 / 9; object-fit: cover; background: #000; }
+        .card .no-picture { display: grid; place-items: center; color: #aaa; font-size: 0.85rem; }
+        .card-title { font-weight: 600; padding: 0.2rem 0.6rem 0; overflow-wrap: anywhere; }
+        .card-facts { color: var(--muted); font-size: 0.8rem; padding: 0 0.6rem; font-variant-numeric: tabular-nums; }
+        .card-tags, .chips { display: flex; flex-wrap: wrap; gap: 0.3rem; padding: 0 0.6rem; list-style: none; margin: 0; }
+        .chips { padding: 0; }
+        .chip { font-size: 0.8rem; padding: 0.1rem 0.5rem; border-radius: 1rem; background: var(--bg); border: 1px solid var(--line);
+                display: inline-flex; align-items: center; gap: 0.2rem; }
+        .chip button { padding: 0 0.3rem; border: 0; background: none; }
+        .session-dialog { width: min(46rem, 96vw); border: 1px solid var(--line); border-radius: 0.75rem; background: var(--panel);
+                          color: var(--fg); padding: 1rem 1.25rem; }
+        .session-dialog::backdrop { background: #0008; }
+        .session-dialog video { display: block; width: 100%; height: auto; aspect-ratio: 16 / 9; background: #000; border-radius: 0.5rem;
+                                margin-bottom: 0.75rem; }
+        .session-dialog .label { margin-top: 0.4rem; }
+        button.danger { color: var(--bad); border-color: var(--bad); }
         @media (max-width: 30rem) {
           .bar { padding: 0.6rem 0.9rem; }
           main { padding: 0.9rem; }

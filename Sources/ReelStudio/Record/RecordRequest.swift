@@ -24,7 +24,7 @@ struct RecordRequest: Decodable, Sendable {
 
     /// The recorder's settings, built and checked as `reel record` builds and checks its
     /// options (``RecordSettings/study(source:mode:interval:canvas:portrait:title:tags:output:folders:libraryPath:environment:)``).
-    func settings(source: SourceSpec, folders: XDGDirectories, libraryPath: String) throws(StudioCamera.Refusal) -> RecordSettings {
+    func settings(source: SourceSpec, folders: XDGDirectories, libraryPath: String) throws(StudioRefusal) -> RecordSettings {
         guard let mode = RecordingMode(rawValue: mode) else {
             throw .init(status: 400, message: "mode: '\(self.mode)' is not a mode; use timelapse or full")
         }

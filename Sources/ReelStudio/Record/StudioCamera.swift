@@ -12,12 +12,6 @@ import ReelRuntime
 /// A browser is only a window on it: closing a tab, or every tab, changes nothing; a second
 /// tab sees the same state (the `recording` and `camera` events).
 final class StudioCamera: Sendable {
-    /// A request the camera refuses: the HTTP status and what to do.
-    struct Refusal: Error {
-        var status: Int
-        var message: String
-    }
-
     private struct State {
         var sourceText: String?
         var source: SourceSpec?
@@ -62,10 +56,10 @@ final class StudioCamera: Sendable {
     // MARK: Source
 
     /// Chooses the source to preview and record from (refused while recording).
-    func choose(_ text: String) throws(Refusal) {
+    func choose(_ text: String) throws(StudioRefusal) {
         let spec = try Self.parse(text)
-        let old = try state.withLock { state throws(Refusal) -> IdlePreview? in
-            guard state.recorder == nil else { throw Refusal(status: 409, message: "a recording is running; stop it before choosing another source") }
+        let old = try state.withLock { state throws(StudioRefusal) -> IdlePreview? in
+            guard state.recorder == nil else { throw StudioRefusal(status: 409, message: "a recording is running; stop it before choosing another source") }
             state.sourceText = text
             state.source = spec
             state.idleRetry = nil
@@ -77,14 +71,14 @@ final class StudioCamera: Sendable {
     }
 
     /// A source as the API takes it: `test[:WxH[@FPS]]`, `file:/ABSOLUTE/PATH`, `v4l2:/dev/videoN`.
-    static func parse(_ text: String) throws(Refusal) -> SourceSpec {
+    static func parse(_ text: String) throws(StudioRefusal) -> SourceSpec {
         let spec: SourceSpec
         do { spec = try SourceSpec(parsing: text) } catch {
-            throw Refusal(status: 400, message: "source: \(error)")
+            throw StudioRefusal(status: 400, message: "source: \(error)")
         }
         if case .file(let path) = spec {
-            guard path.hasPrefix("/") else { throw Refusal(status: 400, message: "source: a file must be given by its absolute path (file:/…)") }
-            guard FileManager.default.isReadableFile(atPath: path) else { throw Refusal(status: 400, message: "source: \(path) does not exist or cannot be read") }
+            guard path.hasPrefix("/") else { throw StudioRefusal(status: 400, message: "source: a file must be given by its absolute path (file:/…)") }
+            guard FileManager.default.isReadableFile(atPath: path) else { throw StudioRefusal(status: 400, message: "source: \(path) does not exist or cannot be read") }
         }
         return spec
     }
@@ -112,20 +106,20 @@ final class StudioCamera: Sendable {
     // MARK: Recording
 
     /// Starts a recording of `request` (the idle preview hands the source over first).
-    func start(_ request: RecordRequest) throws(Refusal) -> RecordingSnapshot {
-        let (sourceText, source) = try state.withLock { state throws(Refusal) -> (String, SourceSpec) in
-            guard !state.closed else { throw Refusal(status: 503, message: "the studio is stopping") }
-            guard state.recorder == nil else { throw Refusal(status: 409, message: "a recording is already running; stop it first") }
+    func start(_ request: RecordRequest) throws(StudioRefusal) -> RecordingSnapshot {
+        let (sourceText, source) = try state.withLock { state throws(StudioRefusal) -> (String, SourceSpec) in
+            guard !state.closed else { throw StudioRefusal(status: 503, message: "the studio is stopping") }
+            guard state.recorder == nil else { throw StudioRefusal(status: 409, message: "a recording is already running; stop it first") }
             if let text = request.source { return (text, try Self.parse(text)) }
             guard let text = state.sourceText, let source = state.source else {
-                throw Refusal(status: 400, message: "no source chosen: give one (test, v4l2:/dev/video0, file:/path) or choose it first")
+                throw StudioRefusal(status: 400, message: "no source chosen: give one (test, v4l2:/dev/video0, file:/path) or choose it first")
             }
             return (text, source)
         }
         var settings = try request.settings(source: source, folders: self.settings.folders, libraryPath: self.settings.libraryPath)
         if !self.settings.keepAwake { settings.keepAwakeCommand = nil }
         let conflicts = RecordingRecovery(stateFolder: settings.stateFolder, libraryPath: settings.libraryPath ?? "").conflicts(with: settings)
-        if let refusal = conflicts.refusal { throw Refusal(status: 409, message: refusal) }
+        if let refusal = conflicts.refusal { throw StudioRefusal(status: 409, message: refusal) }
         let tracking = self.settings.faceTracking(settings.facesRequested)
         let reporter = StudioRecordReporter(starting: RecordingSnapshot(starting: settings, sourceText: sourceText)) { [events] snapshot in
             events.publish("recording", data: snapshot.json)
@@ -138,7 +132,7 @@ final class StudioCamera: Sendable {
                                          openSource: self.settings.openSource, freeBytes: self.settings.freeBytes,
                                          preview: PreviewBranch(feed: feed, width: size.width, height: size.height))
         } catch {
-            throw Refusal(status: 400, message: "\(error)")
+            throw StudioRefusal(status: 400, message: "\(error)")
         }
         try claim(recorder: recorder, reporter: reporter, source: (sourceText, source), canvas: settings.dimensions)
         publishCamera()
@@ -149,9 +143,9 @@ final class StudioCamera: Sendable {
     /// its run: the idle preview hands the source over (it stops first), then the recorder
     /// opens it. The run is in the state from the start, so a shutdown always waits for it.
     private func claim(recorder: StudyRecorder, reporter: StudioRecordReporter, source: (String, SourceSpec),
-                       canvas: VideoDimensions) throws(Refusal) {
-        try state.withLock { state throws(Refusal) in
-            guard state.recorder == nil, !state.closed else { throw Refusal(status: 409, message: "a recording is already running; stop it first") }
+                       canvas: VideoDimensions) throws(StudioRefusal) {
+        try state.withLock { state throws(StudioRefusal) in
+            guard state.recorder == nil, !state.closed else { throw StudioRefusal(status: 409, message: "a recording is already running; stop it first") }
             state.recorder = recorder
             state.reporter = reporter
             (state.sourceText, state.source) = source
@@ -177,9 +171,9 @@ final class StudioCamera: Sendable {
     }
 
     /// Pause, resume, toggle or stop the recording (409 when none runs).
-    func control(_ control: RecordingStateMachine.Control) throws(Refusal) {
+    func control(_ control: RecordingStateMachine.Control) throws(StudioRefusal) {
         guard let recorder = state.withLock({ $0.recorder }) else {
-            throw Refusal(status: 409, message: "no recording is running")
+            throw StudioRefusal(status: 409, message: "no recording is running")
         }
         recorder.control(control)
     }

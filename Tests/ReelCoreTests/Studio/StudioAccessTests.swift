@@ -1,3 +1,4 @@
+import Foundation
 import ReelCore
 import Testing
 
@@ -124,5 +125,25 @@ struct StudioAccessTests {
         #expect(StudioRoute.preview.methods == ["GET", "HEAD"])
         #expect(StudioRoute(path: "/api/source") == .chooseSource && StudioRoute.chooseSource.methods == ["POST"])
         #expect(StudioRoute(path: "/api/sources") == .sources && StudioRoute(path: "/api/camera") == .camera)
+    }
+
+    @Test("the library routes: a session is named by its whole lowercase id; reads are GET, changes POST; nothing else matches")
+    func libraryRoutes() throws {
+        let id = try #require(UUID(uuidString: "0b8e4f2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b"))
+        let text = "0b8e4f2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b"
+        #expect(StudioRoute(path: "/api/sessions") == .sessions && StudioRoute.sessions.methods == ["GET", "HEAD"])
+        #expect(StudioRoute(path: "/api/tags") == .tags && StudioRoute.tags.methods == ["GET", "HEAD", "POST"])
+        #expect(StudioRoute(path: "/api/sessions/\(text)") == .session(id, .record))
+        for part in StudioRoute.SessionPart.allCases where part != .record {
+            #expect(StudioRoute(path: "/api/sessions/\(text)/\(part.rawValue)") == .session(id, part))
+        }
+        #expect(StudioRoute.session(id, .video).methods == ["GET", "HEAD"] && StudioRoute.session(id, .thumbnail).methods == ["GET", "HEAD"])
+        #expect(StudioRoute.session(id, .edit).methods == ["POST"] && StudioRoute.session(id, .trash).methods == ["POST"])
+        for path in ["/api/sessions/", "/api/sessions/\(text.uppercased())", "/api/sessions/\(text.prefix(8))", "/api/sessions/\(text)/",
+                     "/api/sessions/\(text)//video", "/api/sessions/\(text)/video/", "/api/sessions/\(text)/../video", "/api/sessions/\(text)x",
+                     "/api/sessions/\(text)/Video", "/api/sessions/\(text.replacingOccurrences(of: "-", with: ""))xxxx/video",
+                     "/api/sessions/../status", "/api/sessions/%30b8e4f2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b"] {
+            #expect(StudioRoute(path: path) == nil, "\(path)")
+        }
     }
 }

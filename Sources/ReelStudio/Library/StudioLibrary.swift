@@ -1,0 +1,153 @@
+import Foundation
+import ReelCore
+import ReelStore
+
+/// The study library as the studio reads and changes it: ReelStore's ``StudyLibrary`` and
+/// ``SessionTrash``, the same calls `reel sessions` makes, over one connection kept open and
+/// used under a lock (a connection is for one thread at a time; requests come on many).
+///
+/// The connection opens on first use once the library file exists (the first recording makes
+/// it); before that the library reads as empty and nothing is created. A recording that ends
+/// adds its session through its own connection: SQLite's WAL shows it to the next read here.
+final class StudioLibrary: @unchecked Sendable {
+    let path: String
+    /// The freedesktop Trash that `trash` moves sessions into (`$XDG_DATA_HOME/Trash`).
+    let trash: FreedesktopTrash
+    /// The connection, once opened; only touched while `lock` is held.
+    private var connection: StudyLibrary?
+    private let lock = NSLock()
+
+    init(path: String, dataFolder: String) {
+        self.path = path
+        trash = FreedesktopTrash(dataFolder: dataFolder)
+    }
+
+    /// Runs `body` with the open library, opening it first if need be; `nil` (and `body` not
+    /// run) while no library file exists and `create` is false.
+    private func with<T>(create: Bool = false, _ body: (StudyLibrary) throws -> T) throws(StudioRefusal) -> T? {
+        do {
+            return try lock.withLock { () throws -> T? in
+                if connection == nil {
+                    guard create || StudyLibrary.exists(at: path) else { return nil }
+                    connection = try StudyLibrary(path: path, create: create)
+                }
+                return try body(connection!)
+            }
+        } catch let refusal as StudioRefusal {
+            throw refusal
+        } catch let error as SessionTrash.Error {
+            throw StudioRefusal(status: 409, message: error.description)
+        } catch let error as StudySession.LookupError {
+            throw StudioRefusal(status: 404, message: "\(error)")
+        } catch {
+            throw StudioRefusal(status: 500, message: "library \(path): \(error)")
+        }
+    }
+
+    // MARK: Reading
+
+    /// The status panel's part: the count only (one query on the open connection).
+    func summary() -> StudioStatus.Library {
+        do {
+            let count = try with { try $0.sessionCount() }
+            return StudioStatus.Library(path: path, sessions: count ?? 0, problem: nil)
+        } catch {
+            return StudioStatus.Library(path: path, sessions: nil, problem: error.message)
+        }
+    }
+
+    /// `GET /api/sessions`: the sessions `filter` lets through, newest first, with every tag
+    /// and the library's total, as one line of JSON. An unknown tag is refused as
+    /// `reel sessions --tag` refuses it.
+    func sessionsJSON(_ filter: StudySessionFilter) throws(StudioRefusal) -> String {
+        let answer = try with { library throws -> SessionsAnswer in
+            let tags = try library.tags()
+            if let name = filter.tag, !tags.contains(where: { $0.name == name }) {
+                throw StudioRefusal(status: 400, message: try library.unknownTagMessage(name))
+            }
+            let all = try library.sessions()
+            let shown = all.reversed().filter(filter.matches)
+            return SessionsAnswer(sessions: shown.map(StudySessionJSON.init), tags: tags.map { .init(name: $0.name, sessions: $0.sessionCount) },
+                                  total: all.count)
+        } ?? SessionsAnswer(sessions: [], tags: [], total: 0)
+        do {
+            return String(decoding: try StudySessionJSON.encoder(pretty: false).encode(answer), as: UTF8.self)
+        } catch {
+            throw StudioRefusal(status: 500, message: "the sessions could not be written as JSON: \(error)")
+        }
+    }
+
+    /// The session `id`; 404 when the library does not hold it.
+    func session(_ id: UUID) throws(StudioRefusal) -> StudySession {
+        let found = try with { library in try library.sessions().first { $0.id == id } }
+        guard let found = found ?? nil else { throw Self.unknown(id) }
+        return found
+    }
+
+    /// `GET /api/tags`: every tag with how many sessions carry it.
+    func tagsJSON() throws(StudioRefusal) -> String {
+        let tags = try with { try $0.tags() } ?? []
+        return StudioJSON.line(tags.map { SessionsAnswer.TagCount(name: $0.name, sessions: $0.sessionCount) })
+    }
+
+    // MARK: Changing
+
+    /// `POST /api/tags`: makes the tag (the rule of ``Tag``); whether it is new.
+    func addTag(_ name: String) throws(StudioRefusal) -> Bool {
+        let tag: Tag
+        do { tag = try Tag(name) } catch { throw StudioRefusal(status: 400, message: "'\(name)' cannot be a tag: \(error)") }
+        return try with(create: true) { try $0.addTag(tag) } ?? false
+    }
+
+    /// `POST /api/sessions/ID/edit`: title and tags in one transaction, as `reel sessions edit`.
+    func edit(_ id: UUID, _ edit: StudyLibrary.SessionEdit) throws(StudioRefusal) -> StudySession {
+        let edited = try with { library throws -> StudySession in
+            guard try library.contains(id) else { throw Self.unknown(id) }
+            do {
+                return try library.editSession(id, edit)
+            } catch let error as StudyLibrary.Error {
+                throw StudioRefusal(status: 400, message: error.description)
+            }
+        }
+        guard let edited else { throw Self.unknown(id) }
+        return edited
+    }
+
+    /// `POST /api/sessions/ID/trash`: the session's files and record to the Trash, as
+    /// `reel sessions rm`; what went where.
+    func moveToTrash(_ id: UUID) throws(StudioRefusal) -> TrashedSession {
+        let record = try with { library throws -> TrashedSession in
+            guard let found = try library.sessions().first(where: { $0.id == id }) else { throw Self.unknown(id) }
+            return try SessionTrash(library: library, trash: trash).remove(found)
+        }
+        guard let record else { throw Self.unknown(id) }
+        return record
+    }
+
+    /// `POST /api/sessions/ID/untrash`: a session the Trash holds, back in its place, as
+    /// `reel sessions untrash`.
+    func putBack(_ id: UUID) throws(StudioRefusal) -> StudySession {
+        let record = try with(create: true) { library in
+            try SessionTrash(library: library, trash: trash).putBack(id.uuidString.lowercased())
+        }
+        guard let record else { throw Self.unknown(id) }
+        return record.session
+    }
+
+    static func unknown(_ id: UUID) -> StudioRefusal {
+        StudioRefusal(status: 404, message: "no session \(id.uuidString.lowercased()) in the library (removed, or never recorded here)")
+    }
+}
+
+/// `GET /api/sessions`.
+struct SessionsAnswer: Encodable {
+    var sessions: [StudySessionJSON]
+    var tags: [TagCount]
+    /// Sessions in the library (before the filter).
+    var total: Int
+
+    struct TagCount: Encodable {
+        var name: String
+        var sessions: Int
+    }
+}

@@ -1,0 +1,88 @@
+/// `/assets/app.js`: the page's entry. It follows `/api/events` and hands each `status`,
+/// `camera`, `recording` and `library` event to its view, switches views by the address's
+/// hash (`#record`, `#library`), and signs out. The page holds no rule of its own: every
+/// figure and every check comes from the server.
+enum AppScript {
+    static let source = """
+        import { $, bytes, duration, onSignedOut, signedOut } from "./common.js";
+        import * as record from "./record.js";
+        import * as library from "./library.js";
+
+        const views = { record, library };
+
+        function route() {
+          const wanted = location.hash.slice(1);
+          const name = wanted in views ? wanted : "record";
+          for (const [key, view] of Object.entries(views)) {
+            const visible = key === name;
+            $(`view-${key}`).hidden = !visible;
+            const link = $(`nav-${key}`);
+            if (visible) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
+            view.showView(visible);
+          }
+        }
+
+        function connection(state, text) {
+          const line = $("connection");
+          line.dataset.state = state;
+          line.textContent = text;
+        }
+
+        function showStatus(status) {
+          $("library-path").textContent = status.library.path;
+          $("library-sessions").textContent = status.library.sessions ?? `cannot be read: ${status.library.problem}`;
+          $("disk-free").textContent = bytes(status.disk.freeBytes);
+          $("source").textContent = status.source ?? "none chosen";
+          $("streams").textContent = String(status.eventStreams);
+          $("uptime").textContent = duration(status.uptimeSeconds);
+          $("version").textContent = status.version;
+          document.body.dataset.updated = String(Date.now());
+          library.noteTotal(status.library.sessions ?? null);
+        }
+
+        let events = null;
+
+        function follow() {
+          events = new EventSource("/api/events");
+          events.addEventListener("open", () => connection("live", "Live"));
+          events.addEventListener("status", (event) => {
+            connection("live", "Live");
+            showStatus(JSON.parse(event.data));
+          });
+          events.addEventListener("recording", (event) => {
+            const snapshot = JSON.parse(event.data);
+            record.showRecording(snapshot);
+            if (snapshot.state === "finished" && snapshot.sessionRegistered) library.reload();
+          });
+          events.addEventListener("camera", (event) => record.showCamera(JSON.parse(event.data)));
+          events.addEventListener("library", () => library.reload());
+          events.addEventListener("error", async () => {
+            connection("lost", "Connection lost, retrying…");
+            // A studio that restarted has forgotten this session: say so instead of retrying for ever.
+            try {
+              const answer = await fetch("/api/status");
+              if (answer.status === 401) signedOut();
+            } catch (_) { /* the studio is not there: EventSource keeps retrying */ }
+          });
+        }
+
+        onSignedOut(() => {
+          if (events) events.close();
+          connection("lost", "Signed out");
+          $("signed-out").hidden = false;
+        });
+
+        async function signOut() {
+          const answer = await fetch("/api/sign-out", { method: "POST" });
+          if (answer.ok) signedOut();
+        }
+
+        $("sign-out").addEventListener("click", signOut);
+        window.addEventListener("hashchange", route);
+        record.initRecord();
+        library.initLibrary();
+        route();
+        follow();
+
+        """
+}
