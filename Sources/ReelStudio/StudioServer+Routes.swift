@@ -99,7 +99,7 @@ extension StudioServer {
             return HTTPResponse(status: 204, headers: [("Set-Cookie", access.clearCookie)])
         case .sources, .camera, .chooseSource, .preview, .previewPicture, .recording, .startRecording, .controlRecording:
             return answerCamera(route, request: request, body: body)
-        case .sessions, .tags, .session:
+        case .sessions, .tags, .session, .stats, .statsChart, .goals:
             return answerLibrary(route, request: request, body: body)
         }
     }

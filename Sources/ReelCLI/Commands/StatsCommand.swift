@@ -43,26 +43,11 @@ enum StatsCommand {
             try StudyStatsChartFile.write(stats, to: LibraryCommandText.absolute(file))
         }
         if arguments.flag(json) {
-            print(try LibraryCommandText.json(jsonObject(stats)))
+            print(try StudyStatsJSON.text(stats, pretty: true))
         } else {
             print(text(stats), terminator: "")
         }
         return 0
-    }
-
-    /// The period, totals and every day; minutes cut down to 0.1 (as the text cuts to the
-    /// minute: a value shown as reaching a goal has reached it).
-    static func jsonObject(_ stats: StudyStats) -> [String: Any] {
-        func round(_ v: Double) -> Double { (v * 10 + 1e-9).rounded(.down) / 10 }
-        return [
-            "period": stats.period.rawValue,
-            "from": stats.days.first?.date.description ?? NSNull(), "to": stats.days.last?.date.description ?? NSNull(),
-            "totalMinutes": round(stats.totalMinutes), "daysMet": stats.daysMet, "daysWithGoal": stats.daysWithGoal, "streak": stats.streak,
-            "days": stats.days.map { d -> [String: Any] in
-                ["date": d.date.description, "activeMinutes": round(d.activeMinutes), "goalMinutes": d.goalMinutes ?? NSNull(),
-                 "metGoal": d.metGoal ?? NSNull(), "verdict": d.verdict?.rawValue ?? NSNull(), "sessions": d.sessionCount]
-            },
-        ]
     }
 
     /// One line per day with a bar scaled to the period's longest day or goal.

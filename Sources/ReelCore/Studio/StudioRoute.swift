@@ -32,6 +32,12 @@ public enum StudioRoute: Sendable, Hashable {
     case sessions
     /// `/api/tags`: every tag with its count (GET); makes one (POST).
     case tags
+    /// `/api/stats` (JSON) and `/api/stats.svg` (the chart `reel stats --svg` draws), for
+    /// `?period=week|month&date=YYYY-MM-DD`.
+    case stats
+    case statsChart
+    /// `/api/goals`: the daily goals (GET); sets one (POST).
+    case goals
     /// `/api/sessions/ID…`: one session (``SessionPart``); ID is the whole id in lowercase.
     case session(UUID, SessionPart)
 
@@ -52,7 +58,7 @@ public enum StudioRoute: Sendable, Hashable {
     }
 
     /// The page's files.
-    public static let assetNames: Set<String> = ["app.js", "common.js", "record.js", "library.js", "style.css", "icon.svg"]
+    public static let assetNames: Set<String> = ["app.js", "common.js", "record.js", "library.js", "stats.js", "style.css", "icon.svg"]
 
     public init?(path: String) {
         switch path {
@@ -69,6 +75,9 @@ public enum StudioRoute: Sendable, Hashable {
         case "/api/recording/start": self = .startRecording
         case "/api/sessions": self = .sessions
         case "/api/tags": self = .tags
+        case "/api/stats": self = .stats
+        case "/api/stats.svg": self = .statsChart
+        case "/api/goals": self = .goals
         default:
             if let session = Self.session(path) {
                 self = session
@@ -104,9 +113,10 @@ public enum StudioRoute: Sendable, Hashable {
     /// The methods the route answers (besides HEAD for GET routes).
     public var methods: [String] {
         switch self {
-        case .page, .asset, .status, .events, .sources, .camera, .preview, .previewPicture, .recording, .sessions: ["GET", "HEAD"]
+        case .page, .asset, .status, .events, .sources, .camera, .preview, .previewPicture, .recording, .sessions, .stats, .statsChart:
+            ["GET", "HEAD"]
         case .signOut, .chooseSource, .startRecording, .controlRecording: ["POST"]
-        case .tags: ["GET", "HEAD", "POST"]
+        case .tags, .goals: ["GET", "HEAD", "POST"]
         case .session(_, let part):
             switch part {
             case .record, .thumbnail, .video: ["GET", "HEAD"]

@@ -90,7 +90,27 @@ final class StudioLibrary: @unchecked Sendable {
         return StudioJSON.line(tags.map { SessionsAnswer.TagCount(name: $0.name, sessions: $0.sessionCount) })
     }
 
+    /// `GET /api/stats`: the week or month containing `day`, as `reel stats` computes it.
+    func stats(_ period: StudyStats.Period, containing day: CalendarDay, timeZone: TimeZone = .current) throws(StudioRefusal) -> StudyStats {
+        let today = CalendarDay(containing: Date(), in: timeZone)
+        let read = try with { library in (try library.sessions(), try library.goals()) }
+        return StudyStats(period: period, containing: day, today: today, sessions: read?.0 ?? [], goals: read?.1 ?? [], timeZone: timeZone)
+    }
+
+    /// `GET /api/goals`: every goal, oldest first.
+    func goals() throws(StudioRefusal) -> [DailyGoal] {
+        try with { try $0.goals() } ?? []
+    }
+
     // MARK: Changing
+
+    /// `POST /api/goals`: the goal from its day on, as `reel goal set`; every goal after.
+    func setGoal(_ goal: DailyGoal) throws(StudioRefusal) -> [DailyGoal] {
+        try with(create: true) { library in
+            try library.setGoal(goal)
+            return try library.goals()
+        } ?? []
+    }
 
     /// `POST /api/tags`: makes the tag (the rule of ``Tag``); whether it is new.
     func addTag(_ name: String) throws(StudioRefusal) -> Bool {

@@ -18,6 +18,25 @@ extension StudioServer {
                 return json(try library.tagsJSON())
             case .session(let id, let part):
                 return try answerSession(id, part, request: request, body: body)
+            case .stats:
+                let (period, day) = try Self.period(request)
+                return json(try Self.encoded(StudyStatsJSON(try library.stats(period, containing: day))))
+            case .statsChart:
+                let (period, day) = try Self.period(request)
+                let svg = StudyStatsChart(try library.stats(period, containing: day)).svg()
+                return HTTPResponse(status: 200, headers: [("Content-Type", "image/svg+xml")], body: .bytes(Array(svg.utf8)))
+            case .goals where request.method == "POST":
+                let request = try decode(body) as GoalRequest
+                let day = try request.day()
+                let goal: DailyGoal
+                do { goal = try DailyGoal(date: day, minutes: request.minutes) } catch {
+                    throw StudioRefusal(status: 400, message: error.description)
+                }
+                let goals = try library.setGoal(goal)
+                libraryChanged()
+                return json(StudioJSON.line(goals.map(GoalAnswer.init)))
+            case .goals:
+                return json(StudioJSON.line(try library.goals().map(GoalAnswer.init)))
             default:
                 return .text(404, "no such API")
             }
@@ -70,6 +89,24 @@ extension StudioServer {
         let filter = StudySessionFilter(tag: tag, since: try day("since"), until: try day("until"), timeZone: .current)
         if filter.isEmptyRange { throw StudioRefusal(status: 400, message: "until is before since: the range holds no day") }
         return filter
+    }
+
+    /// `?period=week|month` (week when absent) and `?date=YYYY-MM-DD` (today when absent).
+    static func period(_ request: HTTPRequest) throws(StudioRefusal) -> (StudyStats.Period, CalendarDay) {
+        let text = request.query("period") ?? "week"
+        guard let period = StudyStats.Period(rawValue: text) else {
+            throw StudioRefusal(status: 400, message: "period=\(text) is neither week nor month")
+        }
+        guard let dayText = request.query("date"), !dayText.isEmpty else { return (period, CalendarDay(containing: Date(), in: .current)) }
+        do { return (period, try CalendarDay(dayText)) } catch {
+            throw StudioRefusal(status: 400, message: "date=\(dayText) is not a day (YYYY-MM-DD): \(error)")
+        }
+    }
+
+    static func encoded(_ value: some Encodable) throws(StudioRefusal) -> String {
+        do { return String(decoding: try StudySessionJSON.encoder(pretty: false).encode(value), as: UTF8.self) } catch {
+            throw StudioRefusal(status: 500, message: "the answer could not be written as JSON: \(error)")
+        }
     }
 
     /// Tells every tab the library changed (it reloads what it shows).
@@ -125,6 +162,31 @@ struct SessionAnswer: Encodable {
 struct TrashAnswer: Encodable {
     var session: StudySessionJSON
     var files: [String]
+}
+
+/// The body of `POST /api/goals`: `{"minutes": 90, "date": "YYYY-MM-DD"}` (date: today when
+/// left out); 0 minutes means no goal from that day.
+struct GoalRequest: Decodable {
+    var minutes: Int
+    var date: String?
+
+    func day() throws(StudioRefusal) -> CalendarDay {
+        guard let date, !date.isEmpty else { return CalendarDay(containing: Date(), in: .current) }
+        do { return try CalendarDay(date) } catch {
+            throw StudioRefusal(status: 400, message: "\(date) is not a day (YYYY-MM-DD): \(error)")
+        }
+    }
+}
+
+/// One goal, as `reel goal ls --json` writes it.
+struct GoalAnswer: Encodable {
+    var date: String
+    var minutes: Int
+
+    init(_ goal: DailyGoal) {
+        date = goal.date.description
+        minutes = goal.minutes
+    }
 }
 
 /// The body of `POST /api/tags`.

@@ -14,6 +14,7 @@ enum StudioPage {
         "common.js": script(CommonScript.source),
         "record.js": script(RecordScript.source),
         "library.js": script(LibraryScript.source),
+        "stats.js": script(StatsScript.source),
         "style.css": Asset(contentType: "text/css; charset=utf-8", bytes: Array(StudioStyle.source.utf8)),
         "icon.svg": Asset(contentType: "image/svg+xml", bytes: Array(icon.utf8)),
     ]
@@ -41,6 +42,7 @@ enum StudioPage {
           <nav class="views" aria-label="Views">
             <a id="nav-record" href="#record">Record</a>
             <a id="nav-library" href="#library">Library</a>
+            <a id="nav-stats" href="#stats">Stats</a>
           </nav>
           <button id="sign-out" type="button" class="quiet">Sign out</button>
         </header>
@@ -106,6 +108,41 @@ enum StudioPage {
               <button id="library-undo" type="button" hidden>Undo</button>
             </div>
             <ul id="sessions" class="sessions"></ul>
+          </section>
+          <section id="view-stats" aria-labelledby="stats-title" class="panel stats" hidden>
+            <h2 id="stats-title">Study time</h2>
+            <div class="row stats-controls">
+              <fieldset class="modes">
+                <legend>Period</legend>
+                <label><input id="period-week" type="radio" name="period" value="week" checked> Week</label>
+                <label><input id="period-month" type="radio" name="period" value="month"> Month</label>
+              </fieldset>
+              <button id="stats-previous" type="button" aria-label="Earlier period">←</button>
+              <span id="stats-range" class="range" aria-live="polite"></span>
+              <button id="stats-next" type="button" aria-label="Later period">→</button>
+              <button id="stats-today" type="button">Today</button>
+            </div>
+            <img id="stats-chart" class="chart" alt="" width="720" height="402">
+            <dl class="facts">
+              <div><dt>Total</dt><dd id="stats-total">–</dd></div>
+              <div><dt>Goal met</dt><dd id="stats-met">–</dd></div>
+              <div><dt>Streak (to today)</dt><dd id="stats-streak">–</dd></div>
+            </dl>
+            <details class="days">
+              <summary>Each day</summary>
+              <table>
+                <thead><tr><th scope="col">Day</th><th scope="col">Study</th><th scope="col">Goal</th><th scope="col">Verdict</th><th scope="col">Sessions</th></tr></thead>
+                <tbody id="stats-days"></tbody>
+              </table>
+            </details>
+            <form id="goal-form" class="filter goal-form">
+              <div><label for="goal-minutes">Daily goal, minutes (0: none)</label>
+                <input id="goal-minutes" type="number" min="0" max="1440" step="1" inputmode="numeric" required></div>
+              <div><label for="goal-date">From (empty: today)</label><input id="goal-date" type="date"></div>
+              <button id="goal-set" type="submit">Set goal</button>
+            </form>
+            <p class="hint">Goals: <span id="goals-list">…</span></p>
+            <p id="stats-message" class="message" role="status" aria-live="polite"></p>
           </section>
           <dialog id="session-dialog" class="session-dialog" aria-labelledby="session-heading">
             <h2 id="session-heading">Session</h2>

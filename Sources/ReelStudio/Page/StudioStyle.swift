@@ -90,6 +90,13 @@ enum StudioStyle {
         .session-dialog video { display: block; width: 100%; height: auto; aspect-ratio: 16 / 9; background: #000; border-radius: 0.5rem;
                                 margin-bottom: 0.75rem; }
         .session-dialog .label { margin-top: 0.4rem; }
+        .stats-controls { align-items: center; }
+        .stats-controls .modes { margin: 0 0.75rem 0 0; }
+        .range { font-variant-numeric: tabular-nums; min-width: 13rem; text-align: center; }
+        .chart { display: block; width: 100%; height: auto; margin: 0.75rem 0; border-radius: 0.5rem; }
+        .days table { border-collapse: collapse; margin-top: 0.5rem; font-variant-numeric: tabular-nums; }
+        .days th, .days td { text-align: left; padding: 0.2rem 0.9rem 0.2rem 0; border-bottom: 1px solid var(--line); }
+        .goal-form { margin-top: 1rem; }
         button.danger { color: var(--bad); border-color: var(--bad); }
         @media (max-width: 30rem) {
           .bar { padding: 0.6rem 0.9rem; }

@@ -7,8 +7,9 @@ enum AppScript {
         import { $, bytes, duration, onSignedOut, signedOut } from "./common.js";
         import * as record from "./record.js";
         import * as library from "./library.js";
+        import * as stats from "./stats.js";
 
-        const views = { record, library };
+        const views = { record, library, stats };
 
         function route() {
           const wanted = location.hash.slice(1);
@@ -52,10 +53,10 @@ enum AppScript {
           events.addEventListener("recording", (event) => {
             const snapshot = JSON.parse(event.data);
             record.showRecording(snapshot);
-            if (snapshot.state === "finished" && snapshot.sessionRegistered) library.reload();
+            if (snapshot.state === "finished" && snapshot.sessionRegistered) { library.reload(); stats.reload(); }
           });
           events.addEventListener("camera", (event) => record.showCamera(JSON.parse(event.data)));
-          events.addEventListener("library", () => library.reload());
+          events.addEventListener("library", () => { library.reload(); stats.reload(); });
           events.addEventListener("error", async () => {
             connection("lost", "Connection lost, retrying…");
             // A studio that restarted has forgotten this session: say so instead of retrying for ever.
@@ -81,6 +82,7 @@ enum AppScript {
         window.addEventListener("hashchange", route);
         record.initRecord();
         library.initLibrary();
+        stats.initStats();
         route();
         follow();
 
