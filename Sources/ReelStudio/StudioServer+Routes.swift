@@ -101,6 +101,8 @@ extension StudioServer {
             return answerCamera(route, request: request, body: body)
         case .sessions, .tags, .session, .stats, .statsChart, .goals:
             return answerLibrary(route, request: request, body: body)
+        case .materials, .materialCover, .removeMaterial:
+            return answerMaterials(route, request: request, body: body)
         }
     }
 

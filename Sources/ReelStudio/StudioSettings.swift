@@ -1,4 +1,5 @@
 import Foundation
+import ReelBooks
 import ReelCore
 import ReelHTTP
 import ReelMedia
@@ -40,6 +41,9 @@ public struct StudioSettings: Sendable {
     /// Where recordings go and are kept while in progress (`reel/recordings` of the XDG data
     /// and state folders), as for `reel record`.
     public var folders: XDGDirectories = XDGDirectories(environment: ProcessInfo.processInfo.environment, accountHome: NSHomeDirectory())
+    /// The book services the materials page looks ISBNs up in (answers cached in
+    /// `reel/books` of the XDG cache folder), as for `reel materials add --isbn`.
+    public var bookLookup = BookLookup.Settings.default
     /// Whether recordings keep the machine awake (a systemd-inhibit lock, as `reel record`).
     public var keepAwake = true
     /// The face tracker of a recording that asks for one (the installed models by default).

@@ -19,7 +19,7 @@ extension MaterialsCommand {
     }
 
     /// The book services' addresses: `--openbd`/`--ndl`, else `$REEL_OPENBD_URL`/`$REEL_NDL_URL`, else the public ones.
-    static func lookupSettings(_ arguments: ParsedArguments) throws -> BookLookup.Settings {
+    static func lookupSettings(_ arguments: ParsedArguments, openBD: Option = openBD, ndl: Option = ndl) throws -> BookLookup.Settings {
         let environment = ProcessInfo.processInfo.environment
         func base(_ option: Option, _ variable: String, _ fallback: URL) throws -> URL {
             guard let text = arguments.string(option) ?? environment[variable], !text.isEmpty else { return fallback }

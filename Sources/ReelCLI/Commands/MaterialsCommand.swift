@@ -61,11 +61,7 @@ enum MaterialsCommand {
         default:
             let materials = try LibraryOption.openExisting(arguments).materials()
             if arguments.flag(json) {
-                let style = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC")!)
-                print(try LibraryCommandText.json(materials.map { m -> [String: Any] in
-                    ["id": m.id.uuidString.lowercased(), "isbn": m.isbn ?? NSNull(), "title": m.title, "author": m.author ?? NSNull(),
-                     "publisher": m.publisher ?? NSNull(), "coverPath": m.coverPath ?? NSNull(), "addedAt": m.addedAt.formatted(style)]
-                }))
+                print(try StudyMaterialJSON.text(materials, pretty: true))
             } else if materials.isEmpty {
                 print("no materials yet (reel materials add --title TEXT [--isbn ISBN])")
             } else {

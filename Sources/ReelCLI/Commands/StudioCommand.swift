@@ -11,6 +11,10 @@ enum StudioCommand {
     static let source = Option.value("source", short: "s", placeholder: "SRC",
                                      help: "The source the record page starts with: test[:WxH[@FPS]], file:PATH or v4l2:/dev/videoN.")
     static let open = Option.flag("open", help: "Open the address in the desktop's browser (xdg-open).")
+    static let openBD = Option.value("openbd", placeholder: "URL",
+                                     help: "OpenBD's base address for the materials page's lookups (default $REEL_OPENBD_URL or https://api.openbd.jp/v1).")
+    static let ndl = Option.value("ndl", placeholder: "URL",
+                                  help: "The National Diet Library search's base for the materials page (default $REEL_NDL_URL or https://ndlsearch.ndl.go.jp).")
     static let accessLog = Option.value("access-log", placeholder: "FILE",
                                         help: "Append the access log (one line per request) to FILE; '-' for standard output, 'none' for no log. Default: reel/studio-access.log in the XDG state folder.")
 
@@ -25,7 +29,7 @@ enum StudioCommand {
             studio's own Origin are refused; scripts may send 'Authorization: Bearer TOKEN'. \
             docs/studio.md describes the API. Ctrl-C (SIGINT) or SIGTERM stops it.
             """,
-        options: [host, port, remote, LibraryOption.option, source, open, accessLog],
+        options: [host, port, remote, LibraryOption.option, source, open, accessLog, openBD, ndl],
         examples: [
             "reel studio --open",
             "reel studio --port 0 --source test",
@@ -70,6 +74,7 @@ enum StudioCommand {
         var settings = StudioSettings(host: try arguments.require(host), port: portNumber, remote: arguments.flag(remote),
                                       libraryPath: LibraryOption.path(arguments), source: arguments.string(source))
         settings.version = ReelVersion.number
+        settings.bookLookup = try MaterialsCommand.lookupSettings(arguments, openBD: openBD, ndl: ndl)
         switch arguments.string(accessLog) {
         case "-": settings.accessLog = .standardOutput
         case "none": settings.accessLog = .none

@@ -38,6 +38,11 @@ public enum StudioRoute: Sendable, Hashable {
     case statsChart
     /// `/api/goals`: the daily goals (GET); sets one (POST).
     case goals
+    /// `/api/materials`: the books (GET); adds one (POST).
+    case materials
+    /// `/api/materials/ID/cover` (GET) and `/api/materials/ID/remove` (POST).
+    case materialCover(UUID)
+    case removeMaterial(UUID)
     /// `/api/sessions/ID…`: one session (``SessionPart``); ID is the whole id in lowercase.
     case session(UUID, SessionPart)
 
@@ -58,7 +63,7 @@ public enum StudioRoute: Sendable, Hashable {
     }
 
     /// The page's files.
-    public static let assetNames: Set<String> = ["app.js", "common.js", "record.js", "library.js", "stats.js", "style.css", "icon.svg"]
+    public static let assetNames: Set<String> = ["app.js", "common.js", "record.js", "library.js", "stats.js", "materials.js", "style.css", "icon.svg"]
 
     public init?(path: String) {
         switch path {
@@ -78,8 +83,9 @@ public enum StudioRoute: Sendable, Hashable {
         case "/api/stats": self = .stats
         case "/api/stats.svg": self = .statsChart
         case "/api/goals": self = .goals
+        case "/api/materials": self = .materials
         default:
-            if let session = Self.session(path) {
+            if let session = Self.session(path) ?? Self.material(path) {
                 self = session
                 return
             }
@@ -102,21 +108,39 @@ public enum StudioRoute: Sendable, Hashable {
         let prefix = "/api/sessions/"
         guard path.hasPrefix(prefix) else { return nil }
         let rest = path.dropFirst(prefix.count)
-        let idText = rest.prefix(36)
-        guard idText.count == 36, idText == idText.lowercased(), let id = UUID(uuidString: String(idText)) else { return nil }
+        guard let id = lowercaseID(rest.prefix(36)) else { return nil }
         let tail = rest.dropFirst(36)
         if tail.isEmpty { return .session(id, .record) }
         guard tail.hasPrefix("/"), let part = SessionPart(rawValue: String(tail.dropFirst())), part != .record else { return nil }
         return .session(id, part)
     }
 
+    /// `/api/materials/ID/cover` and `/api/materials/ID/remove`, the id whole and in lowercase.
+    private static func material(_ path: String) -> StudioRoute? {
+        let prefix = "/api/materials/"
+        guard path.hasPrefix(prefix) else { return nil }
+        let rest = path.dropFirst(prefix.count)
+        guard let id = lowercaseID(rest.prefix(36)) else { return nil }
+        switch rest.dropFirst(36) {
+        case "/cover": return .materialCover(id)
+        case "/remove": return .removeMaterial(id)
+        default: return nil
+        }
+    }
+
+    /// A UUID written as the library writes it: 36 characters, lowercase.
+    private static func lowercaseID(_ text: Substring) -> UUID? {
+        guard text.count == 36, text == text.lowercased() else { return nil }
+        return UUID(uuidString: String(text))
+    }
+
     /// The methods the route answers (besides HEAD for GET routes).
     public var methods: [String] {
         switch self {
-        case .page, .asset, .status, .events, .sources, .camera, .preview, .previewPicture, .recording, .sessions, .stats, .statsChart:
+        case .page, .asset, .status, .events, .sources, .camera, .preview, .previewPicture, .recording, .sessions, .stats, .statsChart, .materialCover:
             ["GET", "HEAD"]
-        case .signOut, .chooseSource, .startRecording, .controlRecording: ["POST"]
-        case .tags, .goals: ["GET", "HEAD", "POST"]
+        case .signOut, .chooseSource, .startRecording, .controlRecording, .removeMaterial: ["POST"]
+        case .tags, .goals, .materials: ["GET", "HEAD", "POST"]
         case .session(_, let part):
             switch part {
             case .record, .thumbnail, .video: ["GET", "HEAD"]

@@ -24,7 +24,7 @@ final class StudioLibrary: @unchecked Sendable {
 
     /// Runs `body` with the open library, opening it first if need be; `nil` (and `body` not
     /// run) while no library file exists and `create` is false.
-    private func with<T>(create: Bool = false, _ body: (StudyLibrary) throws -> T) throws(StudioRefusal) -> T? {
+    func withOpen<T>(create: Bool = false, _ body: (StudyLibrary) throws -> T) throws(StudioRefusal) -> T? {
         do {
             return try lock.withLock { () throws -> T? in
                 if connection == nil {
@@ -49,7 +49,7 @@ final class StudioLibrary: @unchecked Sendable {
     /// The status panel's part: the count only (one query on the open connection).
     func summary() -> StudioStatus.Library {
         do {
-            let count = try with { try $0.sessionCount() }
+            let count = try withOpen { try $0.sessionCount() }
             return StudioStatus.Library(path: path, sessions: count ?? 0, problem: nil)
         } catch {
             return StudioStatus.Library(path: path, sessions: nil, problem: error.message)
@@ -60,7 +60,7 @@ final class StudioLibrary: @unchecked Sendable {
     /// and the library's total, as one line of JSON. An unknown tag is refused as
     /// `reel sessions --tag` refuses it.
     func sessionsJSON(_ filter: StudySessionFilter) throws(StudioRefusal) -> String {
-        let answer = try with { library throws -> SessionsAnswer in
+        let answer = try withOpen { library throws -> SessionsAnswer in
             let tags = try library.tags()
             if let name = filter.tag, !tags.contains(where: { $0.name == name }) {
                 throw StudioRefusal(status: 400, message: try library.unknownTagMessage(name))
@@ -79,34 +79,51 @@ final class StudioLibrary: @unchecked Sendable {
 
     /// The session `id`; 404 when the library does not hold it.
     func session(_ id: UUID) throws(StudioRefusal) -> StudySession {
-        let found = try with { library in try library.sessions().first { $0.id == id } }
+        let found = try withOpen { library in try library.sessions().first { $0.id == id } }
         guard let found = found ?? nil else { throw Self.unknown(id) }
         return found
     }
 
     /// `GET /api/tags`: every tag with how many sessions carry it.
     func tagsJSON() throws(StudioRefusal) -> String {
-        let tags = try with { try $0.tags() } ?? []
+        let tags = try withOpen { try $0.tags() } ?? []
         return StudioJSON.line(tags.map { SessionsAnswer.TagCount(name: $0.name, sessions: $0.sessionCount) })
     }
 
     /// `GET /api/stats`: the week or month containing `day`, as `reel stats` computes it.
     func stats(_ period: StudyStats.Period, containing day: CalendarDay, timeZone: TimeZone = .current) throws(StudioRefusal) -> StudyStats {
         let today = CalendarDay(containing: Date(), in: timeZone)
-        let read = try with { library in (try library.sessions(), try library.goals()) }
+        let read = try withOpen { library in (try library.sessions(), try library.goals()) }
         return StudyStats(period: period, containing: day, today: today, sessions: read?.0 ?? [], goals: read?.1 ?? [], timeZone: timeZone)
     }
 
     /// `GET /api/goals`: every goal, oldest first.
     func goals() throws(StudioRefusal) -> [DailyGoal] {
-        try with { try $0.goals() } ?? []
+        try withOpen { try $0.goals() } ?? []
+    }
+
+    /// `GET /api/materials`: every material, as `reel materials ls`.
+    func materials() throws(StudioRefusal) -> [StudyMaterial] {
+        try withOpen { try $0.materials() } ?? []
     }
 
     // MARK: Changing
 
+    /// `POST /api/materials/ID/remove`: the material out of the library (its cover file stays).
+    func removeMaterial(_ id: UUID) throws(StudioRefusal) -> StudyMaterial {
+        let removed = try withOpen { library -> StudyMaterial in
+            guard try library.materials().contains(where: { $0.id == id }) else {
+                throw StudioRefusal(status: 404, message: "no material \(id.uuidString.lowercased()) in the library")
+            }
+            return try library.removeMaterial(id.uuidString.lowercased())
+        }
+        guard let removed else { throw StudioRefusal(status: 404, message: "no material \(id.uuidString.lowercased()) in the library") }
+        return removed
+    }
+
     /// `POST /api/goals`: the goal from its day on, as `reel goal set`; every goal after.
     func setGoal(_ goal: DailyGoal) throws(StudioRefusal) -> [DailyGoal] {
-        try with(create: true) { library in
+        try withOpen(create: true) { library in
             try library.setGoal(goal)
             return try library.goals()
         } ?? []
@@ -116,12 +133,12 @@ final class StudioLibrary: @unchecked Sendable {
     func addTag(_ name: String) throws(StudioRefusal) -> Bool {
         let tag: Tag
         do { tag = try Tag(name) } catch { throw StudioRefusal(status: 400, message: "'\(name)' cannot be a tag: \(error)") }
-        return try with(create: true) { try $0.addTag(tag) } ?? false
+        return try withOpen(create: true) { try $0.addTag(tag) } ?? false
     }
 
     /// `POST /api/sessions/ID/edit`: title and tags in one transaction, as `reel sessions edit`.
     func edit(_ id: UUID, _ edit: StudyLibrary.SessionEdit) throws(StudioRefusal) -> StudySession {
-        let edited = try with { library throws -> StudySession in
+        let edited = try withOpen { library throws -> StudySession in
             guard try library.contains(id) else { throw Self.unknown(id) }
             do {
                 return try library.editSession(id, edit)
@@ -136,7 +153,7 @@ final class StudioLibrary: @unchecked Sendable {
     /// `POST /api/sessions/ID/trash`: the session's files and record to the Trash, as
     /// `reel sessions rm`; what went where.
     func moveToTrash(_ id: UUID) throws(StudioRefusal) -> TrashedSession {
-        let record = try with { library throws -> TrashedSession in
+        let record = try withOpen { library throws -> TrashedSession in
             guard let found = try library.sessions().first(where: { $0.id == id }) else { throw Self.unknown(id) }
             return try SessionTrash(library: library, trash: trash).remove(found)
         }
@@ -147,7 +164,7 @@ final class StudioLibrary: @unchecked Sendable {
     /// `POST /api/sessions/ID/untrash`: a session the Trash holds, back in its place, as
     /// `reel sessions untrash`.
     func putBack(_ id: UUID) throws(StudioRefusal) -> StudySession {
-        let record = try with(create: true) { library in
+        let record = try withOpen(create: true) { library in
             try SessionTrash(library: library, trash: trash).putBack(id.uuidString.lowercased())
         }
         guard let record else { throw Self.unknown(id) }

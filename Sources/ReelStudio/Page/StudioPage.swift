@@ -15,6 +15,7 @@ enum StudioPage {
         "record.js": script(RecordScript.source),
         "library.js": script(LibraryScript.source),
         "stats.js": script(StatsScript.source),
+        "materials.js": script(MaterialsScript.source),
         "style.css": Asset(contentType: "text/css; charset=utf-8", bytes: Array(StudioStyle.source.utf8)),
         "icon.svg": Asset(contentType: "image/svg+xml", bytes: Array(icon.utf8)),
     ]
@@ -43,6 +44,7 @@ enum StudioPage {
             <a id="nav-record" href="#record">Record</a>
             <a id="nav-library" href="#library">Library</a>
             <a id="nav-stats" href="#stats">Stats</a>
+            <a id="nav-materials" href="#materials">Materials</a>
           </nav>
           <button id="sign-out" type="button" class="quiet">Sign out</button>
         </header>
@@ -143,6 +145,21 @@ enum StudioPage {
             </form>
             <p class="hint">Goals: <span id="goals-list">…</span></p>
             <p id="stats-message" class="message" role="status" aria-live="polite"></p>
+          </section>
+          <section id="view-materials" aria-labelledby="materials-title" class="panel materials" hidden>
+            <h2 id="materials-title">Materials</h2>
+            <form id="material-form" class="filter material-form">
+              <div><label for="material-isbn">ISBN</label><input id="material-isbn" type="text" inputmode="numeric" autocomplete="off"
+                   placeholder="978-…"></div>
+              <div><label for="material-title">Title (empty: looked up)</label><input id="material-title" type="text" maxlength="200" autocomplete="off"></div>
+              <div><label for="material-author">Author</label><input id="material-author" type="text" maxlength="200" autocomplete="off"></div>
+              <div><label for="material-publisher">Publisher</label><input id="material-publisher" type="text" maxlength="200" autocomplete="off"></div>
+              <button id="material-add" type="submit" class="primary">Add</button>
+            </form>
+            <p class="hint">With only an ISBN the title, author, publisher and cover are looked up in openBD, then the National Diet Library.</p>
+            <p id="materials-message" class="message" role="status" aria-live="polite"></p>
+            <p id="materials-count" class="hint" role="status" aria-live="polite"></p>
+            <ul id="materials" class="materials-list"></ul>
           </section>
           <dialog id="session-dialog" class="session-dialog" aria-labelledby="session-heading">
             <h2 id="session-heading">Session</h2>

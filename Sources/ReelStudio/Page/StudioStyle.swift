@@ -97,6 +97,14 @@ enum StudioStyle {
         .days table { border-collapse: collapse; margin-top: 0.5rem; font-variant-numeric: tabular-nums; }
         .days th, .days td { text-align: left; padding: 0.2rem 0.9rem 0.2rem 0; border-bottom: 1px solid var(--line); }
         .goal-form { margin-top: 1rem; }
+        .materials-list { list-style: none; margin: 0.5rem 0 0; padding: 0; display: grid; gap: 0.9rem;
+                          grid-template-columns: repeat(auto-fill, minmax(18rem, 1fr)); }
+        .material { display: flex; gap: 0.75rem; align-items: flex-start; border: 1px solid var(--line); border-radius: 0.6rem; padding: 0.6rem; }
+        .material img, .material .no-cover { width: 4.5rem; height: auto; aspect-ratio: 96 / 136; object-fit: cover; border-radius: 0.3rem;
+                                             background: var(--bg); flex: none; }
+        .material .no-cover { display: grid; place-items: center; color: var(--muted); font-size: 0.75rem; border: 1px dashed var(--line); }
+        .material p { margin: 0 0 0.3rem; }
+        .material .card-title, .material .card-facts { padding: 0; }
         button.danger { color: var(--bad); border-color: var(--bad); }
         @media (max-width: 30rem) {
           .bar { padding: 0.6rem 0.9rem; }

@@ -8,8 +8,9 @@ enum AppScript {
         import * as record from "./record.js";
         import * as library from "./library.js";
         import * as stats from "./stats.js";
+        import * as materials from "./materials.js";
 
-        const views = { record, library, stats };
+        const views = { record, library, stats, materials };
 
         function route() {
           const wanted = location.hash.slice(1);
@@ -56,7 +57,7 @@ enum AppScript {
             if (snapshot.state === "finished" && snapshot.sessionRegistered) { library.reload(); stats.reload(); }
           });
           events.addEventListener("camera", (event) => record.showCamera(JSON.parse(event.data)));
-          events.addEventListener("library", () => { library.reload(); stats.reload(); });
+          events.addEventListener("library", () => { library.reload(); stats.reload(); materials.reload(); });
           events.addEventListener("error", async () => {
             connection("lost", "Connection lost, retrying…");
             // A studio that restarted has forgotten this session: say so instead of retrying for ever.
@@ -83,6 +84,7 @@ enum AppScript {
         record.initRecord();
         library.initLibrary();
         stats.initStats();
+        materials.initMaterials();
         route();
         follow();
 
