@@ -33,6 +33,8 @@ public final class StudioServer: HTTPService {
     let camera: StudioCamera
     /// The study library, over one connection.
     let library: StudioLibrary
+    /// Backups and restores.
+    let backup: StudioBackup
     /// Previews open now.
     let previewStreams = Locked(0)
     private let sessions = Locked<[OriginToken]>([])
@@ -52,6 +54,9 @@ public final class StudioServer: HTTPService {
         uploads = UploadPolicy(maxBodyBytes: settings.maxBodyBytes)
         camera = StudioCamera(settings: settings, events: events)
         library = StudioLibrary(path: settings.libraryPath, dataFolder: settings.folders.data)
+        backup = StudioBackup(libraryPath: settings.libraryPath, defaultFolder: settings.backupFolder) { [events] snapshot in
+            events.publish("backup", data: StudioJSON.line(snapshot))
+        }
     }
 
     /// The port it listens on; 0 before ``start()``.
@@ -92,6 +97,7 @@ public final class StudioServer: HTTPService {
     public func stop() async {
         ticker.withLock { value -> (any Ticker)? in defer { value = nil }; return value }?.stop()
         await camera.shutdown()
+        await backup.stop()
         events.closeAll()
         http.stop()
     }

@@ -44,6 +44,8 @@ public struct StudioSettings: Sendable {
     /// The book services the materials page looks ISBNs up in (answers cached in
     /// `reel/books` of the XDG cache folder), as for `reel materials add --isbn`.
     public var bookLookup = BookLookup.Settings.default
+    /// The backup page's folder until another is typed (`$REEL_BACKUP_DIR`, as `reel backup`).
+    public var backupFolder: String? = ProcessInfo.processInfo.environment["REEL_BACKUP_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
     /// Whether recordings keep the machine awake (a systemd-inhibit lock, as `reel record`).
     public var keepAwake = true
     /// The face tracker of a recording that asks for one (the installed models by default).

@@ -148,6 +148,31 @@ struct LibraryBackupTests {
         for entry in after.media { #expect(try ChecksummedFile.checksum(of: f.backup + "/" + entry.path) == entry.checksum) }
     }
 
+    @Test("progress: told before the first file and after each, bytes adding up; answering false stops before the next file and the previous backup stays whole")
+    func progressAndStop() throws {
+        let fixture = try Fixture()
+        defer { fixture.dir.cleanup() }
+        let library = try fixture.library()
+        var seen: [LibraryBackup.Progress] = []
+        var backup = LibraryBackup(library: library, destination: fixture.backup)
+        backup.progress = { seen.append($0); return true }
+        _ = try backup.run()
+        let files = 3 + 3 + 2  // videos, thumbnails, face tracks (session 3 has none)
+        #expect(seen.map(\.filesDone) == Array(0...files))
+        #expect(seen.allSatisfy { $0.filesTotal == files } && seen.last?.bytesDone == seen.last?.bytesTotal && seen.last?.next == nil)
+        #expect(seen.first?.bytesDone == 0 && (seen.first?.bytesTotal ?? 0) > 120_000)
+        let first = try #require(try LibraryBackup.document(in: fixture.backup))
+
+        // A changed video: the next backup copies it and is stopped before its first file.
+        try Data(repeating: 7, count: 50_000).write(to: URL(fileURLWithPath: try library.sessions()[0].filePath))
+        var stopped = LibraryBackup(library: library, destination: fixture.backup)
+        var calls = 0
+        stopped.progress = { _ in calls += 1; return false }
+        #expect { try stopped.run() } throws: { ($0 as? LibraryBackup.Error)?.isStopped == true }
+        #expect(calls == 1)
+        #expect(try LibraryBackup.document(in: fixture.backup) == first, "the previous backup is as it was")
+    }
+
     @Test("--auto: skipped under 24 h, runs after")
     func auto() throws {
         let f = try Fixture()

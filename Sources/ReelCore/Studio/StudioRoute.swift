@@ -43,6 +43,10 @@ public enum StudioRoute: Sendable, Hashable {
     /// `/api/materials/ID/cover` (GET) and `/api/materials/ID/remove` (POST).
     case materialCover(UUID)
     case removeMaterial(UUID)
+    /// `/api/backup`: the backup's state (GET); starts one (POST). `/api/restore`: a restore,
+    /// dry run or not (POST).
+    case backup
+    case restore
     /// `/api/sessions/ID…`: one session (``SessionPart``); ID is the whole id in lowercase.
     case session(UUID, SessionPart)
 
@@ -63,7 +67,7 @@ public enum StudioRoute: Sendable, Hashable {
     }
 
     /// The page's files.
-    public static let assetNames: Set<String> = ["app.js", "common.js", "record.js", "library.js", "stats.js", "materials.js", "style.css", "icon.svg"]
+    public static let assetNames: Set<String> = ["app.js", "common.js", "record.js", "library.js", "stats.js", "materials.js", "backup.js", "style.css", "icon.svg"]
 
     public init?(path: String) {
         switch path {
@@ -84,6 +88,8 @@ public enum StudioRoute: Sendable, Hashable {
         case "/api/stats.svg": self = .statsChart
         case "/api/goals": self = .goals
         case "/api/materials": self = .materials
+        case "/api/backup": self = .backup
+        case "/api/restore": self = .restore
         default:
             if let session = Self.session(path) ?? Self.material(path) {
                 self = session
@@ -139,8 +145,8 @@ public enum StudioRoute: Sendable, Hashable {
         switch self {
         case .page, .asset, .status, .events, .sources, .camera, .preview, .previewPicture, .recording, .sessions, .stats, .statsChart, .materialCover:
             ["GET", "HEAD"]
-        case .signOut, .chooseSource, .startRecording, .controlRecording, .removeMaterial: ["POST"]
-        case .tags, .goals, .materials: ["GET", "HEAD", "POST"]
+        case .signOut, .chooseSource, .startRecording, .controlRecording, .removeMaterial, .restore: ["POST"]
+        case .tags, .goals, .materials, .backup: ["GET", "HEAD", "POST"]
         case .session(_, let part):
             switch part {
             case .record, .thumbnail, .video: ["GET", "HEAD"]

@@ -92,7 +92,12 @@ extension LibraryBackup {
     /// the listed one (only its time changed) is dropped for the one there. Returns the entries.
     func copy(_ copies: [BackupCopy], previous: PreviousBackup, report: inout Report) throws -> [BackupMediaEntry] {
         var entries: [BackupMediaEntry] = []
+        var done = Progress(filesTotal: copies.count, bytesTotal: copies.reduce(0) { $0 + $1.size })
         for copy in copies {
+            done.next = copy.source
+            if let progress, !progress(done) {
+                throw Error(description: "the backup to \(destination) was stopped; its previous backup is as it was", isStopped: true)
+            }
             let name = (copy.source as NSString).lastPathComponent
             let folder = Self.folder(of: copy.ownerID, role: copy.role)
             let plain = "\(folder)/\(name)"
@@ -113,7 +118,11 @@ extension LibraryBackup {
             }
             entries.append(BackupMediaEntry(ownerID: copy.ownerID, role: copy.role, path: relative, size: size, checksum: checksum,
                                             sourcePath: copy.source, sourceModified: copy.modified))
+            done.filesDone += 1
+            done.bytesDone += copy.size
         }
+        done.next = nil
+        _ = progress?(done)
         return entries
     }
 }

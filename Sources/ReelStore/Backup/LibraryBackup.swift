@@ -36,6 +36,8 @@ public struct LibraryBackup {
     /// A backup that could not be made; the destination still holds its previous backup.
     public struct Error: Swift.Error, CustomStringConvertible {
         public var description: String
+        /// Stopped on request (``progress`` answered false).
+        public var isStopped = false
     }
 
     /// The library read.
@@ -47,6 +49,18 @@ public struct LibraryBackup {
     public static let documentName = "backup.json"
     /// The media folder in the destination.
     public static let mediaFolder = "Media"
+
+    /// How far the copies are: told before the first and after each file; answering false
+    /// stops the backup before the next file (``Error/isStopped``), leaving the previous one.
+    public var progress: ((Progress) -> Bool)?
+
+    /// Files and bytes to copy in this run, and done so far.
+    public struct Progress: Sendable, Equatable {
+        public var filesDone = 0, filesTotal = 0
+        public var bytesDone: Int64 = 0, bytesTotal: Int64 = 0
+        /// The file being copied next (nil when done).
+        public var next: String?
+    }
 
     /// A backup of `library` into `destination` (created when missing).
     public init(library: StudyLibrary, destination: String) {

@@ -24,6 +24,14 @@ extension StudioServer {
                 }
                 guard let path = material.coverPath else { throw StudioRefusal(status: 404, message: "'\(material.title)' has no cover") }
                 return try SessionFile.serve(path, request: request, contentType: Self.pictureType(path), cacheControl: "private, max-age=3600")
+            case .backup where request.method == "POST":
+                return json(StudioJSON.line(try backup.start(into: (try decode(body) as BackupRequest).folder)), status: 202)
+            case .backup:
+                return json(StudioJSON.line(backup.current))
+            case .restore:
+                let answer = try backup.restore(try decode(body) as RestoreRequest)
+                if !answer.dryRun { libraryChanged() }
+                return json(StudioJSON.line(answer))
             case .removeMaterial(let id):
                 let removed = try library.removeMaterial(id)
                 libraryChanged()
@@ -90,6 +98,11 @@ extension StudioServer {
         default: "image/jpeg"
         }
     }
+}
+
+/// The body of `POST /api/backup`.
+struct BackupRequest: Decodable {
+    var folder: String
 }
 
 /// Runs async work to its end from a thread that may block (a libmicrohttpd connection's).

@@ -16,6 +16,7 @@ enum StudioPage {
         "library.js": script(LibraryScript.source),
         "stats.js": script(StatsScript.source),
         "materials.js": script(MaterialsScript.source),
+        "backup.js": script(BackupScript.source),
         "style.css": Asset(contentType: "text/css; charset=utf-8", bytes: Array(StudioStyle.source.utf8)),
         "icon.svg": Asset(contentType: "image/svg+xml", bytes: Array(icon.utf8)),
     ]
@@ -45,6 +46,7 @@ enum StudioPage {
             <a id="nav-library" href="#library">Library</a>
             <a id="nav-stats" href="#stats">Stats</a>
             <a id="nav-materials" href="#materials">Materials</a>
+            <a id="nav-backup" href="#backup">Backup</a>
           </nav>
           <button id="sign-out" type="button" class="quiet">Sign out</button>
         </header>
@@ -160,6 +162,34 @@ enum StudioPage {
             <p id="materials-message" class="message" role="status" aria-live="polite"></p>
             <p id="materials-count" class="hint" role="status" aria-live="polite"></p>
             <ul id="materials" class="materials-list"></ul>
+          </section>
+          <section id="view-backup" aria-labelledby="backup-title" class="panel backup" hidden>
+            <h2 id="backup-title">Backup</h2>
+            <form id="backup-form" class="filter">
+              <div class="wide"><label for="backup-folder">Backup folder (any synced folder will do)</label>
+                <input id="backup-folder" type="text" autocomplete="off" placeholder="/home/me/Sync/reel-backup"></div>
+              <button id="backup-run" type="submit" class="primary">Back up now</button>
+            </form>
+            <dl class="facts backup-facts">
+              <div><dt>State</dt><dd id="backup-state">…</dd></div>
+              <div><dt>Last backup there</dt><dd id="backup-last">…</dd></div>
+              <div><dt>Copied</dt><dd id="backup-files"></dd></div>
+            </dl>
+            <progress id="backup-progress" aria-label="Backup progress" hidden></progress>
+            <p id="backup-message" class="message" role="status" aria-live="polite"></p>
+            <h3 id="restore-title">Restore</h3>
+            <p class="hint">A restore only adds what the library lacks; it never changes or removes anything. It is always checked first.</p>
+            <form id="restore-form" class="filter">
+              <div class="wide"><label for="restore-folder">Backup to restore from (empty: the folder above)</label>
+                <input id="restore-folder" type="text" autocomplete="off"></div>
+              <div class="wide"><label for="restore-media">Put restored files in (empty: where they were)</label>
+                <input id="restore-media" type="text" autocomplete="off"></div>
+              <label class="check"><input id="restore-skip-missing" type="checkbox"> Restore the rest when some files are missing</label>
+              <button id="restore-check" type="submit">Check what it adds</button>
+              <button id="restore-run" type="button" class="primary" disabled>Restore</button>
+            </form>
+            <p id="restore-message" class="message" role="status" aria-live="polite"></p>
+            <ul id="restore-plan" class="plan" aria-labelledby="restore-title"></ul>
           </section>
           <dialog id="session-dialog" class="session-dialog" aria-labelledby="session-heading">
             <h2 id="session-heading">Session</h2>

@@ -105,6 +105,13 @@ enum StudioStyle {
         .material .no-cover { display: grid; place-items: center; color: var(--muted); font-size: 0.75rem; border: 1px dashed var(--line); }
         .material p { margin: 0 0 0.3rem; }
         .material .card-title, .material .card-facts { padding: 0; }
+        .filter .wide { flex: 1 1 20rem; }
+        .filter .wide input { width: 100%; }
+        .filter .check { display: flex; gap: 0.4rem; align-items: center; color: var(--fg); font-size: 0.9rem; }
+        .backup h3 { font-size: 1rem; margin: 1.5rem 0 0.25rem; }
+        .backup-facts { margin-top: 1rem; }
+        #backup-progress { width: 100%; height: 0.8rem; margin-top: 0.75rem; }
+        .plan { margin: 0.5rem 0 0; padding-left: 1.25rem; font-size: 0.9rem; overflow-wrap: anywhere; }
         button.danger { color: var(--bad); border-color: var(--bad); }
         @media (max-width: 30rem) {
           .bar { padding: 0.6rem 0.9rem; }

@@ -9,8 +9,9 @@ enum AppScript {
         import * as library from "./library.js";
         import * as stats from "./stats.js";
         import * as materials from "./materials.js";
+        import * as backup from "./backup.js";
 
-        const views = { record, library, stats, materials };
+        const views = { record, library, stats, materials, backup };
 
         function route() {
           const wanted = location.hash.slice(1);
@@ -57,6 +58,7 @@ enum AppScript {
             if (snapshot.state === "finished" && snapshot.sessionRegistered) { library.reload(); stats.reload(); }
           });
           events.addEventListener("camera", (event) => record.showCamera(JSON.parse(event.data)));
+          events.addEventListener("backup", (event) => backup.showBackup(JSON.parse(event.data)));
           events.addEventListener("library", () => { library.reload(); stats.reload(); materials.reload(); });
           events.addEventListener("error", async () => {
             connection("lost", "Connection lost, retrying…");
@@ -85,6 +87,7 @@ enum AppScript {
         library.initLibrary();
         stats.initStats();
         materials.initMaterials();
+        backup.initBackup();
         route();
         follow();
 
