@@ -131,6 +131,7 @@ struct StudioBackupTests {
                 try await browser.waitUntil(script: "return !document.getElementById('restore-run').disabled")
                 try await browser.findElement(css: "#restore-run").click()
                 try await browser.waitUntil(script: "return document.getElementById('restore-message').textContent.startsWith('Restored 1 session(s)')")
+                try await StudioBrowserTests.screenshot(browser, "studio-backup")
                 #expect(try StudyLibrary(path: studio.server.settings.libraryPath).sessions().contains(gone))
                 #expect(FileManager.default.fileExists(atPath: gone.filePath))
             }

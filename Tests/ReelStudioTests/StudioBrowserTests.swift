@@ -10,6 +10,13 @@ struct StudioBrowserTests {
     static let screenshotFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../docs/screenshots").standardized
 
+    /// Saves the page as `docs/screenshots/NAME.png` when `REEL_UPDATE_SCREENSHOTS=1`.
+    static func screenshot(_ browser: WebDriver, _ name: String) async throws {
+        guard ProcessInfo.processInfo.environment["REEL_UPDATE_SCREENSHOTS"] == "1" else { return }
+        try FileManager.default.createDirectory(at: screenshotFolder, withIntermediateDirectories: true)
+        try await browser.screenshot().write(to: screenshotFolder.appendingPathComponent(name + ".png"))
+    }
+
     @Test("the address with the token signs in: an HttpOnly SameSite=Strict cookie, the token gone from the address bar, the page live")
     func signInAndLivePage() async throws {
         try await withStudio(configure: { $0.statusInterval = 0.3; $0.source = "test" }) { studio in
@@ -31,10 +38,7 @@ struct StudioBrowserTests {
                 #expect(try await browser.executeScript("return document.querySelectorAll('script:not([src]), [style]').length").number == 0,
                         "no inline script or style (the CSP allows none)")
 
-                if ProcessInfo.processInfo.environment["REEL_UPDATE_SCREENSHOTS"] == "1" {
-                    try FileManager.default.createDirectory(at: Self.screenshotFolder, withIntermediateDirectories: true)
-                    try await browser.screenshot().write(to: Self.screenshotFolder.appendingPathComponent("studio-status.png"))
-                }
+                try await StudioBrowserTests.screenshot(browser, "studio-status")
                 let shot = try await browser.screenshot()
                 #expect(shot.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a PNG")
             }
@@ -97,17 +101,25 @@ struct StudioBrowserTests {
         }
     }
 
-    @Test("at phone width the page fits: no sideways scrolling, the facts in one column")
+    @Test("at phone width every view fits: no sideways scrolling, the facts in one column")
     func phoneWidth() async throws {
         try await withStudio { studio in
+            try LibraryFixture(studio)
             try await withWebDriver(windowSize: (390, 844)) { browser in
                 try await browser.navigate(to: studio.server.signInURL)
                 try await browser.waitUntil(script: "return document.getElementById('connection').dataset.state === 'live'")
-                let fits = try await browser.executeScript("return document.documentElement.scrollWidth <= window.innerWidth")
-                #expect(fits == .bool(true), "the page is wider than the screen")
-                let columns = try await browser.executeScript(
-                    "return getComputedStyle(document.querySelector('.facts')).gridTemplateColumns.split(' ').length")
-                #expect(columns.number == 1)
+                for view in ["record", "library", "stats", "materials", "backup"] {
+                    _ = try await browser.executeScript("location.hash = arguments[0]", args: [.string(view)])
+                    try await browser.waitUntil(script: "return !document.getElementById('view-' + arguments[0]).hidden", args: [.string(view)])
+                    if view == "library" { try await browser.waitUntil(script: "return document.body.dataset.libraryCount === '3'") }
+                    if view == "stats" { try await browser.waitUntil(script: "return document.body.dataset.statsFrom !== undefined") }
+                    let fits = try await browser.executeScript("return document.documentElement.scrollWidth <= window.innerWidth")
+                    #expect(fits == .bool(true), "the \(view) view is wider than the screen")
+                    let columns = try await browser.executeScript(
+                        "return getComputedStyle(document.querySelector('#view-' + arguments[0] + ' .facts') ?? document.querySelector('[aria-labelledby=status-title] .facts')).gridTemplateColumns.split(' ').length",
+                        args: [.string(view)])
+                    #expect(columns.number == 1, "\(view)")
+                }
             }
         }
     }

@@ -88,10 +88,7 @@ struct StudioLibraryBrowserTests {
                 try await browser.navigate(to: studio.base + "/#library")
                 try await Self.waitForCount(3, browser)
                 try await browser.waitUntil(script: "return [...document.querySelectorAll('.card img')].every((i) => i.complete && i.naturalWidth > 0)")
-                if ProcessInfo.processInfo.environment["REEL_UPDATE_SCREENSHOTS"] == "1" {
-                    try FileManager.default.createDirectory(at: StudioBrowserTests.screenshotFolder, withIntermediateDirectories: true)
-                    try await browser.screenshot().write(to: StudioBrowserTests.screenshotFolder.appendingPathComponent("studio-library.png"))
-                }
+                try await StudioBrowserTests.screenshot(browser, "studio-library")
                 let unnamed = try await browser.executeScript("""
                     return [...document.querySelectorAll('#view-library button, #view-library input, #view-library select')]
                       .filter((e) => !(e.getAttribute('aria-label') || e.labels?.[0]?.textContent || e.textContent).trim())

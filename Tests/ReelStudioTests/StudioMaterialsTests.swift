@@ -104,6 +104,7 @@ struct StudioMaterialsTests {
                 try await browser.findElement(css: "#material-author").sendKeys("K. Sato")
                 try await browser.findElement(css: "#material-add").click()
                 try await browser.waitUntil(script: "return document.body.dataset.materialsCount === '2'")
+                try await StudioBrowserTests.screenshot(browser, "studio-materials")
                 #expect(try await browser.executeScript("return document.getElementById('material-title').value").string == "", "the form is cleared")
 
                 try await browser.findElement(css: "#material-isbn").sendKeys("9784101010014" + WebDriver.Key.enter)

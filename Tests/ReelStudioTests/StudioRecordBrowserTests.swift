@@ -129,10 +129,7 @@ struct StudioRecordBrowserTests {
                 #expect(left == "25%" && width == "20%")
                 let during = try await browser.executeScript(Self.previewDigest)
                 try await browser.waitUntil(script: "return (() => { \(Self.previewDigest) })() !== arguments[0]", args: [during])
-                if ProcessInfo.processInfo.environment["REEL_UPDATE_SCREENSHOTS"] == "1" {
-                    try FileManager.default.createDirectory(at: StudioBrowserTests.screenshotFolder, withIntermediateDirectories: true)
-                    try await browser.screenshot().write(to: StudioBrowserTests.screenshotFolder.appendingPathComponent("studio-record.png"))
-                }
+                try await StudioBrowserTests.screenshot(browser, "studio-record")
 
                 // Space pauses and resumes (outside the form's fields).
                 _ = try await browser.executeScript("document.activeElement.blur()")

@@ -102,6 +102,8 @@ struct StudioStatsTests {
                 try await browser.findElement(css: "#stats-previous").click()
                 try await browser.waitUntil(script: "return document.body.dataset.statsFrom === '2026-11-01'")
                 try await browser.waitUntil(script: "return document.getElementById('stats-met').textContent.startsWith('3 of ')")
+                try await browser.waitUntil(script: "const c = document.getElementById('stats-chart'); return c.complete && c.naturalWidth > 0")
+                try await StudioBrowserTests.screenshot(browser, "studio-stats")
                 try await browser.findElement(css: "#stats-today").click()
                 try await browser.waitUntil(script: "return document.body.dataset.statsFrom === arguments[0]",
                                             args: [.string(String(CalendarDay(containing: Date(), in: .current).description.prefix(8)) + "01")])
