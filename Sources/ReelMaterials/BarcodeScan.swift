@@ -56,19 +56,43 @@ public enum BarcodeScan {
     /// source ends, or `timeout` seconds pass.
     public static func scan(source spec: SourceSpec, timeout: Double) throws -> Found {
         let source = try CaptureSources.open(spec, realTime: true)
-        let reader = try EAN13Reader()
-        var found = Found()
-        var lastScan: MediaTime?
+        let watcher = try BarcodeWatcher()
         let timer = DispatchWorkItem { source.stop() }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
         defer { timer.cancel() }
         try source.run { sample in
-            guard found.isbn == nil, case .video(let frame) = sample else { return }
-            if let lastScan, (frame.captureTime - lastScan).seconds < 0.2 { return }
-            lastScan = frame.captureTime
-            found.take(try codes(in: frame, reader: reader))
-            if found.isbn != nil { source.stop() }
+            guard case .video(let frame) = sample else { return }
+            if try watcher.look(at: frame).isbn != nil { source.stop() }
         }
-        return found
+        return watcher.found
+    }
+}
+
+/// A book's barcode looked for in frames as they come, about 5 a second (a frame under 0.2 s
+/// after the last one looked at is passed over), until one is found: `reel materials scan
+/// --source`, and Reel Studio's scan, which watches its preview's capture.
+public final class BarcodeWatcher: @unchecked Sendable {
+    // One lock around the reader and what was found: frames may come from any thread.
+    private let lock = NSLock()
+    private let reader: EAN13Reader
+    private var seen = BarcodeScan.Found()
+    private var lastLook: MediaTime?
+
+    public init() throws { reader = try EAN13Reader() }
+
+    /// What was found so far.
+    public var found: BarcodeScan.Found { lock.withLock { seen } }
+
+    /// Looks at `frame` (unless a book was found already, or the last look was under 0.2 s
+    /// before it); what was found so far.
+    @discardableResult
+    public func look(at frame: VideoFrame) throws -> BarcodeScan.Found {
+        try lock.withLock {
+            guard seen.isbn == nil else { return seen }
+            if let lastLook, (frame.captureTime - lastLook).seconds < 0.2, frame.captureTime >= lastLook { return seen }
+            lastLook = frame.captureTime
+            seen.take(try BarcodeScan.codes(in: frame, reader: reader))
+            return seen
+        }
     }
 }

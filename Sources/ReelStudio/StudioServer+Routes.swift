@@ -101,7 +101,7 @@ extension StudioServer {
             return answerCamera(route, request: request, body: body)
         case .sessions, .tags, .session, .stats, .statsChart, .goals:
             return answerLibrary(route, request: request, body: body)
-        case .materials, .materialCover, .removeMaterial, .backup, .restore:
+        case .materials, .materialCover, .removeMaterial, .backup, .restore, .scanBarcode:
             return answerMaterials(route, request: request, body: body)
         }
     }

@@ -117,4 +117,64 @@ struct StudioMaterialsTests {
             }
         }
     }
+
+    /// A 3-second clip: a white second, then a book's EAN-13 barcode (slightly turned, noisy).
+    static func barcodeClip(_ folder: String, digits: String) throws -> String {
+        let pgm = folder + "/code.pgm", png = folder + "/code.png", clip = folder + "/barcode.mp4"
+        try EAN13Drawing(digits: digits, module: 3).rotated(degrees: 3).noisy(amplitude: 30, seed: 5).writePGM(to: pgm)
+        #expect(try Subprocess.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-i", pgm, png]).status == 0)
+        let made = try Subprocess.run("/usr/bin/ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=white:s=480x360:r=10:d=1",
+                                                          "-loop", "1", "-t", "2", "-r", "10", "-i", png, "-filter_complex",
+                                                          "[1:v]pad=480:360:(ow-iw)/2:(oh-ih)/2:white[c];[0:v][c]concat=n=2:v=1[v]",
+                                                          "-map", "[v]", "-c:v", "libx264", "-crf", "18", "-pix_fmt", "yuv420p", clip])
+        #expect(made.status == 0, "\(made.stderr)")
+        return clip
+    }
+
+    @Test("scan: the book's barcode read from the chosen source's picture; nothing seen in time says so; refused with no source or while recording")
+    func scan() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanup() }
+        let clip = try Self.barcodeClip(folder.url.path, digits: "9784780802047")
+        try await withStudio(configure: { $0.statusInterval = 0.2 }) { studio in
+            let cookie = try studio.signIn()
+            let none = try studio.post("/api/materials/scan", json: #"{"timeout":1}"#, cookie: cookie)
+            #expect(none.status == 409 && none.text.contains("no source chosen"))
+            #expect(try studio.post("/api/source", json: #"{"source":"file:\#(clip)"}"#, cookie: cookie).status == 200)
+            let found = try studio.post("/api/materials/scan", json: #"{"timeout":20}"#, cookie: cookie)
+            #expect(found.status == 200 && found.text.contains(#""isbn":"9784780802047""#) && found.text.contains(#""message":null"#), "\(found.text)")
+            #expect(try studio.post("/api/materials/scan", json: "{oops", cookie: cookie).status == 400)
+
+            #expect(try studio.post("/api/source", json: #"{"source":"test:320x180@10"}"#, cookie: cookie).status == 200)
+            let nothing = try studio.post("/api/materials/scan", json: #"{"timeout":1}"#, cookie: cookie)
+            #expect(nothing.status == 200 && nothing.text.contains(#""isbn":null"#) && nothing.text.contains("no book barcode seen in 1 s"), "\(nothing.text)")
+
+            let started = try studio.post("/api/recording/start", json: #"{"mode":"timelapse","interval":1}"#, cookie: cookie)
+            #expect(started.status == 202, "\(started.text)")
+            let busy = try studio.post("/api/materials/scan", json: #"{"timeout":1}"#, cookie: cookie)
+            #expect(busy.status == 409 && busy.text.contains("recording is running"))
+            #expect(try studio.post("/api/recording/stop", cookie: cookie).status == 200)
+        }
+    }
+
+    @Test("the materials view: Scan shows the picture, reads the barcode and adds the book it names")
+    func scanView() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanup() }
+        let clip = try Self.barcodeClip(folder.url.path, digits: "9784780802047")
+        try await Self.withBooks { studio, books in
+            try books.setOpenBD("9784780802047", json: BookAPIFixtureServer.openBDJSON(
+                isbn: "9784780802047", title: "すごい本", author: "山田太郎／著", publisher: "テスト出版", cover: ""))
+            #expect(try studio.post("/api/source", json: #"{"source":"file:\#(clip)"}"#, cookie: try studio.signIn()).status == 200)
+            try await withWebDriver(windowSize: (1280, 900)) { browser in
+                try await browser.navigate(to: studio.server.signInURL)
+                try await browser.navigate(to: studio.base + "/#materials")
+                try await browser.waitUntil(script: "return document.body.dataset.materialsCount === '0'")
+                try await browser.findElement(css: "#material-scan").click()
+                try await browser.waitUntil(script: "return document.body.dataset.materialsCount === '1'", timeout: .seconds(30))
+                #expect(try await browser.findElement(css: ".material .card-title").text == "すごい本")
+                #expect(try await browser.executeScript("return document.getElementById('scan-preview').hidden").bool == true)
+            }
+        }
+    }
 }

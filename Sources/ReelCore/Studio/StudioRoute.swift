@@ -40,6 +40,8 @@ public enum StudioRoute: Sendable, Hashable {
     case goals
     /// `/api/materials`: the books (GET); adds one (POST).
     case materials
+    /// `/api/materials/scan`: a book's barcode read from the source's picture (POST).
+    case scanBarcode
     /// `/api/materials/ID/cover` (GET) and `/api/materials/ID/remove` (POST).
     case materialCover(UUID)
     case removeMaterial(UUID)
@@ -88,6 +90,7 @@ public enum StudioRoute: Sendable, Hashable {
         case "/api/stats.svg": self = .statsChart
         case "/api/goals": self = .goals
         case "/api/materials": self = .materials
+        case "/api/materials/scan": self = .scanBarcode
         case "/api/backup": self = .backup
         case "/api/restore": self = .restore
         default:
@@ -145,7 +148,7 @@ public enum StudioRoute: Sendable, Hashable {
         switch self {
         case .page, .asset, .status, .events, .sources, .camera, .preview, .previewPicture, .recording, .sessions, .stats, .statsChart, .materialCover:
             ["GET", "HEAD"]
-        case .signOut, .chooseSource, .startRecording, .controlRecording, .removeMaterial, .restore: ["POST"]
+        case .signOut, .chooseSource, .startRecording, .controlRecording, .removeMaterial, .restore, .scanBarcode: ["POST"]
         case .tags, .goals, .materials, .backup: ["GET", "HEAD", "POST"]
         case .session(_, let part):
             switch part {

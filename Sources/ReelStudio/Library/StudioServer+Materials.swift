@@ -24,6 +24,11 @@ extension StudioServer {
                 }
                 guard let path = material.coverPath else { throw StudioRefusal(status: 404, message: "'\(material.title)' has no cover") }
                 return try SessionFile.serve(path, request: request, contentType: Self.pictureType(path), cacheControl: "private, max-age=3600")
+            case .scanBarcode:
+                let scan: ScanRequest = (body?.isEmpty ?? true) ? ScanRequest() : try decode(body)
+                let seconds = min(120, max(1, scan.timeout ?? 30))
+                let found = try camera.scanBarcode(timeout: seconds)
+                return json(StudioJSON.line(ScanAnswer(found, seconds: seconds, problem: camera.problem)))
             case .backup where request.method == "POST":
                 return json(StudioJSON.line(try backup.start(into: (try decode(body) as BackupRequest).folder)), status: 202)
             case .backup:
@@ -97,6 +102,40 @@ extension StudioServer {
         case "webp": "image/webp"
         default: "image/jpeg"
         }
+    }
+}
+
+/// The body of `POST /api/materials/scan` (optional): `{"timeout": SECONDS}` (1 to 120, default 30).
+struct ScanRequest: Decodable {
+    var timeout: Double?
+}
+
+/// What a scan saw: the book's ISBN, or null and why (the codes seen that are no book's, the
+/// source's problem), in words for the page.
+struct ScanAnswer: Encodable {
+    var isbn: String?
+    var otherCodes: [String]
+    var message: String?
+
+    init(_ found: BarcodeScan.Found, seconds: Double, problem: String?) {
+        isbn = found.isbn
+        otherCodes = found.otherCodes
+        guard found.isbn == nil else { return }
+        var text = "no book barcode seen in \(Int(seconds)) s"
+        if let code = found.otherCodes.first {
+            text += " (saw \(code), which is no book's: a book's starts with 978 or 979)"
+        }
+        if let problem { text += "; the source has no picture: \(problem)" } else { text += "; hold the barcode flat and close to the camera, or type the ISBN" }
+        message = text
+    }
+
+    enum Key: String, CodingKey { case isbn, otherCodes, message }
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(isbn, forKey: .isbn)
+        try c.encode(otherCodes, forKey: .otherCodes)
+        try c.encode(message, forKey: .message)
     }
 }
 

@@ -157,8 +157,11 @@ enum StudioPage {
               <div><label for="material-author">Author</label><input id="material-author" type="text" maxlength="200" autocomplete="off"></div>
               <div><label for="material-publisher">Publisher</label><input id="material-publisher" type="text" maxlength="200" autocomplete="off"></div>
               <button id="material-add" type="submit" class="primary">Add</button>
+              <button id="material-scan" type="button">Scan a barcode</button>
             </form>
-            <p class="hint">With only an ISBN the title, author, publisher and cover are looked up in openBD, then the National Diet Library.</p>
+            <img id="scan-preview" class="scan-preview" alt="The camera's picture, for the barcode" width="640" height="360" hidden>
+            <p class="hint">With only an ISBN the title, author, publisher and cover are looked up in openBD, then the National Diet Library.
+              Scan reads the ISBN from the source chosen on the record page.</p>
             <p id="materials-message" class="message" role="status" aria-live="polite"></p>
             <p id="materials-count" class="hint" role="status" aria-live="polite"></p>
             <ul id="materials" class="materials-list"></ul>

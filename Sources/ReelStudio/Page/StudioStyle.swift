@@ -97,6 +97,7 @@ enum StudioStyle {
         .days table { border-collapse: collapse; margin-top: 0.5rem; font-variant-numeric: tabular-nums; }
         .days th, .days td { text-align: left; padding: 0.2rem 0.9rem 0.2rem 0; border-bottom: 1px solid var(--line); }
         .goal-form { margin-top: 1rem; }
+        .scan-preview { display: block; width: min(100%, 32rem); height: auto; margin-top: 0.75rem; border-radius: 0.5rem; background: #000; }
         .materials-list { list-style: none; margin: 0.5rem 0 0; padding: 0; display: grid; gap: 0.9rem;
                           grid-template-columns: repeat(auto-fill, minmax(18rem, 1fr)); }
         .material { display: flex; gap: 0.75rem; align-items: flex-start; border: 1px solid var(--line); border-radius: 0.6rem; padding: 0.6rem; }

@@ -16,8 +16,10 @@ final class IdlePreview: Sendable {
     /// Why the source could not be opened or stopped delivering (nil: it delivers).
     let failure: Locked<String?>
 
-    /// Opens `source` on a capture thread, offering its frames to `branch`.
-    init(source: SourceSpec, branch: PreviewBranch, open: @escaping @Sendable (SourceSpec) throws -> any CaptureSource) {
+    /// Opens `source` on a capture thread, offering its frames to `branch`, and showing each
+    /// to `tap` (a barcode scan; it must be quick, it runs on the capture thread).
+    init(source: SourceSpec, branch: PreviewBranch, open: @escaping @Sendable (SourceSpec) throws -> any CaptureSource,
+         tap: @escaping @Sendable (VideoFrame) -> Void = { _ in }) {
         self.source = source
         self.branch = branch
         let capture = Locked<(source: (any CaptureSource)?, stopped: Bool)>((nil, false)), failure = Locked<String?>(nil)
@@ -32,7 +34,10 @@ final class IdlePreview: Sendable {
                     if state.stopped { opened.stop() }
                 }
                 try opened.run { sample in
-                    if case .video(let frame) = sample { branch.offer(frame) }
+                    if case .video(let frame) = sample {
+                        branch.offer(frame)
+                        tap(frame)
+                    }
                 }
                 if !capture.withLock({ $0.stopped }) { failure.withLock { $0 = "the source ended" } }
             } catch {

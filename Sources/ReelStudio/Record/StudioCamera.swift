@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelMaterials
 import ReelMedia
 import ReelRecord
 import ReelRuntime
@@ -26,6 +27,8 @@ final class StudioCamera: Sendable {
         var run: Task<Void, Never>?
         var last = RecordingSnapshot()
         var closed = false
+        /// A barcode scan watching the idle preview's frames, and its end signal.
+        var scan: (watcher: BarcodeWatcher, done: DispatchSemaphore)?
     }
 
     let feed = PreviewFeed()
@@ -87,7 +90,7 @@ final class StudioCamera: Sendable {
     /// source that failed is tried again after 2 s. Called every status tick.
     func tick() {
         let (stale, started) = state.withLock { state -> (IdlePreview?, Bool) in
-            let wanted = !state.closed && state.recorder == nil && state.source != nil && feed.watcherCount > 0
+            let wanted = !state.closed && state.recorder == nil && state.source != nil && (feed.watcherCount > 0 || state.scan != nil)
             if let idle = state.idle, !wanted || idle.hasEnded {
                 if idle.hasEnded { state.idleRetry = Date(timeIntervalSinceNow: 2) }
                 state.idle = nil
@@ -96,12 +99,44 @@ final class StudioCamera: Sendable {
             guard wanted, state.idle == nil, let source = state.source, state.idleRetry.map({ Date() >= $0 }) ?? true else { return (nil, false) }
             let size = PreviewBranch.size(for: state.canvas)
             state.idle = IdlePreview(source: source, branch: PreviewBranch(feed: feed, width: size.width, height: size.height),
-                                     open: settings.openSource)
+                                     open: settings.openSource, tap: { [weak self] frame in self?.scanTap(frame) })
             return (nil, true)
         }
         stale?.stop()
         if stale != nil || started { publishCamera() }
     }
+
+    // MARK: Barcode
+
+    /// Looks for a book's barcode in the chosen source's picture (the idle preview's frames,
+    /// about 5 a second) until one shows or `timeout` seconds pass; what was seen. Refused
+    /// while recording (the recording's capture is not slowed for this) or with no source.
+    func scanBarcode(timeout: Double) throws(StudioRefusal) -> BarcodeScan.Found {
+        let watcher: BarcodeWatcher
+        do { watcher = try BarcodeWatcher() } catch { throw StudioRefusal(status: 500, message: "the barcode reader could not start: \(error)") }
+        let done = DispatchSemaphore(value: 0)
+        try state.withLock { state throws(StudioRefusal) in
+            guard !state.closed else { throw StudioRefusal(status: 503, message: "the studio is stopping") }
+            guard state.recorder == nil else { throw StudioRefusal(status: 409, message: "a recording is running; scan when it has stopped") }
+            guard state.source != nil else { throw StudioRefusal(status: 409, message: "no source chosen: choose the camera on the record page first") }
+            guard state.scan == nil else { throw StudioRefusal(status: 409, message: "a scan is running already") }
+            state.scan = (watcher, done)
+        }
+        tick()
+        _ = done.wait(timeout: .now() + timeout)
+        state.withLock { $0.scan = nil }
+        tick()
+        return watcher.found
+    }
+
+    /// A frame of the idle preview, shown to the scan when one runs.
+    private func scanTap(_ frame: VideoFrame) {
+        guard let scan = state.withLock({ $0.scan }) else { return }
+        if (try? scan.watcher.look(at: frame))?.isbn != nil { scan.done.signal() }
+    }
+
+    /// Why the preview has no picture now (for a scan that saw nothing).
+    var problem: String? { camera.problem }
 
     // MARK: Recording
 
@@ -182,6 +217,7 @@ final class StudioCamera: Sendable {
     func shutdown() async {
         let (recorder, run, idle) = state.withLock { state in
             state.closed = true
+            state.scan?.done.signal()
             defer { state.idle = nil }
             return (state.recorder, state.run, state.idle)
         }

@@ -145,5 +145,14 @@ struct StudioAccessTests {
                      "/api/sessions/../status", "/api/sessions/%30b8e4f2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b"] {
             #expect(StudioRoute(path: path) == nil, "\(path)")
         }
+        #expect(StudioRoute(path: "/api/materials") == .materials && StudioRoute.materials.methods == ["GET", "HEAD", "POST"])
+        #expect(StudioRoute(path: "/api/materials/scan") == .scanBarcode && StudioRoute.scanBarcode.methods == ["POST"])
+        #expect(StudioRoute(path: "/api/materials/\(text)/cover") == .materialCover(id) && StudioRoute.materialCover(id).methods == ["GET", "HEAD"])
+        #expect(StudioRoute(path: "/api/materials/\(text)/remove") == .removeMaterial(id) && StudioRoute.removeMaterial(id).methods == ["POST"])
+        for path in ["/api/materials/\(text)", "/api/materials/\(text.uppercased())/cover", "/api/materials/\(text)/cover/", "/api/materials/scan/"] {
+            #expect(StudioRoute(path: path) == nil, "\(path)")
+        }
+        #expect(StudioRoute(path: "/api/stats") == .stats && StudioRoute(path: "/api/stats.svg") == .statsChart && StudioRoute(path: "/api/goals") == .goals)
+        #expect(StudioRoute(path: "/api/backup") == .backup && StudioRoute(path: "/api/restore") == .restore && StudioRoute.restore.methods == ["POST"])
     }
 }

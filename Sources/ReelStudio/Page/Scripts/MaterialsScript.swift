@@ -93,8 +93,31 @@ enum MaterialsScript {
           $("material-isbn").focus();
         }
 
+        // A scan: the source's picture shown while the studio looks for a book's barcode in it;
+        // a book found is added as if its ISBN had been typed.
+        async function scan() {
+          const button = $("material-scan"), picture = $("scan-preview");
+          button.disabled = true;
+          picture.hidden = false;
+          picture.src = "/api/preview";
+          say("materials-message", "Hold the book's barcode up to the camera…");
+          try {
+            const answer = await post("/api/materials/scan", { timeout: 30 }, "materials-message");
+            if (!answer) return;
+            if (!answer.isbn) { say("materials-message", answer.message, "warn"); return; }
+            $("material-isbn").value = answer.isbn;
+            say("materials-message", `Read ISBN ${answer.isbn}.`);
+            $("material-form").requestSubmit();
+          } finally {
+            picture.removeAttribute("src");
+            picture.hidden = true;
+            button.disabled = false;
+          }
+        }
+
         export function initMaterials() {
           $("material-form").addEventListener("submit", add);
+          $("material-scan").addEventListener("click", scan);
         }
 
         """
