@@ -57,6 +57,14 @@ struct StudioBrowserTests {
                       .map((e) => e.outerHTML)
                     """)
                 #expect(unnamed.array?.isEmpty == true, "controls without a name: \(unnamed)")
+                // Every view's controls, hidden ones included, each with a name too.
+                let unnamedAnywhere = try await browser.executeScript("""
+                    return [...document.querySelectorAll('main button, main input, main select, main textarea, main a[href], main progress, main img')]
+                      .filter((e) => e.tagName === 'IMG' ? e.getAttribute('alt') === null
+                        : !(e.getAttribute('aria-label') || e.labels?.[0]?.textContent || e.textContent).trim())
+                      .map((e) => e.id || e.outerHTML)
+                    """)
+                #expect(unnamedAnywhere.array?.isEmpty == true, "controls without a name: \(unnamedAnywhere)")
                 // What Tab should reach: every enabled, shown control in document order, a radio
                 // group once (at its checked radio).
                 let controls = try await browser.executeScript("""
