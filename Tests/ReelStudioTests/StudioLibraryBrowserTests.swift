@@ -143,4 +143,27 @@ struct StudioLibraryBrowserTests {
             }
         }
     }
+
+    @Test("a large library: the first cards drawn at once, the rest as the page scrolls down to them; every one reachable")
+    func largeLibraryDrawsAsItScrolls() async throws {
+        try await withStudio { studio in
+            let library = try StudyLibrary(path: studio.server.settings.libraryPath)
+            let start = Date(timeIntervalSince1970: 1_793_613_600)
+            for n in 0..<150 {
+                try library.add(StudySession(id: UUID(), startedAt: start + Double(n) * 3600, endedAt: start + Double(n) * 3600 + 1800,
+                                             activeSeconds: 1500, videoSeconds: 10, mode: .full, intervalSeconds: nil, filePath: "/nowhere/\(n).mp4",
+                                             thumbnailPath: nil, faceTrackPath: nil, title: "Session \(n)", tags: []))
+            }
+            try await withWebDriver(windowSize: (1280, 900)) { browser in
+                try await browser.navigate(to: studio.server.signInURL)
+                try await browser.navigate(to: studio.base + "/#library")
+                try await Self.waitForCount(150, browser)
+                #expect(try await browser.executeScript("return document.querySelectorAll('.card').length").int == 48)
+                #expect(try await browser.findElement(css: ".card .card-title").text == "Session 149", "newest first")
+                try await browser.waitUntil(script: "window.scrollTo(0, document.body.scrollHeight); return document.querySelectorAll('.card').length === 150")
+                #expect(try await browser.executeScript("return document.querySelectorAll('.card')[149].dataset.id").string != nil)
+                #expect(try await browser.findElement(css: ".sessions li:last-child .card-title").text == "Session 0")
+            }
+        }
+    }
 }

@@ -169,9 +169,19 @@ public final class StudyLibrary {
     /// Every session, oldest first, with its tags. A row that cannot be read is an error
     /// naming the table, the row's id and the column (``SQLiteRow``), never a row left out.
     public func sessions() throws(SQLiteError) -> [StudySession] {
+        try sessions(where: nil)
+    }
+
+    /// The session `id` with its tags, nil when the library does not hold it (one row read).
+    public func session(_ id: UUID) throws(SQLiteError) -> StudySession? {
+        try sessions(where: StudyLibrary.key(id)).first
+    }
+
+    private func sessions(where id: String?) throws(SQLiteError) -> [StudySession] {
+        let only = id == nil ? "" : " WHERE st.session_id = ?"
         let tagRows = try connection.namedRows("""
-            SELECT st.session_id, t.name FROM study_session_tag st JOIN tag t ON t.id = st.tag_id ORDER BY st.session_id, st.position
-            """, table: "study_session_tag", keyColumn: "session_id")
+            SELECT st.session_id, t.name FROM study_session_tag st JOIN tag t ON t.id = st.tag_id\(only) ORDER BY st.session_id, st.position
+            """, id.map { [$0] } ?? [], table: "study_session_tag", keyColumn: "session_id")
         var tags: [String: [String]] = [:]
         for row in tagRows { tags[try row.text("session_id"), default: []].append(try row.text("name")) }
         var sessions: [StudySession] = []
@@ -179,8 +189,8 @@ public final class StudyLibrary {
             SELECT id, started_at, ended_at, active_seconds, video_seconds, mode, interval_seconds,
                    file_path, thumbnail_path, face_track_path, title, recovered,
                    cpu_share, peak_celsius, eased_seconds, reduced_seconds, load_reasons
-            FROM study_session ORDER BY started_at, id
-            """, table: "study_session") {
+            FROM study_session\(id == nil ? "" : " WHERE id = ?") ORDER BY started_at, id
+            """, id.map { [$0] } ?? [], table: "study_session") {
             sessions.append(try Self.session(row, tags: tags[try row.text("id")] ?? []))
         }
         return sessions

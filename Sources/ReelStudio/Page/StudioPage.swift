@@ -36,6 +36,12 @@ enum StudioPage {
         <link rel="icon" href="/assets/icon.svg" type="image/svg+xml">
         <link rel="stylesheet" href="/assets/style.css">
         <script type="module" src="/assets/app.js"></script>
+        <link rel="modulepreload" href="/assets/common.js">
+        <link rel="modulepreload" href="/assets/record.js">
+        <link rel="modulepreload" href="/assets/library.js">
+        <link rel="modulepreload" href="/assets/stats.js">
+        <link rel="modulepreload" href="/assets/materials.js">
+        <link rel="modulepreload" href="/assets/backup.js">
         </head>
         <body>
         <header class="bar">

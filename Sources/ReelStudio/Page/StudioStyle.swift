@@ -73,6 +73,7 @@ enum StudioStyle {
         .undo-row .message { margin: 0.5rem 0; }
         .sessions { list-style: none; margin: 0.5rem 0 0; padding: 0; display: grid; gap: 0.9rem;
                     grid-template-columns: repeat(auto-fill, minmax(13rem, 1fr)); }
+        .sessions > li { content-visibility: auto; contain-intrinsic-size: auto 16rem; }
         .card { display: flex; flex-direction: column; gap: 0.2rem; width: 100%; height: 100%; padding: 0 0 0.6rem; text-align: left;
                 overflow: hidden; border-radius: 0.6rem; }
         .card img, .card .no-picture { width: 100%; height: auto; aspect-ratio: 16 / 9; object-fit: cover; background: #000; }

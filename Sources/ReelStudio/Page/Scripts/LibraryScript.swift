@@ -85,18 +85,39 @@ enum LibraryScript {
           sessions = answer.sessions;
           lastTotal = answer.total;
           showTags(answer.tags);
-          const list = $("sessions");
           // A card that has the focus keeps it across a reload (another tab's change, a status).
           const focused = document.activeElement?.closest?.(".card")?.dataset.id;
-          const cards = document.createDocumentFragment();
-          for (const session of sessions) cards.append(card(session));
-          list.replaceChildren(cards);
+          $("sessions").replaceChildren();
+          drawn = 0;
+          drawMore(Math.max(firstCards, sessions.findIndex((s) => s.id === focused) + 1));
           if (focused) document.querySelector(`.card[data-id="${focused}"]`)?.focus();
           const filtered = query() !== "";
           $("library-count").textContent = answer.total === 0 ? "No sessions yet: a recording adds one when it stops."
             : filtered ? `${sessions.length} of ${answer.total} sessions match.` : `${answer.total} sessions.`;
           document.body.dataset.libraryCount = String(sessions.length);
           performance.mark("reel-library-rendered");
+        }
+
+        // The cards are drawn as they come near the screen: the first screens at once, then
+        // more each time the last card drawn comes within reach of the viewport, so a library
+        // of a thousand sessions draws as fast as one of fifty.
+        const firstCards = 48, moreCards = 96;
+        let drawn = 0;
+        const nearEnd = new IntersectionObserver((entries) => {
+          if (entries.some((entry) => entry.isIntersecting)) drawMore(moreCards);
+        }, { rootMargin: "1200px 0px" });
+
+        function drawMore(count) {
+          const list = $("sessions");
+          const next = sessions.slice(drawn, drawn + count);
+          if (next.length === 0) return;
+          const cards = document.createDocumentFragment();
+          for (const session of next) cards.append(card(session));
+          list.append(cards);
+          drawn += next.length;
+          document.body.dataset.libraryDrawn = String(drawn);
+          nearEnd.disconnect();
+          if (drawn < sessions.length) nearEnd.observe(list.lastElementChild);
         }
 
         /// Loads the list again (one load at a time; a change meanwhile loads once more after).
