@@ -205,7 +205,7 @@ struct StudioLibraryTests {
             #expect(again == session, "the same record, tags in their order")
             #expect(try FileManager.default.contentsOfDirectory(atPath: trash + "/files").isEmpty)
             let twice = try studio.post("/api/sessions/\(id)/untrash", cookie: cookie)
-            #expect(twice.status == 409 && twice.text.contains("Trash"), "\(twice.status) \(twice.text)")
+            #expect(twice.status == 404 && twice.text.contains("not in the Trash"), "\(twice.status) \(twice.text)")
 
             // A file put where the video was meanwhile is never overwritten: untrash refuses, the Trash keeps it.
             #expect(try studio.post("/api/sessions/\(id)/trash", cookie: cookie).status == 200)

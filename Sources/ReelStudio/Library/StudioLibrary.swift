@@ -156,7 +156,7 @@ final class StudioLibrary: @unchecked Sendable {
     /// `reel sessions rm`; what went where.
     func moveToTrash(_ id: UUID) throws(StudioRefusal) -> TrashedSession {
         let record = try withOpen { library throws -> TrashedSession in
-            guard let found = try library.sessions().first(where: { $0.id == id }) else { throw Self.unknown(id) }
+            guard let found = try library.session(id) else { throw Self.unknown(id) }
             return try SessionTrash(library: library, trash: trash).remove(found)
         }
         guard let record else { throw Self.unknown(id) }
@@ -167,7 +167,12 @@ final class StudioLibrary: @unchecked Sendable {
     /// `reel sessions untrash`.
     func putBack(_ id: UUID) throws(StudioRefusal) -> StudySession {
         let record = try withOpen(create: true) { library in
-            try SessionTrash(library: library, trash: trash).putBack(id.uuidString.lowercased())
+            let removals = SessionTrash(library: library, trash: trash)
+            guard removals.trashed().contains(where: { $0.record.session.id == id }) else {
+                throw StudioRefusal(status: 404, message: "session \(id.uuidString.lowercased()) is not in the Trash (\(trash.homeTrash)): "
+                                    + "put back already, or the Trash was emptied")
+            }
+            return try removals.putBack(id.uuidString.lowercased())
         }
         guard let record else { throw Self.unknown(id) }
         return record.session
