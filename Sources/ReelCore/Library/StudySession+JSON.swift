@@ -89,32 +89,20 @@ public enum StudySessionJSONWriter {
     /// One session as a JSON object, keys sorted (as `.sortedKeys` sorts them).
     public static func append(_ s: StudySession, to out: inout [UInt8]) {
         var first = true
-        func key(_ name: StaticString) {
-            out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
-            first = false
-            out.append(UInt8(ascii: "\""))
-            name.withUTF8Buffer { out.append(contentsOf: $0) }
-            out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
-        }
+        func key(_ name: StaticString) { objectKey(name, first: &first, to: &out) }
         key("activeSeconds"); number(s.activeSeconds, to: &out)
         key("endedAt"); string(StudySessionJSON.timestamp(s.endedAt), to: &out)
         key("faceTrackPath"); optional(s.faceTrackPath, to: &out)
         key("filePath"); string(s.filePath, to: &out)
         key("id"); string(s.id.uuidString.lowercased(), to: &out)
-        key("intervalSeconds"); if let v = s.intervalSeconds { number(v, to: &out) } else { null(&out) }
+        key("intervalSeconds"); number(s.intervalSeconds, to: &out)
         key("load")
         if let load = s.load {
             var inner = true
-            func loadKey(_ name: StaticString) {
-                out.append(inner ? UInt8(ascii: "{") : UInt8(ascii: ","))
-                inner = false
-                out.append(UInt8(ascii: "\""))
-                name.withUTF8Buffer { out.append(contentsOf: $0) }
-                out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
-            }
-            loadKey("cpuShare"); if let v = load.cpuShare { number(v, to: &out) } else { null(&out) }
+            func loadKey(_ name: StaticString) { objectKey(name, first: &inner, to: &out) }
+            loadKey("cpuShare"); number(load.cpuShare, to: &out)
             loadKey("easedSeconds"); number(load.easedSeconds, to: &out)
-            loadKey("peakCelsius"); if let v = load.peakCelsius { number(v, to: &out) } else { null(&out) }
+            loadKey("peakCelsius"); number(load.peakCelsius, to: &out)
             loadKey("reasons"); strings(load.reasons, to: &out)
             loadKey("reducedSeconds"); number(load.reducedSeconds, to: &out)
             out.append(UInt8(ascii: "}"))
@@ -129,6 +117,15 @@ public enum StudySessionJSONWriter {
         key("title"); optional(s.title, to: &out)
         key("videoSeconds"); number(s.videoSeconds, to: &out)
         out.append(UInt8(ascii: "}"))
+    }
+
+    /// `{"name":` for an object's first key, `,"name":` for the others.
+    static func objectKey(_ name: StaticString, first: inout Bool, to out: inout [UInt8]) {
+        out.append(first ? UInt8(ascii: "{") : UInt8(ascii: ","))
+        first = false
+        out.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { out.append(contentsOf: $0) }
+        out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
     }
 
     static func null(_ out: inout [UInt8]) { out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
@@ -167,6 +164,10 @@ public enum StudySessionJSONWriter {
             }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    static func number(_ value: Double?, to out: inout [UInt8]) {
+        if let value { number(value, to: &out) } else { null(&out) }
     }
 
     /// A finite number as JSON (a whole one without a fraction); a non-finite one (never in a
