@@ -20,17 +20,19 @@ public enum SegmentFrames {
         for summary in summaries {
             let picture = try converter.convert(try reader.frame(at: summary.representativeTime))
             let box = timeline.boxes(at: summary.representativeTime).first { $0.segmentID == summary.id }?.box ?? summary.meanBox
-            let edit = edits.edit(for: summary.id)
-            // Disabled segments in grey-blue, others in yellow.
-            try picture.withYUVPicture { view in
-                BoxOutline.draw(on: view, box: edit.apply(to: box), thickness: max(2, picture.height / 270),
-                                colour: edit.disabled ? (120, 180, 110) : (210, 16, 146))
-            }
+            try picture.withYUVPicture { outline(box, edit: edits.edit(for: summary.id), on: $0) }
             let name = "segment-\(summary.id.segment)" + (summary.id.subject == 0 ? "" : "-face-\(summary.id.subject)") + ".png"
             let path = folder + "/" + name
             try DurableFile.write(try StillImage.png(of: picture), to: path, ifExists: .replace)
             paths[summary.id] = path
         }
         return paths
+    }
+
+    /// Draws `box` after `edit` on `picture`: grey-blue when the segment has no mosaic, else
+    /// yellow (the review's pictures and the studio's frames).
+    static func outline(_ box: NormalizedRect, edit: PrivacyEdits.SegmentEdit, on picture: YUVPicture) {
+        BoxOutline.draw(on: picture, box: edit.apply(to: box), thickness: max(2, picture.height / 270),
+                        colour: edit.disabled ? (120, 180, 110) : (210, 16, 146))
     }
 }

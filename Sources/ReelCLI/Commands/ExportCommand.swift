@@ -120,27 +120,11 @@ enum ExportCommand {
                 reporter.fail("no such file \(path), and '\(name)' is not a session ('last' or at least 4 hexadecimal digits of its id)")
                 return nil
             }
-            return try sessionSettings(session, outputPath: outputPath, caption: arguments.flag(caption) ? label : nil)
+            return try ExportSettings.session(session, outputPath: outputPath, captionLabel: arguments.flag(caption) ? label : nil)
         } catch {
             reporter.fail("\(error)")
             return nil
         }
-    }
-
-    /// A session's settings: its stored face track and review edits, and with a caption
-    /// `label`, the caption's clock (a timelapse's study time runs faster than its video).
-    private static func sessionSettings(_ session: StudySession, outputPath: String, caption label: String?) throws -> ExportSettings {
-        let media = SessionMedia(session)
-        var settings = ExportSettings(input: .session(session), outputPath: outputPath)
-        settings.faceTrack = try media.faceTrack()
-        settings.edits = try media.edits()
-        if let label {
-            let clock: ExportCaption.Clock = session.mode == .timelapse
-                ? .timelapse(interval: session.intervalSeconds ?? 5, framesPerSecond: Double(TimelapseSchedule.outputFramesPerSecond))
-                : .videoTime
-            settings.caption = ExportCaption(label: label, date: ExportCaption.dateText(session.startedAt), clock: clock)
-        }
-        return settings
     }
 
     /// Runs the export with Ctrl-C and SIGTERM trapped; notes a session's export in the
@@ -187,15 +171,10 @@ enum ExportCommand {
     /// Notes the export in the library (`reel sessions show` lists it); a failure is a warning,
     /// the export is done.
     static func recordExport(of session: StudySession, settings: ExportSettings, arguments: ParsedArguments, reporter: ExportTerminalReporter) {
-        let privacy = switch settings.privacy {
-        case .mosaic: "mosaic"
-        case .none: "none"
-        case .stamp: "stamp"
-        }
         let bytes = ((try? FileManager.default.attributesOfItem(atPath: settings.outputPath)[.size]) as? NSNumber)?.int64Value ?? 0
         do {
             try LibraryOption.openExisting(arguments).recordExport(
-                .init(path: settings.outputPath, exportedAt: Date(), privacy: privacy, bytes: bytes), of: session.id)
+                .init(path: settings.outputPath, exportedAt: Date(), privacy: settings.privacyName, bytes: bytes), of: session.id)
         } catch {
             reporter.warning("the export is done, but the library could not note it: \(error)")
         }

@@ -57,7 +57,7 @@ enum ReviewCommand {
                 throw Refusal("the segment pictures could not be made: \(error)")
             }
             if arguments.flag(json) {
-                try printJSON(summaries, edits: edits, pictures: pictures)
+                try printJSON(track, edits: edits, pictures: pictures)
             } else {
                 printTable(summaries, edits: edits, pictures: pictures)
             }
@@ -140,17 +140,11 @@ enum ReviewCommand {
         if !quiet { print("segment \(number): \(describe(edits.edit(for: target.id))) (saved in \(media.editsPath))") }
     }
 
-    /// The segments as a JSON array.
-    private static func printJSON(_ summaries: [SegmentSummary], edits: PrivacyEdits, pictures: [FaceSegmentID: String]) throws {
-        let rows: [[String: Any]] = summaries.map { s in
-            let edit = edits.edit(for: s.id)
-            return ["segment": s.id.segment, "subject": s.id.subject, "kind": kindName(s.kind), "start": s.start.seconds, "end": s.end.seconds,
-                    "samples": s.sampleCount, "meanBox": [s.meanBox.x, s.meanBox.y, s.meanBox.width, s.meanBox.height],
-                    "disabled": edit.disabled, "offset": [edit.dx, edit.dy], "scale": edit.scale, "stamp": edit.stamp ?? NSNull(),
-                    "picture": pictures[s.id] ?? NSNull()]
-        }
-        let data = try JSONSerialization.data(withJSONObject: rows, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        print(String(decoding: data, as: UTF8.self))
+    /// The segments as a JSON array (the studio's review answers the same rows).
+    private static func printJSON(_ track: FaceTrack, edits: PrivacyEdits, pictures: [FaceSegmentID: String]) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(ReviewSegmentJSON.rows(track, edits: edits, pictures: pictures)), as: UTF8.self))
     }
 
     /// The segments as a table.
@@ -159,19 +153,10 @@ enum ReviewCommand {
         for s in summaries {
             let b = s.meanBox
             func pct(_ v: Double) -> String { String(Int((v * 100).rounded())) }
-            rows.append([String(s.id.segment), String(s.id.subject), minutes(s.start.seconds), minutes(s.end.seconds), kindName(s.kind),
+            rows.append([String(s.id.segment), String(s.id.subject), minutes(s.start.seconds), minutes(s.end.seconds), s.kind.reviewName,
                          "\(pct(b.x)),\(pct(b.y)) \(pct(b.width))×\(pct(b.height))", describe(edits.edit(for: s.id)), pictures[s.id] ?? "-"])
         }
         print(LibraryCommandText.table(rows), terminator: "")
-    }
-
-    static func kindName(_ kind: FaceTrackSample.Kind) -> String {
-        switch kind {
-        case .face: "face"
-        case .upperBody: "upper body"
-        case .widenedFace: "wider box"
-        case .defaultRegion: "top region"
-        }
     }
 
     static func describe(_ edit: PrivacyEdits.SegmentEdit) -> String {

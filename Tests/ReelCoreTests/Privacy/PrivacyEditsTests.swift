@@ -145,4 +145,22 @@ struct PrivacyEditsTests {
         #expect(list[3].start == ms(1_000) && list[3].end == ms(1_000) && list[3].kind == .widenedFace)
         #expect(SegmentSummary.list(for: FaceTrack()).isEmpty)
     }
+
+    @Test("the review's rows: each segment with its recorded box at the representative time and its edit; keys sorted, nulls written")
+    func reviewRows() throws {
+        var edits = PrivacyEdits()
+        try edits.apply(.offset(dx: 0.05, dy: 0), to: FaceSegmentID(segment: 1))
+        try edits.apply(.stamp("/s/x.png"), to: FaceSegmentID(segment: 2))
+        let rows = ReviewSegmentJSON.rows(track(), edits: edits, pictures: [FaceSegmentID(segment: 0): "/p/0.png"])
+        #expect(rows.map(\.segment) == [0, 1, 2] && rows.map(\.kind) == ["top region", "face", "wider box"])
+        #expect(rows[1].representative == 0.6 && rows[1].box == [0.5, 0.2, 0.1, 0.2], "the recorded box at 600 ms, not the mean")
+        #expect(rows[1].offset == [0.05, 0] && rows[1].scale == 1 && !rows[1].disabled && rows[2].stamp == "/s/x.png")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let text = String(decoding: try encoder.encode(rows[1]), as: UTF8.self)
+        #expect(text == #"{"box":[0.5,0.2,0.1,0.2],"disabled":false,"end":0.8,"kind":"face","meanBox":[0.5,0.20000000000000004,0.10000000000000002,0.26666666666666666],"#
+                + #""offset":[0.05,0],"picture":null,"representative":0.6,"samples":3,"scale":1,"segment":1,"stamp":null,"start":0.4,"subject":0}"#,
+                "\(text)")
+        #expect(rows[0].picture == "/p/0.png")
+    }
 }
