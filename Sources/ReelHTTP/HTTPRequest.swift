@@ -48,6 +48,12 @@ public final class HTTPRequest: @unchecked Sendable {
     public func query(_ name: String) -> String? {
         MHD_lookup_connection_value(connection, .GET_ARGUMENT_KIND, name).map { String(cString: $0) }
     }
+
+    /// The query argument `name` decoded as a form sends it (`+` a space, `%XX` a byte of
+    /// UTF-8), or nil when absent or not UTF-8 once decoded.
+    public func decodedQuery(_ name: String) -> String? {
+        query(name).flatMap { $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding }
+    }
 }
 
 /// A request body on its way in (an accepted upload): written to as the bytes arrive, then

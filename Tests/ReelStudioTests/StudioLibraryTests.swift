@@ -90,6 +90,7 @@ struct StudioLibraryTests {
 
             #expect(Self.ids(try Self.list(studio, "?tag=exam").object) == [key(1), key(0)])
             #expect(Self.ids(try Self.list(studio, "?tag=math").object) == [key(1)])
+            #expect(Self.ids(try Self.list(studio, "?tag=m%61th").object) == [key(1)], "the page sends the tag percent-encoded")
             // Days are the studio's local days; these sessions start at 10:00 UTC, so a day either side holds in any zone.
             #expect(Self.ids(try Self.list(studio, "?since=2026-11-08&until=2026-11-10").object) == [key(1)])
             #expect(Self.ids(try Self.list(studio, "?since=2026-11-15").object) == [key(2)])

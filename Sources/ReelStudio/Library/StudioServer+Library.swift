@@ -83,7 +83,7 @@ extension StudioServer {
             }
         }
         var tag: String?
-        if let text = request.query("tag"), !text.isEmpty {
+        if let text = request.decodedQuery("tag"), !text.isEmpty {
             do { tag = try Tag(text).name } catch { throw StudioRefusal(status: 400, message: "tag=\(text) is not a tag name: \(error)") }
         }
         let filter = StudySessionFilter(tag: tag, since: try day("since"), until: try day("until"), timeZone: .current)
