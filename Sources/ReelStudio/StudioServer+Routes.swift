@@ -26,10 +26,12 @@ extension StudioServer {
         if let refusal = admit(request) { return .respond(secured(refusal)) }
         if request.header("Content-Length").map({ $0.trimmingCharacters(in: .whitespaces) != "0" }) ?? false
             || request.header("Transfer-Encoding") != nil {
-            switch uploads.decide(contentLength: request.header("Content-Length"), transferEncoding: request.header("Transfer-Encoding")) {
+            // A stamp is a picture; everything else is a little JSON.
+            let policy = request.method == "POST" && StudioRoute(path: request.path) == .stamps ? stampUploads : uploads
+            switch policy.decide(contentLength: request.header("Content-Length"), transferEncoding: request.header("Transfer-Encoding")) {
             case .accept(let length): return .receive(BoundedBody(capacity: length))
             case .lengthRequired: return .respond(secured(.text(411, "a request body needs a Content-Length (no chunked bodies)")))
-            case .tooLarge: return .respond(secured(.text(413, "a request body may have at most \(uploads.maxBodyBytes) bytes")))
+            case .tooLarge: return .respond(secured(.text(413, "a request body may have at most \(policy.maxBodyBytes) bytes")))
             case .invalidLength: return .respond(secured(.text(400, "the Content-Length is not a number")))
             }
         }
@@ -99,6 +101,8 @@ extension StudioServer {
             return HTTPResponse(status: 204, headers: [("Set-Cookie", access.clearCookie)])
         case .sources, .camera, .chooseSource, .preview, .previewPicture, .recording, .startRecording, .controlRecording:
             return answerCamera(route, request: request, body: body)
+        case .session(_, .review), .session(_, .frame), .stamps, .stamp, .export, .vlog, .stopExport, .exportFile:
+            return answerReview(route, request: request, body: body)
         case .sessions, .tags, .session, .stats, .statsChart, .goals:
             return answerLibrary(route, request: request, body: body)
         case .materials, .materialCover, .removeMaterial, .backup, .restore, .scanBarcode:

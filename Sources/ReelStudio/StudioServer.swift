@@ -35,6 +35,12 @@ public final class StudioServer: HTTPService {
     let library: StudioLibrary
     /// Backups and restores.
     let backup: StudioBackup
+    /// The stamp images, the review of face segments, and the export and vlog job.
+    let stamps: StudioStamps
+    let review: StudioReview
+    let exports: StudioExports
+    /// The bound of a stamp upload (``StudioSettings/maxStampBytes``).
+    let stampUploads: UploadPolicy
     /// Previews open now.
     let previewStreams = Locked(0)
     private let sessions = Locked<[OriginToken]>([])
@@ -57,6 +63,12 @@ public final class StudioServer: HTTPService {
         backup = StudioBackup(libraryPath: settings.libraryPath, defaultFolder: settings.backupFolder) { [events] snapshot in
             events.publish("backup", data: StudioJSON.line(snapshot))
         }
+        stamps = StudioStamps(folder: settings.stampsFolder)
+        review = StudioReview(library: library, stamps: stamps)
+        exports = StudioExports(folder: settings.exportsFolder, library: library) { [events] snapshot in
+            events.publish("export", data: StudioJSON.line(snapshot))
+        }
+        stampUploads = UploadPolicy(maxBodyBytes: settings.maxStampBytes)
     }
 
     /// The port it listens on; 0 before ``start()``.
@@ -98,6 +110,7 @@ public final class StudioServer: HTTPService {
         ticker.withLock { value -> (any Ticker)? in defer { value = nil }; return value }?.stop()
         await camera.shutdown()
         await backup.stop()
+        await exports.stop()
         events.closeAll()
         http.stop()
     }

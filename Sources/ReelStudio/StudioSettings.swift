@@ -46,6 +46,13 @@ public struct StudioSettings: Sendable {
     public var bookLookup = BookLookup.Settings.default
     /// The backup page's folder until another is typed (`$REEL_BACKUP_DIR`, as `reel backup`).
     public var backupFolder: String? = ProcessInfo.processInfo.environment["REEL_BACKUP_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+    /// Where exports and vlogs made from the page go (`$REEL_EXPORT_DIR`, else `reel` in the
+    /// XDG videos folder, where `reel live` keeps its archives).
+    public var exportFolder: String?
+    /// Where stamp images are kept (`reel/stamps` of the XDG data folder).
+    public var stampsFolder: String { folders.data + "/reel/stamps" }
+    /// Largest stamp image upload accepted (a PNG).
+    public var maxStampBytes: Int = 2 * 1024 * 1024
     /// Whether recordings keep the machine awake (a systemd-inhibit lock, as `reel record`).
     public var keepAwake = true
     /// The face tracker of a recording that asks for one (the installed models by default).
@@ -71,7 +78,11 @@ public struct StudioSettings: Sendable {
         self.libraryPath = libraryPath
         self.source = source
         self.accessLog = accessLog
+        exportFolder = ProcessInfo.processInfo.environment["REEL_EXPORT_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
     }
+
+    /// ``exportFolder``, or its default.
+    var exportsFolder: String { exportFolder ?? folders.videos + "/reel" }
 
     /// Whether `host` keeps the studio on this machine.
     public var isLoopback: Bool { ["127.0.0.1", "::1", "[::1]", "localhost"].contains(host.lowercased()) }

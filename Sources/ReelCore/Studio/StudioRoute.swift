@@ -51,6 +51,17 @@ public enum StudioRoute: Sendable, Hashable {
     case restore
     /// `/api/sessions/ID…`: one session (``SessionPart``); ID is the whole id in lowercase.
     case session(UUID, SessionPart)
+    /// `/api/stamps`: the stamp images (GET); adds one (POST, the PNG as the body).
+    /// `/api/stamps/NAME`: one (``StampName``).
+    case stamps
+    case stamp(String)
+    /// `/api/export`: the export or vlog job (GET); exports a session (POST). `/api/vlog`: makes a
+    /// weekly vlog (POST). `/api/export/stop` stops the job (POST); `/api/export/file` is the
+    /// last finished job's video (GET, byte ranges).
+    case export
+    case vlog
+    case stopExport
+    case exportFile
 
     /// What of one session a path names.
     public enum SessionPart: String, Sendable, Hashable, CaseIterable {
@@ -66,6 +77,10 @@ public enum StudioRoute: Sendable, Hashable {
         case trash
         /// `/api/sessions/ID/untrash`: back from the Trash (POST).
         case untrash
+        /// `/api/sessions/ID/review`: the face segments with their edits (GET); edits one (POST).
+        case review
+        /// `/api/sessions/ID/frame?t=&view=`: one picture, plain, with the boxes, or rendered.
+        case frame
     }
 
     /// The page's files.
@@ -93,7 +108,17 @@ public enum StudioRoute: Sendable, Hashable {
         case "/api/materials/scan": self = .scanBarcode
         case "/api/backup": self = .backup
         case "/api/restore": self = .restore
+        case "/api/stamps": self = .stamps
+        case "/api/export": self = .export
+        case "/api/vlog": self = .vlog
+        case "/api/export/stop": self = .stopExport
+        case "/api/export/file": self = .exportFile
         default:
+            let stamps = "/api/stamps/"
+            if path.hasPrefix(stamps), StampName.isValid(path.dropFirst(stamps.count)) {
+                self = .stamp(String(path.dropFirst(stamps.count)))
+                return
+            }
             if let session = Self.session(path) ?? Self.material(path) {
                 self = session
                 return
@@ -146,14 +171,16 @@ public enum StudioRoute: Sendable, Hashable {
     /// The methods the route answers (besides HEAD for GET routes).
     public var methods: [String] {
         switch self {
-        case .page, .asset, .status, .events, .sources, .camera, .preview, .previewPicture, .recording, .sessions, .stats, .statsChart, .materialCover:
+        case .page, .asset, .status, .events, .sources, .camera, .preview, .previewPicture, .recording, .sessions, .stats, .statsChart,
+             .materialCover, .stamp, .exportFile:
             ["GET", "HEAD"]
-        case .signOut, .chooseSource, .startRecording, .controlRecording, .removeMaterial, .restore, .scanBarcode: ["POST"]
-        case .tags, .goals, .materials, .backup: ["GET", "HEAD", "POST"]
+        case .signOut, .chooseSource, .startRecording, .controlRecording, .removeMaterial, .restore, .scanBarcode, .vlog, .stopExport: ["POST"]
+        case .tags, .goals, .materials, .backup, .stamps, .export: ["GET", "HEAD", "POST"]
         case .session(_, let part):
             switch part {
-            case .record, .thumbnail, .video: ["GET", "HEAD"]
+            case .record, .thumbnail, .video, .frame: ["GET", "HEAD"]
             case .edit, .trash, .untrash: ["POST"]
+            case .review: ["GET", "HEAD", "POST"]
             }
         }
     }

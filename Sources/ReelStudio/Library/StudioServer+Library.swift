@@ -70,6 +70,8 @@ extension StudioServer {
             let session = try library.putBack(id)
             libraryChanged()
             return json(StudioJSON.line(SessionAnswer(session: session)))
+        case .review, .frame:
+            return answerReview(.session(id, part), request: request, body: body)
         }
     }
 
@@ -118,7 +120,8 @@ extension StudioServer {
 /// A file of a session sent from its descriptor: the whole, or the one byte range asked for
 /// (a `<video>` element seeks with ranges).
 enum SessionFile {
-    static func serve(_ path: String, request: HTTPRequest, contentType: String, cacheControl: String) throws(StudioRefusal) -> HTTPResponse {
+    static func serve(_ path: String, request: HTTPRequest, contentType: String, cacheControl: String,
+                      extraHeaders: [(String, String)] = []) throws(StudioRefusal) -> HTTPResponse {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
@@ -130,7 +133,7 @@ enum SessionFile {
             throw StudioRefusal(status: 404, message: "\(path) is not a file")
         }
         let size = Int64(info.st_size)
-        let headers = [("Content-Type", contentType), ("Accept-Ranges", "bytes"), ("Cache-Control", cacheControl)]
+        let headers = [("Content-Type", contentType), ("Accept-Ranges", "bytes"), ("Cache-Control", cacheControl)] + extraHeaders
         let rangeHeader = request.header("Range")
         let range = ByteRange(header: rangeHeader, length: size)
         switch range {

@@ -155,4 +155,54 @@ struct StudioAccessTests {
         #expect(StudioRoute(path: "/api/stats") == .stats && StudioRoute(path: "/api/stats.svg") == .statsChart && StudioRoute(path: "/api/goals") == .goals)
         #expect(StudioRoute(path: "/api/backup") == .backup && StudioRoute(path: "/api/restore") == .restore && StudioRoute.restore.methods == ["POST"])
     }
+
+    @Test("the review and export routes: review reads and edits, frames are read; a stamp is named only as StampName allows")
+    func reviewRoutes() throws {
+        let id = try #require(UUID(uuidString: "0b8e4f2a-1c3d-4e5f-8a9b-0c1d2e3f4a5b"))
+        #expect(StudioRoute.session(id, .review).methods == ["GET", "HEAD", "POST"] && StudioRoute.session(id, .frame).methods == ["GET", "HEAD"])
+        #expect(StudioRoute(path: "/api/stamps") == .stamps && StudioRoute.stamps.methods == ["GET", "HEAD", "POST"])
+        #expect(StudioRoute(path: "/api/stamps/smiley-2.png") == .stamp("smiley-2.png") && StudioRoute.stamp("x.png").methods == ["GET", "HEAD"])
+        for path in ["/api/stamps/", "/api/stamps/..png", "/api/stamps/../x.png", "/api/stamps/%2e%2e.png", "/api/stamps/Smiley.png",
+                     "/api/stamps/a/b.png", "/api/stamps/.upload-1.png", "/api/stamps/-x.png", "/api/stamps/x.png/", "/api/stamps/x.jpg",
+                     "/api/stamps/x.png%00", "/api/stamps/" + String(repeating: "a", count: 49) + ".png"] {
+            #expect(StudioRoute(path: path) == nil, "\(path)")
+        }
+        #expect(StudioRoute(path: "/api/export") == .export && StudioRoute.export.methods == ["GET", "HEAD", "POST"])
+        #expect(StudioRoute(path: "/api/vlog") == .vlog && StudioRoute(path: "/api/export/stop") == .stopExport
+                && StudioRoute.vlog.methods == ["POST"] && StudioRoute.stopExport.methods == ["POST"])
+        #expect(StudioRoute(path: "/api/export/file") == .exportFile && StudioRoute.exportFile.methods == ["GET", "HEAD"])
+        #expect(StudioRoute(path: "/api/export/file/") == nil && StudioRoute(path: "/api/export/../status") == nil)
+    }
+
+    @Test("stamp names: made from any file name, safe, numbered when taken, always valid")
+    func stampNames() {
+        #expect(StampName.from(original: "My Smiley (2).PNG") == "my-smiley-2.png")
+        #expect(StampName.from(original: "../../etc/passwd") == "passwd.png")
+        #expect(StampName.from(original: "笑顔.png") == "stamp.png")
+        #expect(StampName.from(original: "") == "stamp.png")
+        #expect(StampName.from(original: "--a--b--.png") == "a-b.png")
+        let long = StampName.from(original: String(repeating: "x", count: 100) + ".png")
+        #expect(long.count == StampName.maxStem + 4 && StampName.isValid(long))
+        #expect(StampName.numbered("smiley.png", 1) == "smiley.png" && StampName.numbered("smiley.png", 12) == "smiley-12.png")
+        #expect(StampName.isValid(StampName.numbered(long, 999)))
+        for name in ["a.png", "0-x.png", "smiley-2.png"] { #expect(StampName.isValid(name), "\(name)") }
+        for name in [".png", "-a.png", "A.png", "a.PNG", "a b.png", "a/b.png", "a.png.png", "é.png", "a_b.png"] {
+            #expect(!StampName.isValid(name), "\(name)")
+        }
+    }
+
+    @Test("a PNG's header is judged before decoding: not a PNG, no size, too large")
+    func pngHeader() {
+        func header(width: UInt32, height: UInt32) -> [UInt8] {
+            var bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13] + Array("IHDR".utf8)
+            for value in [width, height] { bytes += [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: value >> $0) } }
+            return bytes + [8, 6, 0, 0, 0, 0, 0, 0, 0]
+        }
+        #expect(PNGHeader.size(header(width: 300, height: 2)) ?? (0, 0) == (300, 2))
+        #expect(PNGHeader.stampProblem(header(width: 2048, height: 2048)) == nil)
+        #expect(PNGHeader.stampProblem(header(width: 2049, height: 10))?.contains("2049x10") == true)
+        #expect(PNGHeader.stampProblem(header(width: 0, height: 10))?.contains("no size") == true)
+        #expect(PNGHeader.stampProblem(Array("GIF89a".utf8) + [UInt8](repeating: 0, count: 40))?.contains("not a PNG") == true)
+        #expect(PNGHeader.stampProblem(Array(header(width: 5, height: 5).prefix(20)))?.contains("not a PNG") == true)
+    }
 }
