@@ -205,6 +205,24 @@ public final class WebDriver: @unchecked Sendable {
                           what: "pressKeys(\(Key.describe(keys)))")
     }
 
+    /// Drags with the mouse from `start` to `end` (CSS pixels of the viewport) in `steps`
+    /// moves (W3C pointer actions): pointerdown, the moves, pointerup, as a hand would.
+    public func drag(from start: (x: Double, y: Double), to end: (x: Double, y: Double), steps: Int = 8) async throws {
+        func move(_ x: Double, _ y: Double, _ duration: Int) -> JSON {
+            ["type": "pointerMove", "x": .number(x.rounded()), "y": .number(y.rounded()), "duration": .number(Double(duration)), "origin": "viewport"]
+        }
+        var actions: [JSON] = [move(start.x, start.y, 0), ["type": "pointerDown", "button": 0]]
+        for step in 1...max(1, steps) {
+            let f = Double(step) / Double(max(1, steps))
+            actions.append(move(start.x + (end.x - start.x) * f, start.y + (end.y - start.y) * f, 20))
+        }
+        actions.append(["type": "pointerUp", "button": 0])
+        try await command("POST", "/actions", ["actions": [["type": "pointer", "id": "mouse", "parameters": ["pointerType": "mouse"],
+                                                            "actions": .array(actions)]]],
+                          what: "drag(from: \(start), to: \(end))")
+        try await command("DELETE", "/actions", nil, what: "releasing the pointer")
+    }
+
     // MARK: Scripts
 
     /// Runs `script` as the body of a function (`return` gives its value) with `args` as

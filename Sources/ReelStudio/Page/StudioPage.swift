@@ -17,6 +17,8 @@ enum StudioPage {
         "stats.js": script(StatsScript.source),
         "materials.js": script(MaterialsScript.source),
         "backup.js": script(BackupScript.source),
+        "review.js": script(ReviewScript.source),
+        "exports.js": script(ExportsScript.source),
         "style.css": Asset(contentType: "text/css; charset=utf-8", bytes: Array(StudioStyle.source.utf8)),
         "icon.svg": Asset(contentType: "image/svg+xml", bytes: Array(icon.utf8)),
     ]
@@ -42,6 +44,8 @@ enum StudioPage {
         <link rel="modulepreload" href="/assets/stats.js">
         <link rel="modulepreload" href="/assets/materials.js">
         <link rel="modulepreload" href="/assets/backup.js">
+        <link rel="modulepreload" href="/assets/review.js">
+        <link rel="modulepreload" href="/assets/exports.js">
         </head>
         <body>
         <header class="bar">
@@ -52,6 +56,7 @@ enum StudioPage {
             <a id="nav-library" href="#library">Library</a>
             <a id="nav-stats" href="#stats">Stats</a>
             <a id="nav-materials" href="#materials">Materials</a>
+            <a id="nav-exports" href="#exports">Export</a>
             <a id="nav-backup" href="#backup">Backup</a>
           </nav>
           <button id="sign-out" type="button" class="quiet">Sign out</button>
@@ -119,6 +124,72 @@ enum StudioPage {
             </div>
             <ul id="sessions" class="sessions"></ul>
           </section>
+          <section id="view-review" aria-labelledby="review-title" class="panel review" hidden>
+            <p class="back"><a id="review-back" href="#library">← Back to library</a></p>
+            <h2 id="review-title" tabindex="-1">Review and export</h2>
+            <p id="review-summary" class="hint"></p>
+            <p id="review-message" class="message" role="status" aria-live="polite"></p>
+            <div id="review-faces" class="review-faces" hidden>
+              <h3 id="review-segments-title">Face segments</h3>
+              <div id="review-timeline" class="timeline" role="group" aria-labelledby="review-segments-title"></div>
+              <p class="hint">Yellow: covered (mosaic or stamp); grey: not covered. One row per person.</p>
+              <div class="review-grid">
+                <figure class="review-figure">
+                  <div id="review-stage" class="stage">
+                    <img id="review-frame" alt="" width="960" height="540">
+                    <button id="review-box" type="button" class="review-box" aria-label="Face box">
+                      <span class="handle" data-corner="nw" aria-hidden="true"></span><span class="handle" data-corner="ne" aria-hidden="true"></span>
+                      <span class="handle" data-corner="sw" aria-hidden="true"></span><span class="handle" data-corner="se" aria-hidden="true"></span>
+                    </button>
+                  </div>
+                  <figcaption id="review-stage-note"></figcaption>
+                </figure>
+                <form id="review-controls" class="record-form review-controls">
+                  <fieldset>
+                    <legend id="review-selected">Segment</legend>
+                    <label class="check"><input id="review-mosaic" type="checkbox"> Mosaic</label>
+                    <label for="review-stamp">Cover</label>
+                    <select id="review-stamp"><option value="">Mosaic</option></select>
+                    <label for="review-upload">Upload a stamp (PNG)</label>
+                    <input id="review-upload" type="file" accept="image/png">
+                    <div class="row buttons"><button id="review-reset" type="button">Reset segment</button></div>
+                  </fieldset>
+                  <p class="hint">Drag the box to move it, a corner to resize it. Or Tab to it: arrow keys move it (Shift: further),
+                    + and - make it larger and smaller. Each change is saved.</p>
+                </form>
+              </div>
+              <h3 id="review-strip-title">The segment’s frames with the box</h3>
+              <div id="review-strip" class="strip" role="group" aria-labelledby="review-strip-title"></div>
+              <h3 id="review-rendered-title">As the export shows it</h3>
+              <img id="review-rendered" class="rendered" alt="" width="960" height="540">
+            </div>
+            <div id="review-export" class="review-export" hidden>
+              <h3 id="export-title">Export</h3>
+              <form id="export-form" class="filter" aria-labelledby="export-title">
+                <div><label for="export-size">Size</label>
+                  <select id="export-size"><option value="1080p">1080p</option><option value="720p">720p</option><option value="source">As recorded</option></select></div>
+                <label class="check"><input id="export-caption" type="checkbox"> Caption with study time</label>
+                <button id="export-start" type="submit" class="primary">Export</button>
+              </form>
+              <p id="export-message" class="message" role="status" aria-live="polite"></p>
+              <section id="review-job-panel" class="job" aria-labelledby="review-job-title">
+                <h3 id="review-job-title">Current job</h3>
+                <dl class="facts job-facts">
+                  <div><dt>State</dt><dd id="review-job-state" class="job-state">…</dd></div>
+                  <div><dt>Job</dt><dd id="review-job-label" class="job-label">–</dd></div>
+                  <div><dt>Progress</dt><dd id="review-job-done" class="job-done">–</dd></div>
+                  <div><dt>File</dt><dd id="review-job-file" class="job-file">–</dd></div>
+                </dl>
+                <progress id="review-job-progress" class="job-progress" max="1" value="0" aria-label="Export progress" hidden></progress>
+                <div class="row buttons">
+                  <button id="review-job-stop" type="button" class="job-stop" disabled>Cancel</button>
+                  <a id="review-job-download" class="job-download button" href="/api/export/file?download=1" download hidden>Download</a>
+                </div>
+                <p id="review-job-message" class="message job-message" role="status" aria-live="polite"></p>
+                <video id="review-job-video" class="job-video" controls preload="metadata" width="640" height="360" aria-label="The exported video" hidden></video>
+              </section>
+            </div>
+          </section>
           <section id="view-stats" aria-labelledby="stats-title" class="panel stats" hidden>
             <h2 id="stats-title">Study time</h2>
             <div class="row stats-controls">
@@ -171,6 +242,35 @@ enum StudioPage {
             <p id="materials-message" class="message" role="status" aria-live="polite"></p>
             <p id="materials-count" class="hint" role="status" aria-live="polite"></p>
             <ul id="materials" class="materials-list"></ul>
+          </section>
+          <section id="view-exports" aria-labelledby="exports-title" class="panel exports" hidden>
+            <h2 id="exports-title">Export</h2>
+            <p class="hint">A session is exported from its review: Library, a session, “Review faces and export”. One job runs at a time.</p>
+            <section id="job-panel" class="job" aria-labelledby="job-title">
+              <h3 id="job-title">Current job</h3>
+              <dl class="facts job-facts">
+                <div><dt>State</dt><dd id="job-state" class="job-state">…</dd></div>
+                <div><dt>Job</dt><dd id="job-label" class="job-label">–</dd></div>
+                <div><dt>Progress</dt><dd id="job-done" class="job-done">–</dd></div>
+                <div><dt>File</dt><dd id="job-file" class="job-file">–</dd></div>
+              </dl>
+              <progress id="job-progress" class="job-progress" max="1" value="0" aria-label="Export progress" hidden></progress>
+              <div class="row buttons">
+                <button id="job-stop" type="button" class="job-stop" disabled>Cancel</button>
+                <a id="job-download" class="job-download button" href="/api/export/file?download=1" download hidden>Download</a>
+              </div>
+              <p id="job-message" class="message job-message" role="status" aria-live="polite"></p>
+              <video id="job-video" class="job-video" controls preload="metadata" width="640" height="360" aria-label="The exported video" hidden></video>
+            </section>
+            <h3 id="vlog-title">Weekly vlog</h3>
+            <form id="vlog-form" class="filter" aria-labelledby="vlog-title">
+              <div><label for="vlog-week">Week</label>
+                <select id="vlog-week"><option value="this">This week</option><option value="last" selected>Last week</option></select></div>
+              <div><label for="vlog-layout">Layout</label>
+                <select id="vlog-layout"><option value="vertical">Vertical (phone)</option><option value="horizontal">Horizontal</option></select></div>
+              <button id="vlog-start" type="submit" class="primary">Make the vlog</button>
+            </form>
+            <p id="vlog-message" class="message" role="status" aria-live="polite"></p>
           </section>
           <section id="view-backup" aria-labelledby="backup-title" class="panel backup" hidden>
             <h2 id="backup-title">Backup</h2>
@@ -226,6 +326,7 @@ enum StudioPage {
               </div>
               <p id="session-message" class="message" role="status" aria-live="polite"></p>
               <div class="row buttons">
+                <button id="session-review" type="button">Review faces and export</button>
                 <button id="session-trash" type="button" class="danger">Move to Trash</button>
                 <button id="session-close" type="button">Close</button>
               </div>

@@ -62,7 +62,7 @@ enum StudioStyle {
         .message[data-tone="warn"] { color: var(--warn); }
         .message[data-tone="ok"] { color: var(--ok); }
         .notice { margin-top: 1rem; padding: 0.75rem 1rem; border-left: 4px solid var(--warn); background: var(--panel); }
-        .views { display: flex; gap: 0.25rem; }
+        .views { display: flex; flex-wrap: wrap; gap: 0.25rem; min-width: 0; }
         .views a { color: var(--fg); text-decoration: none; padding: 0.4rem 0.75rem; border-radius: 0.5rem; }
         .views a[aria-current="page"] { background: var(--accent); color: #fff; }
         .filter { display: flex; flex-wrap: wrap; gap: 0.75rem; align-items: end; }
@@ -115,13 +115,69 @@ enum StudioStyle {
         #backup-progress { width: 100%; height: 0.8rem; margin-top: 0.75rem; }
         .plan { margin: 0.5rem 0 0; padding-left: 1.25rem; font-size: 0.9rem; overflow-wrap: anywhere; }
         button.danger { color: var(--bad); border-color: var(--bad); }
+        a.button { display: inline-block; padding: 0.45rem 0.9rem; border-radius: 0.5rem; border: 1px solid var(--accent);
+                   color: var(--accent); text-decoration: none; }
+        .review h3, .exports h3 { font-size: 1rem; margin: 1.25rem 0 0.4rem; }
+        .back { margin: 0 0 0.5rem; }
+        .back a { color: var(--accent); }
+        .review > h2:focus, .review > h2:focus-visible { outline: none; }
+        .timeline { position: relative; height: calc(var(--rows, 1) * 2.4rem + 0.4rem); margin: 0.25rem 0 0;
+                    background: var(--bg); border: 1px solid var(--line); border-radius: 0.5rem; }
+        .segment { position: absolute; top: calc(var(--row, 0) * 2.4rem + 0.2rem); height: 2.2rem; min-width: 1.6rem; padding: 0 0.2rem;
+                   overflow: hidden; font-size: 0.75rem; font-variant-numeric: tabular-nums; border-radius: 0.3rem;
+                   background: #facc15; border-color: #a16207; color: #1c1917; }
+        .segment[data-disabled="true"] { background: #94a3b8; border-color: #475569; color: #0f172a; }
+        .segment[aria-pressed="true"] { z-index: 1; box-shadow: 0 0 0 3px var(--accent); font-weight: 700; }
+        .segment:focus-visible { z-index: 2; }
+        .review-grid { display: grid; grid-template-columns: minmax(0, 3fr) minmax(14rem, 2fr); gap: 1.25rem; align-items: start;
+                       margin-top: 1rem; }
+        .review-figure { margin: 0; }
+        .review-figure figcaption { color: var(--muted); font-size: 0.85rem; margin-top: 0.4rem; }
+        .stage { position: relative; width: min(100%, calc(70vh * var(--ratio, 1.7778))); aspect-ratio: var(--ratio, 16 / 9);
+                 margin: 0 auto; background: #000; border-radius: 0.5rem; overflow: hidden; }
+        .stage img { display: block; width: 100%; height: 100%; object-fit: fill; }
+        .stage img:not([src]), .rendered:not([src]) { visibility: hidden; }
+        .review-box { position: absolute; padding: 0; margin: 0; background: transparent; border: 2px solid #facc15; border-radius: 0.2rem;
+                      box-shadow: 0 0 0 1px #000a; cursor: move; touch-action: none; user-select: none; }
+        .review-box[data-disabled="true"] { border: 2px dashed #7c93b8; }
+        .review-box:hover { border-color: #fde047; }
+        .review-box:focus-visible { outline: 3px solid #fff; outline-offset: 1px; box-shadow: 0 0 0 5px #000; }
+        .handle { position: absolute; width: 1rem; height: 1rem; background: #fff; border: 2px solid #1c1917; border-radius: 0.15rem;
+                  touch-action: none; }
+        .handle[data-corner="nw"] { left: -0.55rem; top: -0.55rem; cursor: nwse-resize; }
+        .handle[data-corner="ne"] { right: -0.55rem; top: -0.55rem; cursor: nesw-resize; }
+        .handle[data-corner="sw"] { left: -0.55rem; bottom: -0.55rem; cursor: nesw-resize; }
+        .handle[data-corner="se"] { right: -0.55rem; bottom: -0.55rem; cursor: nwse-resize; }
+        .review-controls fieldset { border: 1px solid var(--line); border-radius: 0.5rem; padding: 0.6rem 0.8rem; margin: 0;
+                                    display: flex; flex-direction: column; gap: 0.35rem; min-width: 0; }
+        .review-controls legend { font-size: 0.9rem; color: var(--fg); padding: 0 0.3rem; overflow-wrap: anywhere; }
+        .review-controls .check, .exports .check { display: flex; gap: 0.4rem; align-items: center; color: var(--fg); font-size: 1rem; }
+        .review-controls input[type=file] { font: inherit; font-size: 0.85rem; max-width: 100%; }
+        .strip { display: grid; grid-template-columns: repeat(5, minmax(0, 1fr)); gap: 0.4rem; }
+        .strip-frame { padding: 0; overflow: hidden; border-radius: 0.4rem; background: #000; line-height: 0; }
+        .strip-frame img { display: block; width: 100%; height: auto; aspect-ratio: var(--ratio, 16 / 9); object-fit: contain; }
+        .strip-frame[aria-pressed="true"] { border: 2px solid var(--accent); }
+        .rendered { display: block; width: min(100%, calc(70vh * var(--ratio, 1.7778))); height: auto; aspect-ratio: var(--ratio, 16 / 9);
+                    margin: 0 auto; background: #000; border-radius: 0.5rem; }
+        .job { margin-top: 1rem; padding: 0.75rem 1rem; border: 1px solid var(--line); border-radius: 0.6rem; background: var(--bg); }
+        .job h3 { margin-top: 0; }
+        .job-state[data-state="running"] { color: var(--accent); font-weight: 600; }
+        .job-state[data-state="finished"] { color: var(--ok); }
+        .job-state[data-state="failed"] { color: var(--bad); font-weight: 600; }
+        .job-state[data-state="stopped"] { color: var(--warn); }
+        .job-progress { width: 100%; height: 0.8rem; margin-top: 0.75rem; }
+        .job .buttons { align-items: center; }
+        .job-video { display: block; width: 100%; height: auto; max-height: 70vh; margin-top: 0.75rem; background: #000; border-radius: 0.5rem; }
         @media (max-width: 30rem) {
           .bar { padding: 0.6rem 0.9rem; }
           main { padding: 0.9rem; }
           .facts { grid-template-columns: 1fr; }
+          .strip { gap: 0.2rem; }
+          .views { flex: 1 1 100%; }
+          .views a { padding: 0.4rem 0.55rem; }
         }
         @media (max-width: 48rem) {
-          .record-grid { grid-template-columns: 1fr; }
+          .record-grid, .review-grid { grid-template-columns: 1fr; }
         }
 
         """

@@ -1,6 +1,7 @@
 /// `/assets/app.js`: the page's entry. It follows `/api/events` and hands each `status`,
-/// `camera`, `recording` and `library` event to its view, switches views by the address's
-/// hash (`#record`, `#library`), and signs out. The page holds no rule of its own: every
+/// `camera`, `recording`, `library`, `backup` and `export` event to its view, switches views by
+/// the address's hash (`#record`, `#library`, `#review/ID`: a view's name, then what it shows),
+/// and signs out. The page holds no rule of its own: every
 /// figure and every check comes from the server.
 enum AppScript {
     static let source = """
@@ -10,18 +11,21 @@ enum AppScript {
         import * as stats from "./stats.js";
         import * as materials from "./materials.js";
         import * as backup from "./backup.js";
+        import * as review from "./review.js";
+        import * as exports from "./exports.js";
 
-        const views = { record, library, stats, materials, backup };
+        // The review view has no link of its own: a session's dialog in the library leads to it.
+        const views = { record, library, review, stats, materials, exports, backup };
 
         function route() {
-          const wanted = location.hash.slice(1);
+          const [wanted, ...rest] = location.hash.slice(1).split("/");
           const name = wanted in views ? wanted : "record";
           for (const [key, view] of Object.entries(views)) {
             const visible = key === name;
             $(`view-${key}`).hidden = !visible;
             const link = $(`nav-${key}`);
-            if (visible) link.setAttribute("aria-current", "page"); else link.removeAttribute("aria-current");
-            view.showView(visible);
+            if (link && visible) link.setAttribute("aria-current", "page"); else if (link) link.removeAttribute("aria-current");
+            view.showView(visible, visible ? rest.join("/") : "");
           }
         }
 
@@ -59,6 +63,7 @@ enum AppScript {
           });
           events.addEventListener("camera", (event) => record.showCamera(JSON.parse(event.data)));
           events.addEventListener("backup", (event) => backup.showBackup(JSON.parse(event.data)));
+          events.addEventListener("export", (event) => exports.showExport(JSON.parse(event.data)));
           events.addEventListener("library", () => { library.reload(); stats.reload(); materials.reload(); });
           events.addEventListener("error", async () => {
             connection("lost", "Connection lost, retrying…");
@@ -88,6 +93,8 @@ enum AppScript {
         stats.initStats();
         materials.initMaterials();
         backup.initBackup();
+        review.initReview();
+        exports.initExports();
         route();
         follow();
 

@@ -1,6 +1,6 @@
 /// `/assets/library.js`: the library view — the sessions as a grid of cards (thumbnails load
 /// lazily), the filter by tag and days, and a session's dialog: play it, edit its title and
-/// tags, move it to the Trash (undoable from the page).
+/// tags, move it to the Trash (undoable from the page), or go to its review and export.
 enum LibraryScript {
     static let source = """
         import { $, clock, duration, option, get, post, say } from "./common.js";
@@ -261,6 +261,7 @@ enum LibraryScript {
             if (event.key === "Enter") { event.preventDefault(); addTag(); }
           });
           $("session-trash").addEventListener("click", trash);
+          $("session-review").addEventListener("click", () => { if (open) location.hash = `#review/${open.id}`; });
           $("session-close").addEventListener("click", () => $("session-dialog").close());
           $("session-dialog").addEventListener("close", closed);
           $("library-undo").addEventListener("click", untrash);
