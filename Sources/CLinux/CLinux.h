@@ -9,9 +9,16 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/videodev2.h>
+
+/// Sets the nice value of the calling thread alone (Linux keeps one per thread; threads it
+/// starts afterwards inherit it). Returns 0, or -1 with errno set.
+static inline int reel_set_thread_nice(int nice) {
+    return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), nice);
+}
 
 #ifndef SYS_openat2
 #define SYS_openat2 437  /* the same number on every architecture (Linux 5.6) */

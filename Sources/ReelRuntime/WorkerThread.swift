@@ -1,4 +1,5 @@
 import Foundation
+import CLinux
 import Synchronization
 
 /// A thread running a throwing body once, observable from async code: a capture loop or a
@@ -62,5 +63,15 @@ public final class WorkerThread: Sendable {
     public func join() {
         done.wait()
         done.signal()  // later joins return at once too
+    }
+}
+
+extension WorkerThread {
+    /// Gives the calling thread, and the threads it starts from now on, the nice value `nice`
+    /// (1 to 19: lower priority), so background work (an export beside a recording) yields
+    /// the processor. False when the system refuses (the thread runs on unchanged).
+    @discardableResult
+    public static func lowerCurrentPriority(nice: Int32) -> Bool {
+        reel_set_thread_nice(nice) == 0
     }
 }

@@ -164,7 +164,9 @@ struct StudioServerTests {
         try await withStudio { studio in
             let session = try studio.signIn()
             for path in ["/assets/../../etc/passwd", "/assets/%2e%2e/%2e%2e/etc/passwd", "/assets/..%2f..%2fetc%2fpasswd",
-                         "/assets//etc/passwd", "/../../etc/passwd", "/assets/app.js%00.png", "/api/../assets/app.js"] {
+                         "/assets//etc/passwd", "/../../etc/passwd", "/assets/app.js%00.png", "/api/../assets/app.js",
+                         "/api/stamps/../../../../etc/passwd", "/api/stamps/..%2f..%2f..%2fetc%2fpasswd", "/api/stamps/%2e%2e.png",
+                         "/api/export/file/../../etc/passwd", "/api/export/..%2ffile"] {
                 let answer = try curl(["--path-as-is", "-H", "Cookie: \(session)", studio.base + path])
                 #expect(answer.status == 404 && !answer.text.contains("root:"), "\(path)")
             }

@@ -132,6 +132,9 @@ final class StudioExports: Sendable {
         snapshot.withLock { $0 = started }
         publish(started)
         let thread = Thread { [self] in
+            // Niced, with the encoder threads it starts: a recording running beside it keeps
+            // the processor first.
+            WorkerThread.lowerCurrentPriority(nice: 10)
             run(work, stop: stop)
             running.withLock { $0 = nil }
             ended.signal()
