@@ -77,7 +77,7 @@ struct StudioExportTests {
         }
     }
 
-    @Test("a long export shows its progress, refuses a second job, and cancelled leaves nothing in the folder")
+    @Test("a long export shows its progress, refuses a second job, and cancelled (or the studio stopped) leaves nothing in the folder")
     func cancel() async throws {
         let exports = try TemporaryDirectory()
         defer { exports.cleanup() }
@@ -93,6 +93,13 @@ struct StudioExportTests {
             #expect(cancelled.status == 200)
             let stopped = try await Self.waitForJob(studio) { $0["state"] as? String != "running" }
             #expect(stopped["state"] as? String == "stopped" && (stopped["message"] as? String)?.contains("cancelled") == true, "\(stopped)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: exports.path("out")).isEmpty, "no output, no hidden file")
+
+            // The studio stopping mid-export stops it and waits: nothing is left either.
+            #expect(try studio.post("/api/export", json: #"{"session":"\#(fixture.id)","size":"source"}"#, cookie: cookie).status == 202)
+            _ = try await Self.waitForJob(studio) { ($0["frames"] as? Int ?? 0) > 0 || $0["state"] as? String != "running" }
+            await studio.server.stop()
+            #expect(studio.server.exports.current.state == "stopped", "\(studio.server.exports.current)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: exports.path("out")).isEmpty, "no output, no hidden file")
         }
     }

@@ -139,6 +139,14 @@ struct StudioReviewTests {
             let bare = try studio.api([studio.base + "/api/sessions/\(fixture.bare.id.uuidString.lowercased())/review"])
             #expect(bare.status == 422 && bare.text.contains("no face track was saved"), "\(bare.text)")
             #expect(try studio.api([studio.base + "/api/sessions/\(UUID().uuidString.lowercased())/review"]).status == 404)
+
+            // Its video gone (moved, deleted): the review and its pictures say so.
+            try FileManager.default.moveItem(atPath: fixture.reviewed.filePath, toPath: fixture.reviewed.filePath + ".away")
+            let gone = try studio.api([studio.base + path])
+            #expect(gone.status == 422 && gone.text.contains("video cannot be read"), "\(gone.text)")
+            let noPicture = try studio.api([studio.base + "/api/sessions/\(fixture.id)/frame?t=1&view=mosaic"])
+            #expect(noPicture.status == 422 && noPicture.text.contains(fixture.reviewed.filePath), "\(noPicture.text)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: fixture.editsPath)) == before, "the edits stay as they were")
         }
     }
 
