@@ -106,7 +106,7 @@ let package = Package(
         // Layer 5: Reel Studio (`reel studio`), the local web app: its gate, page, JSON API and
         // event stream on ReelHTTP; it runs the pipelines the command line runs (a recording is
         // ReelRecord's StudyRecorder), so neither holds a rule the other lacks.
-        .target(name: "ReelStudio", dependencies: ["ReelRecord", "ReelExport", "ReelMaterials", "ReelBooks", "ReelHTTP", "ReelStore", "ReelMedia", "ReelRuntime", "ReelCore"]),
+        .target(name: "ReelStudio", dependencies: ["ReelLive", "ReelRecord", "ReelExport", "ReelMaterials", "ReelBooks", "ReelHTTP", "ReelStore", "ReelMedia", "ReelRuntime", "ReelCore"]),
         // Layer 6: the command line: parses, wires, reports.
         .target(name: "ReelCLI", dependencies: ["ReelLive", "ReelRecord", "ReelExport", "ReelOrigin", "ReelHTTP", "ReelStudio", "ReelStore", "ReelMedia", "ReelVision", "ReelBooks", "ReelMaterials", "ReelRuntime", "ReelCore", "CBuildInfo"]),
         .executableTarget(name: "reel", dependencies: ["ReelCLI"]),

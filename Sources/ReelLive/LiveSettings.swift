@@ -80,6 +80,32 @@ public struct LiveSettings: Sendable {
         }
     }
 
+    /// An origin base URL as a user types it, with a trailing slash added; nil unless it is
+    /// http:// or https:// with a host.
+    public static func originURL(_ text: String) -> URL? {
+        guard let url = URL(string: text.hasSuffix("/") ? text : text + "/"), url.scheme == "http" || url.scheme == "https",
+              url.host != nil else { return nil }
+        return url
+    }
+
+    /// Where players read the stream on the origin: `streams/{id}/playlist.m3u8`.
+    public var playlistURL: URL? {
+        guard let origin, let layout = try? StreamLayout(streamID: streamID) else { return nil }
+        return origin.appendingPathComponent(layout.playlistPath)
+    }
+
+    /// The viewer page of Reel's origin (`reel serve`) for the stream: `watch/{id}` (another
+    /// origin, such as nginx, has none: players take ``playlistURL``).
+    public var viewerURL: URL? {
+        guard let origin, LiveSettings.isValidStreamID(streamID) else { return nil }
+        return origin.appendingPathComponent("watch/\(streamID)")
+    }
+
+    /// The archive's default place: `reel/reel-{id}.mp4` in the videos folder.
+    public static func defaultArchivePath(streamID: String, videosFolder: String) -> String {
+        URL(fileURLWithPath: videosFolder).appendingPathComponent("reel/reel-\(streamID).mp4").path
+    }
+
     /// Whether `id` is a valid stream id.
     public static func isValidStreamID(_ id: String) -> Bool {
         (1...128).contains(id.utf8.count) && id.utf8.allSatisfy { c in

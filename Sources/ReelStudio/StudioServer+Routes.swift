@@ -103,6 +103,8 @@ extension StudioServer {
             return answerCamera(route, request: request, body: body)
         case .session(_, .review), .session(_, .frame), .stamps, .stamp, .export, .vlog, .stopExport, .exportFile:
             return answerReview(route, request: request, body: body)
+        case .live, .stopLive:
+            return answerLive(route, request: request, body: body)
         case .sessions, .tags, .session, .stats, .statsChart, .goals:
             return answerLibrary(route, request: request, body: body)
         case .materials, .materialCover, .removeMaterial, .backup, .restore, .scanBarcode:

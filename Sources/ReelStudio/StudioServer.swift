@@ -39,6 +39,8 @@ public final class StudioServer: HTTPService {
     let stamps: StudioStamps
     let review: StudioReview
     let exports: StudioExports
+    /// The live stream (`reel live` from the page).
+    let live: StudioLive
     /// The bound of a stamp upload (``StudioSettings/maxStampBytes``).
     let stampUploads: UploadPolicy
     /// Previews open now.
@@ -69,6 +71,9 @@ public final class StudioServer: HTTPService {
             events.publish("export", data: StudioJSON.line(snapshot))
         }
         stampUploads = UploadPolicy(maxBodyBytes: settings.maxStampBytes)
+        live = StudioLive(camera: camera, settings: settings) { [events] snapshot in
+            events.publish("live", data: StudioJSON.line(snapshot))
+        }
     }
 
     /// The port it listens on; 0 before ``start()``.
@@ -108,6 +113,7 @@ public final class StudioServer: HTTPService {
     /// ``StudioSettings/shutdownGrace`` seconds), closes the rest. Idempotent.
     public func stop() async {
         ticker.withLock { value -> (any Ticker)? in defer { value = nil }; return value }?.stop()
+        await live.shutdown()
         await camera.shutdown()
         await backup.stop()
         await exports.stop()

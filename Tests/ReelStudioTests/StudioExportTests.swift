@@ -16,17 +16,7 @@ struct StudioExportTests {
 
     /// Polls the job until `done` holds of it (60 s at most).
     static func waitForJob(_ studio: TestStudio, until done: ([String: Any]) -> Bool) async throws -> [String: Any] {
-        for _ in 0..<1200 {
-            let now = try job(studio)
-            if done(now) { return now }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        Issue.record("the job did not get there in 60 s: \(try job(studio))")
-        return [:]
-    }
-
-    static func configure(_ settings: inout StudioSettings, folder: String) {
-        settings.exportFolder = folder
+        try await studio.waitForJSON("/api/export", "the job", until: done)
     }
 
     @Test("export a session: 202, finished, the file plays with the edits' size and length; noted in the library; served with ranges and as a download")

@@ -196,7 +196,7 @@ struct StudioRecordTests {
             #expect(started.status == 202, "\(started.text)")
             let running = try await studio.waitForRecording("state recording") { $0.state == "recording" }
             let second = try studio.post("/api/recording/start", json: Self.timelapse)
-            #expect(second.status == 409 && second.text.contains("already running"), "\(second.text)")
+            #expect(second.status == 409 && second.text.contains("a recording is running"), "\(second.text)")
             let choose = try studio.post("/api/source", json: #"{"source":"test"}"#)
             #expect(choose.status == 409, "\(choose.text)")
             #expect(try studio.camera().source == Self.source, "the source stayed")

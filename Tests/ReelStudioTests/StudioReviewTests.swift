@@ -243,6 +243,19 @@ struct StudioReviewTests {
 }
 
 extension TestStudio {
+    /// GETs `path` as a JSON object until `done` holds of it (60 s at most; then the test
+    /// fails saying what `what` did not do).
+    func waitForJSON(_ path: String, _ what: String, until done: ([String: Any]) -> Bool) async throws -> [String: Any] {
+        var now: [String: Any] = [:]
+        for _ in 0..<1200 {
+            now = StudioReviewTests.object(try api([base + path]))
+            if done(now) { return now }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        Issue.record("\(what) did not get there in 60 s: \(now)")
+        return [:]
+    }
+
     /// `curl` with `arguments` as given.
     func curl(_ arguments: [String]) throws -> CurlResponse {
         try ReelTestSupport.curl(arguments)

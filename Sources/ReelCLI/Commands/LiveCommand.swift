@@ -63,10 +63,7 @@ enum LiveCommand {
         }
         var originURL: URL?
         if let text = arguments.string(origin) {
-            guard let url = URL(string: text.hasSuffix("/") ? text : text + "/"), url.scheme == "http" || url.scheme == "https",
-                  url.host != nil else {
-                throw arguments.invalid(origin, expected: "an http:// or https:// URL")
-            }
+            guard let url = LiveSettings.originURL(text) else { throw arguments.invalid(origin, expected: "an http:// or https:// URL") }
             originURL = url
         }
         if let conflict = arguments.conflict(archive, noArchive) { throw conflict }
@@ -100,6 +97,6 @@ enum LiveCommand {
 
     /// `$XDG_VIDEOS_DIR` or `~/Videos`, then `reel/reel-{id}.mp4`.
     static func defaultArchivePath(streamID: String) -> String {
-        URL(fileURLWithPath: UserFolders.current.videos).appendingPathComponent("reel/reel-\(streamID).mp4").path
+        LiveSettings.defaultArchivePath(streamID: streamID, videosFolder: UserFolders.current.videos)
     }
 }

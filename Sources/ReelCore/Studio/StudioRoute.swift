@@ -62,6 +62,9 @@ public enum StudioRoute: Sendable, Hashable {
     case vlog
     case stopExport
     case exportFile
+    /// `/api/live`: the live stream (GET); starts `reel live` (POST). `/api/live/stop` ends it (POST).
+    case live
+    case stopLive
 
     /// What of one session a path names.
     public enum SessionPart: String, Sendable, Hashable, CaseIterable {
@@ -84,7 +87,7 @@ public enum StudioRoute: Sendable, Hashable {
     }
 
     /// The page's files.
-    public static let assetNames: Set<String> = ["app.js", "common.js", "record.js", "library.js", "stats.js", "materials.js", "backup.js", "review.js", "exports.js", "style.css", "icon.svg"]
+    public static let assetNames: Set<String> = ["app.js", "common.js", "record.js", "library.js", "stats.js", "materials.js", "backup.js", "review.js", "exports.js", "live.js", "style.css", "icon.svg"]
 
     public init?(path: String) {
         switch path {
@@ -113,6 +116,8 @@ public enum StudioRoute: Sendable, Hashable {
         case "/api/vlog": self = .vlog
         case "/api/export/stop": self = .stopExport
         case "/api/export/file": self = .exportFile
+        case "/api/live": self = .live
+        case "/api/live/stop": self = .stopLive
         default:
             let stamps = "/api/stamps/"
             if path.hasPrefix(stamps), StampName.isValid(path.dropFirst(stamps.count)) {
@@ -174,8 +179,8 @@ public enum StudioRoute: Sendable, Hashable {
         case .page, .asset, .status, .events, .sources, .camera, .preview, .previewPicture, .recording, .sessions, .stats, .statsChart,
              .materialCover, .stamp, .exportFile:
             ["GET", "HEAD"]
-        case .signOut, .chooseSource, .startRecording, .controlRecording, .removeMaterial, .restore, .scanBarcode, .vlog, .stopExport: ["POST"]
-        case .tags, .goals, .materials, .backup, .stamps, .export: ["GET", "HEAD", "POST"]
+        case .signOut, .chooseSource, .startRecording, .controlRecording, .removeMaterial, .restore, .scanBarcode, .vlog, .stopExport, .stopLive: ["POST"]
+        case .tags, .goals, .materials, .backup, .stamps, .export, .live: ["GET", "HEAD", "POST"]
         case .session(_, let part):
             switch part {
             case .record, .thumbnail, .video, .frame: ["GET", "HEAD"]

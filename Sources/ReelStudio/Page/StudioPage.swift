@@ -1,5 +1,5 @@
 /// The studio's page and its files, compiled into the program (no build step, nothing read
-/// from disk): plain HTML, CSS and one ES module, under the Content Security Policy of
+/// from disk): plain HTML, CSS and ES modules, under the Content Security Policy of
 /// ``StudioServer/securityHeaders`` (no inline script or style anywhere).
 enum StudioPage {
     struct Asset {
@@ -19,6 +19,7 @@ enum StudioPage {
         "backup.js": script(BackupScript.source),
         "review.js": script(ReviewScript.source),
         "exports.js": script(ExportsScript.source),
+        "live.js": script(LiveScript.source),
         "style.css": Asset(contentType: "text/css; charset=utf-8", bytes: Array(StudioStyle.source.utf8)),
         "icon.svg": Asset(contentType: "image/svg+xml", bytes: Array(icon.utf8)),
     ]
@@ -46,6 +47,7 @@ enum StudioPage {
         <link rel="modulepreload" href="/assets/backup.js">
         <link rel="modulepreload" href="/assets/review.js">
         <link rel="modulepreload" href="/assets/exports.js">
+        <link rel="modulepreload" href="/assets/live.js">
         </head>
         <body>
         <header class="bar">
@@ -53,6 +55,7 @@ enum StudioPage {
           <p id="connection" class="connection" role="status" aria-live="polite" data-state="connecting">Connecting…</p>
           <nav class="views" aria-label="Views">
             <a id="nav-record" href="#record">Record</a>
+            <a id="nav-live" href="#live">Live</a>
             <a id="nav-library" href="#library">Library</a>
             <a id="nav-stats" href="#stats">Stats</a>
             <a id="nav-materials" href="#materials">Materials</a>
@@ -108,6 +111,68 @@ enum StudioPage {
               <div><dt>Load</dt><dd id="rec-load">–</dd></div>
             </dl>
             <p id="rec-message" class="message" role="status" aria-live="polite"></p>
+          </section>
+          <section id="view-live" aria-labelledby="live-title" class="panel live" hidden>
+            <h2 id="live-title">Live</h2>
+            <p class="hint">Streams the source as HLS, as <code>reel live</code> does: to an origin (<code>reel serve</code>), to a folder on
+              this machine, or both. While it runs the source is busy: the record view has no preview and cannot record.</p>
+            <div class="live-grid">
+              <form id="live-form" class="record-form live-form" novalidate>
+                <label for="live-source">Source</label>
+                <select id="live-source"><option value="">As chosen on the record page</option></select>
+                <div id="live-file-row" class="live-file" hidden>
+                  <label for="live-file">Video file (an absolute path)</label>
+                  <input id="live-file" type="text" autocomplete="off" placeholder="/home/me/Videos/desk.mp4">
+                </div>
+                <label for="live-origin">Origin URL</label>
+                <input id="live-origin" type="url" autocomplete="off" placeholder="http://127.0.0.1:8080/" aria-describedby="live-origin-hint">
+                <p id="live-origin-hint" class="hint">Where <code>reel serve</code> takes the segments; empty with a local folder alone.</p>
+                <label for="live-token">Token</label>
+                <input id="live-token" type="password" autocomplete="off" aria-describedby="live-token-hint">
+                <p id="live-token-hint" class="hint">Sent to the origin with each upload; never shown again.</p>
+                <label for="live-output">Local folder (optional)</label>
+                <input id="live-output" type="text" autocomplete="off" placeholder="/home/me/Videos/live" aria-describedby="live-output-hint">
+                <p id="live-output-hint" class="hint">An absolute path: also (or instead) write the HLS files here.</p>
+                <label for="live-quality">Quality</label>
+                <select id="live-quality" aria-describedby="live-quality-hint">
+                  <option value="low">Low: 480x854, 0.9 Mbps</option>
+                  <option value="medium" selected>Medium: 720x1280, 1.5 Mbps</option>
+                  <option value="high">High: 720x1280, 2.5 Mbps</option>
+                  <option value="auto">Auto: measures the uplink first</option>
+                </select>
+                <p id="live-quality-hint" class="hint">Sizes are upright (width x height); Landscape turns them (854x480, 1280x720).</p>
+                <label class="check"><input id="live-landscape" type="checkbox"> Landscape</label>
+                <label class="check"><input id="live-archive" type="checkbox" checked> Keep an archive on this machine</label>
+                <div class="row buttons">
+                  <button id="live-start" type="submit" class="primary">Go live</button>
+                  <button id="live-stop" type="button" disabled>Stop</button>
+                </div>
+                <p id="live-message" class="message" role="status" aria-live="polite"></p>
+              </form>
+              <section id="live-panel" class="live-status" aria-labelledby="live-panel-title">
+                <h3 id="live-panel-title">The stream</h3>
+                <dl class="facts live-facts">
+                  <div><dt>State</dt><dd id="live-state" data-state="idle">Not live</dd></div>
+                  <div><dt>Stream</dt><dd id="live-stream">–</dd></div>
+                  <div><dt>Elapsed</dt><dd id="live-elapsed">–</dd></div>
+                  <div><dt>Segments</dt><dd id="live-segments">–</dd></div>
+                  <div><dt>Waiting to upload</dt><dd id="live-backlog">–</dd></div>
+                  <div><dt>Dropped frames</dt><dd id="live-dropped">–</dd></div>
+                  <div><dt>Bit rate</dt><dd id="live-bitrate">–</dd></div>
+                  <div><dt>Failed upload attempts</dt><dd id="live-failures">–</dd></div>
+                  <div><dt>Archive</dt><dd id="live-archive-frames">–</dd></div>
+                  <div><dt>Archive file</dt><dd id="live-archive-path">–</dd></div>
+                  <div class="whole"><dt id="live-playlist-label">Playlist URL</dt>
+                    <dd class="row live-copy-row"><code id="live-playlist">–</code>
+                      <button id="live-copy" type="button" aria-label="Copy the playlist URL" disabled>Copy</button>
+                      <span id="live-copy-note" class="copy-note" role="status" aria-live="polite"></span></dd></div>
+                </dl>
+                <p class="live-viewer"><a id="live-viewer" target="_blank" rel="noopener" hidden>Watch it on the origin’s viewer page (new tab)</a></p>
+                <ul id="live-warnings" class="plan live-warnings" aria-label="Warnings" hidden></ul>
+                <h4 id="live-lines-title">What reel live says</h4>
+                <pre id="live-lines" class="live-lines">Nothing yet.</pre>
+              </section>
+            </div>
           </section>
           <section id="view-library" aria-labelledby="library-title" class="panel library" hidden>
             <h2 id="library-title">Library</h2>
@@ -172,22 +237,7 @@ enum StudioPage {
                 <button id="export-start" type="submit" class="primary">Export</button>
               </form>
               <p id="export-message" class="message" role="status" aria-live="polite"></p>
-              <section id="review-job-panel" class="job" aria-labelledby="review-job-title">
-                <h3 id="review-job-title">Current job</h3>
-                <dl class="facts job-facts">
-                  <div><dt>State</dt><dd id="review-job-state" class="job-state">…</dd></div>
-                  <div><dt>Job</dt><dd id="review-job-label" class="job-label">–</dd></div>
-                  <div><dt>Progress</dt><dd id="review-job-done" class="job-done">–</dd></div>
-                  <div><dt>File</dt><dd id="review-job-file" class="job-file">–</dd></div>
-                </dl>
-                <progress id="review-job-progress" class="job-progress" max="1" value="0" aria-label="Export progress" hidden></progress>
-                <div class="row buttons">
-                  <button id="review-job-stop" type="button" class="job-stop" disabled>Cancel</button>
-                  <a id="review-job-download" class="job-download button" href="/api/export/file?download=1" download hidden>Download</a>
-                </div>
-                <p id="review-job-message" class="message job-message" role="status" aria-live="polite"></p>
-                <video id="review-job-video" class="job-video" controls preload="metadata" width="640" height="360" aria-label="The exported video" hidden></video>
-              </section>
+              \(jobPanel("review-job"))
             </div>
           </section>
           <section id="view-stats" aria-labelledby="stats-title" class="panel stats" hidden>
@@ -246,22 +296,7 @@ enum StudioPage {
           <section id="view-exports" aria-labelledby="exports-title" class="panel exports" hidden>
             <h2 id="exports-title">Export</h2>
             <p class="hint">A session is exported from its review: Library, a session, “Review faces and export”. One job runs at a time.</p>
-            <section id="job-panel" class="job" aria-labelledby="job-title">
-              <h3 id="job-title">Current job</h3>
-              <dl class="facts job-facts">
-                <div><dt>State</dt><dd id="job-state" class="job-state">…</dd></div>
-                <div><dt>Job</dt><dd id="job-label" class="job-label">–</dd></div>
-                <div><dt>Progress</dt><dd id="job-done" class="job-done">–</dd></div>
-                <div><dt>File</dt><dd id="job-file" class="job-file">–</dd></div>
-              </dl>
-              <progress id="job-progress" class="job-progress" max="1" value="0" aria-label="Export progress" hidden></progress>
-              <div class="row buttons">
-                <button id="job-stop" type="button" class="job-stop" disabled>Cancel</button>
-                <a id="job-download" class="job-download button" href="/api/export/file?download=1" download hidden>Download</a>
-              </div>
-              <p id="job-message" class="message job-message" role="status" aria-live="polite"></p>
-              <video id="job-video" class="job-video" controls preload="metadata" width="640" height="360" aria-label="The exported video" hidden></video>
-            </section>
+            \(jobPanel("job"))
             <h3 id="vlog-title">Weekly vlog</h3>
             <form id="vlog-form" class="filter" aria-labelledby="vlog-title">
               <div><label for="vlog-week">Week</label>
@@ -350,6 +385,29 @@ enum StudioPage {
         </html>
 
         """
+
+    /// The export job's panel (the review view and the export view each have one; `prefix`
+    /// keeps their ids apart, the classes are what `exports.js` fills).
+    private static func jobPanel(_ prefix: String) -> String {
+        """
+        <section id="\(prefix)-panel" class="job" aria-labelledby="\(prefix)-title">
+          <h3 id="\(prefix)-title">Current job</h3>
+          <dl class="facts job-facts">
+            <div><dt>State</dt><dd id="\(prefix)-state" class="job-state">…</dd></div>
+            <div><dt>Job</dt><dd id="\(prefix)-label" class="job-label">–</dd></div>
+            <div><dt>Progress</dt><dd id="\(prefix)-done" class="job-done">–</dd></div>
+            <div><dt>File</dt><dd id="\(prefix)-file" class="job-file">–</dd></div>
+          </dl>
+          <progress id="\(prefix)-progress" class="job-progress" max="1" value="0" aria-label="Export progress" hidden></progress>
+          <div class="row buttons">
+            <button id="\(prefix)-stop" type="button" class="job-stop" disabled>Cancel</button>
+            <a id="\(prefix)-download" class="job-download button" href="/api/export/file?download=1" download hidden>Download</a>
+          </div>
+          <p id="\(prefix)-message" class="message job-message" role="status" aria-live="polite"></p>
+          <video id="\(prefix)-video" class="job-video" controls preload="metadata" width="640" height="360" aria-label="The exported video" hidden></video>
+        </section>
+        """
+    }
 
     private static let icon = """
         <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="14" fill="#1d4ed8"/>\

@@ -42,7 +42,8 @@ enum StudioStyle {
         .preview figcaption { color: var(--muted); font-size: 0.85rem; margin-top: 0.4rem; overflow-wrap: anywhere; }
         .record-form { display: flex; flex-direction: column; gap: 0.35rem; }
         .record-form label, .modes legend { font-size: 0.85rem; color: var(--muted); }
-        .record-form input[type=text], .record-form input[type=number], .record-form select {
+        .record-form input[type=text], .record-form input[type=number], .record-form input[type=url],
+        .record-form input[type=password], .record-form select {
           font: inherit; padding: 0.4rem 0.55rem; border-radius: 0.45rem; border: 1px solid var(--line);
           background: var(--bg); color: var(--fg); width: 100%; }
         .modes { border: 0; padding: 0; margin: 0.3rem 0; display: flex; gap: 1rem; }
@@ -168,6 +169,29 @@ enum StudioStyle {
         .job-progress { width: 100%; height: 0.8rem; margin-top: 0.75rem; }
         .job .buttons { align-items: center; }
         .job-video { display: block; width: 100%; height: auto; max-height: 70vh; margin-top: 0.75rem; background: #000; border-radius: 0.5rem; }
+        .live-grid { display: grid; grid-template-columns: minmax(15rem, 2fr) minmax(0, 3fr); gap: 1.25rem; align-items: start;
+                     margin-top: 0.75rem; }
+        .live-form .hint { margin: 0 0 0.35rem; }
+        .live-file { display: flex; flex-direction: column; gap: 0.35rem; }
+        .live .check { display: flex; gap: 0.4rem; align-items: center; color: var(--fg); font-size: 1rem; }
+        .live-form input:disabled, .live-form select:disabled { opacity: 0.6; }
+        .live-status { padding: 0.75rem 1rem; border: 1px solid var(--line); border-radius: 0.6rem; background: var(--bg); min-width: 0; }
+        .live-status h3 { font-size: 1rem; margin: 0 0 0.6rem; }
+        .live-status h4 { font-size: 0.9rem; margin: 1rem 0 0.3rem; color: var(--muted); }
+        .facts .whole { grid-column: 1 / -1; }
+        .live-copy-row { align-items: center; }
+        .live-copy-row code { overflow-wrap: anywhere; min-width: 0; }
+        .copy-note { font-size: 0.85rem; }
+        .copy-note[data-tone="ok"] { color: var(--ok); }
+        .live-viewer { margin: 0.75rem 0 0; }
+        .live-viewer a { color: var(--accent); }
+        .live-warnings { color: var(--warn); }
+        .live-lines { margin: 0; padding: 0.5rem 0.6rem; font-size: 0.8rem; white-space: pre-wrap; overflow-wrap: anywhere;
+                      background: var(--panel); border: 1px solid var(--line); border-radius: 0.4rem; }
+        #live-state[data-state="live"] { color: var(--bad); font-weight: 600; }
+        #live-state[data-state="starting"], #live-state[data-state="stopping"] { color: var(--warn); font-weight: 600; }
+        #live-state[data-state="finished"] { color: var(--ok); }
+        #live-state[data-state="failed"] { color: var(--bad); font-weight: 600; }
         @media (max-width: 30rem) {
           .bar { padding: 0.6rem 0.9rem; }
           main { padding: 0.9rem; }
@@ -177,7 +201,7 @@ enum StudioStyle {
           .views a { padding: 0.4rem 0.55rem; }
         }
         @media (max-width: 48rem) {
-          .record-grid, .review-grid { grid-template-columns: 1fr; }
+          .record-grid, .review-grid, .live-grid { grid-template-columns: 1fr; }
         }
 
         """

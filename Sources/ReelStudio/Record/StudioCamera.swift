@@ -29,6 +29,15 @@ final class StudioCamera: Sendable {
         var closed = false
         /// A barcode scan watching the idle preview's frames, and its end signal.
         var scan: (watcher: BarcodeWatcher, done: DispatchSemaphore)?
+        /// The source lent to a live stream (``lendForLive(_:)``): no preview, no recording.
+        var live: String?
+
+        /// Why the source cannot be taken now (a recording or a live stream has it), or nil.
+        var busy: String? {
+            if recorder != nil { return "a recording is running" }
+            if let live { return "a live stream from \(live) is running (one source, one user)" }
+            return nil
+        }
     }
 
     let feed = PreviewFeed()
@@ -51,9 +60,11 @@ final class StudioCamera: Sendable {
 
     /// The source and the preview now.
     var camera: CameraSnapshot {
-        let (text, idle, recording) = state.withLock { ($0.sourceText, $0.idle, $0.recorder != nil) }
+        let (text, idle, recording, live) = state.withLock { ($0.sourceText, $0.idle, $0.recorder != nil, $0.live) }
+        let problem = live.map { "\($0) is streaming live: the preview comes back when the live stream stops" }
+            ?? (recording ? nil : idle?.failure.withLock { $0 })
         return CameraSnapshot(source: text, previewing: recording || (idle.map { !$0.hasEnded } ?? false),
-                              problem: recording ? nil : idle?.failure.withLock { $0 }, watchers: feed.watcherCount)
+                              problem: problem, watchers: feed.watcherCount)
     }
 
     // MARK: Source
@@ -62,7 +73,7 @@ final class StudioCamera: Sendable {
     func choose(_ text: String) throws(StudioRefusal) {
         let spec = try Self.parse(text)
         let old = try state.withLock { state throws(StudioRefusal) -> IdlePreview? in
-            guard state.recorder == nil else { throw StudioRefusal(status: 409, message: "a recording is running; stop it before choosing another source") }
+            if let busy = state.busy { throw StudioRefusal(status: 409, message: busy + "; stop it before choosing another source") }
             state.sourceText = text
             state.source = spec
             state.idleRetry = nil
@@ -90,7 +101,7 @@ final class StudioCamera: Sendable {
     /// source that failed is tried again after 2 s. Called every status tick.
     func tick() {
         let (stale, started) = state.withLock { state -> (IdlePreview?, Bool) in
-            let wanted = !state.closed && state.recorder == nil && state.source != nil && (feed.watcherCount > 0 || state.scan != nil)
+            let wanted = !state.closed && state.busy == nil && state.source != nil && (feed.watcherCount > 0 || state.scan != nil)
             if let idle = state.idle, !wanted || idle.hasEnded {
                 if idle.hasEnded { state.idleRetry = Date(timeIntervalSinceNow: 2) }
                 state.idle = nil
@@ -117,7 +128,7 @@ final class StudioCamera: Sendable {
         let done = DispatchSemaphore(value: 0)
         try state.withLock { state throws(StudioRefusal) in
             guard !state.closed else { throw StudioRefusal(status: 503, message: "the studio is stopping") }
-            guard state.recorder == nil else { throw StudioRefusal(status: 409, message: "a recording is running; scan when it has stopped") }
+            if let busy = state.busy { throw StudioRefusal(status: 409, message: busy + "; scan when it has stopped") }
             guard state.source != nil else { throw StudioRefusal(status: 409, message: "no source chosen: choose the camera on the record page first") }
             guard state.scan == nil else { throw StudioRefusal(status: 409, message: "a scan is running already") }
             state.scan = (watcher, done)
@@ -144,7 +155,7 @@ final class StudioCamera: Sendable {
     func start(_ request: RecordRequest) throws(StudioRefusal) -> RecordingSnapshot {
         let (sourceText, source) = try state.withLock { state throws(StudioRefusal) -> (String, SourceSpec) in
             guard !state.closed else { throw StudioRefusal(status: 503, message: "the studio is stopping") }
-            guard state.recorder == nil else { throw StudioRefusal(status: 409, message: "a recording is already running; stop it first") }
+            if let busy = state.busy { throw StudioRefusal(status: 409, message: busy + "; stop it first") }
             if let text = request.source { return (text, try Self.parse(text)) }
             guard let text = state.sourceText, let source = state.source else {
                 throw StudioRefusal(status: 400, message: "no source chosen: give one (test, v4l2:/dev/video0, file:/path) or choose it first")
@@ -180,7 +191,8 @@ final class StudioCamera: Sendable {
     private func claim(recorder: StudyRecorder, reporter: StudioRecordReporter, source: (String, SourceSpec),
                        canvas: VideoDimensions) throws(StudioRefusal) {
         try state.withLock { state throws(StudioRefusal) in
-            guard state.recorder == nil, !state.closed else { throw StudioRefusal(status: 409, message: "a recording is already running; stop it first") }
+            guard !state.closed else { throw StudioRefusal(status: 503, message: "the studio is stopping") }
+            if let busy = state.busy { throw StudioRefusal(status: 409, message: busy + "; stop it first") }
             state.recorder = recorder
             state.reporter = reporter
             (state.sourceText, state.source) = source
@@ -202,6 +214,39 @@ final class StudioCamera: Sendable {
             state.recorder = nil
             state.reporter = nil
         }
+        publishCamera()
+    }
+
+    // MARK: Live
+
+    /// The source a live stream would take: `text` parsed as the record page's sources are,
+    /// or the chosen one; nothing is taken yet.
+    func liveSource(_ text: String?) throws(StudioRefusal) -> (text: String, spec: SourceSpec) {
+        if let text { return (text, try Self.parse(text)) }
+        guard let chosen = state.withLock({ state in state.sourceText.flatMap { text in state.source.map { (text, $0) } } }) else {
+            throw StudioRefusal(status: 400, message: "no source chosen: give one (test, v4l2:/dev/video0, file:/path) or choose it first")
+        }
+        return chosen
+    }
+
+    /// Lends the source `text` to a live stream: the idle preview stops and hands it over
+    /// first. Refused while recording or already live. Give it back with ``liveEnded()``.
+    func lendForLive(_ text: String) throws(StudioRefusal) {
+        let idle = try state.withLock { state throws(StudioRefusal) -> IdlePreview? in
+            guard !state.closed else { throw StudioRefusal(status: 503, message: "the studio is stopping") }
+            if let busy = state.busy { throw StudioRefusal(status: 409, message: busy + "; stop it first") }
+            state.live = text
+            state.scan?.done.signal()
+            defer { state.idle = nil }
+            return state.idle
+        }
+        idle?.stop()
+        publishCamera()
+    }
+
+    /// The live stream has stopped: the source is free again.
+    func liveEnded() {
+        state.withLock { $0.live = nil }
         publishCamera()
     }
 

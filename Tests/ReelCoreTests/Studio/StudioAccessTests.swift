@@ -172,6 +172,9 @@ struct StudioAccessTests {
                 && StudioRoute.vlog.methods == ["POST"] && StudioRoute.stopExport.methods == ["POST"])
         #expect(StudioRoute(path: "/api/export/file") == .exportFile && StudioRoute.exportFile.methods == ["GET", "HEAD"])
         #expect(StudioRoute(path: "/api/export/file/") == nil && StudioRoute(path: "/api/export/../status") == nil)
+        #expect(StudioRoute(path: "/api/live") == .live && StudioRoute.live.methods == ["GET", "HEAD", "POST"])
+        #expect(StudioRoute(path: "/api/live/stop") == .stopLive && StudioRoute.stopLive.methods == ["POST"])
+        #expect(StudioRoute(path: "/api/live/") == nil && StudioRoute(path: "/api/live/start") == nil)
     }
 
     @Test("stamp names: made from any file name, safe, numbered when taken, always valid")

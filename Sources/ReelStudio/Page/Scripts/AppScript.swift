@@ -1,8 +1,8 @@
 /// `/assets/app.js`: the page's entry. It follows `/api/events` and hands each `status`,
-/// `camera`, `recording`, `library`, `backup` and `export` event to its view, switches views by
-/// the address's hash (`#record`, `#library`, `#review/ID`: a view's name, then what it shows),
-/// and signs out. The page holds no rule of its own: every
-/// figure and every check comes from the server.
+/// `camera`, `recording`, `library`, `backup`, `export` and `live` event to its view, switches
+/// views by the address's hash (`#record`, `#live`, `#library`, `#review/ID`: a view's name, then
+/// what it shows), and signs out. The page holds no rule of its own: every figure and every
+/// check comes from the server.
 enum AppScript {
     static let source = """
         import { $, bytes, duration, onSignedOut, signedOut } from "./common.js";
@@ -13,9 +13,10 @@ enum AppScript {
         import * as backup from "./backup.js";
         import * as review from "./review.js";
         import * as exports from "./exports.js";
+        import * as live from "./live.js";
 
         // The review view has no link of its own: a session's dialog in the library leads to it.
-        const views = { record, library, review, stats, materials, exports, backup };
+        const views = { record, live, library, review, stats, materials, exports, backup };
 
         function route() {
           const [wanted, ...rest] = location.hash.slice(1).split("/");
@@ -64,6 +65,8 @@ enum AppScript {
           events.addEventListener("camera", (event) => record.showCamera(JSON.parse(event.data)));
           events.addEventListener("backup", (event) => backup.showBackup(JSON.parse(event.data)));
           events.addEventListener("export", (event) => exports.showExport(JSON.parse(event.data)));
+          // While live runs the camera's own event says the preview is off: the record view needs nothing more.
+          events.addEventListener("live", (event) => live.showLive(JSON.parse(event.data)));
           events.addEventListener("library", () => { library.reload(); stats.reload(); materials.reload(); });
           events.addEventListener("error", async () => {
             connection("lost", "Connection lost, retrying…");
@@ -95,6 +98,7 @@ enum AppScript {
         backup.initBackup();
         review.initReview();
         exports.initExports();
+        live.initLive();
         route();
         follow();
 
