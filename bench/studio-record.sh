@@ -3,11 +3,13 @@
 #
 #   bash bench/studio-record.sh                  # 10 minutes each (~21 min)
 #   SECONDS_TO_RUN=120 bash bench/studio-record.sh
+#   STUDIO_VIEW=library bash bench/studio-record.sh   # the page open on another view: no preview
 #
 # (a) reel record --source test:1280x720@30 --mode timelapse --interval 5 --canvas 1920x1080
 #     --duration SECONDS, under /usr/bin/time.
 # (b) reel studio --source test:1280x720@30, the page open in headless chromium (chromedriver,
-#     driven with curl: W3C WebDriver is plain JSON over HTTP), so the preview runs all along;
+#     driven with curl: W3C WebDriver is plain JSON over HTTP), on the record view (the default:
+#     the preview runs all along) or on STUDIO_VIEW (another view closes the preview);
 #     a timelapse with the same settings started and stopped SECONDS later through the API.
 #     The studio's CPU is read from /proc over the recording (start → finished); chromium's is
 #     reported apart (it is the browser's, not Reel's).
@@ -18,6 +20,7 @@ BENCH_NAME=studio-record
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 seconds=${SECONDS_TO_RUN:-600}
+view=${STUDIO_VIEW:-record}
 source_spec=test:1280x720@30
 [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] || fail "chromium and chromium-driver are needed: run 'make setup'"
 hz=$(getconf CLK_TCK)
@@ -60,7 +63,10 @@ session=$(curl -sf -X POST "http://127.0.0.1:$driver_port/session" -H 'Content-T
   \"--disable-gpu\",\"--disable-dev-shm-usage\",\"--no-first-run\",\"--user-data-dir=$work/profile\",\"--window-size=1280,900\"]}}}}" \
   | "$py" -c 'import json, sys; print(json.load(sys.stdin)["value"]["sessionId"])') || fail "chromedriver did not start chromium"
 curl -sf -X POST "http://127.0.0.1:$driver_port/session/$session/url" -H 'Content-Type: application/json' -d "{\"url\":\"$address\"}" >/dev/null
-sleep 3
+sleep 2
+curl -sf -X POST "http://127.0.0.1:$driver_port/session/$session/execute/sync" -H 'Content-Type: application/json' \
+    -d "{\"script\":\"location.hash = '$view'\",\"args\":[]}" >/dev/null || fail "the page did not switch to #$view"
+sleep 1
 state() { curl -sf "${auth[@]}" "${base}api/recording" | "$py" -c "import json, sys; d = json.load(sys.stdin); print(d.get('$1'))"; }
 cpu_before=$(cpu_of "$studio_pid") busy_before=$(machine_busy) chromium_before=$(ps -C chromium -o times= | awk '{ s += $1 } END { print s + 0 }')
 curl -sf "${auth[@]}" -X POST -H 'Content-Type: application/json' -d '{"mode":"timelapse","interval":5,"canvas":"1920x1080"}' \
@@ -82,6 +88,6 @@ echo "== studio-record: a ${seconds} s timelapse through the studio, page open, 
 echo "$(reel_version)"
 printf '(a) reel record:        %s CPU-s over %s s wall (%.1f %% of a core), %s frames in the file, %s expected from %s s of study; other load %s CPU-s\n' \
     "$a_cpu" "$a_wall" "$(awk -v c="$a_cpu" -v w="$a_wall" 'BEGIN { print 100 * c / w }')" "$a_frames" "$(expected "${a_active:-$seconds}")" "${a_active:-?}" "$a_other"
-printf '(b) studio, page open:  %s CPU-s over the recording (%.1f %% of a core), %s frames in the file (%s reported), %s expected from %.1f s of study; chromium %s CPU-s; preview watchers at the end: %s; other load %s CPU-s\n' \
+printf "(b) studio, page open on #$view:  %s CPU-s over the recording (%.1f %% of a core), %s frames in the file (%s reported), %s expected from %.1f s of study; chromium %s CPU-s; preview watchers at the end: %s; other load %s CPU-s\n" \
     "$b_cpu" "$(awk -v c="$b_cpu" -v w="$seconds" 'BEGIN { print 100 * c / w }')" "$b_frames" "$b_written" "$(expected "$b_active")" "$b_active" "$b_chromium" "$watchers" "$b_other"
 awk -v a="$a_cpu" -v b="$b_cpu" 'BEGIN { if (a > 0) printf "ratio studio / reel record CPU: %.2f (goal 0.90–1.10; the studio also runs the page preview)\n", b / a }'
