@@ -9,7 +9,11 @@ enum BackupScript {
         const states = { idle: "No backup run yet from this studio", running: "Backing up…", finished: "Backed up",
                          stopped: "Stopped (the previous backup is as it was)", failed: "Failed" };
 
+        // Snapshots shown so far: a POST's answer is older than any event shown after it was sent.
+        let snapshotsShown = 0;
+
         export function showBackup(snapshot) {
+          snapshotsShown += 1;
           const state = $("backup-state");
           state.textContent = states[snapshot.state] ?? snapshot.state;
           state.dataset.state = snapshot.state;
@@ -43,8 +47,10 @@ enum BackupScript {
         async function runBackup(event) {
           event.preventDefault();
           say("backup-message", "");
+          const before = snapshotsShown;
           const snapshot = await post("/api/backup", { folder: $("backup-folder").value.trim() }, "backup-message");
-          if (snapshot) showBackup(snapshot);
+          // A quick backup may have finished (and said so by event) before this answer arrived.
+          if (snapshot && snapshotsShown === before) showBackup(snapshot);
         }
 
         function restoreRequest(dryRun) {

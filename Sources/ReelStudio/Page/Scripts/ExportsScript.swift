@@ -8,6 +8,16 @@ enum ExportsScript {
         const states = { idle: "Nothing exported yet", running: "Running", finished: "Finished",
                          stopped: "Cancelled (the partial file was removed)", failed: "Failed" };
         let finished = 0, lastState = null;
+        // Snapshots shown so far: a POST's answer is older than any event shown after it was sent
+        // (a short job may have finished, and said so by event, before its answer arrived).
+        let snapshotsShown = 0;
+
+        async function postJob(path, request, messageId) {
+          const before = snapshotsShown;
+          const snapshot = await post(path, request, messageId);
+          if (snapshot && snapshotsShown === before) showExport(snapshot);
+          return snapshot;
+        }
 
         function progressText(snapshot) {
           const parts = [];
@@ -65,6 +75,7 @@ enum ExportsScript {
 
         /// The job's snapshot (the `export` event's, or an answer's): every panel shows it.
         export function showExport(snapshot) {
+          snapshotsShown += 1;
           if (snapshot.state === "finished" && lastState !== "finished") finished += 1;
           lastState = snapshot.state;
           for (const root of document.querySelectorAll(".job")) fill(root, snapshot, finished);
@@ -83,29 +94,29 @@ enum ExportsScript {
           event.preventDefault();
           say("export-message", "");
           const request = { session: $("export-form").dataset.session, size: $("export-size").value, caption: $("export-caption").checked };
-          const snapshot = await post("/api/export", request, "export-message");
-          if (snapshot) { showExport(snapshot); say("export-message", "Export started: its progress is below.", "ok"); }
+          const snapshot = await postJob("/api/export", request, "export-message");
+          if (snapshot) say("export-message", "Export started: its progress is below.", "ok");
         }
 
         async function startVlog(event) {
           event.preventDefault();
           say("vlog-message", "");
           const request = { week: $("vlog-week").value, layout: $("vlog-layout").value };
-          const snapshot = await post("/api/vlog", request, "vlog-message");
-          if (snapshot) { showExport(snapshot); say("vlog-message", "The vlog is being made: its progress is above.", "ok"); }
+          const snapshot = await postJob("/api/vlog", request, "vlog-message");
+          if (snapshot) say("vlog-message", "The vlog is being made: its progress is above.", "ok");
         }
 
         async function stop(event) {
           const root = event.currentTarget.closest(".job");
-          const snapshot = await post("/api/export/stop", undefined, root.querySelector(".job-message").id);
-          if (snapshot) showExport(snapshot);
+          await postJob("/api/export/stop", undefined, root.querySelector(".job-message").id);
         }
 
         export function initExports() {
           $("export-form").addEventListener("submit", startExport);
           $("vlog-form").addEventListener("submit", startVlog);
           for (const button of document.querySelectorAll(".job-stop")) button.addEventListener("click", stop);
-          get("/api/export", "job-message").then((snapshot) => { if (snapshot) showExport(snapshot); });
+          const before = snapshotsShown;
+          get("/api/export", "job-message").then((snapshot) => { if (snapshot && snapshotsShown === before) showExport(snapshot); });
         }
 
         """
