@@ -1,0 +1,101 @@
+import CImage
+import Foundation
+import ReelCore
+
+/// Artwork to lay over the picture: premultiplied linear Display P3, 16 bits per sample, read
+/// from a PNG with its own ICC profile (sRGB when it has none) and its alpha.
+public struct Artwork: Sendable {
+    /// An image that cannot be used as artwork.
+    public enum Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
+        /// The file cannot be opened.
+        case unreadable(path: String, reason: String)
+        /// It is not a PNG Reel can read.
+        case notAnImage(path: String, reason: String)
+        /// It is bigger than ``maxSide`` or ``maxPixels``.
+        case tooLarge(path: String, width: Int, height: Int)
+        /// Its colour profile is broken or not RGB.
+        case profile(ColorProfile.Error, libpng: String?)
+
+        public var description: String {
+            switch self {
+            case let .unreadable(path, reason): "cannot open artwork \(path): \(reason)"
+            case let .notAnImage(path, reason): "\(path) is not a PNG image Reel can read (\(reason)); save the artwork as PNG"
+            case let .tooLarge(path, width, height):
+                "\(path) is \(width)x\(height) pixels; artwork may be at most \(Artwork.maxSide) pixels a side and \(Artwork.maxPixels / 1_000_000) million pixels in all: scale it down"
+            case let .profile(error, libpng): error.description + (libpng.map { " (libpng: \($0))" } ?? "")
+            }
+        }
+    }
+
+    /// The widest or tallest artwork accepted.
+    public static let maxSide = 8192
+    /// The most pixels accepted (at 8 bytes a pixel once decoded: 320 MB).
+    public static let maxPixels = 40_000_000
+
+    /// Width in pixels.
+    public let width: Int
+    /// Height in pixels.
+    public let height: Int
+    /// `width * height * 4` samples: premultiplied linear Display P3 R, G, B, then alpha.
+    public let samples: [UInt16]
+    /// The profile the file carried, by its description ("sRGB" when it had none).
+    public let sourceProfile: String
+
+    /// Artwork from premultiplied linear Display P3 samples.
+    public init(width: Int, height: Int, samples: [UInt16], sourceProfile: String = "Display P3 (linear)") {
+        precondition(width > 0 && height > 0 && samples.count == width * height * 4)
+        self.width = width
+        self.height = height
+        self.samples = samples
+        self.sourceProfile = sourceProfile
+    }
+
+    /// Its size.
+    public var size: VideoDimensions { VideoDimensions(width: width, height: height) }
+
+    /// Reads a PNG (any colour type, 8 or 16 bits, with or without alpha), converts it from
+    /// its ICC profile (sRGB when it has none) to linear Display P3 with lcms2, and
+    /// premultiplies. A file too large is refused from its header, before decoding.
+    public init(pngAt path: String) throws(Error) {
+        var picture = reel_png_picture()
+        var message = [CChar](repeating: 0, count: 256)
+        let status = reel_png_read(path, UInt32(Self.maxSide), UInt64(Self.maxPixels), &picture, &message)
+        defer { reel_png_picture_free(&picture) }
+        let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        switch status {
+        case 0: break
+        case 2:
+            let size = reason.split(separator: " ").first?.split(separator: "x").compactMap { Int($0) } ?? []
+            throw .tooLarge(path: path, width: size.first ?? 0, height: size.last ?? 0)
+        case 3: throw .unreadable(path: path, reason: reason)
+        default: throw .notAnImage(path: path, reason: reason)
+        }
+        let name = (path as NSString).lastPathComponent
+        if picture.icc_rejected != 0 { throw .profile(.broken(source: name), libpng: reason) }
+        let profile: ColorProfile
+        if picture.icc_length > 0 {
+            let icc = [UInt8](UnsafeBufferPointer(start: picture.icc, count: picture.icc_length))
+            do { profile = try ColorProfile(icc: icc, source: name) } catch { throw .profile(error, libpng: nil) }
+        } else {
+            profile = ColorProfile.shared(.sRGB)
+        }
+        let width = Int(picture.width), height = Int(picture.height), count = width * height
+        var samples = [UInt16](repeating: 0, count: count * 4)
+        let transform = ColorTransform(from: profile, .rgba16, to: ColorProfile.shared(.linearDisplayP3), .rgba16)!
+        samples.withUnsafeMutableBytes { transform.apply(UnsafeRawPointer(picture.pixels!), $0.baseAddress!, pixels: count) }
+        Self.premultiply(&samples)
+        self.init(width: width, height: height, samples: samples, sourceProfile: picture.icc_length > 0 ? profile.name : "sRGB")
+    }
+
+    private static func premultiply(_ samples: inout [UInt16]) {
+        samples.withUnsafeMutableBufferPointer { px in
+            for i in stride(from: 0, to: px.count, by: 4) {
+                let a = UInt32(px[i + 3])
+                guard a != 65535 else { continue }
+                px[i] = UInt16((UInt32(px[i]) * a + 32767) / 65535)
+                px[i + 1] = UInt16((UInt32(px[i + 1]) * a + 32767) / 65535)
+                px[i + 2] = UInt16((UInt32(px[i + 2]) * a + 32767) / 65535)
+            }
+        }
+    }
+}
