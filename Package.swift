@@ -66,6 +66,16 @@ let package = Package(
         ),
         // Layer 1: ZBar (Debian libzbar-dev) for EAN-13 barcodes on books; the header wraps zbar_fourcc (a macro).
         .target(name: "CBuildInfo"),
+        // Layer 1: stills and colour (ReelImage): lcms2, libpng (artwork with its ICC profile),
+        // libjpeg-turbo, libtiff, libheif, libexif. A C target: libpng and libjpeg report errors by
+        // longjmp and libtiff by handlers, which stay inside C; Swift gets a status and a message.
+        .target(
+            name: "CImage",
+            linkerSettings: [
+                .linkedLibrary("lcms2"), .linkedLibrary("png16"), .linkedLibrary("jpeg"),
+                .linkedLibrary("tiff"), .linkedLibrary("heif"), .linkedLibrary("exif"),
+            ]
+        ),
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         // Layer 2: every rule of the spec that is arithmetic or a state machine.
         .target(name: "ReelCore", linkerSettings: [.linkedLibrary("m")]),
@@ -82,6 +92,9 @@ let package = Package(
         .target(name: "ReelStore", dependencies: ["CSQLite", "CCrypto", "CXXHash", "CLinux", "ReelRuntime", "ReelCore"]),
         // Layer 3: export pixel work on borrowed 4:2:0 pictures: mosaic, stamps, watermark, captions.
         .target(name: "ReelCompose", dependencies: ["CText", "CPNG", "ReelCore"]),
+        // Layer 3: stills and colour: ICC profiles (Display P3 made in code), artwork, compositing in
+        // linear Display P3, HEIC/JPEG/TIFF encoders with EXIF. Knows no video frames.
+        .target(name: "ReelImage", dependencies: ["CImage", "ReelCore"]),
         // Layer 3: detectors (faces, upper bodies) over CVision; boxes as ReelCore.Detection.
         .target(name: "ReelVision", dependencies: ["CVision", "ReelCore"]),
         // Layer 3: study materials: EAN-13 barcodes (ZBar) in grey pictures, book lookup (openBD,
@@ -91,6 +104,9 @@ let package = Package(
         .target(name: "ReelMaterials", dependencies: ["ReelBooks", "ReelStore", "ReelMedia", "ReelRuntime", "ReelCore"]),
         // A release-built benchmark of the detectors at 1080p (bench/detector.sh).
         .executableTarget(name: "reel-bench-detector", dependencies: ["ReelVision", "ReelCore"]),
+        // Layer 4: the overlay camera (`reel overlay`): a camera picture → portrait → the preview's
+        // crop → artwork laid over it in linear P3 → a HEIC, JPEG or TIFF photo.
+        .target(name: "ReelOverlay", dependencies: ["ReelImage", "ReelMedia", "ReelRuntime", "ReelCore"]),
         // Layer 4: pipelines (live HLS recorder, publisher).
         .target(name: "ReelLive", dependencies: ["ReelRuntime", "ReelMedia", "ReelCore"]),
         // Layer 4: the study recorder (active-time timelapse and full recording, crash-safe).
@@ -108,7 +124,7 @@ let package = Package(
         // ReelRecord's StudyRecorder), so neither holds a rule the other lacks.
         .target(name: "ReelStudio", dependencies: ["ReelLive", "ReelRecord", "ReelExport", "ReelMaterials", "ReelBooks", "ReelHTTP", "ReelStore", "ReelMedia", "ReelRuntime", "ReelCore"]),
         // Layer 6: the command line: parses, wires, reports.
-        .target(name: "ReelCLI", dependencies: ["ReelLive", "ReelRecord", "ReelExport", "ReelOrigin", "ReelHTTP", "ReelStudio", "ReelStore", "ReelMedia", "ReelVision", "ReelBooks", "ReelMaterials", "ReelRuntime", "ReelCore", "CBuildInfo"]),
+        .target(name: "ReelCLI", dependencies: ["ReelOverlay", "ReelImage", "ReelLive", "ReelRecord", "ReelExport", "ReelOrigin", "ReelHTTP", "ReelStudio", "ReelStore", "ReelMedia", "ReelVision", "ReelBooks", "ReelMaterials", "ReelRuntime", "ReelCore", "CBuildInfo"]),
         .executableTarget(name: "reel", dependencies: ["ReelCLI"]),
         // Benchmark only (bench/compose.sh): the compositor's cost per 1080p frame, release build.
         .executableTarget(name: "reel-bench-compose", dependencies: ["ReelCompose", "ReelCore"]),
@@ -141,6 +157,10 @@ let package = Package(
         .testTarget(name: "ReelPrivacyBenchTests", dependencies: ["ReelPrivacyBench", "ReelTestSupport"]),
         .testTarget(name: "ReelBooksTests", dependencies: ["ReelBooks", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelStudioTests", dependencies: ["ReelStudio", "ReelRecord", "ReelHTTP", "ReelStore", "ReelMedia", "ReelCore", "ReelTestSupport"]),
+        .testTarget(name: "ReelImageTests", dependencies: ["ReelImage", "ReelCore", "ReelTestSupport"]),
+        // Scripts/stills.py: the independent reader of the photos (and maker of test pictures).
+        .testTarget(name: "ReelOverlayTests", dependencies: ["ReelOverlay", "ReelImage", "ReelMedia", "ReelCore", "ReelTestSupport"],
+                    exclude: ["Scripts"]),
         .testTarget(name: "ReelOriginTests", dependencies: ["ReelOrigin", "ReelHTTP", "ReelRuntime", "ReelCore", "CZlib", "ReelTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -30,6 +30,7 @@ public enum ReelCommandLine {
         Subcommand(spec: GoalCommand.spec, run: GoalCommand.run),
         Subcommand(spec: StatsCommand.spec, run: StatsCommand.run),
         Subcommand(spec: MaterialsCommand.spec, run: MaterialsCommand.run),
+        Subcommand(spec: OverlayCommand.spec, run: OverlayCommand.run),
         Subcommand(spec: PomodoroCommand.spec, run: PomodoroCommand.run),
         Subcommand(spec: BackupCommand.spec, run: BackupCommand.run),
         Subcommand(spec: RestoreCommand.spec, run: RestoreCommand.run),

@@ -1,0 +1,174 @@
+import Foundation
+import ReelCore
+import ReelImage
+import ReelMedia
+import ReelRuntime
+
+/// What `reel overlay snap` is asked to do.
+public struct OverlaySnapSettings: Sendable {
+    /// The camera, file or test pattern.
+    public var source: SourceSpec
+    /// The artwork (a PNG), or nil for a plain photo.
+    public var artPath: String?
+    /// Where the artwork sits over the preview.
+    public var placement: OverlayPlacement
+    /// The region of the portrait picture the preview shows (and the photo keeps).
+    public var crop: PhotoCropSpec
+    /// How the device is held: the photo's EXIF orientation.
+    public var orientation: DeviceOrientation
+    /// HEIC, JPEG or TIFF.
+    public var format: StillFormat
+    /// HEIC and JPEG quality, 1…100.
+    public var quality: Int
+    /// The photo's path.
+    public var outputPath: String
+    /// Replace a file already at `outputPath` (otherwise it is an error).
+    public var replace: Bool
+    /// The software tag, e.g. "reel 0.9".
+    public var software: String
+    /// Opens the source (``CaptureSources/open(_:realTime:)`` unless a test says otherwise).
+    public var openSource: @Sendable (SourceSpec) throws -> any CaptureSource
+
+    /// Settings for a photo of `source` written to `outputPath` as `format`.
+    public init(source: SourceSpec, artPath: String? = nil, placement: OverlayPlacement = .default,
+                crop: PhotoCropSpec = .whole, orientation: DeviceOrientation = .upright, format: StillFormat,
+                quality: Int = StillEncoder.defaultQuality, outputPath: String, replace: Bool = false,
+                software: String = "reel",
+                openSource: @escaping @Sendable (SourceSpec) throws -> any CaptureSource = { try CaptureSources.open($0) }) {
+        self.source = source
+        self.artPath = artPath
+        self.placement = placement
+        self.crop = crop
+        self.orientation = orientation
+        self.format = format
+        self.quality = quality
+        self.outputPath = outputPath
+        self.replace = replace
+        self.software = software
+        self.openSource = openSource
+    }
+}
+
+/// One photo with artwork burned in (spec §4): the source's next picture, turned portrait,
+/// cropped to what the preview shows, the artwork laid over it in linear Display P3 by the
+/// placement's transform, encoded with its profile and EXIF, placed durably. One frame, no
+/// multi-frame fusion: the shutter is the next frame.
+public enum OverlaySnap {
+    /// Why no photo was saved.
+    public enum Error: Swift.Error, CustomStringConvertible {
+        /// A setting is out of range.
+        case settings(String)
+        /// The source ended (or was stopped) before it gave a picture.
+        case noPicture(source: String)
+        /// The source failed (a camera that went away).
+        case source(String)
+        /// The photo could not be written; nothing was left at the path.
+        case write(String)
+
+        public var description: String {
+            switch self {
+            case let .settings(reason): reason
+            case let .noPicture(source): "\(source) gave no picture to take; check that the camera is on, or that the file has video"
+            case let .source(reason): "the photo was not taken: \(reason)"
+            case let .write(reason): "the photo was not saved: \(reason)"
+            }
+        }
+    }
+
+    /// What was saved, and what each step cost.
+    public struct Report: Sendable {
+        /// Where.
+        public var path: String
+        /// The photo's size in pixels (stored portrait; the EXIF orientation turns it for viewing).
+        public var size: VideoDimensions
+        /// The file's size.
+        public var bytes: Int
+        /// The source, as it names itself.
+        public var camera: String
+        /// Seconds from opening the source to holding the picture.
+        public var captureSeconds: Double
+        /// Seconds to convert, turn, crop and composite.
+        public var compositeSeconds: Double
+        /// Seconds to encode.
+        public var encodeSeconds: Double
+        /// Seconds to write and sync.
+        public var writeSeconds: Double
+    }
+
+    /// Takes the photo.
+    public static func run(_ settings: OverlaySnapSettings, now: () -> Date = Date.init) throws -> Report {
+        let art = try prepare(settings)
+        var clock = Stopwatch()
+        let (frame, camera) = try capture(settings)
+        let date = now()
+        let captureSeconds = clock.lap()
+        let photo = try compose(frame, art: art, settings: settings)
+        let compositeSeconds = clock.lap()
+        let metadata = StillMetadata(orientation: settings.orientation, date: date, camera: camera, software: settings.software)
+        let data = try StillEncoder.encode(photo, as: settings.format, metadata: metadata, quality: settings.quality)
+        let encodeSeconds = clock.lap()
+        do {
+            try DurableFile.write(data, to: settings.outputPath, ifExists: settings.replace ? .replace : .fail)
+        } catch {
+            throw Error.write(String(describing: error))
+        }
+        return Report(path: settings.outputPath, size: photo.size, bytes: data.count, camera: camera,
+                      captureSeconds: captureSeconds, compositeSeconds: compositeSeconds,
+                      encodeSeconds: encodeSeconds, writeSeconds: clock.lap())
+    }
+
+    /// Checks the settings and reads the artwork, before any camera is opened.
+    static func prepare(_ settings: OverlaySnapSettings) throws -> Artwork? {
+        do {
+            try settings.placement.validate()
+            try settings.crop.validate()
+        } catch {
+            throw Error.settings(String(describing: error))
+        }
+        guard (1...100).contains(settings.quality) else { throw Error.settings("quality \(settings.quality) is outside 1…100") }
+        if !settings.replace, FileManager.default.fileExists(atPath: settings.outputPath) {
+            throw Error.write("\(settings.outputPath) already exists (choose another name, or replace it)")
+        }
+        return try settings.artPath.map { try Artwork(pngAt: $0) }
+    }
+
+    /// The source's first picture, and the source's name.
+    static func capture(_ settings: OverlaySnapSettings) throws -> (VideoFrame, String) {
+        let source: any CaptureSource
+        do { source = try settings.openSource(settings.source) } catch { throw Error.source(String(describing: error)) }
+        var picture: VideoFrame?
+        do {
+            try source.run { sample in
+                guard picture == nil, case let .video(frame) = sample else { return }
+                picture = frame
+                source.stop()
+            }
+        } catch {
+            throw Error.source(String(describing: error))
+        }
+        guard let picture else { throw Error.noPicture(source: source.name) }
+        return (picture, source.name)
+    }
+
+    /// The picture made portrait, cropped, with the artwork laid over it (linear Display P3).
+    static func compose(_ frame: VideoFrame, art: Artwork?, settings: OverlaySnapSettings) throws -> RGBPicture {
+        let samples: [UInt16]
+        do { samples = try frame.rgb48() } catch { throw Error.source(String(describing: error)) }
+        let sensor = RGBPicture(width: frame.width, height: frame.height, samples: samples, space: .sRGB)
+        let portrait = sensor.rotated(CaptureRotation.forPicture(sensor.size))
+        let shown = portrait.cropped(to: settings.crop.pixels(of: portrait.size))
+        let transform = art.map { settings.placement.transform(art: $0.size, preview: shown.size) } ?? .identity
+        return OverlayCompositor.composite(camera: shown, art: art, transform: transform)
+    }
+}
+
+/// Seconds between laps on the monotonic clock.
+private struct Stopwatch {
+    private var last = DispatchTime.now().uptimeNanoseconds
+
+    mutating func lap() -> Double {
+        let now = DispatchTime.now().uptimeNanoseconds
+        defer { last = now }
+        return Double(now - last) / 1e9
+    }
+}
