@@ -57,7 +57,9 @@ typedef struct {
 
 static void png_fail(png_structp png, png_const_charp text) {
     png_context *context = png_get_error_ptr(png);
-    snprintf(context->message, MESSAGE_SIZE, "%s", text);
+    // libpng's stdio reader says only "Read Error" when the file ends early.
+    snprintf(context->message, MESSAGE_SIZE, "%s",
+             strcmp(text, "Read Error") == 0 ? "the file ends before its picture does (cut short?)" : text);
     png_longjmp(png, 1);
 }
 
@@ -69,7 +71,7 @@ static void png_note(png_structp png, png_const_charp text) {
     }
 }
 
-void reel_png_picture_free(reel_png_picture *picture) {
+void reel_picture_free(reel_picture *picture) {
     free(picture->pixels);
     free(picture->icc);
     picture->pixels = NULL;
@@ -77,7 +79,7 @@ void reel_png_picture_free(reel_png_picture *picture) {
 }
 
 static int png_read_body(png_structp png, png_infop info, uint32_t max_side, uint64_t max_pixels,
-                         reel_png_picture *out, png_context *context, uint16_t *volatile *pixels,
+                         reel_picture *out, png_context *context, uint16_t *volatile *pixels,
                          png_bytep *volatile *rows) {
     png_read_info(png, info);
     png_uint_32 width, height;
@@ -98,8 +100,9 @@ static int png_read_body(png_structp png, png_infop info, uint32_t max_side, uin
         memcpy(out->icc, profile, profile_length);
         out->icc_length = profile_length;
     }
-    out->has_srgb_chunk = png_get_valid(png, info, PNG_INFO_sRGB) != 0;
     int has_alpha = (type & PNG_COLOR_MASK_ALPHA) || png_get_valid(png, info, PNG_INFO_tRNS);
+    out->has_alpha = has_alpha != 0;
+    out->format = "PNG";
     png_set_expand(png);
     png_set_expand_16(png);
     png_set_gray_to_rgb(png);
@@ -123,24 +126,12 @@ static int png_read_body(png_structp png, png_infop info, uint32_t max_side, uin
     return 0;
 }
 
-int reel_png_read(const char *path, uint32_t max_side, uint64_t max_pixels,
-                  reel_png_picture *out, char *message) {
-    memset(out, 0, sizeof *out);
-    message[0] = 0;
-    FILE *file = fopen(path, "rb");
-    if (!file) { snprintf(message, MESSAGE_SIZE, "%s", strerror(errno)); return 3; }
-    unsigned char signature[8];
-    if (fread(signature, 1, 8, file) != 8 || png_sig_cmp(signature, 0, 8) != 0) {
-        fclose(file);
-        snprintf(message, MESSAGE_SIZE, "it does not start with PNG's signature");
-        return 1;
-    }
+static int png_read(FILE *file, uint32_t max_side, uint64_t max_pixels, reel_picture *out, char *message) {
     png_context context = { message, 0 };
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &context, png_fail, png_note);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!png || !info) {
         png_destroy_read_struct(&png, &info, NULL);
-        fclose(file);
         snprintf(message, MESSAGE_SIZE, "out of memory");
         return 1;
     }
@@ -157,7 +148,6 @@ int reel_png_read(const char *path, uint32_t max_side, uint64_t max_pixels,
         status = 1;
     }
     png_destroy_read_struct(&png, &info, NULL);
-    fclose(file);
     free(rows);
     out->icc_rejected = context.icc_rejected;
     if (status == 0) {
@@ -171,13 +161,293 @@ int reel_png_read(const char *path, uint32_t max_side, uint64_t max_pixels,
     return status;
 }
 
-// MARK: JPEG
+// MARK: reading other images
 
 typedef struct {
     struct jpeg_error_mgr manager;
     jmp_buf jump;
     char *message;
 } jpeg_failure;
+
+static void jpeg_fail(j_common_ptr info);
+static void jpeg_quiet(j_common_ptr info) { (void)info; }
+
+/// libjpeg calls corrupt data (a truncated file, a bad Huffman code) a warning and fills the
+/// rest grey; artwork must not be half grey, so a warning is an error here.
+static void jpeg_warning_fails(j_common_ptr info, int level) {
+    if (level < 0) jpeg_fail(info);
+}
+static int heif_failed(struct heif_error error, char *message);
+static int tiff_error(TIFF *tiff, void *user, const char *module, const char *format, va_list args);
+static int tiff_quiet(TIFF *tiff, void *user, const char *module, const char *format, va_list args);
+
+static int too_large(uint32_t width, uint32_t height, uint32_t max_side, uint64_t max_pixels, char *message) {
+    if (width <= max_side && height <= max_side && (uint64_t)width * height <= max_pixels) return 0;
+    snprintf(message, MESSAGE_SIZE, "%ux%u pixels", width, height);
+    return 1;
+}
+
+static uint16_t *pixels_alloc(uint32_t width, uint32_t height, char *message) {
+    uint16_t *pixels = malloc((size_t)width * height * 8);
+    if (!pixels) snprintf(message, MESSAGE_SIZE, "out of memory");
+    return pixels;
+}
+
+/// Turns an RGBA16 picture upright for EXIF orientation 2…8 (1: as it is). Returns the new
+/// buffer (the old one freed) and swaps the size for 5…8; NULL when out of memory.
+static uint16_t *orient(uint16_t *pixels, uint32_t *width, uint32_t *height, int orientation) {
+    if (orientation < 2 || orientation > 8) return pixels;
+    uint32_t w = *width, h = *height;
+    int swap = orientation >= 5;
+    uint32_t ow = swap ? h : w, oh = swap ? w : h;
+    uint16_t *out = malloc((size_t)w * h * 8);
+    if (!out) { free(pixels); return NULL; }
+    for (uint32_t y = 0; y < h; y++) {
+        for (uint32_t x = 0; x < w; x++) {
+            uint32_t ox, oy;
+            switch (orientation) {
+            case 2: ox = w - 1 - x; oy = y; break;            // mirrored
+            case 3: ox = w - 1 - x; oy = h - 1 - y; break;    // turned 180°
+            case 4: ox = x; oy = h - 1 - y; break;            // mirrored vertically
+            case 5: ox = y; oy = x; break;                    // transposed
+            case 6: ox = h - 1 - y; oy = x; break;            // needs a quarter turn clockwise
+            case 7: ox = h - 1 - y; oy = w - 1 - x; break;    // transversed
+            default: ox = y; oy = w - 1 - x; break;           // 8: a quarter turn anticlockwise
+            }
+            memcpy(out + ((size_t)oy * ow + ox) * 4, pixels + ((size_t)y * w + x) * 4, 8);
+        }
+    }
+    free(pixels);
+    *width = ow;
+    *height = oh;
+    return out;
+}
+
+static int exif_orientation_of(const uint8_t *data, size_t length) {
+    ExifData *exif = exif_data_new_from_data(data, (unsigned int)length);
+    if (!exif) return 1;
+    int orientation = 1;
+    ExifEntry *entry = exif_content_get_entry(exif->ifd[EXIF_IFD_0], EXIF_TAG_ORIENTATION);
+    if (entry && entry->format == EXIF_FORMAT_SHORT && entry->components >= 1)
+        orientation = exif_get_short(entry->data, exif_data_get_byte_order(exif));
+    exif_data_unref(exif);
+    return orientation;
+}
+
+static int jpeg_read(FILE *file, uint32_t max_side, uint64_t max_pixels, reel_picture *out, char *message) {
+    struct jpeg_decompress_struct info;
+    jpeg_failure failure;
+    failure.message = message;
+    info.err = jpeg_std_error(&failure.manager);
+    failure.manager.error_exit = jpeg_fail;
+    failure.manager.output_message = jpeg_quiet;
+    failure.manager.emit_message = jpeg_warning_fails;
+    uint16_t *volatile pixels = NULL;
+    uint8_t *volatile row = NULL;
+    if (setjmp(failure.jump)) {
+        jpeg_destroy_decompress(&info);
+        free(pixels);
+        free(row);
+        return 1;
+    }
+    jpeg_create_decompress(&info);
+    jpeg_stdio_src(&info, file);
+    jpeg_save_markers(&info, JPEG_APP0 + 1, 0xFFFF);
+    jpeg_save_markers(&info, JPEG_APP0 + 2, 0xFFFF);
+    jpeg_read_header(&info, TRUE);
+    if (too_large(info.image_width, info.image_height, max_side, max_pixels, message)) {
+        jpeg_destroy_decompress(&info);
+        return 2;
+    }
+    if (info.jpeg_color_space == JCS_CMYK || info.jpeg_color_space == JCS_YCCK) {
+        jpeg_destroy_decompress(&info);
+        snprintf(message, MESSAGE_SIZE, "a CMYK JPEG (print colours); save it as RGB");
+        return 1;
+    }
+    int orientation = 1;
+    for (jpeg_saved_marker_ptr marker = info.marker_list; marker; marker = marker->next)
+        if (marker->marker == JPEG_APP0 + 1 && marker->data_length > 6 && memcmp(marker->data, "Exif\0\0", 6) == 0)
+            orientation = exif_orientation_of(marker->data, marker->data_length);
+    JOCTET *icc = NULL;
+    unsigned int icc_length = 0;
+    if (jpeg_read_icc_profile(&info, &icc, &icc_length) && icc_length > 0) {
+        out->icc = icc;  // malloc'd by libjpeg-turbo
+        out->icc_length = icc_length;
+    }
+    info.out_color_space = JCS_RGB;
+    jpeg_start_decompress(&info);
+    uint32_t width = info.output_width, height = info.output_height;
+    pixels = pixels_alloc(width, height, message);
+    row = malloc((size_t)width * 3);
+    if (!pixels || !row) longjmp(failure.jump, 1);
+    while (info.output_scanline < height) {
+        uint32_t y = info.output_scanline;
+        JSAMPROW rows[1] = { row };
+        jpeg_read_scanlines(&info, rows, 1);
+        uint16_t *target = pixels + (size_t)y * width * 4;
+        for (uint32_t x = 0; x < width; x++) {
+            target[4 * x] = row[3 * x] * 257;
+            target[4 * x + 1] = row[3 * x + 1] * 257;
+            target[4 * x + 2] = row[3 * x + 2] * 257;
+            target[4 * x + 3] = 65535;
+        }
+    }
+    jpeg_finish_decompress(&info);
+    jpeg_destroy_decompress(&info);
+    free(row);
+    out->pixels = orient(pixels, &width, &height, orientation);
+    if (!out->pixels) { snprintf(message, MESSAGE_SIZE, "out of memory"); return 1; }
+    out->width = width;
+    out->height = height;
+    out->bit_depth = 8;
+    out->format = "JPEG";
+    return 0;
+}
+
+static int heic_read(const char *path, uint32_t max_side, uint64_t max_pixels, reel_picture *out, char *message) {
+    struct heif_context *context = heif_context_alloc();
+    struct heif_image_handle *handle = NULL;
+    struct heif_image *image = NULL;
+    int status = heif_failed(heif_context_read_from_file(context, path, NULL), message);
+    if (status == 0) status = heif_failed(heif_context_get_primary_image_handle(context, &handle), message);
+    if (status == 0 && too_large((uint32_t)heif_image_handle_get_width(handle), (uint32_t)heif_image_handle_get_height(handle),
+                                 max_side, max_pixels, message)) status = 2;
+    if (status == 0) {
+        size_t length = heif_image_handle_get_raw_color_profile_size(handle);
+        if (length > 0 && (out->icc = malloc(length)) != NULL) {
+            if (heif_failed(heif_image_handle_get_raw_color_profile(handle, out->icc), message) == 0) out->icc_length = length;
+            else { free(out->icc); out->icc = NULL; message[0] = 0; }
+        }
+        struct heif_color_profile_nclx *nclx = NULL;
+        if (!out->icc && heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok) {
+            out->display_p3 = nclx->color_primaries == heif_color_primaries_SMPTE_EG_432_1;
+            heif_nclx_color_profile_free(nclx);
+        }
+        out->has_alpha = heif_image_handle_has_alpha_channel(handle);
+        int depth = heif_image_handle_get_luma_bits_per_pixel(handle);
+        out->bit_depth = depth > 0 ? depth : 8;
+        int deep = depth > 8;
+        status = heif_failed(heif_decode_image(handle, &image, heif_colorspace_RGB,
+                                               deep ? heif_chroma_interleaved_RRGGBBAA_LE : heif_chroma_interleaved_RGBA, NULL), message);
+        if (status == 0) {
+            int stride = 0;
+            const uint8_t *plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride);
+            uint32_t width = (uint32_t)heif_image_get_width(image, heif_channel_interleaved);
+            uint32_t height = (uint32_t)heif_image_get_height(image, heif_channel_interleaved);
+            uint16_t *pixels = pixels_alloc(width, height, message);
+            if (!pixels) status = 1;
+            int shift = 16 - (depth > 8 ? depth : 8);
+            for (uint32_t y = 0; status == 0 && y < height; y++) {
+                const uint8_t *source = plane + (size_t)y * stride;
+                uint16_t *target = pixels + (size_t)y * width * 4;
+                for (uint32_t i = 0; i < width * 4; i++) {
+                    if (deep) {
+                        uint16_t v = (uint16_t)(source[2 * i] | (source[2 * i + 1] << 8));
+                        target[i] = (uint16_t)((v << shift) | (v >> (2 * (16 - shift) - 16 > 0 ? 2 * (16 - shift) - 16 : 0)));
+                    } else {
+                        target[i] = source[i] * 257;
+                    }
+                }
+            }
+            out->pixels = pixels;
+            out->width = width;
+            out->height = height;
+        }
+    }
+    if (image) heif_image_release(image);
+    if (handle) heif_image_handle_release(handle);
+    heif_context_free(context);
+    out->format = "HEIC";
+    return status;
+}
+
+static int tiff_file_read(const char *path, uint32_t max_side, uint64_t max_pixels, reel_picture *out, char *message) {
+    TIFFOpenOptions *options = TIFFOpenOptionsAlloc();
+    TIFFOpenOptionsSetErrorHandlerExtR(options, tiff_error, message);
+    TIFFOpenOptionsSetWarningHandlerExtR(options, tiff_quiet, NULL);
+    TIFF *tiff = TIFFOpenExt(path, "r", options);
+    TIFFOpenOptionsFree(options);
+    if (!tiff) { if (!message[0]) snprintf(message, MESSAGE_SIZE, "libtiff cannot read it"); return 1; }
+    uint32_t width = 0, height = 0;
+    uint16_t samples = 3, extra = 0, depth = 8;
+    uint16_t *extra_types = NULL;
+    TIFFGetField(tiff, TIFFTAG_IMAGEWIDTH, &width);
+    TIFFGetField(tiff, TIFFTAG_IMAGELENGTH, &height);
+    TIFFGetFieldDefaulted(tiff, TIFFTAG_SAMPLESPERPIXEL, &samples);
+    TIFFGetFieldDefaulted(tiff, TIFFTAG_BITSPERSAMPLE, &depth);
+    TIFFGetFieldDefaulted(tiff, TIFFTAG_EXTRASAMPLES, &extra, &extra_types);
+    if (width == 0 || height == 0) { TIFFClose(tiff); snprintf(message, MESSAGE_SIZE, "no picture size"); return 1; }
+    if (too_large(width, height, max_side, max_pixels, message)) { TIFFClose(tiff); return 2; }
+    uint32_t icc_length = 0;
+    void *icc = NULL;
+    if (TIFFGetField(tiff, TIFFTAG_ICCPROFILE, &icc_length, &icc) && icc_length > 0 && (out->icc = malloc(icc_length))) {
+        memcpy(out->icc, icc, icc_length);
+        out->icc_length = icc_length;
+    }
+    uint32_t *raster = malloc((size_t)width * height * 4);
+    if (!raster) { TIFFClose(tiff); snprintf(message, MESSAGE_SIZE, "out of memory"); return 1; }
+    int ok = TIFFReadRGBAImageOriented(tiff, width, height, raster, ORIENTATION_TOPLEFT, 0);
+    TIFFClose(tiff);
+    uint16_t *pixels = ok ? pixels_alloc(width, height, message) : NULL;
+    if (!pixels) { free(raster); if (!message[0]) snprintf(message, MESSAGE_SIZE, "libtiff cannot read its pixels"); return 1; }
+    for (size_t i = 0; i < (size_t)width * height; i++) {
+        uint32_t p = raster[i];
+        uint32_t a = TIFFGetA(p);
+        // TIFFReadRGBAImage premultiplies associated alpha only; undo it for straight alpha.
+        uint32_t r = TIFFGetR(p), g = TIFFGetG(p), b = TIFFGetB(p);
+        if (a > 0 && a < 255 && extra > 0 && extra_types && extra_types[0] == EXTRASAMPLE_ASSOCALPHA) {
+            r = r * 255 / a; g = g * 255 / a; b = b * 255 / a;
+        }
+        pixels[4 * i] = (uint16_t)(r * 257);
+        pixels[4 * i + 1] = (uint16_t)(g * 257);
+        pixels[4 * i + 2] = (uint16_t)(b * 257);
+        pixels[4 * i + 3] = (uint16_t)(a * 257);
+    }
+    free(raster);
+    out->pixels = pixels;
+    out->width = width;
+    out->height = height;
+    out->bit_depth = depth;
+    out->has_alpha = extra > 0 || samples == 4 || samples == 2;
+    out->format = "TIFF";
+    return 0;
+}
+
+int reel_image_read(const char *path, uint32_t max_side, uint64_t max_pixels, reel_picture *out, char *message) {
+    memset(out, 0, sizeof *out);
+    message[0] = 0;
+    FILE *file = fopen(path, "rb");
+    if (!file) { snprintf(message, MESSAGE_SIZE, "%s", strerror(errno)); return 3; }
+    unsigned char magic[12] = {0};
+    size_t got = fread(magic, 1, sizeof magic, file);
+    int status;
+    if (got >= 8 && png_sig_cmp(magic, 0, 8) == 0) {
+        fseek(file, 8, SEEK_SET);
+        status = png_read(file, max_side, max_pixels, out, message);
+    } else if (got >= 3 && magic[0] == 0xFF && magic[1] == 0xD8 && magic[2] == 0xFF) {
+        fseek(file, 0, SEEK_SET);
+        status = jpeg_read(file, max_side, max_pixels, out, message);
+    } else if (got >= 12 && memcmp(magic + 4, "ftyp", 4) == 0 &&
+               (memcmp(magic + 8, "heic", 4) == 0 || memcmp(magic + 8, "heix", 4) == 0 ||
+                memcmp(magic + 8, "mif1", 4) == 0 || memcmp(magic + 8, "msf1", 4) == 0 ||
+                memcmp(magic + 8, "hevc", 4) == 0)) {
+        fclose(file);
+        file = NULL;
+        status = heic_read(path, max_side, max_pixels, out, message);
+    } else if (got >= 4 && (memcmp(magic, "II*\0", 4) == 0 || memcmp(magic, "MM\0*", 4) == 0)) {
+        fclose(file);
+        file = NULL;
+        status = tiff_file_read(path, max_side, max_pixels, out, message);
+    } else {
+        snprintf(message, MESSAGE_SIZE, got == 0 ? "the file is empty" : "it is not a PNG, JPEG, HEIC or TIFF file");
+        status = got == 0 ? 1 : 4;
+    }
+    if (file) fclose(file);
+    if (status != 0) reel_picture_free(out);
+    return status;
+}
+
+// MARK: JPEG
 
 static void jpeg_fail(j_common_ptr info) {
     jpeg_failure *failure = (jpeg_failure *)info->err;

@@ -3,13 +3,13 @@ import Foundation
 import ReelCore
 
 /// Artwork to lay over the picture: premultiplied linear Display P3, 16 bits per sample, read
-/// from a PNG with its own ICC profile (sRGB when it has none) and its alpha.
+/// from a PNG, JPEG, HEIC or TIFF with its own ICC profile (sRGB when it has none) and alpha.
 public struct Artwork: Sendable {
     /// An image that cannot be used as artwork.
     public enum Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {
         /// The file cannot be opened.
         case unreadable(path: String, reason: String)
-        /// It is not a PNG Reel can read.
+        /// It is not an image Reel can read.
         case notAnImage(path: String, reason: String)
         /// It is bigger than ``maxSide`` or ``maxPixels``.
         case tooLarge(path: String, width: Int, height: Int)
@@ -19,7 +19,8 @@ public struct Artwork: Sendable {
         public var description: String {
             switch self {
             case let .unreadable(path, reason): "cannot open artwork \(path): \(reason)"
-            case let .notAnImage(path, reason): "\(path) is not a PNG image Reel can read (\(reason)); save the artwork as PNG"
+            case let .notAnImage(path, reason):
+                "\(path) is not an image Reel can read (\(reason)); artwork must be a PNG (with alpha), JPEG, HEIC or TIFF"
             case let .tooLarge(path, width, height):
                 "\(path) is \(width)x\(height) pixels; artwork may be at most \(Artwork.maxSide) pixels a side and \(Artwork.maxPixels / 1_000_000) million pixels in all: scale it down"
             case let .profile(error, libpng): error.description + (libpng.map { " (libpng: \($0))" } ?? "")
@@ -40,27 +41,36 @@ public struct Artwork: Sendable {
     public let samples: [UInt16]
     /// The profile the file carried, by its description ("sRGB" when it had none).
     public let sourceProfile: String
+    /// What the file was: "PNG", "JPEG", "HEIC" or "TIFF" ("" when made in memory).
+    public let fileFormat: String
+    /// Whether the file has an alpha channel.
+    public let hasAlpha: Bool
 
     /// Artwork from premultiplied linear Display P3 samples.
-    public init(width: Int, height: Int, samples: [UInt16], sourceProfile: String = "Display P3 (linear)") {
+    public init(width: Int, height: Int, samples: [UInt16], sourceProfile: String = "Display P3 (linear)",
+                fileFormat: String = "", hasAlpha: Bool = true) {
         precondition(width > 0 && height > 0 && samples.count == width * height * 4)
         self.width = width
         self.height = height
         self.samples = samples
         self.sourceProfile = sourceProfile
+        self.fileFormat = fileFormat
+        self.hasAlpha = hasAlpha
     }
 
     /// Its size.
     public var size: VideoDimensions { VideoDimensions(width: width, height: height) }
 
-    /// Reads a PNG (any colour type, 8 or 16 bits, with or without alpha), converts it from
-    /// its ICC profile (sRGB when it has none) to linear Display P3 with lcms2, and
-    /// premultiplies. A file too large is refused from its header, before decoding.
-    public init(pngAt path: String) throws(Error) {
-        var picture = reel_png_picture()
+    /// Reads a PNG (any colour type, 8 or 16 bits, with or without alpha), a JPEG (turned
+    /// upright by its EXIF orientation), a HEIC (8–12 bits, with alpha when it has one) or a
+    /// TIFF (read at 8 bits), converts it from its ICC profile (a HEIC's nclx Display P3; sRGB
+    /// when it says nothing) to linear Display P3 with lcms2, and premultiplies. A file too
+    /// large is refused from its header, before its pixels are decoded.
+    public init(imageAt path: String) throws(Error) {
+        var picture = reel_picture()
         var message = [CChar](repeating: 0, count: 256)
-        let status = reel_png_read(path, UInt32(Self.maxSide), UInt64(Self.maxPixels), &picture, &message)
-        defer { reel_png_picture_free(&picture) }
+        let status = reel_image_read(path, UInt32(Self.maxSide), UInt64(Self.maxPixels), &picture, &message)
+        defer { reel_picture_free(&picture) }
         let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         switch status {
         case 0: break
@@ -77,14 +87,15 @@ public struct Artwork: Sendable {
             let icc = [UInt8](UnsafeBufferPointer(start: picture.icc, count: picture.icc_length))
             do { profile = try ColorProfile(icc: icc, source: name) } catch { throw .profile(error, libpng: nil) }
         } else {
-            profile = ColorProfile.shared(.sRGB)
+            profile = ColorProfile.shared(picture.display_p3 != 0 ? .displayP3 : .sRGB)
         }
         let width = Int(picture.width), height = Int(picture.height), count = width * height
         var samples = [UInt16](repeating: 0, count: count * 4)
         let transform = ColorTransform(from: profile, .rgba16, to: ColorProfile.shared(.linearDisplayP3), .rgba16)!
         samples.withUnsafeMutableBytes { transform.apply(UnsafeRawPointer(picture.pixels!), $0.baseAddress!, pixels: count) }
         Self.premultiply(&samples)
-        self.init(width: width, height: height, samples: samples, sourceProfile: picture.icc_length > 0 ? profile.name : "sRGB")
+        self.init(width: width, height: height, samples: samples, sourceProfile: profile.name,
+                  fileFormat: String(cString: picture.format), hasAlpha: picture.has_alpha != 0)
     }
 
     private static func premultiply(_ samples: inout [UInt16]) {

@@ -129,7 +129,7 @@ public enum OverlaySnap {
         if !settings.replace, FileManager.default.fileExists(atPath: settings.outputPath) {
             throw Error.write("\(settings.outputPath) already exists (choose another name, or replace it)")
         }
-        return try settings.artPath.map { try Artwork(pngAt: $0) }
+        return try settings.artPath.map { try Artwork(imageAt: $0) }
     }
 
     /// The source's first picture, and the source's name.

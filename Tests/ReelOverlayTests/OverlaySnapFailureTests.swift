@@ -59,7 +59,7 @@ struct OverlaySnapFailureTests {
         let opened = Counter()
         let open: @Sendable (SourceSpec) throws -> any CaptureSource = { opened.add(); return try CaptureSources.open($0) }
         let notImage = failure(settings(folder, art: folder.path("notes.png"), open: open))
-        #expect(notImage.contains("is not a PNG image") && notImage.contains("save the artwork as PNG"), "\(notImage)")
+        #expect(notImage.contains("is not an image Reel can read") && notImage.contains("PNG (with alpha), JPEG, HEIC or TIFF"), "\(notImage)")
         let huge = failure(settings(folder, art: folder.path("huge.png"), open: open))
         #expect(huge.contains("30000x20000") && huge.contains("scale it down"), "\(huge)")
         let broken = failure(settings(folder, art: folder.path("broken.png"), open: open))
@@ -77,8 +77,8 @@ struct OverlaySnapFailureTests {
         try StillsTool.writeP3Profile(to: folder.path("p3.icc"))
         try StillsTool.run(["png", folder.path("tagged.png"), "16", "16", "0,65535,0,32768", folder.path("p3.icc")])
         try StillsTool.run(["png", folder.path("plain.png"), "16", "16", "0,65535,0,32768"])
-        let tagged = try Artwork(pngAt: folder.path("tagged.png"))
-        let plain = try Artwork(pngAt: folder.path("plain.png"))
+        let tagged = try Artwork(imageAt: folder.path("tagged.png"))
+        let plain = try Artwork(imageAt: folder.path("plain.png"))
         #expect(tagged.sourceProfile == "Display P3" && plain.sourceProfile == "sRGB")
         // The same code values mean a more saturated green in P3: linear red goes negative → 0 in P3,
         // while sRGB's green seen in P3 keeps some red.

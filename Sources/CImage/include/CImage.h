@@ -26,25 +26,29 @@ typedef struct {
 
 void reel_buffer_free(reel_buffer *buffer);
 
-/// A decoded PNG: 16-bit RGBA code values (8-bit files scaled by 257), straight alpha, as the
-/// file stores them (no gamma or colour conversion), and the iCCP profile when there is one.
+/// A decoded image: 16-bit RGBA code values (8-bit files scaled by 257), straight alpha, as the
+/// file stores them (no gamma or colour conversion), turned upright when the file says how (EXIF
+/// orientation in JPEG, irot/imir in HEIC), and its ICC profile when it has one.
 typedef struct {
     uint32_t width, height;
-    int bit_depth;                // of the file: 1, 2, 4, 8 or 16
+    int bit_depth;                // of the file's samples: 1…16
+    int has_alpha;                // the file has an alpha channel (or PNG transparency)
+    const char *format;           // "PNG", "JPEG", "HEIC" or "TIFF" (static)
     uint16_t *pixels;             // width * height * 4, malloc'd
     uint8_t *icc;                 // malloc'd, or NULL
     size_t icc_length;
-    int has_srgb_chunk;           // the file says sRGB
-    int icc_rejected;             // libpng found the iCCP profile broken and dropped it
-} reel_png_picture;
+    int icc_rejected;             // the library found the profile broken and dropped it
+    int display_p3;               // no ICC, but the file says Display P3 (a HEIC's nclx box)
+} reel_picture;
 
-/// Reads the PNG at `path`. Refuses (status 2) one wider or taller than `max_side` or with more
-/// than `max_pixels` pixels before decoding its pixels. 0: read; 1: not a readable PNG; 2: too
-/// large; 3: cannot open. A broken iCCP profile is not an error here: libpng drops it, and
-/// `icc_rejected` says so (with libpng's words in `message`). `message` (256 bytes) says why.
-int reel_png_read(const char *path, uint32_t max_side, uint64_t max_pixels,
-                  reel_png_picture *out, char *message);
-void reel_png_picture_free(reel_png_picture *picture);
+/// Reads the PNG, JPEG, HEIC or TIFF at `path` (known by its first bytes). Refuses (status 2)
+/// one wider or taller than `max_side` or with more than `max_pixels` pixels before decoding its
+/// pixels. 0: read; 1: not a readable image; 2: too large; 3: cannot open; 4: a kind of image
+/// Reel does not read. `message` (256 bytes) says why. A broken ICC profile in a PNG is not an
+/// error here: libpng drops it, and `icc_rejected` says so (with libpng's words in `message`).
+int reel_image_read(const char *path, uint32_t max_side, uint64_t max_pixels,
+                    reel_picture *out, char *message);
+void reel_picture_free(reel_picture *picture);
 
 /// Encodes 8-bit RGB (rows `stride` bytes apart) as a baseline JPEG, 4:2:0 below quality 90
 /// and 4:4:4 from 90, with the ICC profile (APP2) and an EXIF block (APP1, "Exif\0\0" + TIFF)
