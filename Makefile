@@ -65,6 +65,8 @@ ZSH_COMPLETION = $(PREFIX)/share/zsh/vendor-completions/_reel
 FISH_COMPLETION = $(PREFIX)/share/fish/vendor_completions.d/reel.fish
 MAN_PAGE = $(PREFIX)/share/man/man1/reel.1
 DESKTOP_ENTRY = $(PREFIX)/share/applications/reel-studio.desktop
+# "Open with" in a file manager: one image at a time into the overlay camera's artwork (spec §4).
+OVERLAY_ENTRY = $(PREFIX)/share/applications/reel-overlay-import.desktop
 install: build
 	install -D -m 0755 "$(RELEASE_BIN)/reel" "$(DESTDIR)$(PREFIX)/bin/reel"
 	@set -e; bin="$(RELEASE_BIN)/reel"; \
@@ -74,13 +76,14 @@ install: build
 	done; \
 	mkdir -p "$$(dirname "$(DESTDIR)$(MAN_PAGE)")"; "$$bin" help --man > "$(DESTDIR)$(MAN_PAGE)"; chmod 0644 "$(DESTDIR)$(MAN_PAGE)"; \
 	mkdir -p "$$(dirname "$(DESTDIR)$(DESKTOP_ENTRY)")"; \
-	sed 's|@BIN@|$(PREFIX)/bin/reel|' scripts/reel-studio.desktop.in > "$(DESTDIR)$(DESKTOP_ENTRY)"; chmod 0644 "$(DESTDIR)$(DESKTOP_ENTRY)"
-	@echo "installed $(DESTDIR)$(PREFIX)/bin/reel, its completion (bash, zsh, fish), man page and Reel Studio's desktop entry"; \
+	sed 's|@BIN@|$(PREFIX)/bin/reel|' scripts/reel-studio.desktop.in > "$(DESTDIR)$(DESKTOP_ENTRY)"; chmod 0644 "$(DESTDIR)$(DESKTOP_ENTRY)"; \
+	sed 's|@BIN@|$(PREFIX)/bin/reel|' scripts/reel-overlay-import.desktop.in > "$(DESTDIR)$(OVERLAY_ENTRY)"; chmod 0644 "$(DESTDIR)$(OVERLAY_ENTRY)"
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/reel, its completion (bash, zsh, fish), man page and the desktop entries (Reel Studio, overlay import)"; \
 	case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on PATH";; esac
 
 uninstall:
 	rm -f "$(DESTDIR)$(PREFIX)/bin/reel" "$(DESTDIR)$(BASH_COMPLETION)" "$(DESTDIR)$(ZSH_COMPLETION)" \
-		"$(DESTDIR)$(FISH_COMPLETION)" "$(DESTDIR)$(MAN_PAGE)" "$(DESTDIR)$(DESKTOP_ENTRY)"
+		"$(DESTDIR)$(FISH_COMPLETION)" "$(DESTDIR)$(MAN_PAGE)" "$(DESTDIR)$(DESKTOP_ENTRY)" "$(DESTDIR)$(OVERLAY_ENTRY)"
 
 clean:
 	$(SWIFT) package clean

@@ -105,8 +105,9 @@ let package = Package(
         // A release-built benchmark of the detectors at 1080p (bench/detector.sh).
         .executableTarget(name: "reel-bench-detector", dependencies: ["ReelVision", "ReelCore"]),
         // Layer 4: the overlay camera (`reel overlay`): a camera picture → portrait → the preview's
-        // crop → artwork laid over it in linear P3 → a HEIC, JPEG or TIFF photo.
-        .target(name: "ReelOverlay", dependencies: ["ReelImage", "ReelMedia", "ReelRuntime", "ReelCore"]),
+        // crop → artwork laid over it in linear P3 → a HEIC, JPEG or TIFF photo; the artwork library
+        // (files beside the study library, records in it).
+        .target(name: "ReelOverlay", dependencies: ["ReelImage", "ReelMedia", "ReelStore", "ReelRuntime", "ReelCore"]),
         // Layer 4: pipelines (live HLS recorder, publisher).
         .target(name: "ReelLive", dependencies: ["ReelRuntime", "ReelMedia", "ReelCore"]),
         // Layer 4: the study recorder (active-time timelapse and full recording, crash-safe).
@@ -159,7 +160,7 @@ let package = Package(
         .testTarget(name: "ReelStudioTests", dependencies: ["ReelStudio", "ReelRecord", "ReelHTTP", "ReelStore", "ReelMedia", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelImageTests", dependencies: ["ReelImage", "ReelCore", "ReelTestSupport"]),
         // Scripts/stills.py: the independent reader of the photos (and maker of test pictures).
-        .testTarget(name: "ReelOverlayTests", dependencies: ["ReelOverlay", "ReelImage", "ReelMedia", "ReelCore", "ReelTestSupport"],
+        .testTarget(name: "ReelOverlayTests", dependencies: ["ReelOverlay", "ReelImage", "ReelMedia", "ReelStore", "ReelCore", "ReelTestSupport"],
                     exclude: ["Scripts"]),
         .testTarget(name: "ReelOriginTests", dependencies: ["ReelOrigin", "ReelHTTP", "ReelRuntime", "ReelCore", "CZlib", "ReelTestSupport"]),
     ],

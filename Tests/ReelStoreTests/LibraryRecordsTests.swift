@@ -136,6 +136,6 @@ struct LibraryRecordsTests {
             try library.schemaDump().components(separatedBy: "\n\n").filter { !$0.contains("schema_migration") }
         }
         #expect(try dump(library) == dump(fresh))
-        #expect(try dump(library).count == 9)
+        #expect(try dump(library).count == 11)
     }
 }

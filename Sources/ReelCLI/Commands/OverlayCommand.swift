@@ -3,13 +3,20 @@ import ReelCore
 import ReelImage
 import ReelMedia
 import ReelOverlay
+import ReelStore
 
 /// `reel overlay snap`: a photo with artwork burned in, colour-managed (spec §4).
 enum OverlayCommand {
     static let source = Option.value("source", short: "s", placeholder: "SRC", default: "test",
                                      help: "test[:WxH[@FPS]], file:PATH or v4l2:/dev/videoN; its next picture is the photo.")
-    static let art = Option.value("art", placeholder: "FILE.png",
-                                  help: "Artwork to lay over the picture: a PNG, with alpha and its own ICC profile (sRGB when it has none).")
+    static let art = Option.value("art", placeholder: "FILE",
+                                  help: "Artwork to lay over the picture: a PNG with alpha (or a JPEG, HEIC or TIFF), with its own ICC profile (sRGB when it has none).")
+    static let asset = Option.value("asset", placeholder: "ASSET",
+                                    help: "Artwork from the library instead of --art: its name or at least 4 characters of its id (reel overlay assets).")
+    static let image = Positional("IMAGE", help: "A PNG (with alpha), JPEG, HEIC or TIFF file.")
+    static let assetReference = Positional("ASSET", help: "The asset's name or at least 4 characters of its id.")
+    static let name = Option.value("name", placeholder: "TEXT", help: "The asset's name (default: the file's name without its extension).")
+    static let json = Option.flag("json", help: "A JSON array with every field.")
     static let anchor = Option.value("anchor", default: "center", choices: OverlayAnchor.allCases.map(\.rawValue),
                                      help: "Where the fitted artwork is aligned in the picture.")
     static let offset = Option.value("offset", placeholder: "X,Y", default: "0,0",
@@ -39,18 +46,67 @@ enum OverlayCommand {
             the artwork over it by one affine transform (aspect-fit, --anchor, --offset, --scale, \
             --rotate) in linear Display P3, and saves it as HEIC (8-bit Display P3), JPEG (8-bit \
             sRGB) or TIFF (16-bit Display P3), each with its ICC profile and EXIF: orientation, \
-            time, camera and software. An existing file is never replaced without --force.
+            time, camera and software. An existing file is never replaced without --force. \
+            `import` copies an image into the artwork library (beside the study library, in \
+            overlay-assets/), checked as artwork; `assets` lists it; `rm` removes one; `snap --asset` \
+            uses one. A file manager's "Open with Reel overlay" runs `reel overlay import`.
             """,
         subcommands: [
             CommandSpec(name: "snap", summary: "Take one photo with the artwork burned in.",
-                        options: [source, art, anchor, offset, scale, rotate, aspect, zoom, orientation, format, quality, output, force],
+                        options: [source, art, asset, anchor, offset, scale, rotate, aspect, zoom, orientation, format, quality, output, force,
+                                  LibraryOption.option],
                         examples: ["reel overlay snap --source v4l2:/dev/video0 --art frame.png -o photo.heic",
                                    "reel overlay snap --art sticker.png --anchor bottom-right --scale 0.4 --rotate -12 --orientation 90 -o photo.jpg",
                                    "reel overlay snap --source file:clip.mp4 --aspect 3:4 --format tiff -o photo.tiff"]),
+            CommandSpec(name: "import", summary: "Add an image to the artwork library (one at a time).",
+                        options: [name, LibraryOption.option], positionals: [image],
+                        examples: ["reel overlay import ~/Pictures/frame.png", "reel overlay import sticker.heic --name 'cat sticker'"]),
+            CommandSpec(name: "assets", summary: "List the artwork library.", options: [json, LibraryOption.option],
+                        examples: ["reel overlay assets", "reel overlay assets --json"]),
+            CommandSpec(name: "rm", summary: "Remove an asset and its file.", options: [LibraryOption.option], positionals: [assetReference],
+                        examples: ["reel overlay rm 'cat sticker'", "reel overlay rm 3f2c"]),
         ],
         examples: ["reel overlay snap --source v4l2:/dev/video0 --art frame.png -o photo.heic"])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
+        switch arguments.command.name {
+        case "import":
+            let path = LibraryCommandText.absolute(try LibraryCommandText.required(arguments, image))
+            let given = arguments.string(name)
+            if let given, OverlayAsset.cleanName(given) == nil { throw arguments.invalid(name, expected: "a name with a visible character") }
+            let added = try OverlayAssetShelf(library: LibraryOption.openOrCreate(arguments)).importImage(at: path, name: given)
+            print("imported '\(TerminalText.safe(added.name))' (\(String(added.id.uuidString.lowercased().prefix(8)))): "
+                  + "\(added.format) \(added.width)x\(added.height)\(added.hasAlpha ? " with alpha" : ""), \(added.profile)")
+            return 0
+        case "assets":
+            let assets = try OverlayAssetShelf(library: LibraryOption.openExisting(arguments)).assets()
+            if arguments.flag(json) && assets.isEmpty {
+                print("[]")
+            } else if arguments.flag(json) {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                encoder.dateEncodingStrategy = .iso8601
+                print(String(decoding: try encoder.encode(assets), as: UTF8.self))
+            } else if assets.isEmpty {
+                print("no artwork yet (reel overlay import IMAGE)")
+            } else {
+                print(LibraryCommandText.table([["ID", "NAME", "SIZE", "FORMAT", "PROFILE"]] + assets.map {
+                    [String($0.id.uuidString.lowercased().prefix(8)), $0.name, "\($0.width)x\($0.height)",
+                     $0.format + ($0.hasAlpha ? "+alpha" : ""), $0.profile]
+                }, maximumWidths: [nil, 40, nil, nil, 24]), terminator: "")
+            }
+            return 0
+        case "rm":
+            let reference = try LibraryCommandText.required(arguments, assetReference)
+            let removed = try OverlayAssetShelf(library: LibraryOption.openExisting(arguments)).remove(reference)
+            print("removed '\(TerminalText.safe(removed.name))'")
+            return 0
+        default:
+            return try await snap(arguments)
+        }
+    }
+
+    static func snap(_ arguments: ParsedArguments) async throws -> Int32 {
         let settings = try snapSettings(arguments)
         let report: OverlaySnap.Report
         do {
@@ -80,7 +136,11 @@ enum OverlayCommand {
         } else {
             throw arguments.invalid(output, expected: "a name ending in .heic, .jpg or .tiff (or give --format)")
         }
-        let artPath = arguments.string(art).map(LibraryCommandText.absolute)
+        var artPath = arguments.string(art).map(LibraryCommandText.absolute)
+        if let reference = arguments.string(asset) {
+            guard artPath == nil else { throw arguments.refused("give --art or --asset, not both") }
+            artPath = try OverlayAssetShelf(library: LibraryOption.openExisting(arguments)).find(reference).path
+        }
         let offsets = try arguments.require(offset).split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard offsets.count == 2, let dx = offsets[0], let dy = offsets[1] else {
             throw arguments.invalid(offset, expected: "two numbers X,Y (fractions of the picture, e.g. 0.1,-0.05)")

@@ -81,5 +81,23 @@ public enum LibraryMigrations {
                 PRIMARY KEY (session_id, path)
             ) STRICT;
             """),
+        // The overlay camera's artwork (issue 16): one row per asset; the file is kept beside the
+        // library (overlay-assets/ID.EXT). Not backed up yet.
+        Migration(name: "0005-overlay-assets", sql: """
+            CREATE TABLE overlay_asset (
+                id TEXT PRIMARY KEY NOT NULL CHECK (length(id) = 36),
+                name TEXT NOT NULL CHECK (length(name) > 0),
+                file_name TEXT NOT NULL UNIQUE CHECK (length(file_name) > 37 AND file_name NOT GLOB '*/*'),
+                width INTEGER NOT NULL CHECK (width > 0),
+                height INTEGER NOT NULL CHECK (height > 0),
+                has_alpha INTEGER NOT NULL CHECK (has_alpha IN (0, 1)),
+                format TEXT NOT NULL,
+                profile TEXT NOT NULL,
+                origin TEXT NOT NULL CHECK (origin IN ('import', 'cutout')),
+                bytes INTEGER NOT NULL CHECK (bytes >= 0),
+                added_at TEXT NOT NULL
+            ) STRICT;
+            CREATE INDEX overlay_asset_by_added ON overlay_asset (added_at);
+            """),
     ]
 }

@@ -3,6 +3,20 @@ CREATE TABLE daily_goal (
     minutes INTEGER NOT NULL CHECK (minutes BETWEEN 0 AND 1440)
 ) STRICT;
 
+CREATE TABLE overlay_asset (
+    id TEXT PRIMARY KEY NOT NULL CHECK (length(id) = 36),
+    name TEXT NOT NULL CHECK (length(name) > 0),
+    file_name TEXT NOT NULL UNIQUE CHECK (length(file_name) > 37 AND file_name NOT GLOB '*/*'),
+    width INTEGER NOT NULL CHECK (width > 0),
+    height INTEGER NOT NULL CHECK (height > 0),
+    has_alpha INTEGER NOT NULL CHECK (has_alpha IN (0, 1)),
+    format TEXT NOT NULL,
+    profile TEXT NOT NULL,
+    origin TEXT NOT NULL CHECK (origin IN ('import', 'cutout')),
+    bytes INTEGER NOT NULL CHECK (bytes >= 0),
+    added_at TEXT NOT NULL
+) STRICT;
+
 CREATE TABLE schema_migration (
     position INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, applied_at TEXT NOT NULL) STRICT;
 
@@ -51,6 +65,8 @@ CREATE TABLE tag (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL UNIQUE CHECK (length(name) > 0)
 ) STRICT;
+
+CREATE INDEX overlay_asset_by_added ON overlay_asset (added_at);
 
 CREATE INDEX study_material_by_added ON study_material (added_at);
 
