@@ -107,7 +107,7 @@ let package = Package(
         // Layer 4: the overlay camera (`reel overlay`): a camera picture → portrait → the preview's
         // crop → artwork laid over it in linear P3 → a HEIC, JPEG or TIFF photo; the artwork library
         // (files beside the study library, records in it).
-        .target(name: "ReelOverlay", dependencies: ["ReelImage", "ReelMedia", "ReelStore", "ReelRuntime", "ReelCore"]),
+        .target(name: "ReelOverlay", dependencies: ["ReelImage", "ReelVision", "ReelMedia", "ReelStore", "ReelRuntime", "ReelCore"]),
         // Layer 4: pipelines (live HLS recorder, publisher).
         .target(name: "ReelLive", dependencies: ["ReelRuntime", "ReelMedia", "ReelCore"]),
         // Layer 4: the study recorder (active-time timelapse and full recording, crash-safe).

@@ -149,7 +149,11 @@ static int png_read(FILE *file, uint32_t max_side, uint64_t max_pixels, reel_pic
     }
     png_destroy_read_struct(&png, &info, NULL);
     free(rows);
-    out->icc_rejected = context.icc_rejected;
+    // A warning about the profile matters only when libpng dropped it: "known incorrect sRGB
+    // profile" (old Photoshop and HP profiles, very common) is a warning that keeps it, and then
+    // lcms2 decides whether it can be used.
+    out->icc_rejected = context.icc_rejected && out->icc_length == 0;
+    if (!out->icc_rejected && status == 0) message[0] = 0;
     if (status == 0) {
         out->pixels = pixels;
     } else {
@@ -159,6 +163,63 @@ static int png_read(FILE *file, uint32_t max_side, uint64_t max_pixels, reel_pic
         out->icc_length = 0;
     }
     return status;
+}
+
+// MARK: PNG writing
+
+static void png_append(png_structp png, png_bytep data, size_t length) {
+    if (!buffer_append(png_get_io_ptr(png), data, length)) png_error(png, "out of memory");
+}
+
+static void png_flush_nothing(png_structp png) { (void)png; }
+
+int reel_png_write_rgba(const uint16_t *rgba, uint32_t width, uint32_t height, int depth,
+                        const uint8_t *icc, size_t icc_length, reel_buffer *out, char *message) {
+    message[0] = 0;
+    memset(out, 0, sizeof *out);
+    png_context context = { message, 0 };
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &context, png_fail, png_note);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    uint8_t *volatile row = NULL;
+    if (!png || !info) {
+        png_destroy_write_struct(&png, &info);
+        snprintf(message, MESSAGE_SIZE, "out of memory");
+        return 1;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        free(row);
+        reel_buffer_free(out);
+        return 1;
+    }
+    png_set_write_fn(png, out, png_append, png_flush_nothing);
+    // A profile libpng has opinions about (the common "known incorrect sRGB profile") is kept as
+    // the photo had it: libpng's complaint is a warning here, not an error.
+    png_set_benign_errors(png, 1);
+    png_set_compression_level(png, 3);
+    png_set_IHDR(png, info, width, height, depth, PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (icc_length > 0) png_set_iCCP(png, info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, icc, (png_uint_32)icc_length);
+    png_write_info(png, info);
+    size_t row_bytes = (size_t)width * 4 * (depth == 16 ? 2 : 1);
+    row = malloc(row_bytes);
+    if (!row) png_error(png, "out of memory");
+    for (uint32_t y = 0; y < height; y++) {
+        const uint16_t *source = rgba + (size_t)y * width * 4;
+        for (size_t i = 0; i < (size_t)width * 4; i++) {
+            if (depth == 16) {
+                row[2 * i] = (uint8_t)(source[i] >> 8);  // PNG is big-endian
+                row[2 * i + 1] = (uint8_t)(source[i] & 0xFF);
+            } else {
+                row[i] = (uint8_t)(((uint32_t)source[i] * 255 + 32767) / 65535);
+            }
+        }
+        png_write_row(png, row);
+    }
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    free(row);
+    return 0;
 }
 
 // MARK: reading other images

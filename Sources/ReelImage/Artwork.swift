@@ -1,4 +1,3 @@
-import CImage
 import Foundation
 import ReelCore
 
@@ -67,35 +66,20 @@ public struct Artwork: Sendable {
     /// when it says nothing) to linear Display P3 with lcms2, and premultiplies. A file too
     /// large is refused from its header, before its pixels are decoded.
     public init(imageAt path: String) throws(Error) {
-        var picture = reel_picture()
-        var message = [CChar](repeating: 0, count: 256)
-        let status = reel_image_read(path, UInt32(Self.maxSide), UInt64(Self.maxPixels), &picture, &message)
-        defer { reel_picture_free(&picture) }
-        let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        switch status {
-        case 0: break
-        case 2:
-            let size = reason.split(separator: " ").first?.split(separator: "x").compactMap { Int($0) } ?? []
-            throw .tooLarge(path: path, width: size.first ?? 0, height: size.last ?? 0)
-        case 3: throw .unreadable(path: path, reason: reason)
-        default: throw .notAnImage(path: path, reason: reason)
-        }
-        let name = (path as NSString).lastPathComponent
-        if picture.icc_rejected != 0 { throw .profile(.broken(source: name), libpng: reason) }
-        let profile: ColorProfile
-        if picture.icc_length > 0 {
-            let icc = [UInt8](UnsafeBufferPointer(start: picture.icc, count: picture.icc_length))
-            do { profile = try ColorProfile(icc: icc, source: name) } catch { throw .profile(error, libpng: nil) }
-        } else {
-            profile = ColorProfile.shared(picture.display_p3 != 0 ? .displayP3 : .sRGB)
-        }
-        let width = Int(picture.width), height = Int(picture.height), count = width * height
+        self.init(try DecodedImage(path: path))
+    }
+
+    /// `image` converted from its profile to linear Display P3 with lcms2, and premultiplied.
+    public init(_ image: DecodedImage) {
+        let count = image.width * image.height
         var samples = [UInt16](repeating: 0, count: count * 4)
-        let transform = ColorTransform(from: profile, .rgba16, to: ColorProfile.shared(.linearDisplayP3), .rgba16)!
-        samples.withUnsafeMutableBytes { transform.apply(UnsafeRawPointer(picture.pixels!), $0.baseAddress!, pixels: count) }
+        let transform = ColorTransform(from: image.profile, .rgba16, to: ColorProfile.shared(.linearDisplayP3), .rgba16)!
+        image.samples.withUnsafeBytes { src in
+            samples.withUnsafeMutableBytes { transform.apply(src.baseAddress!, $0.baseAddress!, pixels: count) }
+        }
         Self.premultiply(&samples)
-        self.init(width: width, height: height, samples: samples, sourceProfile: profile.name,
-                  fileFormat: String(cString: picture.format), hasAlpha: picture.has_alpha != 0)
+        self.init(width: image.width, height: image.height, samples: samples, sourceProfile: image.profile.name,
+                  fileFormat: image.format, hasAlpha: image.hasAlpha)
     }
 
     private static func premultiply(_ samples: inout [UInt16]) {

@@ -65,16 +65,24 @@ public struct OverlayAssetShelf {
     @discardableResult
     public func importImage(at source: String, name: String? = nil, origin: OverlayAsset.Origin = .imported,
                             now: Date = Date()) throws -> OverlayAsset {
-        let data = try read(source)
+        try add(read(source), extension: (source as NSString).pathExtension,
+                name: name.flatMap(OverlayAsset.cleanName) ?? OverlayAsset.name(fromFile: source), source: source,
+                origin: origin, now: now)
+    }
+
+    /// Adds the image file `data` (a cut-out made in memory, or an import's bytes) as a new
+    /// asset named `name`; `source` names it in errors.
+    @discardableResult
+    public func add(_ data: Data, extension ext: String, name: String, source: String, origin: OverlayAsset.Origin,
+                    now: Date = Date()) throws -> OverlayAsset {
         let id = UUID()
-        let fileName = OverlayAsset.fileName(id: id, extension: (source as NSString).pathExtension)
+        let fileName = OverlayAsset.fileName(id: id, extension: ext)
         let kept = (folder as NSString).appendingPathComponent(fileName)
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try DurableFile.write(data, to: kept, ifExists: .fail)
         do {
             let art = try Artwork(imageAt: kept)
-            let asset = OverlayAsset(id: id, name: name.flatMap(OverlayAsset.cleanName) ?? OverlayAsset.name(fromFile: source),
-                                     fileName: fileName, width: art.width, height: art.height, hasAlpha: art.hasAlpha,
+            let asset = OverlayAsset(id: id, name: OverlayAsset.cleanName(name) ?? "artwork", fileName: fileName, width: art.width, height: art.height, hasAlpha: art.hasAlpha,
                                      format: art.fileFormat, profile: art.sourceProfile, origin: origin, bytes: data.count, addedAt: now)
             try library.addOverlayAsset(asset)
             return asset

@@ -10,6 +10,8 @@ import ReelCore
 public struct VisionModels: Sendable, Equatable {
     /// The CenterFace model's file name.
     public static let centerFaceFileName = "centerface.onnx"
+    /// The person-segmentation model's file name (scripts/fetch-segmentation-model.sh).
+    public static let segmentationFileName = "selfie_segmentation.onnx"
     /// Where Debian's opencv-data puts the Haar cascades.
     public static let defaultCascadeFolder = "/usr/share/opencv4/haarcascades"
     /// OpenCV's frontal-face cascade: "alt2", which on the test photo finds the face without
@@ -28,11 +30,14 @@ public struct VisionModels: Sendable, Equatable {
     public var frontalFaceCascade: String
     /// The upper-body Haar cascade.
     public var upperBodyCascade: String
+    /// The person-segmentation model (default: `selfie_segmentation.onnx` in ``modelFolder``).
+    public var segmentationModel: String
 
     /// Paths inside `modelFolder` and `cascadeFolder`.
     public init(modelFolder: String, cascadeFolder: String = VisionModels.defaultCascadeFolder) {
         self.modelFolder = modelFolder
         centerFaceModel = modelFolder + "/" + Self.centerFaceFileName
+        segmentationModel = modelFolder + "/" + Self.segmentationFileName
         frontalFaceCascade = cascadeFolder + "/" + Self.frontalFaceCascadeName
         upperBodyCascade = cascadeFolder + "/" + Self.upperBodyCascadeName
     }

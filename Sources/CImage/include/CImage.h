@@ -50,6 +50,11 @@ int reel_image_read(const char *path, uint32_t max_side, uint64_t max_pixels,
                     reel_picture *out, char *message);
 void reel_picture_free(reel_picture *picture);
 
+/// Encodes straight-alpha RGBA code values (16-bit samples; rounded to 8 bits when `depth` is 8)
+/// as a PNG, zlib level 3, with `icc` in an iCCP chunk when given. 0 on success.
+int reel_png_write_rgba(const uint16_t *rgba, uint32_t width, uint32_t height, int depth,
+                        const uint8_t *icc, size_t icc_length, reel_buffer *out, char *message);
+
 /// Encodes 8-bit RGB (rows `stride` bytes apart) as a baseline JPEG, 4:2:0 below quality 90
 /// and 4:4:4 from 90, with the ICC profile (APP2) and an EXIF block (APP1, "Exif\0\0" + TIFF)
 /// when given. 0 on success.

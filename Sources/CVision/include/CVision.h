@@ -174,6 +174,49 @@ cvision_status cvision_upperbody_detect(cvision_upperbody *detector, const cvisi
 /** Frees an upper-body handle (null is ignored). */
 void cvision_upperbody_free(cvision_upperbody *detector);
 
+
+/* ---------------------------------------------------------------- cut-outs (overlay camera) */
+
+typedef struct cvision_segmenter cvision_segmenter;
+
+/**
+ * Loads the person-segmentation network (MediaPipe's selfie segmentation converted to ONNX by
+ * scripts/fetch-segmentation-model.sh: input 1x3x256x256 RGB in 0...1, output 1x1x256x256 in
+ * 0...1) and checks it with one run on a blank input.
+ */
+cvision_status cvision_segmenter_open(const char *model_path, cvision_segmenter **out,
+                                      char *message, size_t message_size);
+
+/**
+ * The person mask of `picture` (any format) at the picture's size, 0...255, into `mask` (width
+ * bytes per row): the network at 256x256 (the picture stretched), the result enlarged and
+ * refined by a guided filter with the picture as guide, so the edge follows the picture's
+ * edges (hair) rather than the network's coarse grid.
+ */
+cvision_status cvision_segmenter_mask(cvision_segmenter *segmenter, const cvision_picture *picture,
+                                      uint8_t *mask, char *message, size_t message_size);
+
+/** Frees a segmenter (null is ignored). */
+void cvision_segmenter_free(cvision_segmenter *segmenter);
+
+/**
+ * An object's mask by GrabCut seeded at (`x`, `y`) (pixels of `picture`): a disk there (radius 2 % of
+ * the short side) is sure foreground, an ellipse around it probable foreground, the rest of a rectangle around it
+ * probable background, outside it background. Run at most `work_side` pixels on the long side
+ * (3 iterations); only the connected part that holds the seed is kept; the result is enlarged to
+ * the picture's size and its edge softened by a guided filter. Writes 0...255 into `mask`.
+ */
+cvision_status cvision_grabcut_mask(const cvision_picture *picture, float x, float y, int32_t work_side,
+                                    uint8_t *mask, char *message, size_t message_size);
+
+/**
+ * Keeps only the part of a soft mask (0...255, picture-sized, `width` bytes a row) that is
+ * connected, at half strength or more, to (`x`, `y`); everything else becomes 0. Returns
+ * CVISION_ERROR_ARGUMENT when the point itself is below half strength.
+ */
+cvision_status cvision_mask_keep_connected(uint8_t *mask, int32_t width, int32_t height, int32_t x, int32_t y,
+                                           char *message, size_t message_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,6 +17,13 @@ enum OverlayCommand {
     static let assetReference = Positional("ASSET", help: "The asset's name or at least 4 characters of its id.")
     static let name = Option.value("name", placeholder: "TEXT", help: "The asset's name (default: the file's name without its extension).")
     static let json = Option.flag("json", help: "A JSON array with every field.")
+    static let photo = Positional("PHOTO", help: "The photo to cut the subject out of (PNG, JPEG, HEIC or TIFF).")
+    static let at = Option.value("at", placeholder: "X,Y", required: true,
+                                 help: "The subject's point, as fractions of the photo's width and height (0.5,0.4 = middle, a little high).")
+    static let method = Option.value("method", default: "auto", choices: OverlayCutoutSettings.Method.allCases.map(\.rawValue),
+                                     help: "auto: a person when the point is on one (segmentation model), any object otherwise (GrabCut); person; object.")
+    static let cutoutOutput = Option.value("output", short: "o", placeholder: "FILE.png", help: "Write the transparent PNG here.")
+    static let add = Option.flag("add", help: "Add the cut-out to the artwork library (with --name, or named after the photo).")
     static let anchor = Option.value("anchor", default: "center", choices: OverlayAnchor.allCases.map(\.rawValue),
                                      help: "Where the fitted artwork is aligned in the picture.")
     static let offset = Option.value("offset", placeholder: "X,Y", default: "0,0",
@@ -49,7 +56,10 @@ enum OverlayCommand {
             time, camera and software. An existing file is never replaced without --force. \
             `import` copies an image into the artwork library (beside the study library, in \
             overlay-assets/), checked as artwork; `assets` lists it; `rm` removes one; `snap --asset` \
-            uses one. A file manager's "Open with Reel overlay" runs `reel overlay import`.
+            uses one. A file manager's "Open with Reel overlay" runs `reel overlay import`. \
+            `cutout` makes artwork from a photo: the subject at --at (a person by the segmentation \
+            model that `make setup` fetches, anything else by GrabCut), with a soft edge, the \
+            photo's colours and profile kept, cropped to the subject.
             """,
         subcommands: [
             CommandSpec(name: "snap", summary: "Take one photo with the artwork burned in.",
@@ -58,6 +68,10 @@ enum OverlayCommand {
                         examples: ["reel overlay snap --source v4l2:/dev/video0 --art frame.png -o photo.heic",
                                    "reel overlay snap --art sticker.png --anchor bottom-right --scale 0.4 --rotate -12 --orientation 90 -o photo.jpg",
                                    "reel overlay snap --source file:clip.mp4 --aspect 3:4 --format tiff -o photo.tiff"]),
+            CommandSpec(name: "cutout", summary: "Cut the subject at a point out of a photo, as a transparent PNG.",
+                        options: [at, method, cutoutOutput, add, name, force, LibraryOption.option], positionals: [photo],
+                        examples: ["reel overlay cutout photo.heic --at 0.5,0.45 -o me.png",
+                                   "reel overlay cutout desk.jpg --at 0.3,0.6 --method object --add --name mug"]),
             CommandSpec(name: "import", summary: "Add an image to the artwork library (one at a time).",
                         options: [name, LibraryOption.option], positionals: [image],
                         examples: ["reel overlay import ~/Pictures/frame.png", "reel overlay import sticker.heic --name 'cat sticker'"]),
@@ -96,6 +110,8 @@ enum OverlayCommand {
                 }, maximumWidths: [nil, 40, nil, nil, 24]), terminator: "")
             }
             return 0
+        case "cutout":
+            return try cutout(arguments)
         case "rm":
             let reference = try LibraryCommandText.required(arguments, assetReference)
             let removed = try OverlayAssetShelf(library: LibraryOption.openExisting(arguments)).remove(reference)
@@ -104,6 +120,33 @@ enum OverlayCommand {
         default:
             return try await snap(arguments)
         }
+    }
+
+    static func cutout(_ arguments: ParsedArguments) throws -> Int32 {
+        let path = LibraryCommandText.absolute(try LibraryCommandText.required(arguments, photo))
+        let point = try arguments.require(at).split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard point.count == 2, let x = point[0], let y = point[1], (0...1).contains(x), (0...1).contains(y) else {
+            throw arguments.invalid(at, expected: "X,Y as fractions of the photo's width and height, each 0…1 (0.5,0.4)")
+        }
+        let output = arguments.string(cutoutOutput).map(LibraryCommandText.absolute)
+        guard output != nil || arguments.flag(add) else { throw arguments.refused("give -o FILE.png, --add, or both") }
+        let given = arguments.string(name)
+        if let given, OverlayAsset.cleanName(given) == nil { throw arguments.invalid(name, expected: "a name with a visible character") }
+        let settings = OverlayCutoutSettings(photoPath: path, x: x, y: y, method: OverlayCutoutSettings.Method(rawValue: try arguments.require(method))!,
+                                             outputPath: output, replace: arguments.flag(force))
+        let started = DispatchTime.now().uptimeNanoseconds
+        let result = try OverlayCutout.run(settings)
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+        if let note = result.note { ErrorPrinter.note("reel overlay cutout", note) }
+        print(String(format: "cut out a%@ %@: %dx%d at %d,%d, %.0f %% of the photo, %.2f s", result.method == "object" ? "n" : "",
+                     result.method, result.width, result.height, result.region.x, result.region.y, result.coverage * 100, seconds))
+        if let output { print("saved \(TerminalText.safe(output))") }
+        if arguments.flag(add) {
+            let asset = try OverlayAssetShelf(library: LibraryOption.openOrCreate(arguments))
+                .add(result.png, extension: "png", name: given ?? OverlayAsset.name(fromFile: path), source: path, origin: .cutout)
+            print("added '\(TerminalText.safe(asset.name))' (\(String(asset.id.uuidString.lowercased().prefix(8)))) to the artwork library")
+        }
+        return 0
     }
 
     static func snap(_ arguments: ParsedArguments) async throws -> Int32 {

@@ -1,0 +1,101 @@
+import CImage
+import Foundation
+
+/// An image file as it stores its colours: 16-bit RGBA code values (straight alpha), upright,
+/// and its colour profile. ``Artwork`` converts it for compositing; a cut-out keeps it as it is.
+public struct DecodedImage: Sendable {
+    /// Width in pixels, upright.
+    public let width: Int
+    /// Height in pixels, upright.
+    public let height: Int
+    /// `width * height * 4` samples: R, G, B, A code values, 0…65535 (8-bit files × 257).
+    public let samples: [UInt16]
+    /// The colour profile the values are in (sRGB when the file names none).
+    public let profile: ColorProfile
+    /// The profile's ICC bytes as the file carried them; nil when Reel chose the profile.
+    public let embeddedICC: [UInt8]?
+    /// "PNG", "JPEG", "HEIC" or "TIFF".
+    public let format: String
+    /// Bits per sample in the file.
+    public let bitDepth: Int
+    /// Whether the file has transparency.
+    public let hasAlpha: Bool
+
+    /// Reads a PNG, JPEG (turned upright by its EXIF orientation), HEIC or TIFF, known by its
+    /// first bytes, refusing one larger than `maxSide` a side or `maxPixels` in all from its
+    /// header, before its pixels are decoded.
+    public init(path: String, maxSide: Int = Artwork.maxSide, maxPixels: Int = Artwork.maxPixels) throws(Artwork.Error) {
+        var picture = reel_picture()
+        var message = [CChar](repeating: 0, count: 256)
+        let status = reel_image_read(path, UInt32(maxSide), UInt64(maxPixels), &picture, &message)
+        defer { reel_picture_free(&picture) }
+        let reason = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        switch status {
+        case 0: break
+        case 2:
+            let size = reason.split(separator: " ").first?.split(separator: "x").compactMap { Int($0) } ?? []
+            throw .tooLarge(path: path, width: size.first ?? 0, height: size.last ?? 0)
+        case 3: throw .unreadable(path: path, reason: reason)
+        default: throw .notAnImage(path: path, reason: reason)
+        }
+        let name = (path as NSString).lastPathComponent
+        if picture.icc_rejected != 0 { throw .profile(.broken(source: name), libpng: reason) }
+        if picture.icc_length > 0 {
+            let icc = [UInt8](UnsafeBufferPointer(start: picture.icc, count: picture.icc_length))
+            do { profile = try ColorProfile(icc: icc, source: name) } catch { throw .profile(error, libpng: nil) }
+            embeddedICC = icc
+        } else {
+            profile = ColorProfile.shared(picture.display_p3 != 0 ? .displayP3 : .sRGB)
+            embeddedICC = nil
+        }
+        width = Int(picture.width)
+        height = Int(picture.height)
+        samples = [UInt16](UnsafeBufferPointer(start: picture.pixels, count: width * height * 4))
+        format = String(cString: picture.format)
+        bitDepth = Int(picture.bit_depth)
+        hasAlpha = picture.has_alpha != 0
+    }
+
+    /// A decoded image from its parts (tests, made pictures).
+    public init(width: Int, height: Int, samples: [UInt16], profile: ColorProfile, format: String = "", bitDepth: Int = 16,
+                hasAlpha: Bool = true) {
+        precondition(width > 0 && height > 0 && samples.count == width * height * 4)
+        self.width = width
+        self.height = height
+        self.samples = samples
+        self.profile = profile
+        embeddedICC = nil
+        self.format = format
+        self.bitDepth = bitDepth
+        self.hasAlpha = hasAlpha
+    }
+
+    /// The ICC bytes to write with these values: the file's own, or Reel's for the profile chosen.
+    public var iccForWriting: [UInt8] { embeddedICC ?? profile.iccData }
+}
+
+/// Writes RGBA PNGs with an ICC profile (cut-outs).
+public enum PNGWriter {
+    /// libpng refused.
+    public struct Error: Swift.Error, CustomStringConvertible, Sendable {
+        /// libpng's words.
+        public var reason: String
+        public var description: String { "could not encode the PNG: \(reason)" }
+    }
+
+    /// A PNG of `samples` (RGBA code values, straight alpha) at `bitDepth` 8 (rounded) or 16,
+    /// with `icc` in an iCCP chunk (none when empty).
+    public static func encode(width: Int, height: Int, samples: [UInt16], bitDepth: Int, icc: [UInt8]) throws(Error) -> Data {
+        precondition(samples.count == width * height * 4 && (bitDepth == 8 || bitDepth == 16))
+        var buffer = reel_buffer()
+        defer { reel_buffer_free(&buffer) }
+        var message = [CChar](repeating: 0, count: 256)
+        let status = samples.withUnsafeBufferPointer { px in
+            reel_png_write_rgba(px.baseAddress, UInt32(width), UInt32(height), Int32(bitDepth), icc, icc.count, &buffer, &message)
+        }
+        guard status == 0, let data = buffer.data else {
+            throw Error(reason: String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        return Data(bytes: data, count: buffer.length)
+    }
+}

@@ -1,0 +1,258 @@
+import Foundation
+import ReelCore
+import ReelImage
+import ReelRuntime
+import ReelStore
+import ReelVision
+
+/// What `reel overlay cutout` is asked to do.
+public struct OverlayCutoutSettings: Sendable {
+    /// How the subject is found.
+    public enum Method: String, Sendable, CaseIterable {
+        /// A person when the point is on one (the segmentation model), any object otherwise (GrabCut).
+        case auto
+        /// Only a person.
+        case person
+        /// GrabCut, whatever is there.
+        case object
+    }
+
+    /// The photo (PNG, JPEG, HEIC or TIFF).
+    public var photoPath: String
+    /// The tapped point, as fractions of the upright photo's width and height (0…1).
+    public var x: Double
+    /// See ``x``.
+    public var y: Double
+    /// How the subject is found.
+    public var method: Method
+    /// Where to write the transparent PNG (nil: only into the library).
+    public var outputPath: String?
+    /// Replace a file at `outputPath`.
+    public var replace: Bool
+    /// The model files.
+    public var models: VisionModels
+    /// The long side of the picture the masks are made at (the cut-out keeps the photo's size).
+    public var workSide: Int
+
+    /// Settings for a cut-out of the subject at (`x`, `y`) of `photoPath`.
+    public init(photoPath: String, x: Double, y: Double, method: Method = .auto, outputPath: String? = nil, replace: Bool = false,
+                models: VisionModels = .current(), workSide: Int = 1024) {
+        self.photoPath = photoPath
+        self.x = x
+        self.y = y
+        self.method = method
+        self.outputPath = outputPath
+        self.replace = replace
+        self.models = models
+        self.workSide = workSide
+    }
+}
+
+/// A cut-out (spec §4: "take a photo, tap the subject, cut it out to a transparent PNG"): the
+/// subject's mask made on a reduced copy — a person by the segmentation model, anything else by
+/// GrabCut seeded at the point — enlarged to the photo, its edge soft (guided filter), and the
+/// photo's own code values and profile kept, cropped to the subject.
+public enum OverlayCutout {
+    /// Why there is no cut-out.
+    public enum Error: Swift.Error, CustomStringConvertible {
+        /// The point is outside the photo.
+        case point(x: Double, y: Double)
+        /// Nothing was found at the point.
+        case nothingThere(String)
+        /// The file could not be written.
+        case write(String)
+
+        public var description: String {
+            switch self {
+            case let .point(x, y): "the point \(x),\(y) is outside the photo: give fractions of its width and height, 0…1 (0.5,0.4)"
+            case let .nothingThere(reason): reason
+            case let .write(reason): "the cut-out was not saved: \(reason)"
+            }
+        }
+    }
+
+    /// What was cut out.
+    public struct Result: Sendable {
+        /// The transparent PNG.
+        public var png: Data
+        /// Its size (the subject's bounding box in the photo).
+        public var width: Int, height: Int
+        /// Where in the photo it was.
+        public var region: PixelRect
+        /// "person" or "object".
+        public var method: String
+        /// Said to the user (a missing model, the fallback taken).
+        public var note: String?
+        /// The share of the photo the subject covers.
+        public var coverage: Double
+    }
+
+    /// Cuts the subject out and writes it to the settings' output (if any); the caller may add
+    /// ``Result/png`` to the artwork library.
+    public static func run(_ settings: OverlayCutoutSettings) throws -> Result {
+        guard (0...1).contains(settings.x), (0...1).contains(settings.y) else { throw Error.point(x: settings.x, y: settings.y) }
+        if let output = settings.outputPath, !settings.replace, FileManager.default.fileExists(atPath: output) {
+            throw Error.write("\(output) already exists (choose another name, or replace it)")
+        }
+        let photo = try DecodedImage(path: settings.photoPath)
+        let work = WorkPicture(photo, longSide: settings.workSide)
+        let (mask, method, note) = try subjectMask(work, settings: settings)
+        let result = try cutOut(photo, mask: mask, method: method, note: note)
+        if let output = settings.outputPath {
+            do {
+                try DurableFile.write(result.png, to: output, ifExists: settings.replace ? .replace : .fail)
+            } catch {
+                throw Error.write(String(describing: error))
+            }
+        }
+        return result
+    }
+
+    /// The subject's mask at the work picture's size, the method used and a note.
+    static func subjectMask(_ work: WorkPicture, settings: OverlayCutoutSettings) throws -> (SoftMask, String, String?) {
+        let px = min(work.width - 1, Int(settings.x * Double(work.width)))
+        let py = min(work.height - 1, Int(settings.y * Double(work.height)))
+        var note: String?
+        if settings.method != .object {
+            do {
+                let segmenter = try PersonSegmenter(modelPath: settings.models.segmentationModel)
+                let people = try work.withPicture { try segmenter.mask($0) }
+                if let person = people.keepingPart(at: px, py) { return (person, "person", nil) }
+                if settings.method == .person {
+                    throw Error.nothingThere("no person at that point (the segmentation finds none there); try --method object")
+                }
+            } catch let error as CutoutError {
+                if settings.method == .person { throw error }
+                guard case .modelMissing = error else { throw error }
+                note = "the person model is missing (make setup fetches it), so GrabCut cut this out"
+            }
+        }
+        let object = try work.withPicture { try ObjectCutout.mask($0, x: Double(px) + 0.5, y: Double(py) + 0.5) }
+        guard let kept = object.keepingPart(at: px, py), ObjectCutout.foundMore(than: kept) else {
+            throw Error.nothingThere("nothing stands out at that point; tap the middle of the subject")
+        }
+        return (kept, "object", note)
+    }
+
+    /// The photo's pixels under the mask (enlarged to the photo), cropped to the subject.
+    static func cutOut(_ photo: DecodedImage, mask: SoftMask, method: String, note: String?) throws -> Result {
+        // The guided filter leaves a faint tail (1–3 %) several pixels out: cleared, so the
+        // background does not haze the edge and the crop hugs the subject.
+        var clean = mask
+        for i in clean.values.indices where clean.values[i] < faintest { clean.values[i] = 0 }
+        let alpha = enlarge(clean, width: photo.width, height: photo.height)
+        guard let region = bounds(alpha, width: photo.width, height: photo.height, margin: 2) else {
+            throw Error.nothingThere("nothing stands out at that point; tap the middle of the subject")
+        }
+        var samples = [UInt16](repeating: 0, count: region.width * region.height * 4)
+        var covered = 0
+        photo.samples.withUnsafeBufferPointer { src in
+            samples.withUnsafeMutableBufferPointer { dst in
+                for row in 0..<region.height {
+                    let y = region.y + row
+                    for column in 0..<region.width {
+                        let x = region.x + column
+                        let a = alpha[y * photo.width + x]
+                        let s = (y * photo.width + x) * 4, d = (row * region.width + column) * 4
+                        dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]
+                        dst[d + 3] = UInt16((UInt32(src[s + 3]) * UInt32(a) * 257 + 32767) / 65535)
+                        if a >= 128 { covered += 1 }
+                    }
+                }
+            }
+        }
+        let png: Data
+        do {
+            png = try PNGWriter.encode(width: region.width, height: region.height, samples: samples,
+                                       bitDepth: photo.bitDepth > 8 ? 16 : 8, icc: photo.iccForWriting)
+        } catch {
+            throw Error.write(String(describing: error))
+        }
+        return Result(png: png, width: region.width, height: region.height, region: region, method: method, note: note,
+                      coverage: Double(covered) / Double(photo.width * photo.height))
+    }
+
+    /// Mask values below this (of 255) are taken as outside.
+    static let faintest: UInt8 = 8
+
+    /// `mask` enlarged bilinearly to `width` × `height`.
+    static func enlarge(_ mask: SoftMask, width: Int, height: Int) -> [UInt8] {
+        if mask.width == width && mask.height == height { return mask.values }
+        var out = [UInt8](repeating: 0, count: width * height)
+        let sx = Double(mask.width) / Double(width), sy = Double(mask.height) / Double(height)
+        mask.values.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<height {
+                    let fy = max(0, (Double(y) + 0.5) * sy - 0.5)
+                    let y0 = min(mask.height - 1, Int(fy)), y1 = min(mask.height - 1, y0 + 1), wy = fy - Double(y0)
+                    for x in 0..<width {
+                        let fx = max(0, (Double(x) + 0.5) * sx - 0.5)
+                        let x0 = min(mask.width - 1, Int(fx)), x1 = min(mask.width - 1, x0 + 1), wx = fx - Double(x0)
+                        let top = Double(src[y0 * mask.width + x0]) * (1 - wx) + Double(src[y0 * mask.width + x1]) * wx
+                        let bottom = Double(src[y1 * mask.width + x0]) * (1 - wx) + Double(src[y1 * mask.width + x1]) * wx
+                        dst[y * width + x] = UInt8((top * (1 - wy) + bottom * wy).rounded())
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// The smallest rectangle holding every non-zero value, grown by `margin` inside the picture.
+    static func bounds(_ alpha: [UInt8], width: Int, height: Int, margin: Int) -> PixelRect? {
+        var left = width, right = -1, top = height, bottom = -1
+        alpha.withUnsafeBufferPointer { a in
+            for y in 0..<height {
+                var rowLeft = -1, rowRight = -1
+                for x in 0..<width where a[y * width + x] > 0 {
+                    if rowLeft < 0 { rowLeft = x }
+                    rowRight = x
+                }
+                guard rowLeft >= 0 else { continue }
+                left = min(left, rowLeft); right = max(right, rowRight)
+                top = min(top, y); bottom = y
+            }
+        }
+        guard right >= 0 else { return nil }
+        let x0 = max(0, left - margin), y0 = max(0, top - margin)
+        let x1 = min(width - 1, right + margin), y1 = min(height - 1, bottom + margin)
+        return PixelRect(x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1)
+    }
+}
+
+/// A reduced 8-bit RGB copy of a photo for the masks (box-averaged code values).
+struct WorkPicture {
+    let width: Int, height: Int
+    var rgb: [UInt8]
+
+    init(_ photo: DecodedImage, longSide: Int) {
+        let factor = max(1, Int((Double(max(photo.width, photo.height)) / Double(max(64, longSide))).rounded(.up)))
+        width = max(1, photo.width / factor)
+        height = max(1, photo.height / factor)
+        var rgb = [UInt8](repeating: 0, count: width * height * 3)
+        let w = width, h = height, pw = photo.width
+        photo.samples.withUnsafeBufferPointer { src in
+            rgb.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<h {
+                    for x in 0..<w {
+                        var sum = (0, 0, 0)
+                        for dy in 0..<factor {
+                            let row = (y * factor + dy) * pw
+                            for dx in 0..<factor {
+                                let i = (row + x * factor + dx) * 4
+                                sum.0 += Int(src[i]); sum.1 += Int(src[i + 1]); sum.2 += Int(src[i + 2])
+                            }
+                        }
+                        let n = factor * factor * 257, o = (y * w + x) * 3
+                        dst[o] = UInt8((sum.0 + n / 2) / n); dst[o + 1] = UInt8((sum.1 + n / 2) / n); dst[o + 2] = UInt8((sum.2 + n / 2) / n)
+                    }
+                }
+            }
+        }
+        self.rgb = rgb
+    }
+
+    func withPicture<T>(_ body: (DetectorPicture) throws -> T) rethrows -> T {
+        try rgb.withUnsafeBytes { try body(DetectorPicture(format: .rgb24, base: $0.baseAddress!, width: width, height: height, stride: width * 3)) }
+    }
+}
