@@ -67,13 +67,13 @@ let package = Package(
         // Layer 1: ZBar (Debian libzbar-dev) for EAN-13 barcodes on books; the header wraps zbar_fourcc (a macro).
         .target(name: "CBuildInfo"),
         // Layer 1: stills and colour (ReelImage): lcms2, libpng (artwork with its ICC profile),
-        // libjpeg-turbo, libtiff, libheif, libexif. A C target: libpng and libjpeg report errors by
+        // libjpeg-turbo, libtiff, libexif, and libheif (loaded with dlopen on first use). A C target: libpng and libjpeg report errors by
         // longjmp and libtiff by handlers, which stay inside C; Swift gets a status and a message.
         .target(
             name: "CImage",
             linkerSettings: [
                 .linkedLibrary("lcms2"), .linkedLibrary("png16"), .linkedLibrary("jpeg"),
-                .linkedLibrary("tiff"), .linkedLibrary("heif"), .linkedLibrary("exif"),
+                .linkedLibrary("tiff"), .linkedLibrary("exif"),
             ]
         ),
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
