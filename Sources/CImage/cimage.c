@@ -23,6 +23,7 @@ cmsUInt32Number reel_cms_type_rgba_8(void) { return TYPE_RGBA_8; }
 cmsUInt32Number reel_cms_type_rgb_16(void) { return TYPE_RGB_16; }
 cmsUInt32Number reel_cms_type_rgba_16(void) { return TYPE_RGBA_16; }
 cmsUInt32Number reel_cms_type_gray_16(void) { return TYPE_GRAY_16; }
+cmsUInt32Number reel_cms_type_rgb_dbl(void) { return TYPE_RGB_DBL; }
 
 // MARK: libheif, loaded on first use
 
@@ -42,6 +43,7 @@ cmsUInt32Number reel_cms_type_gray_16(void) { return TYPE_GRAY_16; }
     X(heif_decode_image) \
     X(heif_encoder_release) \
     X(heif_encoder_set_lossy_quality) \
+    X(heif_encoder_set_parameter_string) \
     X(heif_encoding_options_alloc) \
     X(heif_encoding_options_free) \
     X(heif_image_add_plane) \
@@ -802,6 +804,9 @@ int reel_heic_write(const uint8_t *rgb, uint32_t width, uint32_t height, size_t 
     struct heif_image *image = NULL;
     int status = heif_failed(heif_api.heif_context_get_encoder_for_format(context, heif_compression_HEVC, &encoder), message);
     if (status == 0) status = heif_failed(heif_api.heif_encoder_set_lossy_quality(encoder, quality), message);
+    // x265's own default preset (libheif asks for "slow"): shutter lag first. At quality 90 on
+    // a 1080x1920 picture it took half the time for a file of the same size within 0.1 %.
+    if (status == 0) status = heif_failed(heif_api.heif_encoder_set_parameter_string(encoder, "preset", "medium"), message);
     if (status == 0)
         status = heif_failed(heif_api.heif_image_create((int)width, (int)height, heif_colorspace_RGB,
                                                heif_chroma_interleaved_RGB, &image), message);

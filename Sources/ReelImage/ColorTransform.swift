@@ -101,3 +101,36 @@ enum ToneTable {
         return ramp
     }
 }
+
+/// The 3×3 matrix between two linear RGB spaces, as lcms2 converts between their profiles
+/// (relative colorimetric: the whites map onto each other), read off by converting the three
+/// primaries once in floating point. Row-major, for code values 0…65535.
+struct ColorMatrix3: Sendable {
+    let m: [Float]
+
+    static func between(_ source: RGBColorSpace, _ target: RGBColorSpace) -> ColorMatrix3 {
+        cache.withLock { matrices in
+            let key = [source, target]
+            if let known = matrices[key] { return known }
+            let transform = cmsCreateTransform(ColorProfile.shared(source).handle, reel_cms_type_rgb_dbl(),
+                                               ColorProfile.shared(target).handle, reel_cms_type_rgb_dbl(),
+                                               cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), cmsUInt32Number(cmsFLAGS_NOOPTIMIZE))!
+            defer { cmsDeleteTransform(transform) }
+            var columns = [[Double]]()
+            for unit in [[1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0]] {
+                var input = unit, output = [0.0, 0, 0]
+                cmsDoTransform(transform, &input, &output, 1)
+                columns.append(output)
+            }
+            let matrix = ColorMatrix3(m: (0..<3).flatMap { row in (0..<3).map { Float(columns[$0][row]) } })
+            matrices[key] = matrix
+            return matrix
+        }
+    }
+
+    /// A product of the matrix as a table index: rounded, clipped to 0…65535.
+    @inline(__always)
+    static func index(_ value: Float) -> Int { Int(min(65535, max(0, value + 0.5))) }
+
+    private static let cache = Mutex<[[RGBColorSpace]: ColorMatrix3]>([:])
+}

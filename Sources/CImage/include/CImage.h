@@ -16,6 +16,7 @@ cmsUInt32Number reel_cms_type_rgba_8(void);
 cmsUInt32Number reel_cms_type_rgb_16(void);
 cmsUInt32Number reel_cms_type_rgba_16(void);
 cmsUInt32Number reel_cms_type_gray_16(void);
+cmsUInt32Number reel_cms_type_rgb_dbl(void);
 
 /// A growable byte buffer an encoder fills; free with reel_buffer_free.
 typedef struct {
