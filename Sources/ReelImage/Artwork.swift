@@ -72,10 +72,16 @@ public struct Artwork: Sendable {
     /// `image` converted from its profile to linear Display P3 with lcms2, and premultiplied.
     public init(_ image: DecodedImage) {
         let count = image.width * image.height
-        var samples = [UInt16](repeating: 0, count: count * 4)
-        let transform = ColorTransform(from: image.profile, .rgba16, to: ColorProfile.shared(.linearDisplayP3), .rgba16)!
-        image.samples.withUnsafeBytes { src in
-            samples.withUnsafeMutableBytes { transform.apply(src.baseAddress!, $0.baseAddress!, pixels: count) }
+        var samples: [UInt16]
+        if let space = image.knownSpace {
+            // One of Reel's own spaces: its curve and matrix (RGBPicture's way), alpha kept.
+            samples = RGBPicture.convertRGBA(image.samples, from: space, to: .linearDisplayP3)
+        } else {
+            samples = [UInt16](repeating: 0, count: count * 4)
+            let transform = ColorTransform(from: image.profile, .rgba16, to: ColorProfile.shared(.linearDisplayP3), .rgba16)!
+            image.samples.withUnsafeBytes { src in
+                samples.withUnsafeMutableBytes { transform.apply(src.baseAddress!, $0.baseAddress!, pixels: count) }
+            }
         }
         Self.premultiply(&samples)
         self.init(width: image.width, height: image.height, samples: samples, sourceProfile: image.profile.name,

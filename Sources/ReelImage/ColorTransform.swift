@@ -66,30 +66,36 @@ final class ColorTransform: @unchecked Sendable {
 }
 
 /// The transfer curve of a space tabulated for all 65,536 16-bit code values, as lcms2
-/// converts between a linear grey profile and one with the curve: linear → encoded for
-/// writing a photo (a table lookup per sample instead of lcms2 evaluating an inverted
-/// curve per pixel, which costs 0.3 µs).
+/// converts between a linear grey profile and one with the curve (a table lookup per sample
+/// instead of lcms2 evaluating the curve, or its inverse, per pixel).
 enum ToneTable {
     /// Linear light → code values of `transfer`, 16-bit.
-    static func encoding(_ transfer: RGBColorSpace.Transfer) -> [UInt16] {
+    static func encoding(_ transfer: RGBColorSpace.Transfer) -> [UInt16] { table(transfer, encoding: true) }
+
+    /// Code values of `transfer` → linear light, 16-bit.
+    static func decoding(_ transfer: RGBColorSpace.Transfer) -> [UInt16] { table(transfer, encoding: false) }
+
+    private static func table(_ transfer: RGBColorSpace.Transfer, encoding: Bool) -> [UInt16] {
         cache.withLock { tables in
-            if let table = tables[transfer] { return table }
-            let table = make(transfer)
-            tables[transfer] = table
+            let key = "\(transfer) \(encoding)"
+            if let table = tables[key] { return table }
+            let table = make(transfer, encoding: encoding)
+            tables[key] = table
             return table
         }
     }
 
-    private static let cache = Mutex<[RGBColorSpace.Transfer: [UInt16]]>([:])
+    private static let cache = Mutex<[String: [UInt16]]>([:])
 
-    private static func make(_ transfer: RGBColorSpace.Transfer) -> [UInt16] {
+    private static func make(_ transfer: RGBColorSpace.Transfer, encoding: Bool) -> [UInt16] {
         var ramp = (0...65535).map { UInt16($0) }
         guard transfer != .linear else { return ramp }
         var parameters: [Double] = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
         let curve = cmsBuildParametricToneCurve(nil, 4, &parameters)!
         let linear = cmsBuildGamma(nil, 1.0)!
         var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
-        let from = cmsCreateGrayProfile(&white, linear)!, to = cmsCreateGrayProfile(&white, curve)!
+        let linearGrey = cmsCreateGrayProfile(&white, linear)!, curvedGrey = cmsCreateGrayProfile(&white, curve)!
+        let (from, to) = encoding ? (linearGrey, curvedGrey) : (curvedGrey, linearGrey)
         let transform = cmsCreateTransform(from, reel_cms_type_gray_16(), to, reel_cms_type_gray_16(),
                                            cmsUInt32Number(INTENT_RELATIVE_COLORIMETRIC), cmsUInt32Number(cmsFLAGS_NOOPTIMIZE))!
         ramp.withUnsafeMutableBufferPointer { cmsDoTransform(transform, $0.baseAddress, $0.baseAddress, 65536) }

@@ -14,6 +14,8 @@ public struct DecodedImage: Sendable {
     public let profile: ColorProfile
     /// The profile's ICC bytes as the file carried them; nil when Reel chose the profile.
     public let embeddedICC: [UInt8]?
+    /// The space, when Reel chose the profile (a file that names none, or a HEIC's nclx P3).
+    public let knownSpace: RGBColorSpace?
     /// "PNG", "JPEG", "HEIC" or "TIFF".
     public let format: String
     /// Bits per sample in the file.
@@ -44,9 +46,12 @@ public struct DecodedImage: Sendable {
             let icc = [UInt8](UnsafeBufferPointer(start: picture.icc, count: picture.icc_length))
             do { profile = try ColorProfile(icc: icc, source: name) } catch { throw .profile(error, libpng: nil) }
             embeddedICC = icc
+            knownSpace = nil
         } else {
-            profile = ColorProfile.shared(picture.display_p3 != 0 ? .displayP3 : .sRGB)
+            let space: RGBColorSpace = picture.display_p3 != 0 ? .displayP3 : .sRGB
+            profile = ColorProfile.shared(space)
             embeddedICC = nil
+            knownSpace = space
         }
         width = Int(picture.width)
         height = Int(picture.height)
@@ -65,6 +70,7 @@ public struct DecodedImage: Sendable {
         self.samples = samples
         self.profile = profile
         embeddedICC = nil
+        knownSpace = nil
         self.format = format
         self.bitDepth = bitDepth
         self.hasAlpha = hasAlpha

@@ -1,3 +1,4 @@
+import Foundation
 import ReelCore
 
 /// A picture of 16-bit RGB code values in a colour space, rows top to bottom, no padding: the
@@ -63,39 +64,61 @@ public struct RGBPicture: Sendable {
         return RGBPicture(width: rect.width, height: rect.height, samples: out, space: space)
     }
 
-    /// The same picture in `target`. From linear light to an encoded space (the photo's way
-    /// out) the primaries change by the 3×3 matrix lcms2 gives between the two linear spaces,
-    /// clipped to the target's gamut per channel, then the curve from ``ToneTable``: lcms2
-    /// running such a transform itself evaluates `pow` per sample (0.3 µs a pixel, 0.5 s for a
-    /// 1080x1920 JPEG), where a matrix and a table cost a few milliseconds. Other directions
-    /// (a camera's sRGB into linear P3) run through lcms2's own transform, which is fast there.
+    /// The same picture in `target`. Reel's spaces are all matrix-shaper, so a conversion is
+    /// the source's curve undone, the 3×3 matrix lcms2 gives between the two linear spaces
+    /// (gamut clipped per channel), and the target's curve: the curves as lcms2 tabulates them
+    /// for all 65,536 codes (``ToneTable``), the matrix in Float, on both cores. lcms2 running the
+    /// same transform itself spent 0.3 µs a pixel (its inverted sRGB curve is a `pow` per
+    /// sample), most of a 1080x1920 photo's time.
     public func converted(to target: RGBColorSpace) -> RGBPicture {
         if target == space { return self }
-        var out = [UInt16](repeating: 0, count: samples.count)
-        if space.transfer == .linear && target.transfer != .linear {
-            let matrix = space == target.linear ? nil : ColorMatrix3.between(space, target.linear)
-            let table = ToneTable.encoding(target.transfer)
-            samples.withUnsafeBufferPointer { src in
-                table.withUnsafeBufferPointer { lut in
+        return RGBPicture(width: width, height: height, samples: Self.convert(samples, channels: 3, from: space, to: target), space: target)
+    }
+
+    /// RGBA samples (alpha after each pixel, kept as it is) converted as ``converted(to:)`` does.
+    static func convertRGBA(_ samples: [UInt16], from space: RGBColorSpace, to target: RGBColorSpace) -> [UInt16] {
+        convert(samples, channels: 4, from: space, to: target)
+    }
+
+    private static func convert(_ samples: [UInt16], channels: Int, from space: RGBColorSpace, to target: RGBColorSpace) -> [UInt16] {
+        var out = samples
+        let decode = ToneTable.decoding(space.transfer), encode = ToneTable.encoding(target.transfer)
+        let matrix = space.linear == target.linear ? nil : ColorMatrix3.between(space.linear, target.linear)
+        let pixels = samples.count / channels
+        let bands = pixels >= 1 << 16 ? ProcessInfo.processInfo.activeProcessorCount : 1
+        let band = (pixels + bands - 1) / bands
+        samples.withUnsafeBufferPointer { src in
+            decode.withUnsafeBufferPointer { dec in
+                encode.withUnsafeBufferPointer { enc in
                     out.withUnsafeMutableBufferPointer { dst in
-                        guard let m = matrix else {
-                            for i in 0..<src.count { dst[i] = lut[Int(src[i])] }
-                            return
-                        }
-                        for i in stride(from: 0, to: src.count, by: 3) {
-                            let r = Float(src[i]), g = Float(src[i + 1]), b = Float(src[i + 2])
-                            dst[i] = lut[ColorMatrix3.index(m.m[0] * r + m.m[1] * g + m.m[2] * b)]
-                            dst[i + 1] = lut[ColorMatrix3.index(m.m[3] * r + m.m[4] * g + m.m[5] * b)]
-                            dst[i + 2] = lut[ColorMatrix3.index(m.m[6] * r + m.m[7] * g + m.m[8] * b)]
+                        let (s, d, de, en) = (Shared(src), Shared(dst), Shared(dec), Shared(enc))
+                        DispatchQueue.concurrentPerform(iterations: bands) { index in
+                            let start = index * band * channels, end = min(pixels, (index + 1) * band) * channels
+                            guard start < end else { return }
+                            convert(s.pointer, d.pointer, start..<end, channels: channels, decode: de.pointer, encode: en.pointer, matrix: matrix)
                         }
                     }
                 }
             }
-        } else {
-            let transform = ColorTransform(from: ColorProfile.shared(space), .rgb16, to: ColorProfile.shared(target), .rgb16)!
-            samples.withUnsafeBytes { src in out.withUnsafeMutableBytes { transform.apply(src.baseAddress!, $0.baseAddress!, pixels: width * height) } }
         }
-        return RGBPicture(width: width, height: height, samples: out, space: target)
+        return out
+    }
+
+    private static func convert(_ src: UnsafeBufferPointer<UInt16>, _ dst: UnsafeMutableBufferPointer<UInt16>, _ range: Range<Int>,
+                                channels: Int, decode: UnsafeBufferPointer<UInt16>, encode: UnsafeBufferPointer<UInt16>,
+                                matrix: ColorMatrix3?) {
+        guard let m = matrix?.m else {
+            for i in stride(from: range.lowerBound, to: range.upperBound, by: channels) {
+                for c in 0..<3 { dst[i + c] = encode[Int(decode[Int(src[i + c])])] }
+            }
+            return
+        }
+        for i in stride(from: range.lowerBound, to: range.upperBound, by: channels) {
+            let r = Float(decode[Int(src[i])]), g = Float(decode[Int(src[i + 1])]), b = Float(decode[Int(src[i + 2])])
+            dst[i] = encode[ColorMatrix3.index(m[0] * r + m[1] * g + m[2] * b)]
+            dst[i + 1] = encode[ColorMatrix3.index(m[3] * r + m[4] * g + m[5] * b)]
+            dst[i + 2] = encode[ColorMatrix3.index(m[6] * r + m[7] * g + m[8] * b)]
+        }
     }
 
     /// 8-bit samples, rounded (for the 8-bit encoders).
@@ -108,4 +131,11 @@ public struct RGBPicture: Sendable {
         }
         return out
     }
+}
+
+/// A buffer pointer handed to the bands of a `concurrentPerform`, each of which touches only its
+/// own range.
+struct Shared<Pointer>: @unchecked Sendable {
+    let pointer: Pointer
+    init(_ pointer: Pointer) { self.pointer = pointer }
 }
