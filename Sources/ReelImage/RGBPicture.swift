@@ -26,26 +26,6 @@ public struct RGBPicture: Sendable {
     /// Its size.
     public var size: VideoDimensions { VideoDimensions(width: width, height: height) }
 
-    /// The picture turned a quarter clockwise (spec §4: a landscape camera's picture made portrait).
-    public func rotated(_ rotation: CaptureRotation) -> RGBPicture {
-        guard rotation == .clockwise else { return self }
-        var out = [UInt16](repeating: 0, count: samples.count)
-        let w = width, h = height
-        samples.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                // Output (x', y') = (h - 1 - y, x): output row y' is source column x = y'.
-                for y in 0..<h {
-                    let outX = h - 1 - y
-                    for x in 0..<w {
-                        let s = (y * w + x) * 3, d = (x * h + outX) * 3
-                        dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]
-                    }
-                }
-            }
-        }
-        return RGBPicture(width: h, height: w, samples: out, space: space)
-    }
-
     /// The pixels of `rect` (which must lie inside the picture).
     public func cropped(to rect: PixelRect) -> RGBPicture {
         precondition(rect.x >= 0 && rect.y >= 0 && rect.x + rect.width <= width && rect.y + rect.height <= height,

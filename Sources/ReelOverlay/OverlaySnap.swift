@@ -49,7 +49,8 @@ public struct OverlaySnapSettings: Sendable {
     }
 }
 
-/// One photo with artwork burned in (spec §4): the source's next picture, turned portrait,
+/// One photo with artwork burned in (spec §4): the source's next picture, turned portrait
+/// (``ReelMedia/PortraitSource``),
 /// cropped to what the preview shows, the artwork laid over it in linear Display P3 by the
 /// placement's transform, encoded with its profile and EXIF, placed durably. One frame, no
 /// multi-frame fusion: the shutter is the next frame.
@@ -134,8 +135,9 @@ public enum OverlaySnap {
 
     /// The source's first picture, and the source's name.
     static func capture(_ settings: OverlaySnapSettings) throws -> (VideoFrame, String) {
+        // Portrait before anything sees a picture (spec §4), as the overlay camera's preview will.
         let source: any CaptureSource
-        do { source = try settings.openSource(settings.source) } catch { throw Error.source(String(describing: error)) }
+        do { source = PortraitSource(try settings.openSource(settings.source)) } catch { throw Error.source(String(describing: error)) }
         var picture: VideoFrame?
         do {
             try source.run { sample in
@@ -150,12 +152,11 @@ public enum OverlaySnap {
         return (picture, source.name)
     }
 
-    /// The picture made portrait, cropped, with the artwork laid over it (linear Display P3).
+    /// The (portrait) picture cropped, with the artwork laid over it (linear Display P3).
     static func compose(_ frame: VideoFrame, art: Artwork?, settings: OverlaySnapSettings) throws -> RGBPicture {
         let samples: [UInt16]
         do { samples = try frame.rgb48() } catch { throw Error.source(String(describing: error)) }
-        let sensor = RGBPicture(width: frame.width, height: frame.height, samples: samples, space: .sRGB)
-        let portrait = sensor.rotated(CaptureRotation.forPicture(sensor.size))
+        let portrait = RGBPicture(width: frame.width, height: frame.height, samples: samples, space: .sRGB)
         let shown = portrait.cropped(to: settings.crop.pixels(of: portrait.size))
         let transform = art.map { settings.placement.transform(art: $0.size, preview: shown.size) } ?? .identity
         return OverlayCompositor.composite(camera: shown, art: art, transform: transform)

@@ -1,0 +1,145 @@
+import CFFmpeg
+import Foundation
+import ReelCore
+import Synchronization
+
+/// A source whose pictures are always portrait (spec §4: "pixels are always portrait"): each
+/// landscape picture is turned a quarter clockwise (``ReelCore/CaptureRotation``) on the
+/// source's own thread, before any consumer of the fan-out sees it. The rule is applied to
+/// every picture, so a source that changes size mid-stream is turned from its first changed
+/// picture on. Sound passes untouched.
+public final class PortraitSource: CaptureSource, @unchecked Sendable {
+    /// The source turned.
+    public let inner: any CaptureSource
+    private let converter = Mutex<PictureConverter?>(nil)
+
+    /// `inner`, delivering portrait pictures.
+    public init(_ inner: any CaptureSource) {
+        self.inner = inner
+    }
+
+    /// The inner source's format, portrait.
+    public var format: CaptureFormat {
+        var format = inner.format
+        let turned = CaptureRotation.forPicture(VideoDimensions(width: format.width, height: format.height))
+            .apply(to: VideoDimensions(width: format.width, height: format.height))
+        format.width = turned.width
+        format.height = turned.height
+        return format
+    }
+
+    public var name: String { inner.name }
+
+    public func run(_ deliver: (CaptureSample) throws -> Void) throws {
+        try inner.run { sample in
+            guard case let .video(frame) = sample,
+                  CaptureRotation.forPicture(VideoDimensions(width: frame.width, height: frame.height)) == .clockwise else {
+                return try deliver(sample)
+            }
+            try deliver(.video(try turned(frame)))
+        }
+    }
+
+    public func stop() { inner.stop() }
+
+    /// `frame` turned a quarter clockwise, as a new yuv420p picture (other formats are made
+    /// yuv420p at their own size first).
+    func turned(_ frame: VideoFrame) throws -> VideoFrame {
+        let source: VideoFrame
+        if frame.avFrame.pointee.format == AV_PIX_FMT_YUV420P.rawValue {
+            source = frame
+        } else {
+            source = try converter.withLock { converter in
+                if converter == nil || converter!.width != frame.width || converter!.height != frame.height {
+                    converter = PictureConverter(width: frame.width, height: frame.height)
+                }
+                return try converter!.convert(frame)
+            }
+        }
+        let width = source.width, height = source.height
+        let out = try VideoFrame.allocate(width: height, height: width, format: AV_PIX_FMT_YUV420P)
+        let s = source.avFrame.pointee, d = out.pointee
+        Self.turn(s.data.0!, Int(s.linesize.0), width, height, into: d.data.0!, Int(d.linesize.0))
+        Self.turn(s.data.1!, Int(s.linesize.1), (width + 1) / 2, (height + 1) / 2, into: d.data.1!, Int(d.linesize.1))
+        Self.turn(s.data.2!, Int(s.linesize.2), (width + 1) / 2, (height + 1) / 2, into: d.data.2!, Int(d.linesize.2))
+        out.pointee.color_range = s.color_range
+        out.pointee.colorspace = s.colorspace
+        return VideoFrame(taking: out, captureTime: frame.captureTime)
+    }
+
+    /// One plane of `width` × `height` turned a quarter clockwise: source (x, y) goes to
+    /// (height − 1 − y, x).
+    static func turn(_ src: UnsafeMutablePointer<UInt8>, _ srcStride: Int, _ width: Int, _ height: Int,
+                     into dst: UnsafeMutablePointer<UInt8>, _ dstStride: Int) {
+        for y in 0..<height {
+            let row = src + y * srcStride
+            let column = height - 1 - y
+            for x in 0..<width { dst[x * dstStride + column] = row[x] }
+        }
+    }
+}
+
+/// A source that can be switched to another while it runs (the overlay camera's lens switch):
+/// one stream for the consumers, every source inside a ``PortraitSource``, so the turn is in
+/// place before the new source's first picture (spec §4: "switching lenses must re-apply 90°
+/// before the new input delivers frames").
+public final class SourceSwitcher: CaptureSource, @unchecked Sendable {
+    private struct State {
+        var current: PortraitSource
+        var next: PortraitSource?
+        var stopped = false
+    }
+
+    private let open: @Sendable (SourceSpec) throws -> any CaptureSource
+    private let state: Mutex<State>
+
+    /// Starts with `initial`, opened (and so checked) now; `open` opens each source.
+    public init(initial: SourceSpec, open: @escaping @Sendable (SourceSpec) throws -> any CaptureSource = { try CaptureSources.open($0) }) throws {
+        self.open = open
+        state = Mutex(State(current: PortraitSource(try open(initial))))
+    }
+
+    /// The current source's format (portrait).
+    public var format: CaptureFormat { state.withLock { $0.current.format } }
+
+    public var name: String { state.withLock { $0.current.name } }
+
+    /// Switches to `spec`: it is opened here (an error leaves the current source running), then
+    /// the current one is asked to stop and ``run(_:)`` goes on with the new one.
+    public func switchTo(_ spec: SourceSpec) throws {
+        let next = PortraitSource(try open(spec))
+        let previous = state.withLock { state -> PortraitSource? in
+            guard !state.stopped else { return nil }
+            state.next = next
+            return state.current
+        }
+        previous?.stop()
+    }
+
+    public func run(_ deliver: (CaptureSample) throws -> Void) throws {
+        while true {
+            let source = state.withLock { state -> PortraitSource? in
+                if state.stopped { return nil }
+                if let next = state.next {
+                    state.current = next
+                    state.next = nil
+                }
+                return state.current
+            }
+            guard let source else { return }
+            try source.run(deliver)
+            // A source ends because it was switched away from (a next one waits), stopped, or
+            // ran out by itself (then the switcher ends too).
+            let switched = state.withLock { !$0.stopped && $0.next != nil }
+            if !switched { return }
+        }
+    }
+
+    public func stop() {
+        let current = state.withLock { state -> PortraitSource in
+            state.stopped = true
+            return state.current
+        }
+        current.stop()
+    }
+}
