@@ -8,7 +8,7 @@ import ReelRuntime
 public struct OverlaySnapSettings: Sendable {
     /// The camera, file or test pattern.
     public var source: SourceSpec
-    /// The artwork (a PNG), or nil for a plain photo.
+    /// The artwork (a PNG with alpha, or a JPEG, HEIC or TIFF), or nil for a plain photo.
     public var artPath: String?
     /// Where the artwork sits over the preview.
     public var placement: OverlayPlacement
@@ -24,7 +24,7 @@ public struct OverlaySnapSettings: Sendable {
     public var outputPath: String
     /// Replace a file already at `outputPath` (otherwise it is an error).
     public var replace: Bool
-    /// The software tag, e.g. "reel 0.9".
+    /// The software tag, e.g. "reel 0.13.0".
     public var software: String
     /// Opens the source (``CaptureSources/open(_:realTime:)`` unless a test says otherwise).
     public var openSource: @Sendable (SourceSpec) throws -> any CaptureSource
@@ -50,8 +50,7 @@ public struct OverlaySnapSettings: Sendable {
 }
 
 /// One photo with artwork burned in (spec §4): the source's next picture, turned portrait
-/// (``ReelMedia/PortraitSource``),
-/// cropped to what the preview shows, the artwork laid over it in linear Display P3 by the
+/// (``ReelMedia/PortraitSource``), cropped to what the preview shows, the artwork laid over it in linear Display P3 by the
 /// placement's transform, encoded with its profile and EXIF, placed durably. One frame, no
 /// multi-frame fusion: the shutter is the next frame.
 public enum OverlaySnap {
