@@ -47,7 +47,7 @@ public enum ReelCommandLine {
     /// The tool's declaration, built from ``subcommands``.
     public static let tool = ToolSpec(
         name: "reel",
-        summary: "A camera pipeline for Linux: a study recorder (active-time timelapses, privacy export) and live HLS without a media server.",
+        summary: "A camera pipeline for Linux: a study recorder (active-time timelapses, privacy export), live HLS without a media server, and an overlay camera (colour-managed photos with artwork).",
         commands: subcommands.map(\.spec),
         version: { ReelVersion.text }
     )
