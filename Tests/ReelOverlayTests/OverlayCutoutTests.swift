@@ -117,7 +117,7 @@ struct OverlayCutoutTests {
         let models = VisionModels.current()
         try #require(FileManager.default.fileExists(atPath: models.segmentationModel),
                      "the person-segmentation model is missing: run make setup (scripts/fetch-segmentation-model.sh)")
-        let photo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../shared/testdata/astronaut.png").standardized.path
+        let photo = TestPhotos.astronautPath  // the repository's fixture (REEL_TEST_PHOTO overrides)
         let result = try OverlayCutout.run(OverlayCutoutSettings(photoPath: photo, x: 0.5, y: 0.4))
         #expect(result.method == "person" && result.note == nil)
         let a = try alpha(result, folder: folder, photoWidth: 512, photoHeight: 512)
