@@ -92,7 +92,8 @@ public final class ColorProfile: @unchecked Sendable {
         return count > 0 ? String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
     }
 
-    private static func curve(_ transfer: RGBColorSpace.Transfer) -> OpaquePointer {
+    /// A new lcms2 tone curve for `transfer` (the caller frees it with `cmsFreeToneCurve`).
+    static func curve(_ transfer: RGBColorSpace.Transfer) -> OpaquePointer {
         switch transfer {
         case .linear:
             return cmsBuildGamma(nil, 1.0)

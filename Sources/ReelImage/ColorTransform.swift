@@ -90,9 +90,7 @@ enum ToneTable {
     private static func make(_ transfer: RGBColorSpace.Transfer, encoding: Bool) -> [UInt16] {
         var ramp = (0...65535).map { UInt16($0) }
         guard transfer != .linear else { return ramp }
-        var parameters: [Double] = [2.4, 1 / 1.055, 0.055 / 1.055, 1 / 12.92, 0.04045]
-        let curve = cmsBuildParametricToneCurve(nil, 4, &parameters)!
-        let linear = cmsBuildGamma(nil, 1.0)!
+        let curve = ColorProfile.curve(transfer), linear = ColorProfile.curve(.linear)
         var white = cmsCIExyY(x: 0.3127, y: 0.3290, Y: 1)
         let linearGrey = cmsCreateGrayProfile(&white, linear)!, curvedGrey = cmsCreateGrayProfile(&white, curve)!
         let (from, to) = encoding ? (linearGrey, curvedGrey) : (curvedGrey, linearGrey)
