@@ -2,30 +2,9 @@ import CImage
 import Foundation
 import ReelCore
 
-/// The formats a photo is saved in (spec §4), each with its colour space and depth.
-public enum StillFormat: String, Sendable, CaseIterable, Codable {
-    /// HEIC (HEVC), 8-bit Display P3.
-    case heic
-    /// JPEG, 8-bit sRGB.
-    case jpeg
-    /// TIFF, 16-bit Display P3, deflate.
-    case tiff
-
+extension StillFormat {
     /// The colour space the photo is written in.
     public var space: RGBColorSpace { self == .jpeg ? .sRGB : .displayP3 }
-
-    /// The usual file name extension.
-    public var fileExtension: String { self == .jpeg ? "jpg" : rawValue }
-
-    /// The format a file name's extension names (heic/heif, jpg/jpeg, tif/tiff), if any.
-    public init?(fileExtension: String) {
-        switch fileExtension.lowercased() {
-        case "heic", "heif": self = .heic
-        case "jpg", "jpeg": self = .jpeg
-        case "tif", "tiff": self = .tiff
-        default: return nil
-        }
-    }
 }
 
 /// What a photo carries besides its pixels.

@@ -1,7 +1,8 @@
 /// Where Reel keeps files for a user, after the XDG Base Directory specification: data
 /// (`$XDG_DATA_HOME`, default `~/.local/share`), state (`$XDG_STATE_HOME`, default
-/// `~/.local/state`), cache (`$XDG_CACHE_HOME`, default `~/.cache`) and videos
-/// (`$XDG_VIDEOS_DIR`, default `~/Videos`), where `~` is `$HOME`.
+/// `~/.local/state`), cache (`$XDG_CACHE_HOME`, default `~/.cache`), videos
+/// (`$XDG_VIDEOS_DIR`, default `~/Videos`) and pictures (`$XDG_PICTURES_DIR`, default
+/// `~/Pictures`), where `~` is `$HOME`.
 ///
 /// A pure value: the caller passes the environment and the account's home folder (from the
 /// password database), so tests need no real home. `$HOME` wins over the account's home, as in
@@ -19,6 +20,8 @@ public struct XDGDirectories: Sendable, Equatable {
     public var cache: String
     /// The user's videos (`~/Videos`).
     public var videos: String
+    /// The user's pictures (`~/Pictures`): the overlay camera's photos.
+    public var pictures: String
 
     /// The folders for `environment`; `accountHome` is used only when `$HOME` is unset, empty
     /// or relative.
@@ -34,6 +37,7 @@ public struct XDGDirectories: Sendable, Equatable {
         state = resolve("XDG_STATE_HOME", ".local/state")
         cache = resolve("XDG_CACHE_HOME", ".cache")
         videos = resolve("XDG_VIDEOS_DIR", "Videos")
+        pictures = resolve("XDG_PICTURES_DIR", "Pictures")
     }
 
     /// `path` with a leading `~` or `~/` replaced by ``home`` (as a shell would; `~user` and

@@ -65,6 +65,27 @@ public enum StudioRoute: Sendable, Hashable {
     /// `/api/live`: the live stream (GET); starts `reel live` (POST). `/api/live/stop` ends it (POST).
     case live
     case stopLive
+    /// `/api/overlay`: the overlay camera's state with the artwork's transform for each preview
+    /// (GET); changes it (POST, ``OverlayCameraState/Change``).
+    case overlay
+    /// `/api/overlay/preview?view=unfiltered|square|circle|tall`: a preview of the overlay
+    /// camera, a stream of JPEGs.
+    case overlayPreview
+    /// `/api/overlay/shoot`: takes a photo (POST).
+    case overlayShoot
+    /// `/api/overlay/assets`: the artwork (GET); imports one (POST, the image as the body).
+    /// `/api/overlay/assets/ID`: its picture as a PNG for the page (GET); `…/remove` (POST).
+    case overlayAssets
+    case overlayAsset(UUID)
+    case removeOverlayAsset(UUID)
+    /// `/api/overlay/photos`: the gallery, newest first. `/api/overlay/photos/NAME`: the photo's
+    /// file; `…/NAME/view`: a JPEG of it a browser can show, upright (GET).
+    case overlayPhotos
+    case overlayPhoto(String)
+    case overlayPhotoView(String)
+    /// `/api/overlay/cutout`: cuts the subject at a point of a gallery photo out into a new
+    /// asset (POST).
+    case overlayCutout
 
     /// What of one session a path names.
     public enum SessionPart: String, Sendable, Hashable, CaseIterable {
@@ -87,7 +108,7 @@ public enum StudioRoute: Sendable, Hashable {
     }
 
     /// The page's files.
-    public static let assetNames: Set<String> = ["app.js", "common.js", "record.js", "library.js", "stats.js", "materials.js", "backup.js", "review.js", "exports.js", "live.js", "style.css", "icon.svg"]
+    public static let assetNames: Set<String> = ["app.js", "common.js", "record.js", "library.js", "stats.js", "materials.js", "backup.js", "review.js", "exports.js", "live.js", "overlay.js", "style.css", "icon.svg"]
 
     public init?(path: String) {
         switch path {
@@ -118,13 +139,19 @@ public enum StudioRoute: Sendable, Hashable {
         case "/api/export/file": self = .exportFile
         case "/api/live": self = .live
         case "/api/live/stop": self = .stopLive
+        case "/api/overlay": self = .overlay
+        case "/api/overlay/preview": self = .overlayPreview
+        case "/api/overlay/shoot": self = .overlayShoot
+        case "/api/overlay/assets": self = .overlayAssets
+        case "/api/overlay/photos": self = .overlayPhotos
+        case "/api/overlay/cutout": self = .overlayCutout
         default:
             let stamps = "/api/stamps/"
             if path.hasPrefix(stamps), StampName.isValid(path.dropFirst(stamps.count)) {
                 self = .stamp(String(path.dropFirst(stamps.count)))
                 return
             }
-            if let session = Self.session(path) ?? Self.material(path) {
+            if let session = Self.session(path) ?? Self.material(path) ?? Self.overlayAssetRoute(path) ?? Self.overlayPhotoRoute(path) {
                 self = session
                 return
             }
@@ -167,6 +194,30 @@ public enum StudioRoute: Sendable, Hashable {
         }
     }
 
+    /// `/api/overlay/assets/ID` and `/api/overlay/assets/ID/remove`, the id whole and in lowercase.
+    private static func overlayAssetRoute(_ path: String) -> StudioRoute? {
+        let prefix = "/api/overlay/assets/"
+        guard path.hasPrefix(prefix) else { return nil }
+        let rest = path.dropFirst(prefix.count)
+        guard let id = lowercaseID(rest.prefix(36)) else { return nil }
+        switch rest.dropFirst(36) {
+        case "": return .overlayAsset(id)
+        case "/remove": return .removeOverlayAsset(id)
+        default: return nil
+        }
+    }
+
+    /// `/api/overlay/photos/NAME` and `/api/overlay/photos/NAME/view`, NAME an ``OverlayPhotoName``.
+    private static func overlayPhotoRoute(_ path: String) -> StudioRoute? {
+        let prefix = "/api/overlay/photos/"
+        guard path.hasPrefix(prefix) else { return nil }
+        var rest = path.dropFirst(prefix.count)
+        let view = rest.hasSuffix("/view")
+        if view { rest = rest.dropLast(5) }
+        guard OverlayPhotoName.isValid(rest) else { return nil }
+        return view ? .overlayPhotoView(String(rest)) : .overlayPhoto(String(rest))
+    }
+
     /// A UUID written as the library writes it: 36 characters, lowercase.
     private static func lowercaseID(_ text: Substring) -> UUID? {
         guard text.count == 36, text == text.lowercased() else { return nil }
@@ -177,10 +228,11 @@ public enum StudioRoute: Sendable, Hashable {
     public var methods: [String] {
         switch self {
         case .page, .asset, .status, .events, .sources, .camera, .preview, .previewPicture, .recording, .sessions, .stats, .statsChart,
-             .materialCover, .stamp, .exportFile:
+             .materialCover, .stamp, .exportFile, .overlayPreview, .overlayAsset, .overlayPhotos, .overlayPhoto, .overlayPhotoView:
             ["GET", "HEAD"]
-        case .signOut, .chooseSource, .startRecording, .controlRecording, .removeMaterial, .restore, .scanBarcode, .vlog, .stopExport, .stopLive: ["POST"]
-        case .tags, .goals, .materials, .backup, .stamps, .export, .live: ["GET", "HEAD", "POST"]
+        case .signOut, .chooseSource, .startRecording, .controlRecording, .removeMaterial, .restore, .scanBarcode, .vlog, .stopExport, .stopLive,
+             .overlayShoot, .removeOverlayAsset, .overlayCutout: ["POST"]
+        case .tags, .goals, .materials, .backup, .stamps, .export, .live, .overlay, .overlayAssets: ["GET", "HEAD", "POST"]
         case .session(_, let part):
             switch part {
             case .record, .thumbnail, .video, .frame: ["GET", "HEAD"]
