@@ -100,3 +100,41 @@ public struct Artwork: Sendable {
         }
     }
 }
+
+extension Artwork {
+    /// The artwork as a page shows it: an 8-bit sRGB PNG with straight alpha and the sRGB
+    /// profile, at most `maxSide` pixels on its long side (reduced by whole-pixel box averages
+    /// of the premultiplied linear samples, so edges stay right). A browser cannot show HEIC or
+    /// 16-bit TIFF artwork; this it can, drawn with the same transform the photo is burned in with.
+    public func displayPNG(maxSide: Int = 2048) throws(PNGWriter.Error) -> Data {
+        let factor = max(1, (max(width, height) + maxSide - 1) / maxSide)
+        let (w, h) = (max(1, width / factor), max(1, height / factor))
+        var straight = [UInt16](repeating: 0, count: w * h * 4)
+        samples.withUnsafeBufferPointer { src in
+            straight.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<h {
+                    for x in 0..<w {
+                        var sum = (0, 0, 0, 0)
+                        for dy in 0..<factor {
+                            var i = ((y * factor + dy) * width + x * factor) * 4
+                            for _ in 0..<factor {
+                                sum = (sum.0 + Int(src[i]), sum.1 + Int(src[i + 1]), sum.2 + Int(src[i + 2]), sum.3 + Int(src[i + 3]))
+                                i += 4
+                            }
+                        }
+                        let o = (y * w + x) * 4
+                        let alpha = sum.3
+                        dst[o + 3] = UInt16((alpha + factor * factor / 2) / (factor * factor))
+                        guard alpha > 0 else { continue }
+                        // Un-premultiply: colour sum ÷ alpha sum (the box's average colour where it is opaque).
+                        dst[o] = UInt16(min(65535, (sum.0 * 65535 + alpha / 2) / alpha))
+                        dst[o + 1] = UInt16(min(65535, (sum.1 * 65535 + alpha / 2) / alpha))
+                        dst[o + 2] = UInt16(min(65535, (sum.2 * 65535 + alpha / 2) / alpha))
+                    }
+                }
+            }
+        }
+        let encoded = RGBPicture.convertRGBA(straight, from: .linearDisplayP3, to: .sRGB)
+        return try PNGWriter.encode(width: w, height: h, samples: encoded, bitDepth: 8, icc: ColorProfile.shared(.sRGB).iccData)
+    }
+}

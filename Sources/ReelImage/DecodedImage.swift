@@ -105,3 +105,45 @@ public enum PNGWriter {
         return Data(bytes: data, count: buffer.length)
     }
 }
+
+extension DecodedImage {
+    /// The picture in 16-bit sRGB, reduced by whole-pixel box averages of its code values to at
+    /// most `maxSide` on its long side, alpha dropped: what a browser is shown of a photo (the
+    /// gallery), converted from its own profile (Reel's spaces by their curves and matrix, any
+    /// other through lcms2).
+    public func reducedSRGB(maxSide: Int) -> RGBPicture {
+        let factor = max(1, (max(width, height) + maxSide - 1) / maxSide)
+        let (w, h, pw) = (max(1, width / factor), max(1, height / factor), width)
+        var rgba = [UInt16](repeating: 65535, count: w * h * 4)
+        samples.withUnsafeBufferPointer { src in
+            rgba.withUnsafeMutableBufferPointer { dst in
+                let n = factor * factor
+                for y in 0..<h {
+                    for x in 0..<w {
+                        var sum = (0, 0, 0)
+                        for dy in 0..<factor {
+                            var i = ((y * factor + dy) * pw + x * factor) * 4
+                            for _ in 0..<factor {
+                                sum = (sum.0 + Int(src[i]), sum.1 + Int(src[i + 1]), sum.2 + Int(src[i + 2]))
+                                i += 4
+                            }
+                        }
+                        let o = (y * w + x) * 4
+                        dst[o] = UInt16((sum.0 + n / 2) / n); dst[o + 1] = UInt16((sum.1 + n / 2) / n); dst[o + 2] = UInt16((sum.2 + n / 2) / n)
+                    }
+                }
+            }
+        }
+        var converted: [UInt16]
+        if let space = knownSpace {
+            converted = RGBPicture.convertRGBA(rgba, from: space, to: .sRGB)
+        } else {
+            converted = rgba
+            let transform = ColorTransform(from: profile, .rgba16, to: ColorProfile.shared(.sRGB), .rgba16)!
+            rgba.withUnsafeBytes { src in converted.withUnsafeMutableBytes { transform.apply(src.baseAddress!, $0.baseAddress!, pixels: w * h) } }
+        }
+        var rgb = [UInt16](repeating: 0, count: w * h * 3)
+        for i in 0..<(w * h) { (rgb[i * 3], rgb[i * 3 + 1], rgb[i * 3 + 2]) = (converted[i * 4], converted[i * 4 + 1], converted[i * 4 + 2]) }
+        return RGBPicture(width: w, height: h, samples: rgb, space: .sRGB)
+    }
+}

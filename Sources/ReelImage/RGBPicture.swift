@@ -119,3 +119,25 @@ struct Shared<Pointer>: @unchecked Sendable {
     let pointer: Pointer
     init(_ pointer: Pointer) { self.pointer = pointer }
 }
+
+extension RGBPicture {
+    /// The picture with `mask` applied: each pixel scaled by the mask's coverage (black where
+    /// the mask keeps nothing). Meant for linear light, where a half-covered edge pixel is half
+    /// its light.
+    public func masked(_ mask: PhotoMask) -> RGBPicture {
+        guard mask != .none else { return self }
+        var out = self
+        let (width, height) = (self.width, self.height)
+        out.samples.withUnsafeMutableBufferPointer { px in
+            for y in 0..<height {
+                for x in 0..<width {
+                    let keep = mask.coverage(x: x, y: y, width: width, height: height)
+                    guard keep < 1 else { continue }
+                    let i = (y * width + x) * 3
+                    for c in 0..<3 { px[i + c] = UInt16((Double(px[i + c]) * keep).rounded()) }
+                }
+            }
+        }
+        return out
+    }
+}

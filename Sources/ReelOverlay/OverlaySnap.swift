@@ -14,6 +14,8 @@ public struct OverlaySnapSettings: Sendable {
     public var placement: OverlayPlacement
     /// The region of the portrait picture the preview shows (and the photo keeps).
     public var crop: PhotoCropSpec
+    /// The mask over that region (a filter preset's), after the artwork.
+    public var mask: PhotoMask
     /// How the device is held: the photo's EXIF orientation.
     public var orientation: DeviceOrientation
     /// HEIC, JPEG or TIFF.
@@ -31,7 +33,7 @@ public struct OverlaySnapSettings: Sendable {
 
     /// Settings for a photo of `source` written to `outputPath` as `format`.
     public init(source: SourceSpec, artPath: String? = nil, placement: OverlayPlacement = .default,
-                crop: PhotoCropSpec = .whole, orientation: DeviceOrientation = .upright, format: StillFormat,
+                crop: PhotoCropSpec = .whole, mask: PhotoMask = .none, orientation: DeviceOrientation = .upright, format: StillFormat,
                 quality: Int = StillEncoder.defaultQuality, outputPath: String, replace: Bool = false,
                 software: String = "reel",
                 openSource: @escaping @Sendable (SourceSpec) throws -> any CaptureSource = { try CaptureSources.open($0) }) {
@@ -39,6 +41,7 @@ public struct OverlaySnapSettings: Sendable {
         self.artPath = artPath
         self.placement = placement
         self.crop = crop
+        self.mask = mask
         self.orientation = orientation
         self.format = format
         self.quality = quality
@@ -46,6 +49,48 @@ public struct OverlaySnapSettings: Sendable {
         self.replace = replace
         self.software = software
         self.openSource = openSource
+    }
+
+    /// How the photo is made from the picture.
+    public var recipe: OverlayPhotoRecipe {
+        OverlayPhotoRecipe(placement: placement, crop: crop, mask: mask, orientation: orientation, format: format, quality: quality,
+                           software: software)
+    }
+}
+
+/// How a photo is made from a (portrait) picture: the crop, the artwork's placement, the mask,
+/// and what the file says. `reel overlay snap` and the studio's shutter share it.
+public struct OverlayPhotoRecipe: Sendable, Equatable {
+    public var placement: OverlayPlacement
+    public var crop: PhotoCropSpec
+    public var mask: PhotoMask
+    public var orientation: DeviceOrientation
+    public var format: StillFormat
+    public var quality: Int
+    /// The software tag, e.g. "reel 0.13.0".
+    public var software: String
+
+    public init(placement: OverlayPlacement = .default, crop: PhotoCropSpec = .whole, mask: PhotoMask = .none,
+                orientation: DeviceOrientation = .upright, format: StillFormat, quality: Int = StillEncoder.defaultQuality,
+                software: String = "reel") {
+        self.placement = placement
+        self.crop = crop
+        self.mask = mask
+        self.orientation = orientation
+        self.format = format
+        self.quality = quality
+        self.software = software
+    }
+
+    /// Throws when a setting is out of range.
+    public func validate() throws(OverlaySnap.Error) {
+        do {
+            try placement.validate()
+            try crop.validate()
+        } catch {
+            throw .settings(String(describing: error))
+        }
+        guard (1...100).contains(quality) else { throw .settings("quality \(quality) is outside 1…100") }
     }
 }
 
@@ -100,32 +145,45 @@ public enum OverlaySnap {
         let art = try prepare(settings)
         var clock = Stopwatch()
         let (frame, camera) = try capture(settings)
-        let date = now()
         let captureSeconds = clock.lap()
-        let photo = try compose(frame, art: art, settings: settings)
-        let compositeSeconds = clock.lap()
-        let metadata = StillMetadata(orientation: settings.orientation, date: date, camera: camera, software: settings.software)
-        let data = try StillEncoder.encode(photo, as: settings.format, metadata: metadata, quality: settings.quality)
-        let encodeSeconds = clock.lap()
+        let photo = try self.photo(of: frame, camera: camera, art: art, recipe: settings.recipe, date: now())
+        clock = Stopwatch()
         do {
-            try DurableFile.write(data, to: settings.outputPath, ifExists: settings.replace ? .replace : .fail)
+            try DurableFile.write(photo.data, to: settings.outputPath, ifExists: settings.replace ? .replace : .fail)
         } catch {
             throw Error.write(String(describing: error))
         }
-        return Report(path: settings.outputPath, size: photo.size, bytes: data.count, camera: camera,
-                      captureSeconds: captureSeconds, compositeSeconds: compositeSeconds,
-                      encodeSeconds: encodeSeconds, writeSeconds: clock.lap())
+        return Report(path: settings.outputPath, size: photo.size, bytes: photo.data.count, camera: camera,
+                      captureSeconds: captureSeconds, compositeSeconds: photo.compositeSeconds,
+                      encodeSeconds: photo.encodeSeconds, writeSeconds: clock.lap())
+    }
+
+    /// A photo made, not yet written.
+    public struct Photo: Sendable {
+        /// The encoded file.
+        public var data: Data
+        /// Its size in pixels (stored portrait).
+        public var size: VideoDimensions
+        /// Seconds to convert, crop, composite and mask.
+        public var compositeSeconds: Double
+        /// Seconds to encode.
+        public var encodeSeconds: Double
+    }
+
+    /// The photo of a (portrait) `frame` by `recipe`, taken at `date` with `camera`.
+    public static func photo(of frame: VideoFrame, camera: String, art: Artwork?, recipe: OverlayPhotoRecipe, date: Date) throws -> Photo {
+        try recipe.validate()
+        var clock = Stopwatch()
+        let picture = try compose(frame, art: art, recipe: recipe)
+        let compositeSeconds = clock.lap()
+        let metadata = StillMetadata(orientation: recipe.orientation, date: date, camera: camera, software: recipe.software)
+        let data = try StillEncoder.encode(picture, as: recipe.format, metadata: metadata, quality: recipe.quality)
+        return Photo(data: data, size: picture.size, compositeSeconds: compositeSeconds, encodeSeconds: clock.lap())
     }
 
     /// Checks the settings and reads the artwork, before any camera is opened.
     static func prepare(_ settings: OverlaySnapSettings) throws -> Artwork? {
-        do {
-            try settings.placement.validate()
-            try settings.crop.validate()
-        } catch {
-            throw Error.settings(String(describing: error))
-        }
-        guard (1...100).contains(settings.quality) else { throw Error.settings("quality \(settings.quality) is outside 1…100") }
+        try settings.recipe.validate()
         if !settings.replace, FileManager.default.fileExists(atPath: settings.outputPath) {
             throw Error.write("\(settings.outputPath) already exists (choose another name, or replace it)")
         }
@@ -151,14 +209,14 @@ public enum OverlaySnap {
         return (picture, source.name)
     }
 
-    /// The (portrait) picture cropped, with the artwork laid over it (linear Display P3).
-    static func compose(_ frame: VideoFrame, art: Artwork?, settings: OverlaySnapSettings) throws -> RGBPicture {
+    /// The (portrait) picture cropped, with the artwork laid over it (linear Display P3), masked.
+    static func compose(_ frame: VideoFrame, art: Artwork?, recipe: OverlayPhotoRecipe) throws -> RGBPicture {
         let samples: [UInt16]
         do { samples = try frame.rgb48() } catch { throw Error.source(String(describing: error)) }
         let portrait = RGBPicture(width: frame.width, height: frame.height, samples: samples, space: .sRGB)
-        let shown = portrait.cropped(to: settings.crop.pixels(of: portrait.size))
-        let transform = art.map { settings.placement.transform(art: $0.size, preview: shown.size) } ?? .identity
-        return OverlayCompositor.composite(camera: shown, art: art, transform: transform)
+        let shown = portrait.cropped(to: recipe.crop.pixels(of: portrait.size))
+        let transform = art.map { recipe.placement.transform(art: $0.size, preview: shown.size) } ?? .identity
+        return OverlayCompositor.composite(camera: shown, art: art, transform: transform).masked(recipe.mask)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ReelImage
 import ReelTestSupport
 import Testing
 
@@ -41,13 +42,40 @@ struct OverlayCommandTests {
         #expect(leftovers == ["kept.jpg"], "only the forced photo: \(leftovers)")
     }
 
+    @Test("--filter circle: a square photo black outside the inscribed circle; --filter with --aspect is refused")
+    func filter() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanup() }
+        let run = try ReelBinary.run(["overlay", "snap", "--source", "test:1280x720", "--filter", "circle", "-o", folder.path("round.tiff")])
+        #expect(run.status == 0 && run.stdout.contains("TIFF 720x720"), "\(run.stdout) \(run.stderr)")
+        let picture = try DecodedPicture(folder.path("round.tiff"))
+        #expect(picture.rgb(2, 2) == [0, 0, 0] && picture.rgb(717, 717) == [0, 0, 0], "the corners are black")
+        #expect(picture.rgb(360, 360) != [0, 0, 0] && picture.rgb(360, 5).reduce(0, +) > 0, "inside the circle the picture is kept")
+        let both = try ReelBinary.run(["overlay", "snap", "--filter", "square", "--aspect", "3:4", "-o", folder.path("x.jpg")])
+        #expect(both.status == 64 && both.stderr.contains("--aspect or --filter"), "\(both.stderr)")
+        let unknown = try ReelBinary.run(["overlay", "snap", "--filter", "sepia", "-o", folder.path("y.jpg")])
+        #expect(unknown.status == 64 && unknown.stderr.contains("square"), "\(unknown.stderr)")
+    }
+
     @Test("help lists every option of snap")
     func help() throws {
         let help = try ReelBinary.run(["overlay", "snap", "--help"])
         #expect(help.status == 0)
-        for option in ["--source", "--art", "--anchor", "--offset", "--scale", "--rotate", "--aspect", "--zoom", "--orientation",
+        for option in ["--source", "--art", "--anchor", "--offset", "--scale", "--rotate", "--aspect", "--filter", "--zoom", "--orientation",
                        "--format", "--quality", "--output", "--force"] {
             #expect(help.stdout.contains(option), "\(option) in help")
         }
+    }
+}
+
+/// A photo's stored 8-bit code values (ReelImage's reader, no colour conversion).
+struct DecodedPicture {
+    let image: DecodedImage
+
+    init(_ path: String) throws { image = try DecodedImage(path: path) }
+
+    func rgb(_ x: Int, _ y: Int) -> [Int] {
+        let i = (y * image.width + x) * 4
+        return (0..<3).map { Int(image.samples[i + $0]) * 255 / 65535 }
     }
 }

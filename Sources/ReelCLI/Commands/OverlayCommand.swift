@@ -34,6 +34,8 @@ enum OverlayCommand {
                                      help: "Turn the artwork clockwise about its centre.")
     static let aspect = Option.value("aspect", placeholder: "W:H",
                                      help: "The preview's shape (3:4, 9:16, 1:1): the photo keeps what such a preview shows, centred. Default: the whole picture.")
+    static let filter = Option.value("filter", choices: OverlayFilter.allCases.map(\.rawValue),
+                                     help: "A filter preset of the studio's filtered preview: square, circle (a square seen through a round window, black outside) or tall (9:16). Instead of --aspect.")
     static let zoom = Option.value("zoom", as: Double.self, default: "1", help: "Magnify about the centre (1…8); the photo keeps what is shown.")
     static let orientation = Option.value("orientation", placeholder: "DEGREES", default: "0", choices: ["0", "90", "-90", "180"],
                                           help: "How the device is held: sets the EXIF orientation (0 → 1, 90 → 8, -90 → 6, 180 → 3); pixels stay portrait.")
@@ -63,11 +65,12 @@ enum OverlayCommand {
             """,
         subcommands: [
             CommandSpec(name: "snap", summary: "Take one photo with the artwork burned in.",
-                        options: [source, art, asset, anchor, offset, scale, rotate, aspect, zoom, orientation, format, quality, output, force,
+                        options: [source, art, asset, anchor, offset, scale, rotate, aspect, filter, zoom, orientation, format, quality, output, force,
                                   LibraryOption.option],
                         examples: ["reel overlay snap --source v4l2:/dev/video0 --art frame.png -o photo.heic",
                                    "reel overlay snap --art sticker.png --anchor bottom-right --scale 0.4 --rotate -12 --orientation 90 -o photo.jpg",
-                                   "reel overlay snap --source file:clip.mp4 --aspect 3:4 --format tiff -o photo.tiff"]),
+                                   "reel overlay snap --source file:clip.mp4 --aspect 3:4 --format tiff -o photo.tiff",
+                                   "reel overlay snap --art frame.png --filter circle -o round.jpg"]),
             CommandSpec(name: "cutout", summary: "Cut the subject at a point out of a photo, as a transparent PNG.",
                         options: [at, method, cutoutOutput, add, name, force, LibraryOption.option], positionals: [photo],
                         examples: ["reel overlay cutout photo.heic --at 0.5,0.45 -o me.png",
@@ -197,9 +200,15 @@ enum OverlayCommand {
             crop.aspectWidth = w
             crop.aspectHeight = h
         }
+        var mask = PhotoMask.none
+        if let name = arguments.string(filter) {
+            guard arguments.string(aspect) == nil else { throw arguments.refused("give --aspect or --filter, not both (a filter sets the shape)") }
+            let preset = OverlayFilter(rawValue: name)!
+            (crop.aspectWidth, crop.aspectHeight, mask) = (preset.crop.aspectWidth, preset.crop.aspectHeight, preset.mask)
+        }
         let placement = OverlayPlacement(anchor: OverlayAnchor(rawValue: try arguments.require(anchor))!, offsetX: dx, offsetY: dy,
                                          scale: try arguments.double(scale) ?? 1, rotationDegrees: try arguments.double(rotate) ?? 0)
-        return OverlaySnapSettings(source: sourceSpec, artPath: artPath, placement: placement, crop: crop,
+        return OverlaySnapSettings(source: sourceSpec, artPath: artPath, placement: placement, crop: crop, mask: mask,
                                    orientation: DeviceOrientation(degrees: Int(try arguments.require(orientation))!)!,
                                    format: chosen, quality: try arguments.int(quality) ?? StillEncoder.defaultQuality,
                                    outputPath: path, replace: arguments.flag(force), software: "reel \(ReelVersion.number)")
