@@ -27,7 +27,8 @@ extension StudioServer {
         if request.header("Content-Length").map({ $0.trimmingCharacters(in: .whitespaces) != "0" }) ?? false
             || request.header("Transfer-Encoding") != nil {
             // A stamp is a picture; everything else is a little JSON.
-            let policy = request.method == "POST" && StudioRoute(path: request.path) == .stamps ? stampUploads : uploads
+            let route = StudioRoute(path: request.path)
+            let policy = request.method != "POST" ? uploads : route == .stamps ? stampUploads : route == .overlayAssets ? assetUploads : uploads
             switch policy.decide(contentLength: request.header("Content-Length"), transferEncoding: request.header("Transfer-Encoding")) {
             case .accept(let length): return .receive(BoundedBody(capacity: length))
             case .lengthRequired: return .respond(secured(.text(411, "a request body needs a Content-Length (no chunked bodies)")))
@@ -105,6 +106,9 @@ extension StudioServer {
             return answerReview(route, request: request, body: body)
         case .live, .stopLive:
             return answerLive(route, request: request, body: body)
+        case .overlay, .overlayPreview, .overlayShoot, .overlayAssets, .overlayAsset, .removeOverlayAsset, .overlayPhotos, .overlayPhoto,
+             .overlayPhotoView, .overlayCutout:
+            return answerOverlay(route, request: request, body: body)
         case .sessions, .tags, .session, .stats, .statsChart, .goals:
             return answerLibrary(route, request: request, body: body)
         case .materials, .materialCover, .removeMaterial, .backup, .restore, .scanBarcode:
@@ -125,7 +129,7 @@ extension StudioServer {
                 try camera.choose(choice.source)
                 return json(StudioJSON.line(camera.camera))
             case .preview:
-                return previewStream(request)
+                return previewStream(request, feed: camera.feed) { [camera] in camera.tick() }
             case .previewPicture:
                 guard let picture = camera.feed.latest else {
                     return .text(404, "no preview picture yet: open /api/preview (or the page) to start the preview")
@@ -162,8 +166,10 @@ extension StudioServer {
         }
     }
 
-    /// `GET /api/preview`: a stream of JPEGs, at most ``StudioSettings/maxPreviewStreams`` at once.
-    func previewStream(_ request: HTTPRequest) -> HTTPResponse {
+    /// `GET /api/preview` (and the overlay camera's previews): a stream of `feed`'s JPEGs, at
+    /// most ``StudioSettings/maxPreviewStreams`` at once in all; `started` is called once the
+    /// stream watches (to start the capture feeding it).
+    func previewStream(_ request: HTTPRequest, feed: PreviewFeed, started: () -> Void) -> HTTPResponse {
         guard request.method == "GET" else { return HTTPResponse(status: 200, headers: [("Content-Type", PreviewStream.contentType)]) }
         let admitted = previewStreams.withLock { count -> Bool in
             guard count < settings.maxPreviewStreams else { return false }
@@ -173,10 +179,10 @@ extension StudioServer {
         guard admitted else {
             return .text(503, "too many previews are open (\(settings.maxPreviewStreams)); close a studio tab", headers: [("Retry-After", "5")])
         }
-        let stream = PreviewStream(feed: camera.feed, resend: settings.previewResend) { [previewStreams] in
+        let stream = PreviewStream(feed: feed, resend: settings.previewResend) { [previewStreams] in
             previewStreams.withLock { $0 -= 1 }
         }
-        camera.tick()
+        started()
         return HTTPResponse(status: 200, headers: [("Content-Type", PreviewStream.contentType)], body: .stream(stream))
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelHTTP
+import ReelOverlay
 import ReelRuntime
 
 /// Reel Studio's server (`reel studio`): the web app's page, its JSON API under `/api/` and
@@ -41,6 +42,10 @@ public final class StudioServer: HTTPService {
     let exports: StudioExports
     /// The live stream (`reel live` from the page).
     let live: StudioLive
+    /// The overlay camera: its previews, shutter, gallery, artwork and cut-outs.
+    let overlay: StudioOverlay
+    /// The bound of an artwork upload (``StudioSettings/maxAssetBytes``).
+    let assetUploads: UploadPolicy
     /// The bound of a stamp upload (``StudioSettings/maxStampBytes``).
     let stampUploads: UploadPolicy
     /// Previews open now.
@@ -74,6 +79,8 @@ public final class StudioServer: HTTPService {
         live = StudioLive(camera: camera, settings: settings) { [events] snapshot in
             events.publish("live", data: StudioJSON.line(snapshot))
         }
+        assetUploads = UploadPolicy(maxBodyBytes: settings.maxAssetBytes)
+        overlay = StudioOverlay(camera: camera, library: library, settings: settings, events: events)
     }
 
     /// The port it listens on; 0 before ``start()``.
@@ -104,6 +111,7 @@ public final class StudioServer: HTTPService {
         let started = RealClock().every(MediaTime(seconds: settings.statusInterval), name: "reel-studio-status") { [weak self] _ in
             self?.publishStatus()
             self?.camera.tick()
+            self?.overlay.tick()
         }
         ticker.withLock { $0 = started }
     }
@@ -114,6 +122,7 @@ public final class StudioServer: HTTPService {
     public func stop() async {
         ticker.withLock { value -> (any Ticker)? in defer { value = nil }; return value }?.stop()
         await live.shutdown()
+        overlay.shutdown()
         await camera.shutdown()
         await backup.stop()
         await exports.stop()

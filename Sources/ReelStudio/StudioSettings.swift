@@ -3,7 +3,9 @@ import ReelBooks
 import ReelCore
 import ReelHTTP
 import ReelMedia
+import ReelOverlay
 import ReelRecord
+import ReelVision
 
 /// How `reel studio` runs: where it listens, what it shows, and its bounds.
 public struct StudioSettings: Sendable {
@@ -80,6 +82,16 @@ public struct StudioSettings: Sendable {
         self.accessLog = accessLog
         exportFolder = ProcessInfo.processInfo.environment["REEL_EXPORT_DIR"].flatMap { $0.hasPrefix("/") ? $0 : nil }
     }
+
+    /// Where the overlay camera's photos go (`reel` in the XDG pictures folder).
+    public var photosFolder: String { folders.pictures + "/reel" }
+    /// Largest artwork upload accepted (the artwork library's own bound by default).
+    public var maxAssetBytes: Int = OverlayAssetShelf.maxFileBytes
+    /// Seconds the overlay camera's shutter waits for the source's next picture (a camera
+    /// that went away fails the shot after this, with nothing saved).
+    public var shutterTimeout: Double = 5
+    /// The vision models the overlay camera's cut-out uses (the installed ones by default).
+    public var visionModels: VisionModels = .current()
 
     /// ``exportFolder``, or its default.
     var exportsFolder: String { exportFolder ?? folders.videos + "/reel" }

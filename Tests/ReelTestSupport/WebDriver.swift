@@ -223,6 +223,14 @@ public final class WebDriver: @unchecked Sendable {
         try await command("DELETE", "/actions", nil, what: "releasing the pointer")
     }
 
+    /// Turns the mouse wheel by `deltaY` pixels (positive: down) with the pointer at `point`.
+    public func scroll(at point: (x: Double, y: Double), deltaY: Double) async throws {
+        let scroll: JSON = ["type": "scroll", "x": .number(point.x.rounded()), "y": .number(point.y.rounded()), "deltaX": 0,
+                            "deltaY": .number(deltaY), "duration": 0, "origin": "viewport"]
+        try await command("POST", "/actions", ["actions": [["type": "wheel", "id": "wheel", "actions": [scroll]]]],
+                          what: "scroll(at: \(point), deltaY: \(deltaY))")
+    }
+
     // MARK: Scripts
 
     /// Runs `script` as the body of a function (`return` gives its value) with `args` as

@@ -88,7 +88,7 @@ final class StudioLive: Sendable {
         guard running.withLock({ $0 == nil }) else { throw StudioRefusal(status: 409, message: "a live stream is running; stop it first") }
         let source = try camera.liveSource(request.source)
         let live = try request.settings(source: source.spec, folders: settings.folders)
-        try camera.lendForLive(source.text)
+        try camera.lend(source.text, to: .live)
         let sourceText = source.text
         let started = Snapshot(state: "starting", streamID: live.streamID, source: sourceText, origin: live.origin?.absoluteString,
                                output: live.outputDirectory?.path, quality: request.quality ?? "medium", landscape: live.landscape,
@@ -101,14 +101,14 @@ final class StudioLive: Sendable {
             now = (session, Task.detached { [self] in
                 let report = await session.run()
                 // The source goes back before the page hears that the stream ended.
-                camera.liveEnded()
+                camera.returned(by: .live)
                 running.withLock { $0 = nil }
                 update { $0.state = report.succeeded ? "finished" : "failed" }
             })
             return true
         }
         guard claimed else {
-            camera.liveEnded()
+            camera.returned(by: .live)
             throw StudioRefusal(status: 409, message: "a live stream is running; stop it first")
         }
         publish(started)

@@ -20,6 +20,7 @@ enum StudioPage {
         "review.js": script(ReviewScript.source),
         "exports.js": script(ExportsScript.source),
         "live.js": script(LiveScript.source),
+        "overlay.js": script(OverlayScript.source),
         "style.css": Asset(contentType: "text/css; charset=utf-8", bytes: Array(StudioStyle.source.utf8)),
         "icon.svg": Asset(contentType: "image/svg+xml", bytes: Array(icon.utf8)),
     ]
@@ -48,6 +49,7 @@ enum StudioPage {
         <link rel="modulepreload" href="/assets/review.js">
         <link rel="modulepreload" href="/assets/exports.js">
         <link rel="modulepreload" href="/assets/live.js">
+        <link rel="modulepreload" href="/assets/overlay.js">
         </head>
         <body>
         <header class="bar">
@@ -56,6 +58,7 @@ enum StudioPage {
           <nav class="views" aria-label="Views">
             <a id="nav-record" href="#record">Record</a>
             <a id="nav-live" href="#live">Live</a>
+            <a id="nav-overlay" href="#overlay">Overlay</a>
             <a id="nav-library" href="#library">Library</a>
             <a id="nav-stats" href="#stats">Stats</a>
             <a id="nav-materials" href="#materials">Materials</a>
@@ -111,6 +114,74 @@ enum StudioPage {
               <div><dt>Load</dt><dd id="rec-load">–</dd></div>
             </dl>
             <p id="rec-message" class="message" role="status" aria-live="polite"></p>
+          </section>
+          <section id="view-overlay" aria-labelledby="overlay-title" class="panel overlay" hidden>
+            <h2 id="overlay-title">Overlay camera</h2>
+            <p class="hint">Artwork over the live picture of the source chosen on the record page, turned portrait. Drag the artwork to move it,
+              the wheel or a pinch to scale it, the round handle to turn it. The photo keeps what the chosen preview shows.</p>
+            <div class="overlay-grid">
+              <div class="overlay-previews">
+                <figure class="overlay-figure">
+                  <div class="overlay-stage" id="overlay-stage-unfiltered" data-preview="unfiltered">
+                    <img class="overlay-camera" id="overlay-camera-unfiltered" alt="Unfiltered preview of the source">
+                    <img class="overlay-art" id="overlay-art-unfiltered" alt="" hidden draggable="false">
+                    <span class="overlay-turn" id="overlay-turn-unfiltered" hidden></span>
+                  </div>
+                  <figcaption><label><input type="radio" name="overlay-preview" value="unfiltered" checked> Unfiltered</label></figcaption>
+                </figure>
+                <figure class="overlay-figure">
+                  <div class="overlay-stage" id="overlay-stage-filtered" data-preview="filtered">
+                    <img class="overlay-camera" id="overlay-camera-filtered" alt="Filtered preview of the source">
+                    <img class="overlay-art" id="overlay-art-filtered" alt="" hidden draggable="false">
+                    <span class="overlay-turn" id="overlay-turn-filtered" hidden></span>
+                  </div>
+                  <figcaption><label><input type="radio" name="overlay-preview" value="filtered"> Filtered</label>
+                    <select id="overlay-filter" aria-label="Filter preset"></select></figcaption>
+                </figure>
+              </div>
+              <form id="overlay-form" class="record-form overlay-form" novalidate>
+                <button id="overlay-shoot" type="button" class="primary" aria-keyshortcuts="Space">Take photo</button>
+                <p class="hint">Space takes a photo; arrows move the artwork (Shift: further), + and − scale it, [ and ] turn it.</p>
+                <label for="overlay-format">Format</label>
+                <select id="overlay-format">
+                  <option value="heic">HEIC, Display P3</option>
+                  <option value="jpeg">JPEG, sRGB</option>
+                  <option value="tiff">TIFF, 16-bit Display P3</option>
+                </select>
+                <label for="overlay-orientation">Device held</label>
+                <select id="overlay-orientation">
+                  <option value="0">Upright</option>
+                  <option value="90">Turned left (+90°)</option>
+                  <option value="-90">Turned right (−90°)</option>
+                  <option value="180">Upside down</option>
+                </select>
+                <fieldset class="overlay-anchors" id="overlay-anchors">
+                  <legend>Align</legend>
+                </fieldset>
+                <label for="overlay-scale">Scale</label>
+                <input id="overlay-scale" type="number" min="0.05" max="20" step="0.05" inputmode="decimal">
+                <label for="overlay-rotation">Turn (degrees, clockwise)</label>
+                <input id="overlay-rotation" type="number" step="1" inputmode="decimal">
+                <button id="overlay-reset" type="button">Reset placement</button>
+                <p id="overlay-source" class="hint"></p>
+              </form>
+            </div>
+            <p id="overlay-message" class="message" role="status" aria-live="polite"></p>
+            <h3>Artwork</h3>
+            <div class="row">
+              <label for="overlay-import">Import an image (PNG with transparency, JPEG, HEIC or TIFF)</label>
+              <input id="overlay-import" type="file" accept="image/png,image/jpeg,image/heic,image/tiff,.heic,.tif,.tiff">
+            </div>
+            <ul id="overlay-assets" class="overlay-shelf" aria-label="Artwork"></ul>
+            <h3>Photos</h3>
+            <ul id="overlay-photos" class="overlay-gallery" aria-label="Photos"></ul>
+            <dialog id="overlay-cutout" aria-labelledby="overlay-cutout-title">
+              <h3 id="overlay-cutout-title">Cut out a subject</h3>
+              <p class="hint">Click the subject: a person, or any object that stands out. It becomes new artwork.</p>
+              <img id="overlay-cutout-photo" alt="The photo to cut a subject out of">
+              <p id="overlay-cutout-message" class="message" role="status" aria-live="polite"></p>
+              <button id="overlay-cutout-close" type="button">Close</button>
+            </dialog>
           </section>
           <section id="view-live" aria-labelledby="live-title" class="panel live" hidden>
             <h2 id="live-title">Live</h2>

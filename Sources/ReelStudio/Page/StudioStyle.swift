@@ -192,6 +192,34 @@ enum StudioStyle {
         #live-state[data-state="starting"], #live-state[data-state="stopping"] { color: var(--warn); font-weight: 600; }
         #live-state[data-state="finished"] { color: var(--ok); }
         #live-state[data-state="failed"] { color: var(--bad); font-weight: 600; }
+        .overlay-grid { display: grid; grid-template-columns: minmax(0, 3fr) minmax(14rem, 1fr); gap: 1.25rem; align-items: start; }
+        .overlay-previews { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
+        .overlay-figure { margin: 0; }
+        .overlay-figure figcaption { margin-top: 0.4rem; display: flex; gap: 0.6rem; align-items: center; flex-wrap: wrap; }
+        .overlay-stage { position: relative; width: 18rem; aspect-ratio: 3 / 4; background: #000; overflow: hidden; touch-action: none;
+          border-radius: 0.4rem; outline: 2px solid transparent; }
+        .overlay-stage[data-chosen=true] { outline-color: var(--accent); }
+        .overlay-stage[data-mask=circle] { clip-path: circle(closest-side); border-radius: 0; }
+        .overlay-camera { display: block; width: 100%; height: 100%; object-fit: fill; }
+        .overlay-camera:not([src]) { visibility: hidden; }
+        .overlay-art { position: absolute; left: 0; top: 0; transform-origin: 0 0; object-fit: fill; cursor: move; user-select: none;
+          touch-action: none; }
+        .overlay-turn { position: absolute; width: 1.1rem; height: 1.1rem; margin: -0.55rem 0 0 -0.55rem; border-radius: 50%;
+          background: var(--accent); border: 2px solid #fff; cursor: grab; touch-action: none; }
+        .overlay-anchors { display: grid; grid-template-columns: repeat(3, 2rem); gap: 0.25rem; border: 0; padding: 0; margin: 0.4rem 0; }
+        .overlay-anchors legend { margin-bottom: 0.3rem; }
+        .overlay-anchors button { width: 2rem; height: 2rem; padding: 0; }
+        .overlay-anchors button[aria-pressed=true], .overlay-asset button[aria-pressed=true] { background: var(--accent); color: #fff; }
+        .overlay-shelf, .overlay-gallery { list-style: none; padding: 0; margin: 0.5rem 0; display: grid; gap: 0.75rem;
+          grid-template-columns: repeat(auto-fill, minmax(9rem, 1fr)); }
+        .overlay-asset, .overlay-photo { display: flex; flex-direction: column; gap: 0.3rem; position: relative; min-width: 0; }
+        .overlay-asset img { width: 100%; aspect-ratio: 1; object-fit: contain; border-radius: 0.3rem;
+          background: repeating-conic-gradient(#ccc 0 25%, #fff 0 50%) 0 0 / 1rem 1rem; }
+        .overlay-photo img { width: 100%; aspect-ratio: 3 / 4; object-fit: cover; border-radius: 0.3rem; background: #000; }
+        .overlay-photo a { overflow-wrap: anywhere; font-size: 0.85rem; color: var(--accent); }
+        .overlay-photo .badge { position: absolute; top: 0.3rem; left: 0.3rem; padding: 0.05rem 0.35rem; border-radius: 0.25rem;
+          background: rgba(0, 0, 0, 0.7); color: #fff; font-size: 0.75rem; font-weight: 600; }
+        #overlay-cutout img { display: block; max-width: min(80vw, 40rem); max-height: 70vh; height: auto; cursor: crosshair; }
         @media (max-width: 30rem) {
           .bar { padding: 0.6rem 0.9rem; }
           main { padding: 0.9rem; }
@@ -201,7 +229,7 @@ enum StudioStyle {
           .views a { padding: 0.4rem 0.55rem; }
         }
         @media (max-width: 48rem) {
-          .record-grid, .review-grid, .live-grid { grid-template-columns: 1fr; }
+          .record-grid, .review-grid, .live-grid, .overlay-grid { grid-template-columns: 1fr; }
         }
 
         """

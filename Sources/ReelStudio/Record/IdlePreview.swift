@@ -4,28 +4,29 @@ import ReelMedia
 import ReelRuntime
 
 /// The preview while nothing records: the chosen source opened for the preview alone, its
-/// frames offered to a ``PreviewBranch``. A recording takes the source over (this stops first,
+/// frames offered to ``PreviewBranch``es (the record page's one; the overlay camera's
+/// unfiltered and filtered ones, branches of the one capture). A recording takes the source over (this stops first,
 /// so a camera is never opened twice); when it ends, a new idle preview starts.
 final class IdlePreview: Sendable {
     let source: SourceSpec
     /// The open source; `stopped` once ``stop()`` was called (a source still opening then
     /// is stopped as soon as it opens).
     private let capture: Locked<(source: (any CaptureSource)?, stopped: Bool)>
-    private let branch: PreviewBranch
+    private let branches: [PreviewBranch]
     private let thread: WorkerThread
     /// Why the source could not be opened or stopped delivering (nil: it delivers).
     let failure: Locked<String?>
 
-    /// Opens `source` on a capture thread, offering its frames to `branch`, and showing each
-    /// to `tap` (a barcode scan; it must be quick, it runs on the capture thread).
-    init(source: SourceSpec, branch: PreviewBranch, open: @escaping @Sendable (SourceSpec) throws -> any CaptureSource,
+    /// Opens `source` on a capture thread, offering its frames to `branches`, and showing each
+    /// to `tap` (a barcode scan, a shutter; it must be quick, it runs on the capture thread).
+    init(source: SourceSpec, branches: [PreviewBranch], open: @escaping @Sendable (SourceSpec) throws -> any CaptureSource,
          tap: @escaping @Sendable (VideoFrame) -> Void = { _ in }) {
         self.source = source
-        self.branch = branch
+        self.branches = branches
         let capture = Locked<(source: (any CaptureSource)?, stopped: Bool)>((nil, false)), failure = Locked<String?>(nil)
         self.capture = capture
         self.failure = failure
-        branch.start()
+        for branch in branches { branch.start() }
         thread = WorkerThread.run(name: "reel.studio.preview") {
             do {
                 let opened = try open(source)
@@ -35,7 +36,7 @@ final class IdlePreview: Sendable {
                 }
                 try opened.run { sample in
                     if case .video(let frame) = sample {
-                        branch.offer(frame)
+                        for branch in branches { branch.offer(frame) }
                         tap(frame)
                     }
                 }
@@ -56,6 +57,6 @@ final class IdlePreview: Sendable {
             return state.source
         }?.stop()
         thread.join()
-        branch.stop()
+        for branch in branches { branch.stop() }
     }
 }

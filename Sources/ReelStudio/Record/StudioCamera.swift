@@ -29,13 +29,15 @@ final class StudioCamera: Sendable {
         var closed = false
         /// A barcode scan watching the idle preview's frames, and its end signal.
         var scan: (watcher: BarcodeWatcher, done: DispatchSemaphore)?
-        /// The source lent to a live stream (``lendForLive(_:)``): no preview, no recording.
-        var live: String?
+        /// The source lent to a live stream or the overlay camera (``lend(_:to:)``): no
+        /// preview here, no recording.
+        var lent: (source: String, to: Borrower)?
 
-        /// Why the source cannot be taken now (a recording or a live stream has it), or nil.
+        /// Why the source cannot be taken now (a recording, a live stream or the overlay camera
+        /// has it), or nil.
         var busy: String? {
             if recorder != nil { return "a recording is running" }
-            if let live { return "a live stream from \(live) is running (one source, one user)" }
+            if let lent { return lent.to.busy(lent.source) }
             return nil
         }
     }
@@ -60,8 +62,8 @@ final class StudioCamera: Sendable {
 
     /// The source and the preview now.
     var camera: CameraSnapshot {
-        let (text, idle, recording, live) = state.withLock { ($0.sourceText, $0.idle, $0.recorder != nil, $0.live) }
-        let problem = live.map { "\($0) is streaming live: the preview comes back when the live stream stops" }
+        let (text, idle, recording, lent) = state.withLock { ($0.sourceText, $0.idle, $0.recorder != nil, $0.lent) }
+        let problem = lent.map { $0.to.away($0.source) }
             ?? (recording ? nil : idle?.failure.withLock { $0 })
         return CameraSnapshot(source: text, previewing: recording || (idle.map { !$0.hasEnded } ?? false),
                               problem: problem, watchers: feed.watcherCount)
@@ -109,7 +111,7 @@ final class StudioCamera: Sendable {
             }
             guard wanted, state.idle == nil, let source = state.source, state.idleRetry.map({ Date() >= $0 }) ?? true else { return (nil, false) }
             let size = PreviewBranch.size(for: state.canvas)
-            state.idle = IdlePreview(source: source, branch: PreviewBranch(feed: feed, width: size.width, height: size.height),
+            state.idle = IdlePreview(source: source, branches: [PreviewBranch(feed: feed, width: size.width, height: size.height)],
                                      open: settings.openSource, tap: { [weak self] frame in self?.scanTap(frame) })
             return (nil, true)
         }
@@ -229,13 +231,14 @@ final class StudioCamera: Sendable {
         return chosen
     }
 
-    /// Lends the source `text` to a live stream: the idle preview stops and hands it over
-    /// first. Refused while recording or already live. Give it back with ``liveEnded()``.
-    func lendForLive(_ text: String) throws(StudioRefusal) {
+    /// Lends the source `text` to a live stream or the overlay camera: the idle preview stops
+    /// and hands it over first. Refused while recording or lent already. Give it back with
+    /// ``returned(by:)``.
+    func lend(_ text: String, to borrower: Borrower) throws(StudioRefusal) {
         let idle = try state.withLock { state throws(StudioRefusal) -> IdlePreview? in
             guard !state.closed else { throw StudioRefusal(status: 503, message: "the studio is stopping") }
             if let busy = state.busy { throw StudioRefusal(status: 409, message: busy + "; stop it first") }
-            state.live = text
+            state.lent = (text, borrower)
             state.scan?.done.signal()
             defer { state.idle = nil }
             return state.idle
@@ -244,10 +247,36 @@ final class StudioCamera: Sendable {
         publishCamera()
     }
 
-    /// The live stream has stopped: the source is free again.
-    func liveEnded() {
-        state.withLock { $0.live = nil }
+    /// `borrower` has stopped: the source is free again (unless someone else has it).
+    func returned(by borrower: Borrower) {
+        state.withLock { state in
+            if state.lent?.to == borrower { state.lent = nil }
+        }
         publishCamera()
+    }
+
+    /// Who may borrow the source.
+    enum Borrower: Sendable, Equatable {
+        /// `reel live` from the live page.
+        case live
+        /// The overlay camera's previews and shutter.
+        case overlay
+
+        /// Why the source cannot be taken while `source` is lent.
+        func busy(_ source: String) -> String {
+            switch self {
+            case .live: "a live stream from \(source) is running (one source, one user)"
+            case .overlay: "the overlay camera is using \(source) (one source, one user): close the overlay page"
+            }
+        }
+
+        /// What the record page says meanwhile.
+        func away(_ source: String) -> String {
+            switch self {
+            case .live: "\(source) is streaming live: the preview comes back when the live stream stops"
+            case .overlay: "the overlay camera is using \(source): the preview comes back when the overlay page is closed"
+            }
+        }
     }
 
     /// Pause, resume, toggle or stop the recording (409 when none runs).

@@ -1,5 +1,5 @@
 /// `/assets/app.js`: the page's entry. It follows `/api/events` and hands each `status`,
-/// `camera`, `recording`, `library`, `backup`, `export` and `live` event to its view, switches
+/// `camera`, `recording`, `library`, `backup`, `export`, `live` and `overlay…` event to its view, switches
 /// views by the address's hash (`#record`, `#live`, `#library`, `#review/ID`: a view's name, then
 /// what it shows), and signs out. The page holds no rule of its own: every figure and every
 /// check comes from the server.
@@ -14,9 +14,10 @@ enum AppScript {
         import * as review from "./review.js";
         import * as exports from "./exports.js";
         import * as live from "./live.js";
+        import * as overlay from "./overlay.js";
 
         // The review view has no link of its own: a session's dialog in the library leads to it.
-        const views = { record, live, library, review, stats, materials, exports, backup };
+        const views = { record, live, overlay, library, review, stats, materials, exports, backup };
 
         function route() {
           const [wanted, ...rest] = location.hash.slice(1).split("/");
@@ -67,6 +68,9 @@ enum AppScript {
           events.addEventListener("export", (event) => exports.showExport(JSON.parse(event.data)));
           // While live runs the camera's own event says the preview is off: the record view needs nothing more.
           events.addEventListener("live", (event) => live.showLive(JSON.parse(event.data)));
+          events.addEventListener("overlay", (event) => overlay.showState(JSON.parse(event.data)));
+          events.addEventListener("overlay-photo", () => overlay.reloadPhotos());
+          events.addEventListener("overlay-assets", (event) => overlay.showAssets(JSON.parse(event.data)));
           events.addEventListener("library", () => { library.reload(); stats.reload(); materials.reload(); });
           events.addEventListener("error", async () => {
             connection("lost", "Connection lost, retrying…");
@@ -99,6 +103,7 @@ enum AppScript {
         review.initReview();
         exports.initExports();
         live.initLive();
+        overlay.initOverlay();
         route();
         follow();
 

@@ -1,0 +1,440 @@
+import Foundation
+import ReelCore
+import ReelImage
+import ReelMedia
+import ReelOverlay
+import ReelRuntime
+import ReelStore
+
+/// The overlay camera in the studio (spec §4): the chosen source turned portrait
+/// (``ReelMedia/PortraitSource``) and fanned out to an unfiltered preview and one preview per
+/// filter preset, all branches of one capture (a branch with no watcher encodes nothing); the
+/// shutter takes the capture's next picture and makes the photo with the same code as
+/// `reel overlay snap` (``ReelOverlay/OverlaySnap/photo(of:camera:art:recipe:date:)``) into the
+/// gallery (``ReelOverlay/OverlayGallery``); the artwork library and cut-outs are
+/// ``ReelOverlay/OverlayAssetShelf`` and ``ReelOverlay/OverlayCutout``.
+///
+/// The source is borrowed from the record page's camera (``StudioCamera/lend(_:to:)``) while
+/// a preview is watched or a shot waits, and given back when neither is the case, so a camera
+/// is never opened twice. The business state is one ``ReelCore/OverlayCameraState``; the
+/// page's gestures are the page's.
+final class StudioOverlay: Sendable {
+    /// A preview the page can watch: the unfiltered one, or the one of a filter preset.
+    enum View: String, Sendable, CaseIterable {
+        case unfiltered, square, circle, tall
+
+        var filter: OverlayFilter? { OverlayFilter(rawValue: rawValue) }
+
+        /// The region of the portrait picture it shows.
+        var crop: PhotoCropSpec {
+            filter.map { OverlayCameraState.crop(of: .filtered, filter: $0) } ?? OverlayCameraState.unfilteredCrop
+        }
+
+        /// Its JPEGs' size: 640 on the long side, in the crop's shape.
+        var size: (width: Int, height: Int) {
+            PreviewBranch.size(for: VideoDimensions(width: crop.aspectWidth ?? 3, height: crop.aspectHeight ?? 4))
+        }
+    }
+
+    private struct State {
+        var camera = OverlayCameraState()
+        var capture: IdlePreview?
+        /// The source the capture has (lent by the record page's camera).
+        var source: String?
+        /// No new capture before this (after one failed or ended).
+        var retry: Date?
+        /// Why there is no picture (no source, the source is busy, it failed).
+        var problem: String?
+        /// The portrait picture's size, once a frame came.
+        var pictureSize: VideoDimensions?
+        /// Pictures the capture gave since it started (a figure for the page and the benchmark).
+        var frames = 0
+        /// Shots waiting for a picture.
+        var shutters = 0
+        var closed = false
+    }
+
+    let feeds: [View: PreviewFeed]
+    let gallery: OverlayGallery
+    private let state = Locked(State())
+    /// One tick at a time (a tick may stop a capture and wait for it).
+    private let ticking = NSLock()
+    private let shutter = FrameHandOff()
+    private let camera: StudioCamera
+    private let library: StudioLibrary
+    private let settings: StudioSettings
+    private let events: StudioEvents
+    /// Artwork decoded for the shutter, and its page picture, by asset id (a few kept).
+    private let artworks = Locked<[(id: UUID, art: Artwork)]>([])
+    private let pictures = Locked<[(id: UUID, png: Data)]>([])
+
+    init(camera: StudioCamera, library: StudioLibrary, settings: StudioSettings, events: StudioEvents) {
+        self.camera = camera
+        self.library = library
+        self.settings = settings
+        self.events = events
+        gallery = OverlayGallery(folder: settings.photosFolder)
+        feeds = Dictionary(uniqueKeysWithValues: View.allCases.map { ($0, PreviewFeed()) })
+    }
+
+    // MARK: Capture
+
+    /// Starts the capture when a preview is watched or a shot waits, stops it (and gives the
+    /// source back) when neither; a source that failed is tried again after 2 s. Called every
+    /// status tick, when a preview opens and when a shot starts.
+    func tick() {
+        ticking.withLock {
+            let wanted = state.withLock { !$0.closed && ($0.shutters > 0 || feeds.values.contains { $0.watcherCount > 0 }) }
+            let (stale, ended) = state.withLock { state -> (IdlePreview?, Bool) in
+                guard let capture = state.capture, !wanted || capture.hasEnded else { return (nil, false) }
+                if capture.hasEnded {
+                    state.retry = Date(timeIntervalSinceNow: 2)
+                    state.problem = capture.failure.withLock { $0 } ?? "the source ended"
+                }
+                state.capture = nil
+                return (capture, capture.hasEnded)
+            }
+            if let stale {
+                stale.stop()
+                camera.returned(by: .overlay)
+                if ended { publish() }
+            }
+            guard wanted, state.withLock({ $0.capture == nil && ($0.retry.map { Date() >= $0 } ?? true) }) else { return }
+            startCapture()
+        }
+    }
+
+    /// Borrows the chosen source and opens it, portrait, for every preview and the shutter.
+    private func startCapture() {
+        let source: (text: String, spec: SourceSpec)
+        do {
+            source = try camera.liveSource(nil)
+            try camera.lend(source.text, to: .overlay)
+        } catch {
+            state.withLock { $0.problem = error.message; $0.retry = Date(timeIntervalSinceNow: 2) }
+            publish()
+            return
+        }
+        let branches = View.allCases.map { view in
+            PreviewBranch(feed: feeds[view]!, width: view.size.width, height: view.size.height)
+        }
+        let open = settings.openSource
+        let capture = IdlePreview(source: source.spec, branches: branches, open: { PortraitSource(try open($0)) },
+                                  tap: { [weak self] frame in self?.seen(frame) })
+        state.withLock { state in
+            state.capture = capture
+            state.source = source.text
+            state.problem = nil
+            state.frames = 0
+        }
+        publish()
+    }
+
+    /// A picture of the capture: its size noted, and handed to a waiting shot.
+    private func seen(_ frame: VideoFrame) {
+        let size = VideoDimensions(width: frame.width, height: frame.height)
+        let changed = state.withLock { state -> Bool in
+            state.frames += 1
+            defer { state.pictureSize = size }
+            return state.pictureSize != size
+        }
+        if changed { publish() }
+        shutter.offer(frame)
+    }
+
+    /// Stops the capture and gives the source back.
+    func shutdown() {
+        state.withLock { $0.closed = true }
+        tick()
+        for feed in feeds.values { feed.close() }
+    }
+
+    // MARK: State
+
+    /// The state, the transforms the page draws the artwork with, and the source's condition.
+    func snapshot() -> OverlaySnapshot {
+        let (current, source, problem, size, running, frames) = state.withLock {
+            ($0.camera, $0.source, $0.problem, $0.pictureSize, $0.capture != nil, $0.frames)
+        }
+        var asset: OverlayAsset?
+        if let id = current.assetID { asset = try? self.asset(id).asset }
+        var transforms: [String: [Double]] = [:]
+        if let asset {
+            let art = VideoDimensions(width: asset.width, height: asset.height)
+            for preview in OverlayCameraState.Preview.allCases {
+                let crop = OverlayCameraState.crop(of: preview, filter: current.filter)
+                let shown = size.map { crop.pixels(of: $0) }.map { VideoDimensions(width: $0.width, height: $0.height) }
+                    ?? VideoDimensions(width: crop.aspectWidth ?? 3, height: crop.aspectHeight ?? 4)
+                let t = current.placement.transform(art: art, preview: shown)
+                transforms[preview.rawValue] = [t.a, t.b, t.c, t.d, t.tx, t.ty]
+            }
+        }
+        return OverlaySnapshot(state: current, asset: asset.map(AssetAnswer.init), transforms: transforms,
+                               source: running ? source : nil, problem: problem, pictureSize: size.map { [$0.width, $0.height] },
+                               frames: running ? frames : nil)
+    }
+
+    /// Makes `change` (all of it or nothing); an asset id must name an asset in the library.
+    func change(_ change: OverlayCameraState.Change) throws(StudioRefusal) -> OverlaySnapshot {
+        let next: OverlayCameraState
+        do { next = try state.withLock { $0.camera }.applying(change) } catch { throw StudioRefusal(status: 400, message: error.description) }
+        if let id = next.assetID, change.asset != nil {
+            _ = try asset(id)
+        }
+        state.withLock { $0.camera = next }
+        publish()
+        return snapshot()
+    }
+
+    func publish() {
+        events.publish("overlay", data: StudioJSON.line(snapshot()))
+    }
+
+    // MARK: Shutter
+
+    /// Takes a photo of the next picture by the state now, into the gallery. With no capture
+    /// running, one is started for it. Nothing is saved when the source gives no picture within
+    /// ``StudioSettings/shutterTimeout`` seconds (a camera that went away) or the disk is full.
+    func shoot() throws(StudioRefusal) -> ShotAnswer {
+        let current = state.withLock { $0.camera }
+        let art = try current.assetID.map { id throws(StudioRefusal) in try artwork(id) }
+        state.withLock { $0.shutters += 1 }
+        defer { state.withLock { $0.shutters -= 1 } }
+        let pressed = DispatchTime.now()
+        tick()
+        guard let frame = shutter.next(timeout: settings.shutterTimeout) else {
+            let why = state.withLock { $0.problem } ?? "is the camera still connected?"
+            throw StudioRefusal(status: 503, message: "the source gave no picture within \(Int(settings.shutterTimeout)) s (\(why)); no photo was taken")
+        }
+        let lag = Double(DispatchTime.now().uptimeNanoseconds - pressed.uptimeNanoseconds) / 1e9
+        let date = Date()
+        let recipe = OverlayPhotoRecipe(placement: current.placement, crop: current.crop, mask: current.mask, orientation: current.orientation,
+                                        format: current.format, software: "reel \(settings.version)")
+        let camera = state.withLock { $0.source } ?? "camera"
+        let photo: OverlaySnap.Photo
+        do { photo = try OverlaySnap.photo(of: frame, camera: camera, art: art, recipe: recipe, date: date) } catch {
+            throw StudioRefusal(status: 500, message: "\(error)")
+        }
+        let entry: OverlayGallery.Entry
+        do { entry = try gallery.save(photo.data, format: current.format, date: date) } catch {
+                throw Self.refusal(error)
+        }
+        events.publish("overlay-photo", data: StudioJSON.line(entry))
+        return ShotAnswer(photo: entry, width: photo.size.width, height: photo.size.height, shutterLagSeconds: lag,
+                          compositeSeconds: photo.compositeSeconds, encodeSeconds: photo.encodeSeconds)
+    }
+
+    // MARK: Assets
+
+    /// The artwork library.
+    func assets() throws(StudioRefusal) -> [AssetAnswer] {
+        (try library.withOpen { try $0.overlayAssets() } ?? []).map(AssetAnswer.init)
+    }
+
+    /// The asset `id` and its file.
+    func asset(_ id: UUID) throws(StudioRefusal) -> (asset: OverlayAsset, path: String) {
+        let found = try library.withOpen { library -> (OverlayAsset, String)? in
+            guard let asset = try library.overlayAssets().first(where: { $0.id == id }) else { return nil }
+            return (asset, OverlayAssetShelf(library: library).path(of: asset))
+        }
+        guard let found = found ?? nil else { throw StudioRefusal(status: 404, message: "no asset \(id.uuidString.lowercased())") }
+        return found
+    }
+
+    /// Imports an uploaded image (the body) as a new asset named after `fileName`.
+    func importAsset(_ body: [UInt8], fileName: String) throws(StudioRefusal) -> AssetAnswer {
+        guard !body.isEmpty else { throw StudioRefusal(status: 400, message: "the body is empty: send the image file as the body") }
+        let name = OverlayAsset.name(fromFile: fileName)
+        let ext = (fileName as NSString).pathExtension
+        let asset = try library.withOpen(create: true) { library in
+            do {
+                return try OverlayAssetShelf(library: library).add(Data(body), extension: ext, name: name, source: fileName, origin: .imported)
+            } catch {
+                throw Self.refusal(error)
+            }
+        }
+        guard let asset = asset ?? nil else { throw StudioRefusal(status: 500, message: "the library could not be opened") }
+        events.publish("overlay-assets", data: StudioJSON.line(try assets()))
+        return AssetAnswer(asset)
+    }
+
+    /// Removes the asset `id` and its file; the state forgets it if it was chosen.
+    func removeAsset(_ id: UUID) throws(StudioRefusal) -> AssetAnswer {
+        _ = try asset(id)
+        let removed = try library.withOpen { try OverlayAssetShelf(library: $0).remove(id.uuidString.lowercased()) }
+        guard let removed = removed ?? nil else { throw StudioRefusal(status: 404, message: "no asset \(id.uuidString.lowercased())") }
+        artworks.withLock { $0.removeAll { $0.id == id } }
+        pictures.withLock { $0.removeAll { $0.id == id } }
+        state.withLock { $0.camera = $0.camera.forgetting(asset: id) }
+        publish()
+        events.publish("overlay-assets", data: StudioJSON.line(try assets()))
+        return AssetAnswer(removed)
+    }
+
+    /// The asset's picture for the page (an sRGB PNG, ``ReelImage/Artwork/displayPNG(maxSide:)``).
+    func picture(_ id: UUID) throws(StudioRefusal) -> Data {
+        if let png = pictures.withLock({ $0.first { $0.id == id }?.png }) { return png }
+        let art = try artwork(id)
+        let png: Data
+        do { png = try art.displayPNG() } catch { throw StudioRefusal(status: 500, message: "\(error)") }
+        pictures.withLock { $0 = Array(($0 + [(id, png)]).suffix(8)) }
+        return png
+    }
+
+    /// The asset's artwork, decoded (kept for the next shot).
+    private func artwork(_ id: UUID) throws(StudioRefusal) -> Artwork {
+        if let art = artworks.withLock({ $0.first { $0.id == id }?.art }) { return art }
+        let path = try asset(id).path
+        let art: Artwork
+        do { art = try Artwork(imageAt: path) } catch { throw StudioRefusal(status: 409, message: "the asset's file cannot be used: \(error)") }
+        artworks.withLock { $0 = Array(($0 + [(id, art)]).suffix(3)) }
+        return art
+    }
+
+    // MARK: Cut-out
+
+    /// Cuts the subject at (`x`, `y`) (fractions of the upright photo) out of the gallery photo
+    /// `name` into a new asset.
+    func cutout(_ request: CutoutRequest) throws(StudioRefusal) -> AssetAnswer {
+        let path: String
+        do { path = try gallery.existing(request.photo) } catch { throw StudioRefusal(status: 404, message: error.description) }
+        let result: OverlayCutout.Result
+        do {
+            result = try OverlayCutout.run(OverlayCutoutSettings(photoPath: path, x: request.x, y: request.y, models: settings.visionModels))
+        } catch {
+            throw StudioRefusal(status: 422, message: "\(error)")
+        }
+        let stem = (request.photo as NSString).deletingPathExtension
+        let asset = try library.withOpen(create: true) { library in
+            do {
+                return try OverlayAssetShelf(library: library).add(result.png, extension: "png", name: "cut-out of \(stem)", source: path, origin: .cutout)
+            } catch {
+                throw Self.refusal(error)
+            }
+        }
+        guard let asset = asset ?? nil else { throw StudioRefusal(status: 500, message: "the library could not be opened") }
+        events.publish("overlay-assets", data: StudioJSON.line(try assets()))
+        return AssetAnswer(asset)
+    }
+}
+
+extension StudioOverlay {
+    /// A failure to keep a file as a refusal: 507 for a full disk (nothing kept; free space and
+    /// try again), 500 for another write failure, 422 for an image that cannot be artwork.
+    static func refusal(_ error: any Error) -> StudioRefusal {
+        let text = "\(error)"
+        var noSpace = (error as? DurableFile.Error)?.isNoSpace == true
+        if case .noSpace = error as? OverlayGallery.Error { noSpace = true }
+        if noSpace { return StudioRefusal(status: 507, message: text + " (nothing was kept)") }
+        if error is DurableFile.Error || error is OverlayGallery.Error || error is CocoaError { return StudioRefusal(status: 500, message: text) }
+        return StudioRefusal(status: 422, message: text)
+    }
+}
+
+/// Hands the capture's next picture to the shots waiting for one (none kept otherwise: a
+/// camera's frame is not held longer than a shot needs it).
+final class FrameHandOff: @unchecked Sendable {
+    // Every field is touched only with `condition` held.
+    private let condition = NSCondition()
+    private var waiting = 0
+    private var frame: VideoFrame?
+    private var generation = 0
+
+    /// Offers a picture (from the capture thread); kept only while a shot waits.
+    func offer(_ frame: VideoFrame) {
+        condition.withLock {
+            guard waiting > 0 else { return }
+            self.frame = frame
+            generation += 1
+            condition.broadcast()
+        }
+    }
+
+    /// The first picture offered after this call, or nil after `timeout` seconds.
+    func next(timeout: Double) -> VideoFrame? {
+        condition.withLock {
+            waiting += 1
+            defer {
+                waiting -= 1
+                if waiting == 0 { frame = nil }
+            }
+            let start = generation, deadline = Date(timeIntervalSinceNow: timeout)
+            while generation == start {
+                if !condition.wait(until: deadline) { break }
+            }
+            return generation == start ? nil : frame
+        }
+    }
+}
+
+/// `GET /api/overlay`, and the `overlay` event.
+struct OverlaySnapshot: Encodable {
+    var state: OverlayCameraState
+    /// The chosen asset.
+    var asset: AssetAnswer?
+    /// For each preview (`unfiltered`, `filtered`): the artwork's transform from artwork 0…1 to
+    /// preview 0…1, as CSS `matrix()` takes it (a, b, c, d, e, f). Empty without an asset.
+    var transforms: [String: [Double]]
+    /// The source being shown, while the capture runs.
+    var source: String?
+    /// Why there is no picture.
+    var problem: String?
+    /// The portrait picture's size, once known.
+    var pictureSize: [Int]?
+    /// Pictures the running capture has given since it started.
+    var frames: Int?
+    var filters = OverlayFilter.allCases.map { FilterAnswer(id: $0.rawValue, title: $0.title, aspect: [$0.crop.aspectWidth ?? 1, $0.crop.aspectHeight ?? 1], mask: $0.mask.rawValue) }
+    var scaleRange = [OverlayPlacement.scaleRange.lowerBound, OverlayPlacement.scaleRange.upperBound]
+
+    struct FilterAnswer: Encodable {
+        var id: String
+        var title: String
+        var aspect: [Int]
+        var mask: String
+    }
+}
+
+/// An asset as the page sees it (the id in lowercase, as the routes take it).
+struct AssetAnswer: Encodable {
+    var id: String
+    var name: String
+    var width: Int
+    var height: Int
+    var hasAlpha: Bool
+    var format: String
+    var profile: String
+    var origin: String
+    var bytes: Int
+
+    init(_ asset: OverlayAsset) {
+        id = asset.id.uuidString.lowercased()
+        name = asset.name
+        width = asset.width
+        height = asset.height
+        hasAlpha = asset.hasAlpha
+        format = asset.format
+        profile = asset.profile
+        origin = asset.origin.rawValue
+        bytes = asset.bytes
+    }
+}
+
+/// `POST /api/overlay/shoot`'s answer.
+struct ShotAnswer: Encodable {
+    var photo: OverlayGallery.Entry
+    var width: Int
+    var height: Int
+    /// Seconds from the press to holding the picture.
+    var shutterLagSeconds: Double
+    var compositeSeconds: Double
+    var encodeSeconds: Double
+}
+
+/// The body of `POST /api/overlay/cutout`.
+struct CutoutRequest: Decodable {
+    /// A gallery photo's name.
+    var photo: String
+    /// The subject's point, fractions of the upright photo's width and height.
+    var x: Double
+    var y: Double
+}

@@ -1,0 +1,71 @@
+import Foundation
+import ReelCore
+import ReelHTTP
+import ReelOverlay
+
+/// The overlay camera's routes (`/api/overlay…`, docs/studio.md).
+extension StudioServer {
+    func answerOverlay(_ route: StudioRoute, request: HTTPRequest, body: [UInt8]?) -> HTTPResponse {
+        do throws(StudioRefusal) {
+            switch route {
+            case .overlay where request.method == "POST":
+                return json(StudioJSON.line(try overlay.change(try decode(body))))
+            case .overlay:
+                return json(StudioJSON.line(overlay.snapshot()))
+            case .overlayPreview:
+                let name = request.query("view") ?? StudioOverlay.View.unfiltered.rawValue
+                guard let view = StudioOverlay.View(rawValue: name) else {
+                    let names = StudioOverlay.View.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw StudioRefusal(status: 400, message: "view \(name) is not one of \(names)")
+                }
+                return previewStream(request, feed: overlay.feeds[view]!) { [overlay] in overlay.tick() }
+            case .overlayShoot:
+                return json(StudioJSON.line(try overlay.shoot()), status: 201)
+            case .overlayAssets where request.method == "POST":
+                let name = request.decodedQuery("name") ?? "artwork"
+                return json(StudioJSON.line(try overlay.importAsset(body ?? [], fileName: name)), status: 201)
+            case .overlayAssets:
+                return json(StudioJSON.line(try overlay.assets()))
+            case .overlayAsset(let id):
+                return HTTPResponse(status: 200, headers: [("Content-Type", "image/png")], body: .bytes(Array(try overlay.picture(id))))
+            case .removeOverlayAsset(let id):
+                return json(StudioJSON.line(try overlay.removeAsset(id)))
+            case .overlayPhotos:
+                return json(StudioJSON.line(overlay.gallery.entries()))
+            case .overlayPhoto(let name):
+                return try photoFile(name)
+            case .overlayPhotoView(let name):
+                do {
+                    return HTTPResponse(status: 200, headers: [("Content-Type", "image/jpeg")], body: .bytes(Array(try overlay.gallery.view(name))))
+                } catch let error as OverlayGallery.Error {
+                    if case .notFound = error { throw StudioRefusal(status: 404, message: error.description) }
+                    throw StudioRefusal(status: 422, message: error.description)
+                } catch {
+                    throw StudioRefusal(status: 422, message: "the photo \(name) cannot be shown: \(error)")
+                }
+            case .overlayCutout:
+                return json(StudioJSON.line(try overlay.cutout(try decode(body))), status: 201)
+            default:
+                return .text(404, "no such API")
+            }
+        } catch {
+            return .text(error.status, error.message)
+        }
+    }
+
+    /// A gallery photo's file, to download.
+    private func photoFile(_ name: String) throws(StudioRefusal) -> HTTPResponse {
+        let path: String
+        do { path = try overlay.gallery.existing(name) } catch { throw StudioRefusal(status: 404, message: error.description) }
+        guard let data = FileManager.default.contents(atPath: path), let format = OverlayPhotoName.format(of: name) else {
+            throw StudioRefusal(status: 404, message: "the photo \(name) cannot be read")
+        }
+        let type = switch format {
+        case .heic: "image/heic"
+        case .jpeg: "image/jpeg"
+        case .tiff: "image/tiff"
+        }
+        return HTTPResponse(status: 200, headers: [("Content-Type", type), ("Content-Disposition", "attachment; filename=\"\(name)\"")],
+                            body: .bytes(Array(data)))
+    }
+}
