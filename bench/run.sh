@@ -16,7 +16,9 @@
 #  14. bench/studio-latency.sh  the preview's latency, capture → drawn in chromium (about 1.5 min)
 #  15. bench/studio-record.sh   a 10-minute timelapse through the studio with the page open, against reel record (about 21 min)
 #  16. bench/studio-library.sh  1,000 sessions: GET /api/sessions and the library page's first render in chromium (about 1 min)
-# About 96 minutes on a 2-core machine, plus about 2 minutes the first time to make the
+#  17. bench/overlay-stills.sh  reel overlay snap against ImageMagick, heif-enc and cjpeg at 1080x1920 (about 2 min)
+#  18. bench/overlay-studio.sh  the studio's overlay camera: two previews of one 720p30 capture, the shutter (about 2 min)
+# About 100 minutes on a 2-core machine, plus about 2 minutes the first time to make the
 # inputs (cached in bench/.cache/).
 #
 #   make bench                                   # builds, then runs this
@@ -36,7 +38,7 @@ trap 'echo "run: interrupted" >&2; exit 130' INT
 trap 'exit 143' TERM
 
 failed=()
-for name in realtime fast-vs-ffmpeg latency origin-vs-nginx viewers record detector compose export deface backup pomodoro studio-preview studio-latency studio-record studio-library; do
+for name in realtime fast-vs-ffmpeg latency origin-vs-nginx viewers record detector compose export deface backup pomodoro studio-preview studio-latency studio-record studio-library overlay-stills overlay-studio; do
     echo "run: ---- bench/$name.sh ----" | tee -a "$log" >&2
     # Result blocks (stdout) are kept; progress (stderr) goes to the terminal and the log.
     if ! bash "$here/$name.sh" 2> >(tee -a "$log" >&2) | tee -a "$log" >> "$results"; then

@@ -156,6 +156,9 @@ struct StudioOverlayBrowserTests {
                 }
                 previous = (shot, photo)
             }
+            try await browser.waitUntil(script: "return document.body.dataset.overlayPhotos === '5'")
+            _ = try await browser.executeScript("window.scrollTo(0, 0)")
+            try await StudioBrowserTests.screenshot(browser, "studio-overlay")
         }
     }
 

@@ -1,7 +1,9 @@
 import Foundation
 import ReelCore
 import ReelImage
+import ReelMedia
 import ReelOverlay
+import Synchronization
 import ReelTestSupport
 import Testing
 @testable import ReelStudio
@@ -104,6 +106,41 @@ struct StudioOverlayTests {
             #expect(try Self.json(try studio.api([studio.base + "/api/overlay"]))["asset"] == nil, "the removed asset is no longer chosen")
             #expect(((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).isEmpty, "its file went too")
             #expect(try studio.post("/api/overlay/assets/\(id)/remove", cookie: cookie).status == 404)
+        }
+    }
+
+    @Test("the two previews are branches of one capture: the source is opened once, both streams get pictures of their own shape")
+    func twoPreviewsOneCapture() async throws {
+        let opens = Mutex(0)
+        try await withStudio(configure: { settings in
+            Self.configure(&settings)
+            settings.openSource = { spec in
+                opens.withLock { $0 += 1 }
+                return try CaptureSources.open(spec)
+            }
+        }) { studio in
+            let folder = try TemporaryDirectory()
+            defer { folder.cleanup() }
+            let streams = try ["unfiltered", "circle"].map { view in
+                try BackgroundProcess("/usr/bin/curl", ["-s", "-o", folder.path(view), "--max-time", "3", "-H", "Authorization: Bearer \(studio.token)",
+                                                        studio.base + "/api/overlay/preview?view=" + view])
+            }
+            for stream in streams { _ = await stream.wait(timeout: .seconds(10)) }
+            #expect(opens.withLock { $0 } == 1, "one capture for both previews")
+            for (view, size) in [("unfiltered", (480, 640)), ("circle", (640, 640))] {
+                let data = try Data(contentsOf: URL(fileURLWithPath: folder.path(view)))
+                var parts = 0, from = data.startIndex
+                while let found = data.range(of: Data("--reel-preview-frame".utf8), in: from..<data.endIndex) {
+                    parts += 1
+                    from = found.upperBound
+                }
+                #expect(parts > 3, "\(view): \(parts) pictures in 3 s")
+                // The first JPEG's size, from its SOF0 marker.
+                let bytes = [UInt8](data)
+                let sof = try #require((0..<(bytes.count - 9)).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+                let height = Int(bytes[sof + 5]) << 8 | Int(bytes[sof + 6]), width = Int(bytes[sof + 7]) << 8 | Int(bytes[sof + 8])
+                #expect(width == size.0 && height == size.1, "\(view): \(width)x\(height)")
+            }
         }
     }
 
