@@ -106,7 +106,7 @@ extension StudioServer {
             return answerReview(route, request: request, body: body)
         case .live, .stopLive:
             return answerLive(route, request: request, body: body)
-        case .overlay, .overlayPreview, .overlayShoot, .overlayAssets, .overlayAsset, .removeOverlayAsset, .overlayPhotos, .overlayPhoto,
+        case .overlay, .overlayPreview, .overlayShoot, .overlaySource, .overlayAssets, .overlayAsset, .removeOverlayAsset, .overlayPhotos, .overlayPhoto,
              .overlayPhotoView, .overlayCutout:
             return answerOverlay(route, request: request, body: body)
         case .sessions, .tags, .session, .stats, .statsChart, .goals:

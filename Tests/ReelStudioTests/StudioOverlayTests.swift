@@ -144,6 +144,43 @@ struct StudioOverlayTests {
         }
     }
 
+    @Test("the lens switch: another source opened inside the running capture, portrait from its first picture; one that cannot open leaves the current")
+    func lensSwitch() async throws {
+        let opens = Mutex<[String]>([])
+        try await withStudio(configure: { settings in
+            Self.configure(&settings)
+            settings.openSource = { spec in
+                opens.withLock { $0.append(spec.description) }
+                return try CaptureSources.open(spec)
+            }
+        }) { studio in
+            let cookie = try studio.signIn()
+            let preview = try BackgroundProcess("/usr/bin/curl", ["-s", "-o", "/dev/null", "--max-time", "30", "-H", "Cookie: \(cookie)",
+                                                                studio.base + "/api/overlay/preview"])
+            defer { preview.send(SIGTERM) }
+            func pictureSize() -> [Int]? {
+                (try? Self.json(try studio.api([studio.base + "/api/overlay"])))?["pictureSize"] as? [Int]
+            }
+            func shotSize() throws -> [Int] {
+                let answer = try Self.json(try studio.post("/api/overlay/shoot", cookie: cookie))
+                return [answer["width"] as? Int ?? 0, answer["height"] as? Int ?? 0]
+            }
+            _ = try await eventually("the first picture") { pictureSize() == [360, 640] ? true : nil }
+            #expect(try shotSize() == [360, 480])
+
+            let switched = try studio.post("/api/overlay/source", json: #"{"source":"test:320x240@15"}"#, cookie: cookie)
+            #expect(switched.status == 200, "\(switched.text)")
+            _ = try await eventually("the new source's pictures, portrait") { pictureSize() == [240, 320] ? true : nil }
+            #expect(try shotSize() == [240, 320])
+            #expect(try studio.api([studio.base + "/api/camera"]).text.contains(#""source":"test:320x240@15""#), "the chosen source follows")
+
+            let missing = try studio.post("/api/overlay/source", json: #"{"source":"v4l2:/dev/video99"}"#, cookie: cookie)
+            #expect(missing.status == 409 && missing.text.contains("still showing test:320x240@15"), "\(missing.text)")
+            #expect(try shotSize() == [240, 320], "the current source kept running")
+            #expect(opens.withLock { $0 }.count == 3, "one capture: the first source, the switch, the failed switch (\(opens.withLock { $0 }))")
+        }
+    }
+
     @Test("a camera that vanishes between preview and shutter: 503 saying why, nothing saved; plugged back in, the shutter works")
     func vanishedCamera() async throws {
         let camera = UnpluggableCamera()

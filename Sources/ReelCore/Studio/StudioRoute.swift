@@ -73,6 +73,9 @@ public enum StudioRoute: Sendable, Hashable {
     case overlayPreview
     /// `/api/overlay/shoot`: takes a photo (POST).
     case overlayShoot
+    /// `/api/overlay/source`: switches the overlay camera to another source while it runs (the
+    /// lens switch), or chooses one (POST `{"source"}`).
+    case overlaySource
     /// `/api/overlay/assets`: the artwork (GET); imports one (POST, the image as the body).
     /// `/api/overlay/assets/ID`: its picture as a PNG for the page (GET); `…/remove` (POST).
     case overlayAssets
@@ -142,6 +145,7 @@ public enum StudioRoute: Sendable, Hashable {
         case "/api/overlay": self = .overlay
         case "/api/overlay/preview": self = .overlayPreview
         case "/api/overlay/shoot": self = .overlayShoot
+        case "/api/overlay/source": self = .overlaySource
         case "/api/overlay/assets": self = .overlayAssets
         case "/api/overlay/photos": self = .overlayPhotos
         case "/api/overlay/cutout": self = .overlayCutout
@@ -231,7 +235,7 @@ public enum StudioRoute: Sendable, Hashable {
              .materialCover, .stamp, .exportFile, .overlayPreview, .overlayAsset, .overlayPhotos, .overlayPhoto, .overlayPhotoView:
             ["GET", "HEAD"]
         case .signOut, .chooseSource, .startRecording, .controlRecording, .removeMaterial, .restore, .scanBarcode, .vlog, .stopExport, .stopLive,
-             .overlayShoot, .removeOverlayAsset, .overlayCutout: ["POST"]
+             .overlayShoot, .overlaySource, .removeOverlayAsset, .overlayCutout: ["POST"]
         case .tags, .goals, .materials, .backup, .stamps, .export, .live, .overlay, .overlayAssets: ["GET", "HEAD", "POST"]
         case .session(_, let part):
             switch part {

@@ -39,6 +39,8 @@ final class StudioOverlay: Sendable {
     private struct State {
         var camera = OverlayCameraState()
         var capture: IdlePreview?
+        /// The running capture's source, which can be switched while it runs (once opened).
+        var switcher: SourceSwitcher?
         /// The source the capture has (lent by the record page's camera).
         var source: String?
         /// No new capture before this (after one failed or ended).
@@ -92,6 +94,7 @@ final class StudioOverlay: Sendable {
                     state.problem = capture.failure.withLock { $0 } ?? "the source ended"
                 }
                 state.capture = nil
+                state.switcher = nil
                 return (capture, capture.hasEnded)
             }
             if let stale {
@@ -118,9 +121,14 @@ final class StudioOverlay: Sendable {
         let branches = View.allCases.map { view in
             PreviewBranch(feed: feeds[view]!, width: view.size.width, height: view.size.height)
         }
-        let open = settings.openSource
-        let capture = IdlePreview(source: source.spec, branches: branches, open: { PortraitSource(try open($0)) },
-                                  tap: { [weak self] frame in self?.seen(frame) })
+        let open = settings.openSource, state = self.state
+        // Every source in a PortraitSource, inside a switcher, so a lens switch is turned
+        // before its first picture reaches a preview or the shutter.
+        let capture = IdlePreview(source: source.spec, branches: branches, open: { spec in
+            let switcher = try SourceSwitcher(initial: spec, open: open)
+            state.withLock { $0.switcher = switcher }
+            return switcher
+        }, tap: { [weak self] frame in self?.seen(frame) })
         state.withLock { state in
             state.capture = capture
             state.source = source.text
@@ -147,6 +155,30 @@ final class StudioOverlay: Sendable {
         state.withLock { $0.closed = true }
         tick()
         for feed in feeds.values { feed.close() }
+    }
+
+    /// Switches to the source `text` (a camera, `test…` or `file:/…`): while the capture runs,
+    /// inside it (the lens switch: the new source is opened first, turned portrait before its
+    /// first picture, and a source that cannot be opened leaves the current one running);
+    /// otherwise it becomes the chosen source, as on the record page.
+    func switchSource(to text: String) throws(StudioRefusal) -> OverlaySnapshot {
+        let spec = try StudioCamera.parse(text)
+        let switcher = state.withLock { $0.capture == nil ? nil : $0.switcher }
+        guard let switcher else {
+            try camera.choose(text)
+            publish()
+            return snapshot()
+        }
+        do { try switcher.switchTo(spec) } catch {
+            throw StudioRefusal(status: 409, message: "\(text) could not be opened (\(error)); still showing \(state.withLock { $0.source } ?? "the current source")")
+        }
+        try camera.switched(to: text, spec: spec, by: .overlay)
+        state.withLock { state in
+            state.source = text
+            state.pictureSize = nil
+        }
+        publish()
+        return snapshot()
     }
 
     // MARK: State

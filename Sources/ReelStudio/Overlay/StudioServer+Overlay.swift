@@ -19,6 +19,9 @@ extension StudioServer {
                     throw StudioRefusal(status: 400, message: "view \(name) is not one of \(names)")
                 }
                 return previewStream(request, feed: overlay.feeds[view]!) { [overlay] in overlay.tick() }
+            case .overlaySource:
+                let choice: SourceChoice = try decode(body)
+                return json(StudioJSON.line(try overlay.switchSource(to: choice.source)))
             case .overlayShoot:
                 return json(StudioJSON.line(try overlay.shoot()), status: 201)
             case .overlayAssets where request.method == "POST":

@@ -142,6 +142,8 @@ enum StudioPage {
               <form id="overlay-form" class="record-form overlay-form" novalidate>
                 <button id="overlay-shoot" type="button" class="primary" aria-keyshortcuts="Space">Take photo</button>
                 <p class="hint">Space takes a photo; arrows move the artwork (Shift: further), + and − scale it, [ and ] turn it.</p>
+                <label for="overlay-source-choice">Camera</label>
+                <select id="overlay-source-choice" aria-describedby="overlay-source"></select>
                 <label for="overlay-format">Format</label>
                 <select id="overlay-format">
                   <option value="heic">HEIC, Display P3</option>

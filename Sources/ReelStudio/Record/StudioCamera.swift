@@ -247,6 +247,19 @@ final class StudioCamera: Sendable {
         publishCamera()
     }
 
+    /// `borrower`, which has the source, switched to `text` (the overlay camera's lens switch):
+    /// it becomes the chosen source, and the loan's. Refused (409) when `borrower` does not
+    /// have the source.
+    func switched(to text: String, spec: SourceSpec, by borrower: Borrower) throws(StudioRefusal) {
+        try state.withLock { state throws(StudioRefusal) in
+            guard state.lent?.to == borrower else { throw StudioRefusal(status: 409, message: "the source is not lent to \(borrower)") }
+            state.lent?.source = text
+            state.sourceText = text
+            state.source = spec
+        }
+        publishCamera()
+    }
+
     /// `borrower` has stopped: the source is free again (unless someone else has it).
     func returned(by borrower: Borrower) {
         state.withLock { state in

@@ -82,6 +82,11 @@ enum OverlayScript {
           filtered.style.aspectRatio = `${filter.aspect[0]} / ${filter.aspect[1]}`;
           filtered.dataset.mask = filter.mask;
           for (const preview of previews) $(`overlay-stage-${preview}`).dataset.chosen = String(preview === state.preview);
+          const choice = $("overlay-source-choice");
+          if (next.source && choice.value !== next.source && document.activeElement !== choice) {
+            if (![...choice.options].some((o) => o.value === next.source)) choice.add(option(next.source, next.source));
+            choice.value = next.source;
+          }
           $("overlay-source").textContent = next.source ? `Source: ${next.source}${next.pictureSize ? `, ${next.pictureSize.join("x")} portrait` : ""}`
             : next.problem ? `No picture: ${next.problem}` : "The preview starts when this view is open and a source is chosen on the record page.";
           for (const item of $("overlay-assets").querySelectorAll("li")) {
@@ -339,6 +344,25 @@ enum OverlayScript {
           await change({ asset: asset.id });
         }
 
+        /// The cameras, the test pattern and the chosen source, for the lens switch.
+        async function loadSources() {
+          const sources = await get("/api/sources", "overlay-message");
+          if (!sources) return;
+          const choice = $("overlay-source-choice");
+          choice.replaceChildren();
+          for (const camera of sources.cameras) choice.add(option(`v4l2:${camera.path}`, `${camera.name} (${camera.path})`));
+          choice.add(option("test:1280x720@30", "Test pattern, 1280x720 at 30 fps"));
+          const chosen = snapshot?.source ?? sources.chosen;
+          if (chosen && ![...choice.options].some((o) => o.value === chosen)) choice.add(option(chosen, chosen));
+          if (chosen) choice.value = chosen;
+        }
+
+        async function switchSource(event) {
+          sayHere(`Switching to ${event.target.value}…`);
+          const next = await post("/api/overlay/source", { source: event.target.value }, "overlay-message");
+          if (next) { sayHere(""); showState(next); } else if (snapshot?.source) event.target.value = snapshot.source;
+        }
+
         // MARK: View
 
         export function showView(visible) {
@@ -347,6 +371,7 @@ enum OverlayScript {
             get("/api/overlay", "overlay-message").then((next) => { if (next) showState(next); });
             reloadAssets();
             reloadPhotos();
+            loadSources();
           } else {
             stopPreviews();
           }
@@ -384,6 +409,7 @@ enum OverlayScript {
           }
           $("overlay-filter").addEventListener("change", (event) => change({ filter: event.target.value }));
           $("overlay-format").addEventListener("change", (event) => change({ format: event.target.value }));
+          $("overlay-source-choice").addEventListener("change", switchSource);
           $("overlay-orientation").addEventListener("change", (event) => change({ orientation: Number(event.target.value) }));
           $("overlay-scale").addEventListener("change", (event) => {
             const value = Number(event.target.value);
