@@ -14,6 +14,7 @@
 #include <libexif/exif-data.h>
 #include <libheif/heif.h>
 #include <png.h>
+#include <zlib.h>
 #include <tiffio.h>
 
 #define MESSAGE_SIZE 256
@@ -276,7 +277,12 @@ int reel_png_write_rgba(const uint16_t *rgba, uint32_t width, uint32_t height, i
     // A profile libpng has opinions about (the common "known incorrect sRGB profile") is kept as
     // the photo had it: libpng's complaint is a warning here, not an error.
     png_set_benign_errors(png, 1);
-    png_set_compression_level(png, 3);
+    // One filter (Paeth) and zlib's run-length strategy: a 12 MP cut-out in 0.5 s instead of
+    // 1.15 s (level 3, libpng trying all five filters per row), and no larger (8.9 MB against
+    // 10.0 on a photo; 35.5 against 36.5 MB on noise).
+    png_set_compression_level(png, 1);
+    png_set_compression_strategy(png, Z_RLE);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_PAETH);
     png_set_IHDR(png, info, width, height, depth, PNG_COLOR_TYPE_RGB_ALPHA, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     if (icc_length > 0) png_set_iCCP(png, info, "ICC profile", PNG_COMPRESSION_TYPE_BASE, icc, (png_uint_32)icc_length);

@@ -144,22 +144,30 @@ public enum OverlayCutout {
         guard let region = bounds(alpha, width: photo.width, height: photo.height, margin: 2) else {
             throw Error.nothingThere("nothing stands out at that point; tap the middle of the subject")
         }
-        var samples = [UInt16](repeating: 0, count: region.width * region.height * 4)
+        // Where the cut-out is wholly transparent its colour is 0, not the photo's: nothing of the
+        // background travels hidden in the artwork (a viewer that drops alpha would show it), and
+        // runs of zeros cost the PNG encoder almost nothing.
         var covered = 0
-        photo.samples.withUnsafeBufferPointer { src in
-            samples.withUnsafeMutableBufferPointer { dst in
+        let samples = [UInt16](unsafeUninitializedCapacity: region.width * region.height * 4) { dst, count in
+            photo.samples.withUnsafeBufferPointer { src in alpha.withUnsafeBufferPointer { alpha in
                 for row in 0..<region.height {
                     let y = region.y + row
                     for column in 0..<region.width {
                         let x = region.x + column
                         let a = alpha[y * photo.width + x]
                         let s = (y * photo.width + x) * 4, d = (row * region.width + column) * 4
-                        dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]
-                        dst[d + 3] = UInt16((UInt32(src[s + 3]) * UInt32(a) * 257 + 32767) / 65535)
+                        let opacity = UInt16((UInt32(src[s + 3]) * UInt32(a) * 257 + 32767) / 65535)
+                        if opacity == 0 {
+                            dst[d] = 0; dst[d + 1] = 0; dst[d + 2] = 0
+                        } else {
+                            dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]
+                        }
+                        dst[d + 3] = opacity
                         if a >= 128 { covered += 1 }
                     }
                 }
-            }
+            } }
+            count = region.width * region.height * 4
         }
         let png: Data
         do {
@@ -175,22 +183,32 @@ public enum OverlayCutout {
     /// Mask values below this (of 255) are taken as outside.
     static let faintest: UInt8 = 8
 
-    /// `mask` enlarged bilinearly to `width` × `height`.
+    /// `mask` enlarged bilinearly to `width` × `height` (weights in 1/256ths: a 12 MP photo's
+    /// mask in integer arithmetic, the horizontal weights worked out once per column).
     static func enlarge(_ mask: SoftMask, width: Int, height: Int) -> [UInt8] {
         if mask.width == width && mask.height == height { return mask.values }
         var out = [UInt8](repeating: 0, count: width * height)
         let sx = Double(mask.width) / Double(width), sy = Double(mask.height) / Double(height)
+        // Per column: the two source columns and the right one's weight (0…256).
+        let columns = (0..<width).map { x -> (Int, Int, Int) in
+            let fx = max(0, (Double(x) + 0.5) * sx - 0.5)
+            let x0 = min(mask.width - 1, Int(fx))
+            return (x0, min(mask.width - 1, x0 + 1), Int(((fx - Double(x0)) * 256).rounded()))
+        }
         mask.values.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                for y in 0..<height {
-                    let fy = max(0, (Double(y) + 0.5) * sy - 0.5)
-                    let y0 = min(mask.height - 1, Int(fy)), y1 = min(mask.height - 1, y0 + 1), wy = fy - Double(y0)
-                    for x in 0..<width {
-                        let fx = max(0, (Double(x) + 0.5) * sx - 0.5)
-                        let x0 = min(mask.width - 1, Int(fx)), x1 = min(mask.width - 1, x0 + 1), wx = fx - Double(x0)
-                        let top = Double(src[y0 * mask.width + x0]) * (1 - wx) + Double(src[y0 * mask.width + x1]) * wx
-                        let bottom = Double(src[y1 * mask.width + x0]) * (1 - wx) + Double(src[y1 * mask.width + x1]) * wx
-                        dst[y * width + x] = UInt8((top * (1 - wy) + bottom * wy).rounded())
+            columns.withUnsafeBufferPointer { cols in
+                out.withUnsafeMutableBufferPointer { dst in
+                    for y in 0..<height {
+                        let fy = max(0, (Double(y) + 0.5) * sy - 0.5)
+                        let y0 = min(mask.height - 1, Int(fy)), y1 = min(mask.height - 1, y0 + 1)
+                        let wy = Int(((fy - Double(y0)) * 256).rounded())
+                        let top = y0 * mask.width, bottom = y1 * mask.width, row = y * width
+                        for x in 0..<width {
+                            let (x0, x1, wx) = cols[x]
+                            let upper = Int(src[top + x0]) * (256 - wx) + Int(src[top + x1]) * wx
+                            let lower = Int(src[bottom + x0]) * (256 - wx) + Int(src[bottom + x1]) * wx
+                            dst[row + x] = UInt8((upper * (256 - wy) + lower * wy + 32768) >> 16)
+                        }
                     }
                 }
             }

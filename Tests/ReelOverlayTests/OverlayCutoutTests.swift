@@ -62,6 +62,12 @@ struct OverlayCutoutTests {
         let soft = a.filter { $0 > 0 && $0 < 255 }.count
         #expect(soft > 600, "a soft edge: \(soft) partly transparent pixels around a 942-pixel circumference")
         #expect(abs(result.width - 301) <= 12 && abs(result.height - 301) <= 12, "cropped to the disc: \(result.width)x\(result.height)")
+        // Nothing of the background is kept under the transparent pixels.
+        try result.png.write(to: URL(fileURLWithPath: folder.path("cut.png")))
+        let cut = try DecodedImage(path: folder.path("cut.png"))
+        let clear = stride(from: 0, to: cut.samples.count, by: 4).filter { cut.samples[$0 + 3] == 0 }
+        #expect(clear.count > 1000 && clear.allSatisfy { cut.samples[$0] == 0 && cut.samples[$0 + 1] == 0 && cut.samples[$0 + 2] == 0 },
+                "\(clear.count) transparent pixels, all with colour 0")
     }
 
     @Test("the photo's colours and profile are kept: a 16-bit Display P3 photo gives a 16-bit P3 cut-out")
