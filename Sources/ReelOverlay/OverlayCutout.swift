@@ -117,8 +117,13 @@ public enum OverlayCutout {
             do {
                 let segmenter = try PersonSegmenter(modelPath: settings.models.segmentationModel)
                 let people = try work.withPicture { try segmenter.mask($0) }
-                if let person = people.keepingPart(at: px, py) { return (person, "person", nil) }
-                if settings.method == .person {
+                if let person = people.keepingPart(at: px, py) {
+                    // The model also claims balls, boxes and mugs at times: auto takes its mask
+                    // for a person only with a face inside it (forced, it is taken as it is).
+                    if settings.method == .person || hasFace(in: person, work: work, models: settings.models) {
+                        return (person, "person", nil)
+                    }
+                } else if settings.method == .person {
                     throw Error.nothingThere("no person at that point (the segmentation finds none there); try --method object")
                 }
             } catch let error as CutoutError {
@@ -132,6 +137,24 @@ public enum OverlayCutout {
             throw Error.nothingThere("nothing stands out at that point; tap the middle of the subject")
         }
         return (kept, "object", note)
+    }
+
+    /// Whether a face lies in `mask` (its centre on a pixel of at least half): CenterFace when
+    /// its model is installed, OpenCV's frontal-face cascade otherwise. With neither, the
+    /// segmentation is trusted (true).
+    static func hasFace(in mask: SoftMask, work: WorkPicture, models: VisionModels) -> Bool {
+        let detector: (any FaceDetector)?
+        if models.hasCenterFaceModel {
+            detector = try? CenterFaceDetector(modelPath: models.centerFaceModel)
+        } else {
+            detector = try? HaarFaceDetector(cascadePath: models.frontalFaceCascade)
+        }
+        guard let detector, let faces = try? work.withPicture({ try detector.detect($0) }) else { return true }
+        return faces.contains { face in
+            let x = min(mask.width - 1, max(0, Int((face.box.x + face.box.width / 2) * Double(mask.width))))
+            let y = min(mask.height - 1, max(0, Int((face.box.y + face.box.height / 2) * Double(mask.height))))
+            return mask.values[y * mask.width + x] >= 128
+        }
     }
 
     /// The photo's pixels under the mask (enlarged to the photo), cropped to the subject.

@@ -70,6 +70,23 @@ struct OverlayCutoutTests {
                 "\(clear.count) transparent pixels, all with colour 0")
     }
 
+    @Test("auto takes the segmentation's mask for a person only with a face in it: a star on noise is an object (needs `make setup`)")
+    func autoNeedsAFace() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanup() }
+        let photo = folder.path("star.png")
+        // The selfie model claims this star as a person at its centre; it has no face.
+        try make(["-size", "640x480", "-seed", "3", "xc:gray50", "+noise", "Random", "-fill", "#d4a017", "-draw",
+                  "polygon 320,90 355,200 470,200 378,268 412,380 320,312 228,380 262,268 170,200 285,200", photo])
+        let settings = OverlayCutoutSettings(photoPath: photo, x: 0.5, y: 0.5)
+        try #require(FileManager.default.fileExists(atPath: settings.models.segmentationModel), "the segmentation model (make setup)")
+        let forced = try OverlayCutout.run(OverlayCutoutSettings(photoPath: photo, x: 0.5, y: 0.5, method: .person))
+        #expect(forced.method == "person", "the model does claim it")
+        let result = try OverlayCutout.run(settings)
+        #expect(result.method == "object", "no face in the model's mask: GrabCut cut it out")
+        #expect(abs(result.width - 301) <= 12 && abs(result.height - 291) <= 12, "the star's box: \(result.width)x\(result.height)")
+    }
+
     @Test("the photo's colours and profile are kept: a 16-bit Display P3 photo gives a 16-bit P3 cut-out")
     func keepsProfile() throws {
         let folder = try TemporaryDirectory()
