@@ -26,7 +26,8 @@ extension StudioServer {
         if let refusal = admit(request) { return .respond(secured(refusal)) }
         if request.header("Content-Length").map({ $0.trimmingCharacters(in: .whitespaces) != "0" }) ?? false
             || request.header("Transfer-Encoding") != nil {
-            // A stamp is a picture; everything else is a little JSON.
+            // A stamp and an artwork are pictures (each with its own bound); everything else is a
+            // little JSON. A body is held in memory up to its bound.
             let route = StudioRoute(path: request.path)
             let policy = request.method != "POST" ? uploads : route == .stamps ? stampUploads : route == .overlayAssets ? assetUploads : uploads
             switch policy.decide(contentLength: request.header("Content-Length"), transferEncoding: request.header("Transfer-Encoding")) {
