@@ -534,7 +534,13 @@ static int tiff_file_read(const char *path, uint32_t max_side, uint64_t max_pixe
     }
     uint32_t *raster = malloc((size_t)width * height * 4);
     if (!raster) { TIFFClose(tiff); snprintf(message, MESSAGE_SIZE, "out of memory"); return 1; }
-    int ok = TIFFReadRGBAImageOriented(tiff, width, height, raster, ORIENTATION_TOPLEFT, 0);
+    // Asked for in the file's own orientation, libtiff flips nothing: the rows come as stored,
+    // top first. They are then turned upright as a JPEG's EXIF orientation is (the same numbers;
+    // libtiff itself cannot turn 5-8, the quarter turns a photo held sideways has).
+    uint16_t orientation = ORIENTATION_TOPLEFT;
+    TIFFGetFieldDefaulted(tiff, TIFFTAG_ORIENTATION, &orientation);
+    if (orientation < ORIENTATION_TOPLEFT || orientation > ORIENTATION_LEFTBOT) orientation = ORIENTATION_TOPLEFT;
+    int ok = TIFFReadRGBAImageOriented(tiff, width, height, raster, orientation, 0);
     TIFFClose(tiff);
     uint16_t *pixels = ok ? pixels_alloc(width, height, message) : NULL;
     if (!pixels) { free(raster); if (!message[0]) snprintf(message, MESSAGE_SIZE, "libtiff cannot read its pixels"); return 1; }
@@ -552,7 +558,8 @@ static int tiff_file_read(const char *path, uint32_t max_side, uint64_t max_pixe
         pixels[4 * i + 3] = (uint16_t)(a * 257);
     }
     free(raster);
-    out->pixels = pixels;
+    out->pixels = orient(pixels, &width, &height, orientation);
+    if (!out->pixels) { snprintf(message, MESSAGE_SIZE, "out of memory"); return 1; }
     out->width = width;
     out->height = height;
     out->bit_depth = depth;

@@ -53,3 +53,46 @@ struct PagePictureTests {
         #expect(picture.masked(.none).samples == picture.samples)
     }
 }
+
+@Suite("Reading photos upright")
+struct UprightReadingTests {
+    /// 64x32 with four coloured quadrants (sRGB): red, green / blue, white.
+    static let quadrants: RGBPicture = {
+        var samples = [UInt16]()
+        for y in 0..<32 {
+            for x in 0..<64 {
+                let colour: [UInt16] = y < 16 ? (x < 32 ? [65535, 0, 0] : [0, 65535, 0]) : (x < 32 ? [0, 0, 65535] : [65535, 65535, 65535])
+                samples += colour
+            }
+        }
+        return RGBPicture(width: 64, height: 32, samples: samples, space: .sRGB)
+    }()
+
+    /// The dominant channel at a point of a decoded picture: "r", "g", "b" or "w".
+    static func colour(_ image: DecodedImage, _ x: Int, _ y: Int) -> String {
+        let i = (y * image.width + x) * 4
+        let (r, g, b) = (image.samples[i] > 40000, image.samples[i + 1] > 40000, image.samples[i + 2] > 40000)
+        return r && g && b ? "w" : r ? "r" : g ? "g" : b ? "b" : "?"
+    }
+
+    @Test("a TIFF is turned upright by its Orientation tag as a JPEG is by EXIF, for every way a device is held",
+          arguments: DeviceOrientation.allCases)
+    func tiffLikeJPEG(orientation: DeviceOrientation) throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanup() }
+        var layouts: [String: (Int, Int, [String])] = [:]
+        for format in [StillFormat.jpeg, .tiff] {
+            let path = folder.path("q." + format.fileExtension)
+            let metadata = StillMetadata(orientation: orientation, date: Date(), camera: "", software: "")
+            try StillEncoder.encode(Self.quadrants, as: format, metadata: metadata).write(to: URL(fileURLWithPath: path))
+            let image = try DecodedImage(path: path)
+            let (w, h) = (image.width, image.height)
+            let corners = [(w / 8, h / 8), (w * 7 / 8, h / 8), (w / 8, h * 7 / 8), (w * 7 / 8, h * 7 / 8)].map { Self.colour(image, $0.0, $0.1) }
+            layouts[format.rawValue] = (w, h, corners)
+        }
+        let jpeg = try #require(layouts["jpeg"]), tiff = try #require(layouts["tiff"])
+        #expect(jpeg.0 == tiff.0 && jpeg.1 == tiff.1 && jpeg.2 == tiff.2, "JPEG \(jpeg), TIFF \(tiff)")
+        let turned = orientation == .left || orientation == .right
+        #expect((jpeg.0, jpeg.1) == (turned ? 32 : 64, turned ? 64 : 32))
+    }
+}
