@@ -107,33 +107,42 @@ public enum PNGWriter {
 }
 
 extension DecodedImage {
-    /// The picture in 16-bit sRGB, reduced by whole-pixel box averages of its code values to at
-    /// most `maxSide` on its long side, alpha dropped: what a browser is shown of a photo (the
-    /// gallery), converted from its own profile (Reel's spaces by their curves and matrix, any
-    /// other through lcms2).
-    public func reducedSRGB(maxSide: Int) -> RGBPicture {
-        let factor = max(1, (max(width, height) + maxSide - 1) / maxSide)
+    /// The picture reduced by whole-pixel box averages of its code values to at most `maxSide`
+    /// on its long side: RGBA, 16 bits, in its own space (the factor is the smallest whole
+    /// number that fits; 1 leaves it as it is).
+    public func boxReduced(maxSide: Int) -> (width: Int, height: Int, samples: [UInt16]) {
+        let factor = max(1, (max(width, height) + maxSide - 1) / max(1, maxSide))
+        if factor == 1 { return (width, height, samples) }
         let (w, h, pw) = (max(1, width / factor), max(1, height / factor), width)
-        var rgba = [UInt16](repeating: 65535, count: w * h * 4)
+        var rgba = [UInt16](repeating: 0, count: w * h * 4)
         samples.withUnsafeBufferPointer { src in
             rgba.withUnsafeMutableBufferPointer { dst in
                 let n = factor * factor
                 for y in 0..<h {
                     for x in 0..<w {
-                        var sum = (0, 0, 0)
+                        var sum = (0, 0, 0, 0)
                         for dy in 0..<factor {
                             var i = ((y * factor + dy) * pw + x * factor) * 4
                             for _ in 0..<factor {
-                                sum = (sum.0 + Int(src[i]), sum.1 + Int(src[i + 1]), sum.2 + Int(src[i + 2]))
+                                sum = (sum.0 + Int(src[i]), sum.1 + Int(src[i + 1]), sum.2 + Int(src[i + 2]), sum.3 + Int(src[i + 3]))
                                 i += 4
                             }
                         }
                         let o = (y * w + x) * 4
-                        dst[o] = UInt16((sum.0 + n / 2) / n); dst[o + 1] = UInt16((sum.1 + n / 2) / n); dst[o + 2] = UInt16((sum.2 + n / 2) / n)
+                        dst[o] = UInt16((sum.0 + n / 2) / n); dst[o + 1] = UInt16((sum.1 + n / 2) / n)
+                        dst[o + 2] = UInt16((sum.2 + n / 2) / n); dst[o + 3] = UInt16((sum.3 + n / 2) / n)
                     }
                 }
             }
         }
+        return (w, h, rgba)
+    }
+
+    /// The picture in 16-bit sRGB, reduced as ``boxReduced(maxSide:)`` reduces it, alpha
+    /// dropped: what a browser is shown of a photo (the gallery), converted from its own profile
+    /// (Reel's spaces by their curves and matrix, any other through lcms2).
+    public func reducedSRGB(maxSide: Int) -> RGBPicture {
+        let (w, h, rgba) = boxReduced(maxSide: maxSide)
         var converted: [UInt16]
         if let space = knownSpace {
             converted = RGBPicture.convertRGBA(rgba, from: space, to: .sRGB)

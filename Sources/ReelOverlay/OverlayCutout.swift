@@ -261,36 +261,22 @@ public enum OverlayCutout {
     }
 }
 
-/// A reduced 8-bit RGB copy of a photo for the masks (box-averaged code values).
+/// A reduced 8-bit RGB copy of a photo for the masks (box-averaged code values,
+/// ``ReelImage/DecodedImage/boxReduced(maxSide:)``).
 struct WorkPicture {
     let width: Int, height: Int
     var rgb: [UInt8]
 
     init(_ photo: DecodedImage, longSide: Int) {
-        let factor = max(1, Int((Double(max(photo.width, photo.height)) / Double(max(64, longSide))).rounded(.up)))
-        width = max(1, photo.width / factor)
-        height = max(1, photo.height / factor)
-        var rgb = [UInt8](repeating: 0, count: width * height * 3)
-        let w = width, h = height, pw = photo.width
-        photo.samples.withUnsafeBufferPointer { src in
-            rgb.withUnsafeMutableBufferPointer { dst in
-                for y in 0..<h {
-                    for x in 0..<w {
-                        var sum = (0, 0, 0)
-                        for dy in 0..<factor {
-                            let row = (y * factor + dy) * pw
-                            for dx in 0..<factor {
-                                let i = (row + x * factor + dx) * 4
-                                sum.0 += Int(src[i]); sum.1 += Int(src[i + 1]); sum.2 += Int(src[i + 2])
-                            }
-                        }
-                        let n = factor * factor * 257, o = (y * w + x) * 3
-                        dst[o] = UInt8((sum.0 + n / 2) / n); dst[o + 1] = UInt8((sum.1 + n / 2) / n); dst[o + 2] = UInt8((sum.2 + n / 2) / n)
-                    }
-                }
+        let (w, h, rgba) = photo.boxReduced(maxSide: max(64, longSide))
+        width = w
+        height = h
+        rgb = [UInt8](unsafeUninitializedCapacity: w * h * 3) { out, count in
+            for i in 0..<(w * h) {
+                for c in 0..<3 { out[i * 3 + c] = UInt8((Int(rgba[i * 4 + c]) + 128) / 257) }
             }
+            count = w * h * 3
         }
-        self.rgb = rgb
     }
 
     func withPicture<T>(_ body: (DetectorPicture) throws -> T) rethrows -> T {

@@ -10,24 +10,13 @@ public struct OverlaySnapSettings: Sendable {
     public var source: SourceSpec
     /// The artwork (a PNG with alpha, or a JPEG, HEIC or TIFF), or nil for a plain photo.
     public var artPath: String?
-    /// Where the artwork sits over the preview.
-    public var placement: OverlayPlacement
-    /// The region of the portrait picture the preview shows (and the photo keeps).
-    public var crop: PhotoCropSpec
-    /// The mask over that region (a filter preset's), after the artwork.
-    public var mask: PhotoMask
-    /// How the device is held: the photo's EXIF orientation.
-    public var orientation: DeviceOrientation
-    /// HEIC, JPEG or TIFF.
-    public var format: StillFormat
-    /// HEIC and JPEG quality, 1…100.
-    public var quality: Int
+    /// How the photo is made from the picture: crop, placement, mask, orientation, format,
+    /// quality and the software tag.
+    public var recipe: OverlayPhotoRecipe
     /// The photo's path.
     public var outputPath: String
     /// Replace a file already at `outputPath` (otherwise it is an error).
     public var replace: Bool
-    /// The software tag, e.g. "reel 0.13.0".
-    public var software: String
     /// Opens the source (``CaptureSources/open(_:realTime:)`` unless a test says otherwise).
     public var openSource: @Sendable (SourceSpec) throws -> any CaptureSource
 
@@ -39,22 +28,11 @@ public struct OverlaySnapSettings: Sendable {
                 openSource: @escaping @Sendable (SourceSpec) throws -> any CaptureSource = { try CaptureSources.open($0) }) {
         self.source = source
         self.artPath = artPath
-        self.placement = placement
-        self.crop = crop
-        self.mask = mask
-        self.orientation = orientation
-        self.format = format
-        self.quality = quality
+        recipe = OverlayPhotoRecipe(placement: placement, crop: crop, mask: mask, orientation: orientation, format: format,
+                                    quality: quality, software: software)
         self.outputPath = outputPath
         self.replace = replace
-        self.software = software
         self.openSource = openSource
-    }
-
-    /// How the photo is made from the picture.
-    public var recipe: OverlayPhotoRecipe {
-        OverlayPhotoRecipe(placement: placement, crop: crop, mask: mask, orientation: orientation, format: format, quality: quality,
-                           software: software)
     }
 }
 

@@ -161,8 +161,8 @@ enum OverlayCommand {
             if case .settings(let reason) = error { throw arguments.refused(reason) }
             throw error
         }
-        print("saved \(TerminalText.safe(report.path)): \(settings.format.rawValue.uppercased()) \(report.size), "
-              + "\(report.bytes / 1024) KiB, \(settings.format.space) (EXIF orientation \(settings.orientation.exifOrientation))")
+        print("saved \(TerminalText.safe(report.path)): \(settings.recipe.format.rawValue.uppercased()) \(report.size), "
+              + "\(report.bytes / 1024) KiB, \(settings.recipe.format.space) (EXIF orientation \(settings.recipe.orientation.exifOrientation))")
         print(String(format: "  capture %.0f ms, composite %.0f ms, encode %.0f ms, write %.0f ms",
                      report.captureSeconds * 1000, report.compositeSeconds * 1000, report.encodeSeconds * 1000, report.writeSeconds * 1000))
         return 0
