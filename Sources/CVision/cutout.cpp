@@ -128,7 +128,7 @@ cvision_status cvision_segmenter_open(const char *model_path, cvision_segmenter 
 }
 
 cvision_status cvision_segmenter_mask(cvision_segmenter *segmenter, const cvision_picture *picture,
-                                      uint8_t *mask, char *message, size_t message_size) {
+                                      uint8_t *mask, uint8_t *probability, char *message, size_t message_size) {
     return guarded(message, message_size, [&](std::string &error) -> cvision_status {
         if (segmenter == nullptr || mask == nullptr) { error = "no segmenter or mask"; return CVISION_ERROR_ARGUMENT; }
         if (!check_picture(picture, error)) return CVISION_ERROR_ARGUMENT;
@@ -140,6 +140,7 @@ cvision_status cvision_segmenter_mask(cvision_segmenter *segmenter, const cvisio
         cv::Mat coarse(kSegmenterSide, kSegmenterSide, CV_32FC1, result.ptr<float>());
         cv::Mat soft;
         cv::resize(coarse, soft, rgb.size(), 0, 0, cv::INTER_LINEAR);
+        if (probability != nullptr) write_mask(soft, probability);
         write_mask(refined(rgb, soft, double(std::max(rgb.cols, rgb.rows)) / kSegmenterSide), mask);
         return CVISION_OK;
     });
@@ -185,6 +186,105 @@ cvision_status cvision_grabcut_mask(const cvision_picture *picture, float x, flo
         cv::Mat kept = (components == keep) & hard;
         cv::Mat soft_small, soft;
         kept.convertTo(soft_small, CV_32FC1, 1.0 / 255);
+        cv::resize(soft_small, soft, rgb.size(), 0, 0, cv::INTER_LINEAR);
+        write_mask(refined(rgb, soft, 1.0 / scale), mask);
+        return CVISION_OK;
+    });
+}
+
+namespace {
+
+/// The refinement's band, as a share of the work picture's long side: the model's edge may be
+/// this far off (its 256x256 grid, enlarged), so GrabCut decides there.
+constexpr double kRefineBand = 0.03;
+/// The network's probability (of 255) that makes a pixel a person's, and the fainter one taken
+/// when a face says a person is there but the network is unsure.
+constexpr int kPersonStrong = 128, kPersonFaint = 51;
+
+/// The 8-connected part of `binary` (CV_8U, 0 or not) that holds `seed`; all zero when the seed
+/// is not in it.
+cv::Mat part_at(const cv::Mat &binary, cv::Point seed) {
+    if (binary.at<uint8_t>(seed) == 0) return cv::Mat::zeros(binary.size(), CV_8UC1);
+    cv::Mat components;
+    cv::connectedComponents(binary, components, 8, CV_32S);
+    return (components == components.at<int>(seed)) & (binary != 0);
+}
+
+/// A person's likely outline under a face (a box in the work picture's pixels), drawn into
+/// `probable`: the head (an ellipse a little larger than the face), the neck, and the body from
+/// 0.6 face heights below the chin to the bottom edge, 5 face widths wide (shoulders span about
+/// three; arms and loose clothes the rest — it is only probable: GrabCut takes back what is
+/// background).
+void draw_body_under(cv::Mat &probable, const cv::Rect2f &face) {
+    const float cx = face.x + face.width / 2, chin = face.y + face.height;
+    cv::ellipse(probable, cv::Point(int(cx), int(face.y + 0.45f * face.height)),
+                cv::Size(std::max(1, int(0.75f * face.width)), std::max(1, int(0.85f * face.height))), 0, 0, 360,
+                cv::Scalar(255), cv::FILLED);
+    cv::rectangle(probable, cv::Point(int(cx - 0.25f * face.width), int(chin)),
+                  cv::Point(int(cx + 0.25f * face.width), probable.rows), cv::Scalar(255), cv::FILLED);
+    cv::rectangle(probable, cv::Point(int(cx - 2.5f * face.width), int(chin + 0.6f * face.height)),
+                  cv::Point(int(cx + 2.5f * face.width), probable.rows), cv::Scalar(255), cv::FILLED);
+}
+
+}  // namespace
+
+cvision_status cvision_person_refine(const cvision_picture *picture, const uint8_t *probability, float x, float y,
+                                     const cvision_detection *face, int32_t work_side, uint8_t *mask,
+                                     char *message, size_t message_size) {
+    return guarded(message, message_size, [&](std::string &error) -> cvision_status {
+        if (probability == nullptr || mask == nullptr) { error = "no probability or mask"; return CVISION_ERROR_ARGUMENT; }
+        if (!check_picture(picture, error)) return CVISION_ERROR_ARGUMENT;
+        if (!(x >= 0 && y >= 0 && x < picture->width && y < picture->height)) {
+            error = "the point is outside the picture";
+            return CVISION_ERROR_ARGUMENT;
+        }
+        cv::Mat scratch, storage;
+        cv::Mat rgb = rgb_of(picture, scratch, storage);
+        const double scale = std::min(1.0, double(std::max(64, int(work_side))) / std::max(rgb.cols, rgb.rows));
+        const cv::Size size(std::max(1, int(std::lround(rgb.cols * scale))), std::max(1, int(std::lround(rgb.rows * scale))));
+        cv::Mat small, bgr, faint;
+        scale_into(rgb, small, size);
+        cv::cvtColor(small, bgr, cv::COLOR_RGB2BGR);
+        cv::Mat full(picture->height, picture->width, CV_8UC1, const_cast<uint8_t *>(probability));
+        cv::resize(full, faint, size, 0, 0, cv::INTER_AREA);
+        const cv::Point seed(std::min(size.width - 1, int(x * scale)), std::min(size.height - 1, int(y * scale)));
+        // The network's part at the point (fainter with a face), and where the person may be.
+        cv::Mat part = part_at(faint >= (face ? kPersonFaint : kPersonStrong), seed);
+        if (cv::countNonZero(part) == 0) {
+            error = face ? "the point is not even faintly on a person" : "the point is not on a person";
+            return CVISION_ERROR_ARGUMENT;
+        }
+        cv::Mat probable = part.clone();
+        cv::Rect2f box;
+        if (face) {
+            box = cv::Rect2f(float(face->x * scale), float(face->y * scale), float(face->width * scale), float(face->height * scale));
+            draw_body_under(probable, box);
+        }
+        const int band = std::max(2, int(kRefineBand * std::max(size.width, size.height)));
+        const cv::Mat round = cv::getStructuringElement(cv::MORPH_ELLIPSE, cv::Size(2 * band + 1, 2 * band + 1));
+        cv::Mat near, core;
+        cv::dilate(probable, near, round);
+        cv::erode(part, core, round);
+        // The labels: sure background beyond the band, probable background in it, probable
+        // foreground where the person may be, sure foreground deep inside the network's part,
+        // in the middle of the face, and at the point.
+        cv::Mat labels(size, CV_8UC1, cv::Scalar(cv::GC_BGD));
+        labels.setTo(cv::GC_PR_BGD, near);
+        labels.setTo(cv::GC_PR_FGD, probable);
+        labels.setTo(cv::GC_FGD, core);
+        if (face) {
+            cv::rectangle(labels, cv::Point(int(box.x + box.width / 4), int(box.y + box.height / 4)),
+                          cv::Point(int(box.x + 3 * box.width / 4), int(box.y + 3 * box.height / 4)), cv::Scalar(cv::GC_FGD), cv::FILLED);
+        }
+        cv::circle(labels, seed, std::max(1, int(0.02 * std::min(size.width, size.height))), cv::Scalar(cv::GC_FGD), cv::FILLED);
+        // GrabCut inside the band's bounds (what lies beyond is background either way).
+        const cv::Rect roi = (cv::boundingRect(near) | cv::Rect(seed, cv::Size(1, 1))) & cv::Rect(cv::Point(0, 0), size);
+        cv::Mat roi_labels = labels(roi).clone(), background, foreground;
+        cv::grabCut(bgr(roi).clone(), roi_labels, cv::Rect(), background, foreground, 3, cv::GC_INIT_WITH_MASK);
+        cv::Mat hard = cv::Mat::zeros(size, CV_8UC1);
+        hard(roi).setTo(255, (roi_labels == cv::GC_FGD) | (roi_labels == cv::GC_PR_FGD));
+        cv::Mat soft_small, soft;
+        part_at(hard, seed).convertTo(soft_small, CV_32FC1, 1.0 / 255);
         cv::resize(soft_small, soft, rgb.size(), 0, 0, cv::INTER_LINEAR);
         write_mask(refined(rgb, soft, 1.0 / scale), mask);
         return CVISION_OK;

@@ -115,15 +115,8 @@ public enum OverlayCutout {
         var note: String?
         if settings.method != .object {
             do {
-                let segmenter = try PersonSegmenter(modelPath: settings.models.segmentationModel)
-                let people = try work.withPicture { try segmenter.mask($0) }
-                if let person = people.keepingPart(at: px, py) {
-                    // The model also claims balls, boxes and mugs at times: auto takes its mask
-                    // for a person only with a face inside it (forced, it is taken as it is).
-                    if settings.method == .person || hasFace(in: person, work: work, models: settings.models) {
-                        return (person, "person", nil)
-                    }
-                } else if settings.method == .person {
+                if let person = try personMask(work, at: px, py, settings: settings) { return person }
+                if settings.method == .person {
                     throw Error.nothingThere("no person at that point (the segmentation finds none there); try --method object")
                 }
             } catch let error as CutoutError {
@@ -139,20 +132,56 @@ public enum OverlayCutout {
         return (kept, "object", note)
     }
 
-    /// Whether a face lies in `mask` (its centre on a pixel of at least half): CenterFace when
-    /// its model is installed, OpenCV's frontal-face cascade otherwise. With neither, the
-    /// segmentation is trusted (true).
-    static func hasFace(in mask: SoftMask, work: WorkPicture, models: VisionModels) -> Bool {
+    /// The person at the point, refined by ``PersonCutout``, or nil when there is none:
+    /// - the network's person, when it holds the point — for auto only with a face inside it
+    ///   (the network also claims balls, boxes and mugs at times);
+    /// - otherwise, for the body under a face (``CutoutTap``), the network's faint part there
+    ///   seeded from the face and a body's shape.
+    static func personMask(_ work: WorkPicture, at px: Int, _ py: Int,
+                           settings: OverlayCutoutSettings) throws -> (SoftMask, String, String?)? {
+        let segmenter = try PersonSegmenter(modelPath: settings.models.segmentationModel)
+        let (mask, probability) = try work.withPicture { try segmenter.maskAndProbability($0) }
+        let faces = faces(in: work, models: settings.models)
+        func refined(_ face: NormalizedRect?) throws -> SoftMask? {
+            do {
+                let made = try work.withPicture {
+                    try PersonCutout.mask($0, probability: probability, x: Double(px) + 0.5, y: Double(py) + 0.5, face: face)
+                }
+                return made.keepingPart(at: px, py)
+            } catch CutoutError.invalidInput(_) {
+                return nil  // the point is not on the network's person (at the probability in force)
+            }
+        }
+        if let person = mask.keepingPart(at: px, py) {
+            guard settings.method == .person || hasFace(in: person, faces: faces) else { return nil }
+            return (try refined(nil) ?? person, "person", nil)
+        }
+        let tap = (x: (Double(px) + 0.5) / Double(work.width), y: (Double(py) + 0.5) / Double(work.height))
+        guard let faces, let index = CutoutTap.face(at: tap.x, tap.y, among: faces),
+              let person = try refined(faces[index]), ObjectCutout.foundMore(than: person) else { return nil }
+        return (person, "person", "the person model was unsure here, so the face under the point seeded the cut-out")
+    }
+
+    /// The faces in the work picture (normalized boxes): CenterFace when its model is
+    /// installed, OpenCV's frontal-face cascade otherwise; nil with neither.
+    static func faces(in work: WorkPicture, models: VisionModels) -> [NormalizedRect]? {
         let detector: (any FaceDetector)?
         if models.hasCenterFaceModel {
             detector = try? CenterFaceDetector(modelPath: models.centerFaceModel)
         } else {
             detector = try? HaarFaceDetector(cascadePath: models.frontalFaceCascade)
         }
-        guard let detector, let faces = try? work.withPicture({ try detector.detect($0) }) else { return true }
-        return faces.contains { face in
-            let x = min(mask.width - 1, max(0, Int((face.box.x + face.box.width / 2) * Double(mask.width))))
-            let y = min(mask.height - 1, max(0, Int((face.box.y + face.box.height / 2) * Double(mask.height))))
+        guard let detector, let found = try? work.withPicture({ try detector.detect($0) }) else { return nil }
+        return found.map(\.box)
+    }
+
+    /// Whether a face lies in `mask` (its centre on a pixel of at least half). With no face
+    /// detector, the segmentation is trusted (true).
+    static func hasFace(in mask: SoftMask, faces: [NormalizedRect]?) -> Bool {
+        guard let faces else { return true }
+        return faces.contains { box in
+            let x = min(mask.width - 1, max(0, Int((box.x + box.width / 2) * Double(mask.width))))
+            let y = min(mask.height - 1, max(0, Int((box.y + box.height / 2) * Double(mask.height))))
             return mask.values[y * mask.width + x] >= 128
         }
     }

@@ -97,17 +97,78 @@ public final class PersonSegmenter: @unchecked Sendable {
 
     /// The person mask of `picture`, at its size.
     public func mask(_ picture: DetectorPicture) throws(CutoutError) -> SoftMask {
+        try masks(picture, probability: false).mask
+    }
+
+    /// The person mask of `picture` and the network's own probability (enlarged, not refined),
+    /// both at its size: what ``PersonCutout`` refines.
+    public func maskAndProbability(_ picture: DetectorPicture) throws(CutoutError) -> (mask: SoftMask, probability: SoftMask) {
+        let both = try masks(picture, probability: true)
+        return (both.mask, both.probability ?? both.mask)
+    }
+
+    private func masks(_ picture: DetectorPicture, probability wanted: Bool) throws(CutoutError) -> (mask: SoftMask, probability: SoftMask?) {
         var values = [UInt8](repeating: 0, count: picture.width * picture.height)
+        var probability = [UInt8](repeating: 0, count: wanted ? values.count : 0)
         lock.lock()
         defer { lock.unlock() }
         do {
             try cvisionCall { message, size in
                 withCPicture(picture) { c in
-                    values.withUnsafeMutableBufferPointer { cvision_segmenter_mask(handle, c, $0.baseAddress, message, size) }
+                    values.withUnsafeMutableBufferPointer { mask in
+                        probability.withUnsafeMutableBufferPointer {
+                            cvision_segmenter_mask(handle, c, mask.baseAddress, wanted ? $0.baseAddress : nil, message, size)
+                        }
+                    }
                 }
             }
         } catch {
             throw CutoutError(error, model: modelPath)
+        }
+        let made = { (values: [UInt8]) in SoftMask(width: picture.width, height: picture.height, values: values) }
+        return (made(values), wanted ? made(probability) : nil)
+    }
+}
+
+/// A person's cut-out mask: the segmentation network's probability refined by GrabCut on the
+/// picture's colours (the network's 256×256 edge is off by a few per cent around hair, collars
+/// and busy backgrounds; GrabCut decides in that band), and — given the person's face — a
+/// person the network is unsure of, seeded from the face and the shape of a body under it.
+public enum PersonCutout {
+    /// The long side GrabCut works at (at 320 the refinement loses more edge than it gains).
+    public static let defaultWorkSide = 512
+
+    /// The mask of the person at (`x`, `y`) (pixels of `picture`), from `probability`
+    /// (``PersonSegmenter/maskAndProbability(_:)``'s, for this picture) and, when the network
+    /// may be unsure, `face` (a box in normalized coordinates of the picture).
+    public static func mask(_ picture: DetectorPicture, probability: SoftMask, x: Double, y: Double, face: NormalizedRect? = nil,
+                            workSide: Int = defaultWorkSide) throws(CutoutError) -> SoftMask {
+        guard probability.width == picture.width, probability.height == picture.height else {
+            throw .invalidInput("the probability is \(probability.width)x\(probability.height), the picture \(picture.width)x\(picture.height)")
+        }
+        var values = [UInt8](repeating: 0, count: picture.width * picture.height)
+        var box = cvision_detection()
+        if let face {
+            box.x = Float(face.x * Double(picture.width))
+            box.y = Float(face.y * Double(picture.height))
+            box.width = Float(face.width * Double(picture.width))
+            box.height = Float(face.height * Double(picture.height))
+        }
+        do {
+            try cvisionCall { message, size in
+                withCPicture(picture) { c in
+                    probability.values.withUnsafeBufferPointer { given in
+                        values.withUnsafeMutableBufferPointer { out in
+                            withUnsafePointer(to: &box) { faceBox in
+                                cvision_person_refine(c, given.baseAddress, Float(x), Float(y), face == nil ? nil : faceBox,
+                                                      Int32(workSide), out.baseAddress, message, size)
+                            }
+                        }
+                    }
+                }
+            }
+        } catch {
+            throw CutoutError(error, model: "")
         }
         return SoftMask(width: picture.width, height: picture.height, values: values)
     }

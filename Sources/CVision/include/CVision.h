@@ -191,10 +191,32 @@ cvision_status cvision_segmenter_open(const char *model_path, cvision_segmenter 
  * The person mask of `picture` (any format) at the picture's size, 0...255, into `mask` (width
  * bytes per row): the network at 256x256 (the picture stretched), the result enlarged and
  * refined by a guided filter with the picture as guide, so the edge follows the picture's
- * edges (hair) rather than the network's coarse grid.
+ * edges (hair) rather than the network's coarse grid. When `probability` is not null, the
+ * network's own output, enlarged bilinearly and not refined, is written there too (the same
+ * size): what cvision_person_refine takes.
  */
 cvision_status cvision_segmenter_mask(cvision_segmenter *segmenter, const cvision_picture *picture,
-                                      uint8_t *mask, char *message, size_t message_size);
+                                      uint8_t *mask, uint8_t *probability, char *message, size_t message_size);
+
+/**
+ * A person's mask for a cut-out, from the network's `probability` (cvision_segmenter_mask's,
+ * picture-sized) refined by GrabCut on colour, at most `work_side` pixels on the long side:
+ * - the network's part at (`x`, `y`) (probability >= 128, connected to the point) is probable
+ *   foreground, and sure foreground where it lies deeper inside than the band (3 % of the long
+ *   side) the network's edge may be off by; the band around it is probable background, beyond
+ *   it background;
+ * - with a `face` (a box in the picture's pixels: the person's, found by the caller), the
+ *   network may be unsure: its part at probability >= 51 is taken, and a person's likely shape
+ *   under the face (head, neck, and a body 5 face widths wide down to the bottom edge) is
+ *   added to the probable foreground, the face's middle half to the sure.
+ * The point is sure foreground. GrabCut runs 3 iterations inside the band's bounds; the part
+ * holding the point is kept, enlarged to the picture, its edge softened by a guided filter.
+ * Writes 0...255 into `mask`. CVISION_ERROR_ARGUMENT when the point is not on the network's
+ * person (at the probability in force: 128, or 51 with a face).
+ */
+cvision_status cvision_person_refine(const cvision_picture *picture, const uint8_t *probability, float x, float y,
+                                     const cvision_detection *face, int32_t work_side, uint8_t *mask,
+                                     char *message, size_t message_size);
 
 /** Frees a segmenter (null is ignored). */
 void cvision_segmenter_free(cvision_segmenter *segmenter);
