@@ -166,8 +166,7 @@ final class StudioOverlay: Sendable {
         let switcher = state.withLock { $0.capture == nil ? nil : $0.switcher }
         guard let switcher else {
             try camera.choose(text)
-            publish()
-            return snapshot()
+            return publish()
         }
         do { try switcher.switchTo(spec) } catch {
             throw StudioRefusal(status: 409, message: "\(text) could not be opened (\(error)); still showing \(state.withLock { $0.source } ?? "the current source")")
@@ -177,8 +176,7 @@ final class StudioOverlay: Sendable {
             state.source = text
             state.pictureSize = nil
         }
-        publish()
-        return snapshot()
+        return publish()
     }
 
     // MARK: State
@@ -214,12 +212,15 @@ final class StudioOverlay: Sendable {
             _ = try asset(id)
         }
         state.withLock { $0.camera = next }
-        publish()
-        return snapshot()
+        return publish()
     }
 
-    func publish() {
-        events.publish("overlay", data: StudioJSON.line(snapshot()))
+    /// Tells the pages the state, and returns it.
+    @discardableResult
+    func publish() -> OverlaySnapshot {
+        let now = snapshot()
+        events.publish("overlay", data: StudioJSON.line(now))
+        return now
     }
 
     // MARK: Shutter
