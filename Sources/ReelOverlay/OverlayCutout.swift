@@ -141,7 +141,6 @@ public enum OverlayCutout {
                            settings: OverlayCutoutSettings) throws -> (SoftMask, String, String?)? {
         let segmenter = try PersonSegmenter(modelPath: settings.models.segmentationModel)
         let (mask, probability) = try work.withPicture { try segmenter.maskAndProbability($0) }
-        let faces = faces(in: work, models: settings.models)
         func refined(_ face: NormalizedRect?) throws -> SoftMask? {
             do {
                 let made = try work.withPicture {
@@ -153,12 +152,12 @@ public enum OverlayCutout {
             }
         }
         if let person = mask.keepingPart(at: px, py) {
-            guard settings.method == .person || hasFace(in: person, faces: faces) else { return nil }
+            guard settings.method == .person || hasFace(in: person, faces: faces(in: work, models: settings.models)) else { return nil }
             return (try refined(nil) ?? person, "person", nil)
         }
         let tap = (x: (Double(px) + 0.5) / Double(work.width), y: (Double(py) + 0.5) / Double(work.height))
-        guard let faces, let index = CutoutTap.face(at: tap.x, tap.y, among: faces),
-              let person = try refined(faces[index]), ObjectCutout.foundMore(than: person) else { return nil }
+        guard let found = faces(in: work, models: settings.models), let index = CutoutTap.face(at: tap.x, tap.y, among: found),
+              let person = try refined(found[index]), ObjectCutout.foundMore(than: person) else { return nil }
         return (person, "person", "the person model was unsure here, so the face under the point seeded the cut-out")
     }
 

@@ -53,8 +53,10 @@ public enum SourceSpec: Sendable, Equatable, CustomStringConvertible {
         } else {
             throw Error(argument: argument, reason: "'\(argument)' is an unknown kind of source")
         }
-        if let audio, case .camera = self {} else if let audio {
-            throw Error(argument: audio, reason: "--audio applies to v4l2 cameras only, not to \(argument)", concernsAudio: true)
+        if let audio {
+            if case .camera = self {} else {
+                throw Error(argument: audio, reason: "--audio applies to v4l2 cameras only, not to \(argument)", concernsAudio: true)
+            }
         }
     }
 

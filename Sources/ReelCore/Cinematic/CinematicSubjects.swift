@@ -1,0 +1,146 @@
+/// What the cinematic camera can focus on (spec §3: human faces and bodies, cat heads).
+public enum SubjectKind: String, Sendable, Hashable, CaseIterable, Codable {
+    /// A human face.
+    case face
+    /// A human upper body (head and shoulders), found when the face is not.
+    case upperBody
+    /// A cat's face (OpenCV's cat-face cascade).
+    case catFace
+
+    /// How much a subject of this kind draws the eye, all else equal (faces first: the
+    /// original's default focuses the main face).
+    public var weight: Double {
+        switch self {
+        case .face: 1.0
+        case .catFace: 0.8
+        case .upperBody: 0.6
+        }
+    }
+}
+
+/// One thing a detector saw in one picture.
+public struct SubjectObservation: Sendable, Hashable {
+    /// Its kind.
+    public var kind: SubjectKind
+    /// Its box, normalized, origin top-left.
+    public var bounds: NormalizedRect
+    /// The detector's confidence, 0…1.
+    public var score: Double
+
+    /// An observation.
+    public init(kind: SubjectKind, bounds: NormalizedRect, score: Double = 1) {
+        self.kind = kind
+        self.bounds = bounds
+        self.score = score
+    }
+}
+
+/// A subject with an identity that lasts across pictures (the metadata the preview draws and
+/// the focus controller follows).
+public struct CinematicSubject: Sendable, Hashable, Identifiable {
+    /// Stable while the subject is tracked; never reused.
+    public var id: Int
+    /// Its kind.
+    public var kind: SubjectKind
+    /// Its box, normalized, origin top-left.
+    public var bounds: NormalizedRect
+    /// How much it draws the eye (``SubjectTracker/prominence(of:kind:score:)``).
+    public var prominence: Double
+
+    /// A subject.
+    public init(id: Int, kind: SubjectKind, bounds: NormalizedRect, prominence: Double) {
+        self.id = id
+        self.kind = kind
+        self.bounds = bounds
+        self.prominence = prominence
+    }
+}
+
+/// Gives detections stable ids: each tracked subject's box is predicted to the new picture's
+/// time from its last two sightings (constant velocity), and each observation joins the
+/// subject of its kind whose prediction it is nearest to — within one box size
+/// (``NormalizedRect/distanceInBoxes(to:)`` ≤ ``maxJump``), nearest pairs first. Observations
+/// left over are new subjects; a subject not seen is kept, at its prediction, for ``holdTime``
+/// (a missed detection or a turned head must not change the id), then dropped.
+public struct SubjectTracker: Sendable, Equatable {
+    /// How long an unseen subject keeps its id.
+    public static let holdTime = MediaTime(value: 1, timescale: 2)
+    /// How far (in box sizes) from its prediction a subject may be found again.
+    public static let maxJump = 1.0
+
+    struct Track: Sendable, Equatable {
+        /// The subject as reported (between sightings, at its prediction).
+        var subject: CinematicSubject
+        /// Where and when it was last seen, and the sighting before.
+        var seen: Sighting
+        var previous: Sighting?
+
+        func predicted(at time: MediaTime) -> NormalizedRect {
+            guard let previous, previous.time < seen.time else { return seen.bounds }
+            let fraction = (time - seen.time).seconds / (seen.time - previous.time).seconds
+            let b = seen.bounds
+            return b.offsetBy(dx: (b.midX - previous.bounds.midX) * fraction, dy: (b.midY - previous.bounds.midY) * fraction)
+        }
+    }
+
+    struct Sighting: Sendable, Equatable {
+        var bounds: NormalizedRect
+        var time: MediaTime
+    }
+
+    private(set) var tracks: [Track] = []
+    private var nextID = 1
+
+    /// An empty tracker; ids start at 1.
+    public init() {}
+
+    /// The prominence rule: the box's area (its share of the picture), more near the middle
+    /// (×1 at the centre down to ×0.5 at a corner), times the kind's weight and the score.
+    public static func prominence(of bounds: NormalizedRect, kind: SubjectKind, score: Double) -> Double {
+        let dx = bounds.midX - 0.5, dy = bounds.midY - 0.5
+        let offCentre = min(1, (dx * dx + dy * dy).squareRoot() / 0.5.squareRoot())
+        return bounds.area * (1 - 0.5 * offCentre) * kind.weight * max(0, min(1, score))
+    }
+
+    /// The subjects after the picture at `time`, in which `observations` were made; most
+    /// prominent first.
+    public mutating func update(_ observations: [SubjectObservation], at time: MediaTime) -> [CinematicSubject] {
+        var pairs: [(track: Int, observation: Int, distance: Double)] = []
+        for (t, track) in tracks.enumerated() {
+            let predicted = track.predicted(at: time)
+            for (o, observation) in observations.enumerated() where observation.kind == track.subject.kind {
+                let distance = observation.bounds.distanceInBoxes(to: predicted)
+                if distance <= Self.maxJump { pairs.append((t, o, distance)) }
+            }
+        }
+        pairs.sort { ($0.distance, $0.track, $0.observation) < ($1.distance, $1.track, $1.observation) }
+        var trackTaken = Set<Int>(), observationTaken = Set<Int>()
+        for pair in pairs where !trackTaken.contains(pair.track) && !observationTaken.contains(pair.observation) {
+            trackTaken.insert(pair.track)
+            observationTaken.insert(pair.observation)
+            let observation = observations[pair.observation]
+            var track = tracks[pair.track]
+            track.previous = track.seen
+            track.seen = Sighting(bounds: observation.bounds, time: time)
+            track.subject.bounds = observation.bounds
+            track.subject.prominence = Self.prominence(of: observation.bounds, kind: observation.kind, score: observation.score)
+            tracks[pair.track] = track
+        }
+        for (t, track) in tracks.enumerated() where !trackTaken.contains(t) {
+            tracks[t].subject.bounds = track.predicted(at: time)
+        }
+        tracks.removeAll { time - $0.seen.time > Self.holdTime }
+        for (o, observation) in observations.enumerated() where !observationTaken.contains(o) {
+            let subject = CinematicSubject(id: nextID, kind: observation.kind, bounds: observation.bounds,
+                                           prominence: Self.prominence(of: observation.bounds, kind: observation.kind, score: observation.score))
+            nextID += 1
+            tracks.append(Track(subject: subject, seen: Sighting(bounds: observation.bounds, time: time), previous: nil))
+        }
+        return subjects
+    }
+
+    /// The subjects tracked now, most prominent first (ties: the older id).
+    public var subjects: [CinematicSubject] {
+        tracks.map(\.subject).sorted { ($1.prominence, $0.id) < ($0.prominence, $1.id) }
+    }
+}

@@ -1,0 +1,70 @@
+import Testing
+@testable import ReelCore
+
+@Suite("Cinematic subjects: stable ids by predicted position, prominence")
+struct SubjectTrackerTests {
+    static func at(_ frame: Int) -> MediaTime { MediaTime(value: Int64(frame), timescale: 30) }
+    static func face(_ x: Double, _ y: Double, size: Double = 0.1) -> SubjectObservation {
+        SubjectObservation(kind: .face, bounds: NormalizedRect(midX: x, midY: y, width: size, height: size))
+    }
+
+    @Test("a face moving across keeps its id; a second face gets the next; most prominent first")
+    func stableIDs() {
+        var tracker = SubjectTracker()
+        for frame in 0..<30 {
+            let x = 0.2 + 0.02 * Double(frame)
+            var seen = [Self.face(x, 0.4)]
+            if frame >= 10 { seen.append(Self.face(0.8, 0.8, size: 0.05)) }
+            let subjects = tracker.update(seen, at: Self.at(frame))
+            #expect(subjects.first?.id == 1)
+            #expect(subjects.count == (frame >= 10 ? 2 : 1))
+            if frame >= 10 { #expect(subjects[1].id == 2) }
+        }
+    }
+
+    @Test("missed detections keep the id for half a second, at the predicted place; longer, a new id")
+    func holds() {
+        var tracker = SubjectTracker()
+        // Moving 0.03 a frame; unseen for frames 10...24 (0.5 s), seen again where it went.
+        for frame in 0..<10 { _ = tracker.update([Self.face(0.1 + 0.03 * Double(frame), 0.5)], at: Self.at(frame)) }
+        for frame in 10..<25 {
+            let subjects = tracker.update([], at: Self.at(frame))
+            #expect(subjects.map(\.id) == [1])
+            #expect(abs(subjects[0].bounds.midX - (0.1 + 0.03 * Double(frame))) < 1e-9, "predicted at frame \(frame)")
+        }
+        let back = tracker.update([Self.face(0.1 + 0.03 * 25, 0.5)], at: Self.at(25))
+        #expect(back.map(\.id) == [1])
+        // Gone for 16 frames (> 0.5 s): dropped, and the face that comes back is new.
+        for frame in 26..<42 { _ = tracker.update([], at: Self.at(frame)) }
+        let gone = tracker.update([], at: Self.at(42))
+        #expect(gone.isEmpty)
+        let new = tracker.update([Self.face(0.5, 0.5)], at: Self.at(43))
+        #expect(new.map(\.id) == [2])
+    }
+
+    @Test("two faces passing each other keep their ids; a cat where a face was is a new subject")
+    func passingAndKinds() {
+        var tracker = SubjectTracker()
+        for frame in 0..<20 {
+            let t = Double(frame)
+            let subjects = tracker.update([Self.face(0.2 + 0.03 * t, 0.45), Self.face(0.8 - 0.03 * t, 0.55)], at: Self.at(frame))
+            let one = subjects.first { $0.id == 1 }!, two = subjects.first { $0.id == 2 }!
+            #expect(abs(one.bounds.midX - (0.2 + 0.03 * t)) < 1e-9 && abs(two.bounds.midX - (0.8 - 0.03 * t)) < 1e-9, "frame \(frame)")
+        }
+        var other = SubjectTracker()
+        _ = other.update([Self.face(0.5, 0.5)], at: Self.at(0))
+        let cat = SubjectObservation(kind: .catFace, bounds: NormalizedRect(midX: 0.5, midY: 0.5, width: 0.1, height: 0.1))
+        let both = other.update([cat], at: Self.at(1))
+        #expect(Set(both.map(\.id)) == [1, 2])
+    }
+
+    @Test("prominence: bigger, nearer the middle, faces before bodies, the detector's score")
+    func prominence() {
+        let middle = NormalizedRect(midX: 0.5, midY: 0.5, width: 0.2, height: 0.2)
+        let corner = NormalizedRect(midX: 0, midY: 0, width: 0.2, height: 0.2)
+        #expect(SubjectTracker.prominence(of: middle, kind: .face, score: 1) == middle.area)
+        #expect(abs(SubjectTracker.prominence(of: corner, kind: .face, score: 1) - middle.area / 2) < 1e-12)
+        #expect(SubjectTracker.prominence(of: middle, kind: .upperBody, score: 1) < SubjectTracker.prominence(of: middle, kind: .face, score: 1))
+        #expect(SubjectTracker.prominence(of: middle, kind: .face, score: 0.5) == middle.area / 2)
+    }
+}
