@@ -89,6 +89,32 @@ cv::Mat refined(const cv::Mat &rgb, const cv::Mat &soft, double factor) {
     return out;
 }
 
+/// A picture prepared for GrabCut at a point: the picture as RGB at its own size, a BGR copy at
+/// most `work_side` on its long side, the scale between them and the point in the copy.
+struct WorkCopy {
+    cv::Mat scratch, storage, rgb, bgr;
+    double scale = 1;
+    cv::Point seed;
+};
+
+/// Checks the picture and the point and makes the work copy; false (with `error`) when either
+/// is wrong.
+bool make_work_copy(const cvision_picture *picture, float x, float y, int32_t work_side, WorkCopy &work, std::string &error) {
+    if (!check_picture(picture, error)) return false;
+    if (!(x >= 0 && y >= 0 && x < picture->width && y < picture->height)) {
+        error = "the point is outside the picture";
+        return false;
+    }
+    work.rgb = rgb_of(picture, work.scratch, work.storage);
+    work.scale = std::min(1.0, double(std::max(64, int(work_side))) / std::max(work.rgb.cols, work.rgb.rows));
+    cv::Mat small;
+    scale_into(work.rgb, small, cv::Size(std::max(1, int(std::lround(work.rgb.cols * work.scale))),
+                                         std::max(1, int(std::lround(work.rgb.rows * work.scale)))));
+    cv::cvtColor(small, work.bgr, cv::COLOR_RGB2BGR);
+    work.seed = cv::Point(std::min(small.cols - 1, int(x * work.scale)), std::min(small.rows - 1, int(y * work.scale)));
+    return true;
+}
+
 void write_mask(const cv::Mat &soft, uint8_t *mask) {
     cv::Mat out(soft.rows, soft.cols, CV_8UC1, mask);
     soft.convertTo(out, CV_8UC1, 255.0);
@@ -152,20 +178,12 @@ cvision_status cvision_grabcut_mask(const cvision_picture *picture, float x, flo
                                     uint8_t *mask, char *message, size_t message_size) {
     return guarded(message, message_size, [&](std::string &error) -> cvision_status {
         if (mask == nullptr) { error = "no mask"; return CVISION_ERROR_ARGUMENT; }
-        if (!check_picture(picture, error)) return CVISION_ERROR_ARGUMENT;
-        if (!(x >= 0 && y >= 0 && x < picture->width && y < picture->height)) {
-            error = "the point is outside the picture";
-            return CVISION_ERROR_ARGUMENT;
-        }
-        cv::Mat scratch, storage;
-        cv::Mat rgb = rgb_of(picture, scratch, storage);
-        const double scale = std::min(1.0, double(std::max(64, int(work_side))) / std::max(rgb.cols, rgb.rows));
-        cv::Mat small;
-        scale_into(rgb, small, cv::Size(std::max(1, int(std::lround(rgb.cols * scale))), std::max(1, int(std::lround(rgb.rows * scale)))));
-        cv::Mat bgr;
-        cv::cvtColor(small, bgr, cv::COLOR_RGB2BGR);
-        const cv::Point seed(std::min(small.cols - 1, int(x * scale)), std::min(small.rows - 1, int(y * scale)));
-        const int w = small.cols, h = small.rows, side = std::min(w, h);
+        WorkCopy work;
+        if (!make_work_copy(picture, x, y, work_side, work, error)) return CVISION_ERROR_ARGUMENT;
+        const cv::Mat &rgb = work.rgb, &bgr = work.bgr;
+        const double scale = work.scale;
+        const cv::Point seed = work.seed;
+        const int w = bgr.cols, h = bgr.rows, side = std::min(w, h);
         // The seeds: outside a rectangle of 70 % of each side around the point, background; in
         // it, probable background; an ellipse of 18 % around the point, probable foreground; a
         // disk of 2 % (of the short side), foreground.
@@ -233,21 +251,14 @@ cvision_status cvision_person_refine(const cvision_picture *picture, const uint8
                                      char *message, size_t message_size) {
     return guarded(message, message_size, [&](std::string &error) -> cvision_status {
         if (probability == nullptr || mask == nullptr) { error = "no probability or mask"; return CVISION_ERROR_ARGUMENT; }
-        if (!check_picture(picture, error)) return CVISION_ERROR_ARGUMENT;
-        if (!(x >= 0 && y >= 0 && x < picture->width && y < picture->height)) {
-            error = "the point is outside the picture";
-            return CVISION_ERROR_ARGUMENT;
-        }
-        cv::Mat scratch, storage;
-        cv::Mat rgb = rgb_of(picture, scratch, storage);
-        const double scale = std::min(1.0, double(std::max(64, int(work_side))) / std::max(rgb.cols, rgb.rows));
-        const cv::Size size(std::max(1, int(std::lround(rgb.cols * scale))), std::max(1, int(std::lround(rgb.rows * scale))));
-        cv::Mat small, bgr, faint;
-        scale_into(rgb, small, size);
-        cv::cvtColor(small, bgr, cv::COLOR_RGB2BGR);
-        cv::Mat full(picture->height, picture->width, CV_8UC1, const_cast<uint8_t *>(probability));
+        WorkCopy work;
+        if (!make_work_copy(picture, x, y, work_side, work, error)) return CVISION_ERROR_ARGUMENT;
+        const cv::Mat &rgb = work.rgb, &bgr = work.bgr;
+        const double scale = work.scale;
+        const cv::Point seed = work.seed;
+        const cv::Size size = bgr.size();
+        cv::Mat faint, full(picture->height, picture->width, CV_8UC1, const_cast<uint8_t *>(probability));
         cv::resize(full, faint, size, 0, 0, cv::INTER_AREA);
-        const cv::Point seed(std::min(size.width - 1, int(x * scale)), std::min(size.height - 1, int(y * scale)));
         // The network's part at the point (fainter with a face), and where the person may be.
         cv::Mat part = part_at(faint >= (face ? kPersonFaint : kPersonStrong), seed);
         if (cv::countNonZero(part) == 0) {
