@@ -172,6 +172,28 @@ cvision_status cvision_segmenter_mask(cvision_segmenter *segmenter, const cvisio
     });
 }
 
+cvision_status cvision_segmenter_matte(cvision_segmenter *segmenter, const cvision_picture *picture, int32_t width,
+                                       int32_t height, uint8_t *matte, char *message, size_t message_size) {
+    return guarded(message, message_size, [&](std::string &error) -> cvision_status {
+        if (segmenter == nullptr || matte == nullptr) { error = "no segmenter or matte"; return CVISION_ERROR_ARGUMENT; }
+        if (!check_picture(picture, error)) return CVISION_ERROR_ARGUMENT;
+        if (width <= 0 || height <= 0 || width > picture->width || height > picture->height) {
+            error = "the matte's size " + std::to_string(width) + "x" + std::to_string(height) + " is not within the picture's";
+            return CVISION_ERROR_ARGUMENT;
+        }
+        cv::Mat scratch, small, guide;
+        rgb_at(picture, cv::Size(kSegmenterSide, kSegmenterSide), scratch, small);
+        segmenter->net.setInput(cv::dnn::blobFromImage(small, 1.0 / 255, cv::Size(), cv::Scalar(), false, false));
+        cv::Mat result = segmenter->net.forward();
+        cv::Mat coarse(kSegmenterSide, kSegmenterSide, CV_32FC1, result.ptr<float>());
+        cv::Mat soft;
+        cv::resize(coarse, soft, cv::Size(width, height), 0, 0, cv::INTER_LINEAR);
+        rgb_at(picture, cv::Size(width, height), scratch, guide);
+        write_mask(refined(guide, soft, double(std::max(width, height)) / kSegmenterSide), matte);
+        return CVISION_OK;
+    });
+}
+
 void cvision_segmenter_free(cvision_segmenter *segmenter) { delete segmenter; }
 
 cvision_status cvision_grabcut_mask(const cvision_picture *picture, float x, float y, int32_t work_side,

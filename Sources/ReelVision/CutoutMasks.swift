@@ -95,6 +95,13 @@ public final class PersonSegmenter: @unchecked Sendable {
 
     deinit { cvision_segmenter_free(handle) }
 
+    /// Runs `body` with the network's handle, one caller at a time.
+    func withHandle<T>(_ body: (OpaquePointer) throws(CVisionFailure) -> T) throws(CVisionFailure) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(handle)
+    }
+
     /// The person mask of `picture`, at its size.
     public func mask(_ picture: DetectorPicture) throws(CutoutError) -> SoftMask {
         try masks(picture, probability: false).mask

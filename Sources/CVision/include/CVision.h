@@ -239,6 +239,56 @@ cvision_status cvision_grabcut_mask(const cvision_picture *picture, float x, flo
 cvision_status cvision_mask_keep_connected(uint8_t *mask, int32_t width, int32_t height, int32_t x, int32_t y,
                                            char *message, size_t message_size);
 
+/* ------------------------------------------------------------- cinematic (focus camera) */
+
+/**
+ * A picture's layers at a low resolution (the map's cells cover the picture evenly): per cell,
+ * how much of it is a near subject (`matte`, 0...255) and that subject's depth (`depth`, codes
+ * of cvision_blur.dioptre_step); everything else is the background, at `background`.
+ */
+typedef struct cvision_layers {
+    int32_t width, height;
+    const uint8_t *matte;
+    const uint8_t *depth;
+    uint8_t background;
+} cvision_layers;
+
+/** How strong the blur is: the blur radius (luma pixels) of a depth D while the focus is at `focus` (dioptres) is min(per_dioptre * |D - focus|, max_radius). */
+typedef struct cvision_blur {
+    float focus;
+    float per_dioptre;
+    float max_radius;
+    /** Dioptres per depth code. */
+    float dioptre_step;
+} cvision_blur;
+
+typedef struct cvision_bokeh cvision_bokeh;
+
+/** A renderer (it keeps its buffers between pictures of one size). */
+cvision_status cvision_bokeh_open(cvision_bokeh **out, char *message, size_t message_size);
+
+/**
+ * Renders `picture` (yuv420p or grey) with a depth-dependent blur into `out_planes` (the same
+ * size and layout; may be the input's own planes): each plane blurred through Gaussian pyramids
+ * (a disc of radius r as a Gaussian of sigma r/2), the background without the near subject in
+ * it (normalized by the matte, so no halo), the subject by its own depth, its matte blurred
+ * with it, then composited by the blurred matte.
+ */
+cvision_status cvision_bokeh_render(cvision_bokeh *renderer, const cvision_picture *picture, const cvision_layers *layers,
+                                    const cvision_blur *blur, uint8_t *const out_planes[3], const ptrdiff_t out_strides[3],
+                                    char *message, size_t message_size);
+
+/** Frees a renderer (null is ignored). */
+void cvision_bokeh_free(cvision_bokeh *renderer);
+
+/**
+ * The person matte of `picture` at `width` x `height` (the layer map's size; 0...255 into
+ * `matte`, `width` bytes a row): the segmentation network at 256x256, enlarged and refined by
+ * the guided filter against the picture reduced to that size.
+ */
+cvision_status cvision_segmenter_matte(cvision_segmenter *segmenter, const cvision_picture *picture, int32_t width,
+                                       int32_t height, uint8_t *matte, char *message, size_t message_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -42,8 +42,15 @@ public struct Aperture: Sendable, Hashable, CustomStringConvertible {
     /// The blur radius, in pixels of a picture `width` wide, of what lies at `dioptres` while
     /// the focus is at `focus` (dioptres).
     public func blurRadius(dioptres: Double, focus: Double, width: Int) -> Double {
-        let circle = Self.focalLength * Self.focalLength / fNumber * abs(dioptres - focus)
-        let radius = circle / Self.sensorWidth * Double(width) / 2
-        return min(radius, Self.maxRadiusShare * Double(width))
+        min(radiusPerDioptre(width: width) * abs(dioptres - focus), Self.maxRadius(width: width))
     }
+
+    /// The blur radius per dioptre between a point and the focus, in pixels of a picture
+    /// `width` wide (before the cap): half the circle of confusion `f²/N` over the sensor.
+    public func radiusPerDioptre(width: Int) -> Double {
+        Self.focalLength * Self.focalLength / fNumber / Self.sensorWidth * Double(width) / 2
+    }
+
+    /// The largest blur radius in a picture `width` wide.
+    public static func maxRadius(width: Int) -> Double { maxRadiusShare * Double(width) }
 }

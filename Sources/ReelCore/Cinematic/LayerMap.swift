@@ -1,0 +1,141 @@
+/// The cinematic picture's layers at a low resolution: per cell, how much of it is a near
+/// subject (the matte, 0…255) and that subject's depth; everything not covered is the
+/// background. It is what the renderer blurs by and what a recording's sidecar keeps, so a
+/// refocus afterwards renders from exactly the layers the recording had.
+///
+/// Depths are stored as codes of ``dioptreStep`` (0…255 is 0…6.375 D): the layered estimate
+/// has no finer truth, and a byte per cell keeps the sidecar small.
+public struct LayerMap: Sendable, Equatable {
+    /// One code step, in dioptres.
+    public static let dioptreStep = 1.0 / 40
+    /// The map's size for a picture `width` × `height`: a quarter of its width, at most 480
+    /// cells (the matte's edge is refined at this size; the renderer enlarges it), the same
+    /// shape, both sides even (the matte is made from a yuv420p picture reduced to this size).
+    public static func size(forWidth width: Int, height: Int) -> (width: Int, height: Int) {
+        let across = max(2, min(480, width / 4) & ~1)
+        let down = max(2, Int((Double(height) * Double(across) / Double(max(1, width)) / 2).rounded()) * 2)
+        return (across, down)
+    }
+
+    /// Cells across.
+    public let width: Int
+    /// Cells down.
+    public let height: Int
+    /// `width * height` values, rows top to bottom: 255 where a near subject covers the cell,
+    /// 0 where the background shows, between on a soft edge.
+    public var matte: [UInt8]
+    /// `width * height` depth codes of the near subject at each cell (where it has no matte:
+    /// the subject whose zone it is in, so a blurred subject's edge can spread there; outside
+    /// every zone: the background's).
+    public var depth: [UInt8]
+    /// The background's depth code.
+    public var background: UInt8
+
+    /// A map of the given cells.
+    public init(width: Int, height: Int, matte: [UInt8], depth: [UInt8], background: UInt8) {
+        precondition(width > 0 && height > 0 && matte.count == width * height && depth.count == width * height)
+        self.width = width
+        self.height = height
+        self.matte = matte
+        self.depth = depth
+        self.background = background
+    }
+
+    /// Only background: nothing near (a picture without subjects).
+    public static func empty(width: Int, height: Int, background: Double = LayeredDepth.backgroundDioptres) -> LayerMap {
+        let code = Self.code(background)
+        return LayerMap(width: width, height: height, matte: Array(repeating: 0, count: width * height),
+                        depth: Array(repeating: code, count: width * height), background: code)
+    }
+
+    /// The code of `dioptres` (nearest step, within 0…255).
+    public static func code(_ dioptres: Double) -> UInt8 {
+        UInt8(max(0, min(255, (dioptres / dioptreStep).rounded())))
+    }
+
+    /// The dioptres of `code`.
+    public static func dioptres(_ code: UInt8) -> Double { Double(code) * dioptreStep }
+
+    /// The depth at the cell holding the normalized point (`x`, `y`): the near subject's where
+    /// the matte is at least one half, else the background's.
+    public func dioptres(atX x: Double, y: Double) -> Double {
+        let column = min(width - 1, max(0, Int(x * Double(width)))), row = min(height - 1, max(0, Int(y * Double(height))))
+        let index = row * width + column
+        return Self.dioptres(matte[index] >= 128 ? depth[index] : background)
+    }
+}
+
+/// Which cells of the picture a subject's layer may take: a person's body hangs under the
+/// face, a cat's head is round. The person-segmentation network sees people but does not say
+/// which person a pixel is, and sees no cats; these zones say it.
+public enum LayerZones {
+    /// A face's zone: this many face widths across, centred on the face…
+    public static let faceZoneWidths = 5.0
+    /// …from this many face heights above the face's top (hair) to the picture's bottom.
+    public static let faceZoneAbove = 0.6
+    /// An upper body's zone: the box widened by this share of its width on each side, from a
+    /// tenth of its height above it to the picture's bottom.
+    public static let bodyZoneWiden = 0.25
+    /// A cat's head: an ellipse around the face box, these shares of its width and height as
+    /// radii (the ears stand above the box); solid to ``catSolid`` of the radius, then fading.
+    public static let catRadii = (x: 0.65, y: 0.75), catSolid = 0.75
+
+    /// The box that holds `subject`'s zone, normalized, clipped to the picture.
+    public static func zone(of subject: CinematicSubject) -> NormalizedRect {
+        let b = subject.bounds
+        let zone: NormalizedRect = switch subject.kind {
+        case .face:
+            NormalizedRect(x: b.midX - faceZoneWidths / 2 * b.width, y: b.y - faceZoneAbove * b.height,
+                           width: faceZoneWidths * b.width, height: 2)
+        case .upperBody:
+            NormalizedRect(x: b.x - bodyZoneWiden * b.width, y: b.y - 0.1 * b.height, width: b.width * (1 + 2 * bodyZoneWiden), height: 2)
+        case .catFace:
+            NormalizedRect(x: b.midX - catRadii.x * b.width, y: b.midY - catRadii.y * b.height,
+                           width: 2 * catRadii.x * b.width, height: 2 * catRadii.y * b.height)
+        }
+        let x0 = max(0, zone.x), y0 = max(0, zone.y)
+        let x1 = min(1, zone.x + zone.width), y1 = min(1, zone.y + zone.height)
+        return NormalizedRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
+    }
+
+    /// The layers of a picture with `subjects`, given the person network's matte of it at the
+    /// map's size (`personMatte`, `width * height` values; nil when no network ran):
+    /// - each cell belongs to the subject whose zone holds it and whose box is nearest sideways,
+    ///   in the box's widths (two people side by side split between their faces);
+    /// - a person's cell (face, upper body) takes the network's matte there; a cat's cell its
+    ///   head's ellipse; the cell's depth is the subject's layer (``LayeredDepth``);
+    /// - cells in no zone are background: a person the detectors did not see stays in the
+    ///   background (the network's matte alone says nothing about depth).
+    public static func map(subjects: [CinematicSubject], personMatte: [UInt8]?, width: Int, height: Int,
+                           background: Double = LayeredDepth.backgroundDioptres) -> LayerMap {
+        precondition(personMatte == nil || personMatte?.count == width * height)
+        var map = LayerMap.empty(width: width, height: height, background: background)
+        let layers = subjects.map { (subject: $0, zone: zone(of: $0), code: LayerMap.code(LayeredDepth.dioptres(of: $0.kind, bounds: $0.bounds))) }
+        guard !layers.isEmpty else { return map }
+        for row in 0..<height {
+            let y = (Double(row) + 0.5) / Double(height)
+            for column in 0..<width {
+                let x = (Double(column) + 0.5) / Double(width)
+                var best: (index: Int, sideways: Double)?
+                for (index, layer) in layers.enumerated() where layer.zone.contains(x: x, y: y) {
+                    let sideways = abs(x - layer.subject.bounds.midX) / max(layer.subject.bounds.width, 1e-6)
+                    if best == nil || sideways < best!.sideways { best = (index, sideways) }
+                }
+                guard let best else { continue }
+                let layer = layers[best.index], cell = row * width + column
+                map.depth[cell] = layer.code
+                map.matte[cell] = layer.subject.kind == .catFace ? catMatte(x: x, y: y, face: layer.subject.bounds) : personMatte?[cell] ?? 0
+            }
+        }
+        return map
+    }
+
+    /// A cat head's matte at (`x`, `y`): 255 inside ``catSolid`` of the ellipse, fading to 0
+    /// at its edge.
+    static func catMatte(x: Double, y: Double, face: NormalizedRect) -> UInt8 {
+        let dx = (x - face.midX) / (catRadii.x * face.width), dy = (y - face.midY) / (catRadii.y * face.height)
+        let distance = (dx * dx + dy * dy).squareRoot()
+        let strength = max(0, min(1, (1 - distance) / (1 - catSolid)))
+        return UInt8((strength * 255).rounded())
+    }
+}
