@@ -104,6 +104,8 @@ let package = Package(
         .target(name: "ReelMaterials", dependencies: ["ReelBooks", "ReelStore", "ReelMedia", "ReelRuntime", "ReelCore"]),
         // A release-built benchmark of the detectors at 1080p (bench/detector.sh).
         .executableTarget(name: "reel-bench-detector", dependencies: ["ReelVision", "ReelCore"]),
+        // A release-built benchmark of the cinematic camera's stages at 720p (bench/cinematic.sh).
+        .executableTarget(name: "reel-bench-cinematic", dependencies: ["ReelVision", "ReelCore"]),
         // Layer 4: the overlay camera (`reel overlay`): a camera picture → portrait → the preview's
         // crop → artwork laid over it in linear P3 → a HEIC, JPEG or TIFF photo; the artwork library
         // (files beside the study library, records in it).

@@ -28,31 +28,62 @@ namespace {
 
 constexpr int kMaxLevels = 8;
 
-/// The sigma, in level-0 pixels, of pyramid level k read back bilinearly.
-double level_sigma(int k) { return k == 0 ? 0.0 : std::sqrt(std::ldexp(1.0, 2 * k) / 2.0 - 1.0 / 3.0); }
+/// The sigma, in level-0 pixels, of pyramid level k read back bilinearly (pyrDown's 5-tap
+/// kernels compounded, (4^k - 1) / 3, plus the bilinear read's 4^k / 6).
+double read_sigma(int k) {
+    static const auto table = [] {
+        std::array<double, kMaxLevels> t{};
+        for (int i = 1; i < kMaxLevels; i++) t[size_t(i)] = std::sqrt(std::ldexp(1.0, 2 * i) / 2.0 - 1.0 / 3.0);
+        return t;
+    }();
+    return table[size_t(k)];
+}
+
+/// The sigma of pyramid level k brought back to level 0 by pyrUp (its kernel adds as much as
+/// pyrDown's took: 2 (4^k - 1) / 3).
+double up_sigma(int k) {
+    static const auto table = [] {
+        std::array<double, kMaxLevels> t{};
+        for (int i = 1; i < kMaxLevels; i++) t[size_t(i)] = std::sqrt(2.0 * (std::ldexp(1.0, 2 * i) - 1.0) / 3.0);
+        return t;
+    }();
+    return table[size_t(k)];
+}
+
+/// Below this sigma (luma pixels) a blur is not done: under a quarter of a pixel, it would only
+/// soften the picture by rounding (a focus between two depth codes lands here).
+constexpr double kSharpSigma = 0.25;
 
 /// The two levels (k, k + 1) and the share t of the upper one that make a Gaussian of `sigma`.
 struct LevelBlend {
     int level = 0;
     float upper = 0;
+    bool sharp() const { return level == 0 && upper == 0; }
 };
 
-LevelBlend blend_for(double sigma, int levels) {
-    if (sigma <= 0) return {};
+LevelBlend blend_for(double sigma, int levels, double (*sigma_of)(int)) {
+    if (sigma < kSharpSigma) return {};
     for (int k = 0; k + 1 < levels; k++) {
-        const double low = level_sigma(k), high = level_sigma(k + 1);
+        const double low = sigma_of(k), high = sigma_of(k + 1);
         if (sigma < high) return {k, float((sigma - low) / (high - low))};
     }
     return {levels - 1, 0};
 }
 
-/// A Gaussian pyramid of one float plane; sample() reads a level at level-0 coordinates.
+/// How many levels (0...k) a blend to `sigma` reads, as far as the plane allows.
+int level_count(double sigma, cv::Size size, double (*sigma_of)(int)) {
+    int count = 1;
+    while (count < kMaxLevels && sigma_of(count - 1) < sigma && std::min(size.width, size.height) >> count >= 1) count++;
+    return count;
+}
+
+/// A Gaussian pyramid of one float plane; at() reads a level bilinearly at level-0 coordinates.
 struct Pyramid {
     std::vector<cv::Mat> levels;
 
     void build(const cv::Mat &base, int count) {
         levels.resize(size_t(count));
-        base.copyTo(levels[0]);
+        levels[0] = base;
         for (int k = 1; k < count; k++) cv::pyrDown(levels[size_t(k - 1)], levels[size_t(k)]);
     }
 
@@ -60,12 +91,11 @@ struct Pyramid {
         const cv::Mat &m = levels[size_t(k)];
         const float scale = 1.0f / float(1 << k);
         // Level k's pixel i is centred on level 0's pixel 2^k * i (pyrDown keeps even samples).
-        float u = std::min(std::max(x * scale, 0.0f), float(m.cols - 1));
-        float v = std::min(std::max(y * scale, 0.0f), float(m.rows - 1));
-        const int i = std::min(int(u), m.cols - 2 < 0 ? 0 : m.cols - 2), j = std::min(int(v), m.rows - 2 < 0 ? 0 : m.rows - 2);
-        const float fu = m.cols > 1 ? u - float(i) : 0, fv = m.rows > 1 ? v - float(j) : 0;
-        const float *r0 = m.ptr<float>(j), *r1 = m.ptr<float>(std::min(j + 1, m.rows - 1));
-        const int i1 = std::min(i + 1, m.cols - 1);
+        const float u = std::min(std::max(x * scale, 0.0f), float(m.cols - 1));
+        const float v = std::min(std::max(y * scale, 0.0f), float(m.rows - 1));
+        const int i = int(u), j = int(v), i1 = std::min(i + 1, m.cols - 1), j1 = std::min(j + 1, m.rows - 1);
+        const float fu = u - float(i), fv = v - float(j);
+        const float *r0 = m.ptr<float>(j), *r1 = m.ptr<float>(j1);
         const float top = r0[i] + (r0[i1] - r0[i]) * fu, bottom = r1[i] + (r1[i1] - r1[i]) * fu;
         return top + (bottom - top) * fv;
     }
@@ -76,22 +106,16 @@ struct Pyramid {
     }
 };
 
-/// Everything one plane's rendering needs; kept between frames so nothing is allocated twice.
+/// Everything one plane's rendering needs; kept between pictures so buffers are reused.
 struct PlaneWork {
     Pyramid all, weighted, weights;
-    cv::Mat src, weight, product;
+    cv::Mat src, cover, weight, product, back, result;
+    std::vector<cv::Mat> chain_low, chain_high;
 };
 
 struct Settings {
     float focus, per_dioptre, max_radius, step;
 };
-
-/// How many levels a largest sigma of `sigma` needs, and the plane allows.
-int level_count(double sigma, cv::Size size) {
-    int count = 1;
-    while (count < kMaxLevels && level_sigma(count - 1) < sigma && std::min(size.width, size.height) >> count >= 1) count++;
-    return count;
-}
 
 }  // namespace
 
@@ -99,6 +123,9 @@ struct cvision_bokeh {
     std::array<PlaneWork, 3> planes;
     Pyramid matte;
     cv::Mat matte_base, cell_sigma, cell_matte;
+    /// Per row of cells: whether a blurred subject shows in it; the largest subject sigma shown.
+    std::vector<uint8_t> blurred_rows;
+    double subject_sigma = 0;
 };
 
 namespace {
@@ -108,20 +135,89 @@ namespace {
 void prepare_cells(cvision_bokeh &r, const cvision_layers &layers, const Settings &s, double luma_per_cell) {
     const cv::Size cells(layers.width, layers.height);
     cv::Mat(cells, CV_8UC1, const_cast<uint8_t *>(layers.matte)).convertTo(r.matte_base, CV_32F, 1.0 / 255);
-    const double max_sigma_cells = s.max_radius / 2 / luma_per_cell;
-    const int count = level_count(max_sigma_cells, cells);
+    const int count = level_count(s.max_radius / 2 / luma_per_cell, cells, read_sigma);
     r.matte.build(r.matte_base, count);
     r.cell_sigma.create(cells, CV_32F);
     r.cell_matte.create(cells, CV_32F);
+    r.blurred_rows.assign(size_t(cells.height), 0);
+    r.subject_sigma = 0;
     for (int y = 0; y < cells.height; y++) {
         const uint8_t *depth = layers.depth + size_t(y) * size_t(cells.width);
         float *sigma = r.cell_sigma.ptr<float>(y), *matte = r.cell_matte.ptr<float>(y);
         for (int x = 0; x < cells.width; x++) {
             const float radius = std::min(s.per_dioptre * std::fabs(float(depth[x]) * s.step - s.focus), s.max_radius);
             sigma[x] = radius / 2;
-            matte[x] = r.matte.blurred(blend_for(sigma[x] / luma_per_cell, count), float(x), float(y));
+            matte[x] = r.matte.blurred(blend_for(sigma[x] / luma_per_cell, count, read_sigma), float(x), float(y));
+            if (matte[x] >= 1.0f / 512 && sigma[x] >= kSharpSigma) {
+                r.blurred_rows[size_t(y)] = 1;
+                r.subject_sigma = std::max(r.subject_sigma, double(sigma[x]));
+            }
         }
     }
+}
+
+/// Level `k` of the background (the picture weighted by 1 - matte, normalized; the plain
+/// picture where nothing of the background is near) brought back to level 0 by pyrUp.
+const cv::Mat &background_level(PlaneWork &w, int k, std::vector<cv::Mat> &chain) {
+    chain.resize(size_t(k) + 1);
+    const float eps = 1e-3f;
+    chain[size_t(k)] = (w.weighted.levels[size_t(k)] + eps * w.all.levels[size_t(k)]) / (w.weights.levels[size_t(k)] + eps);
+    for (int j = k; j > 0; j--) cv::pyrUp(chain[size_t(j)], chain[size_t(j - 1)], w.all.levels[size_t(j - 1)].size());
+    return chain[0];
+}
+
+/// The blurred background at level 0: the picture itself when the background is in focus.
+const cv::Mat &background(PlaneWork &w, const LevelBlend &back) {
+    if (back.sharp()) return w.src;
+    const cv::Mat &low = background_level(w, back.level, w.chain_low);
+    if (back.upper <= 0) return low;
+    const cv::Mat &high = background_level(w, back.level + 1, w.chain_high);
+    cv::addWeighted(low, 1.0 - back.upper, high, back.upper, 0, w.back);
+    return w.back;
+}
+
+/// Where a near subject is out of focus: the subject premultiplied by its matte, blurred by its
+/// own sigma, over what is behind it (seen through the blurred matte's gaps), as a lens blurs a
+/// foreground. Overwrites those pixels of `w.result`.
+void blur_subjects(const cvision_bokeh &r, PlaneWork &w, const cv::Mat &back, bool sharp_background, double scale,
+                   int count, const cvision_layers &layers) {
+    const cv::Size size = w.src.size();
+    const float cell_x = float(layers.width) / float(size.width), cell_y = float(layers.height) / float(size.height);
+    cv::parallel_for_(cv::Range(0, size.height), [&](const cv::Range &rows) {
+        for (int y = rows.start; y < rows.end; y++) {
+            const float cy = std::min(std::max((float(y) + 0.5f) * cell_y - 0.5f, 0.0f), float(layers.height - 1));
+            const int j = int(cy), j1 = std::min(j + 1, layers.height - 1);
+            if (!r.blurred_rows[size_t(j)] && !r.blurred_rows[size_t(j1)]) continue;
+            const float fy = cy - float(j);
+            const float *s0 = r.cell_sigma.ptr<float>(j), *s1 = r.cell_sigma.ptr<float>(j1);
+            const float *m0 = r.cell_matte.ptr<float>(j), *m1 = r.cell_matte.ptr<float>(j1);
+            const float *src = w.src.ptr<float>(y), *weight = w.weight.ptr<float>(y), *behind_row = back.ptr<float>(y);
+            float *dst = w.result.ptr<float>(y);
+            for (int x = 0; x < size.width; x++) {
+                const float cx = std::min(std::max((float(x) + 0.5f) * cell_x - 0.5f, 0.0f), float(layers.width - 1));
+                const int i = int(cx), i1 = std::min(i + 1, layers.width - 1);
+                const float fx = cx - float(i);
+                auto lerp2 = [&](const float *a, const float *b) {
+                    const float top = a[i] + (a[i1] - a[i]) * fx, bottom = b[i] + (b[i1] - b[i]) * fx;
+                    return top + (bottom - top) * fy;
+                };
+                if (lerp2(m0, m1) < 1.0f / 512) continue;
+                const float sigma = lerp2(s0, s1) * float(scale);
+                if (sigma < kSharpSigma) continue;
+                const LevelBlend b = blend_for(sigma, count, read_sigma);
+                const float fxp = float(x), fyp = float(y);
+                const float all = w.all.blurred(b, fxp, fyp), weighted = w.weighted.blurred(b, fxp, fyp);
+                const float uncovered = w.weights.blurred(b, fxp, fyp);
+                float behind = behind_row[x];
+                if (sharp_background && weight[x] < 1) {
+                    // Behind the subject the picture has no background: fill it from around.
+                    const float fill = (weighted + 1e-3f * all) / (uncovered + 1e-3f);
+                    behind = weight[x] * src[x] + (1 - weight[x]) * fill;
+                }
+                dst[x] = (all - weighted) + uncovered * behind;
+            }
+        }
+    });
 }
 
 /// Renders one plane (`scale`: the plane's pixels per luma pixel) into `out`.
@@ -129,75 +225,26 @@ void render_plane(cvision_bokeh &r, PlaneWork &w, const cv::Mat &in, cv::Mat out
                   const cvision_layers &layers, const Settings &s) {
     const cv::Size size = in.size();
     in.convertTo(w.src, CV_32F);
-    // The background's weight: 1 where no near subject covers the pixel.
-    cv::Mat cover;
-    cv::resize(r.matte_base, cover, size, 0, 0, cv::INTER_LINEAR);
-    w.weight = 1.0f - cover;
-    w.product = w.src.mul(w.weight);
-    const double max_sigma = s.max_radius / 2 * scale;
-    const int count = level_count(max_sigma, size);
-    w.all.build(w.src, count);
-    w.weighted.build(w.product, count);
-    w.weights.build(w.weight, count);
+    cv::resize(r.matte_base, w.cover, size, 0, 0, cv::INTER_LINEAR);
     const float background_radius = std::min(s.per_dioptre * std::fabs(float(layers.background) * s.step - s.focus), s.max_radius);
-    const LevelBlend back = blend_for(background_radius / 2 * scale, count);
-    const float cell_x = float(layers.width) / float(size.width), cell_y = float(layers.height) / float(size.height);
-    const bool sharp_background = back.level == 0 && back.upper == 0;
-    cv::parallel_for_(cv::Range(0, size.height), [&](const cv::Range &rows) {
-        for (int y = rows.start; y < rows.end; y++) {
-            uint8_t *dst = out.ptr<uint8_t>(y);
-            const float cy = std::min(std::max((float(y) + 0.5f) * cell_y - 0.5f, 0.0f), float(layers.height - 1));
-            const int j = std::min(int(cy), std::max(0, layers.height - 2));
-            const float fy = layers.height > 1 ? cy - float(j) : 0;
-            const int j1 = std::min(j + 1, layers.height - 1);
-            const float *s0 = r.cell_sigma.ptr<float>(j), *s1 = r.cell_sigma.ptr<float>(j1);
-            const float *m0 = r.cell_matte.ptr<float>(j), *m1 = r.cell_matte.ptr<float>(j1);
-            for (int x = 0; x < size.width; x++) {
-                const float cx = std::min(std::max((float(x) + 0.5f) * cell_x - 0.5f, 0.0f), float(layers.width - 1));
-                const int i = std::min(int(cx), std::max(0, layers.width - 2));
-                const float fx = layers.width > 1 ? cx - float(i) : 0;
-                const int i1 = std::min(i + 1, layers.width - 1);
-                auto lerp2 = [&](const float *a, const float *b) {
-                    const float top = a[i] + (a[i1] - a[i]) * fx, bottom = b[i] + (b[i1] - b[i]) * fx;
-                    return top + (bottom - top) * fy;
-                };
-                const float matte = lerp2(m0, m1);
-                const float fxp = float(x), fyp = float(y);
-                float background = w.src.ptr<float>(y)[x];
-                if (!sharp_background) {
-                    // Normalized: the subject's pixels weigh nothing; where no background is
-                    // near at all, the plain blur stands in.
-                    const float eps = 1e-3f;
-                    background = (w.weighted.blurred(back, fxp, fyp) + eps * w.all.blurred(back, fxp, fyp)) /
-                                 (w.weights.blurred(back, fxp, fyp) + eps);
-                }
-                float value;
-                const float here = w.src.ptr<float>(y)[x], uncovered_here = w.weight.ptr<float>(y)[x];
-                if (matte < 1.0f / 512) {
-                    value = background;
-                } else {
-                    const float sigma = lerp2(s0, s1) * float(scale);
-                    if (sigma < 0.05f) {
-                        value = (1 - uncovered_here) * here + uncovered_here * background;
-                    } else {
-                        // The subject premultiplied by its matte, blurred, over what is behind it
-                        // (seen through the blurred matte's gaps): a lens's blurred foreground.
-                        const LevelBlend b = blend_for(sigma, count);
-                        const float all = w.all.blurred(b, fxp, fyp), weighted = w.weighted.blurred(b, fxp, fyp);
-                        const float uncovered = w.weights.blurred(b, fxp, fyp);
-                        float behind = background;
-                        if (sharp_background && uncovered_here < 1) {
-                            // Behind the subject the picture has no background: fill it from around.
-                            const float fill = (weighted + 1e-3f * all) / (uncovered + 1e-3f);
-                            behind = uncovered_here * here + (1 - uncovered_here) * fill;
-                        }
-                        value = (all - weighted) + uncovered * behind;
-                    }
-                }
-                dst[x] = uint8_t(std::min(255.0f, std::max(0.0f, value + 0.5f)));
-            }
-        }
-    });
+    const LevelBlend back = blend_for(background_radius / 2 * scale, level_count(s.max_radius / 2 * scale, size, up_sigma), up_sigma);
+    const int subject_count = level_count(r.subject_sigma * scale, size, read_sigma);
+    const int count = std::max(back.sharp() ? 1 : back.level + (back.upper > 0 ? 2 : 1), r.subject_sigma > 0 ? subject_count : 1);
+    // The background's weight: 1 where no near subject covers the pixel.
+    cv::subtract(1.0, w.cover, w.weight);
+    if (count > 1) {
+        cv::multiply(w.src, w.weight, w.product);
+        w.all.build(w.src, count);
+        w.weighted.build(w.product, count);
+        w.weights.build(w.weight, count);
+    }
+    const cv::Mat &behind = background(w, back);
+    // Subjects in focus: their own pixels over the background by the matte.
+    cv::subtract(w.src, behind, w.result);
+    cv::multiply(w.result, w.cover, w.result);
+    cv::add(w.result, behind, w.result);
+    if (r.subject_sigma > 0) blur_subjects(r, w, behind, back.sharp(), scale, subject_count, layers);
+    w.result.convertTo(out, CV_8U);
 }
 
 }  // namespace
