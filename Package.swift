@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "ReelStudio", targets: ["ReelStudio"]),
         .library(name: "ReelCompose", targets: ["ReelCompose"]),
         .library(name: "ReelVision", targets: ["ReelVision"]),
+        .library(name: "ReelCinematic", targets: ["ReelCinematic"]),
         .library(name: "ReelBooks", targets: ["ReelBooks"]),
     ],
     targets: [
@@ -104,6 +105,9 @@ let package = Package(
         .target(name: "ReelMaterials", dependencies: ["ReelBooks", "ReelStore", "ReelMedia", "ReelRuntime", "ReelCore"]),
         // A release-built benchmark of the detectors at 1080p (bench/detector.sh).
         .executableTarget(name: "reel-bench-detector", dependencies: ["ReelVision", "ReelCore"]),
+        // Layer 4: the cinematic camera: subjects and mattes (ReelVision) → layers → focus →
+        // rack → the depth-dependent blur, on each picture.
+        .target(name: "ReelCinematic", dependencies: ["ReelVision", "ReelMedia", "ReelCore"]),
         // A release-built benchmark of the cinematic camera's stages at 720p (bench/cinematic.sh).
         .executableTarget(name: "reel-bench-cinematic", dependencies: ["ReelVision", "ReelCore"]),
         // Layer 4: the overlay camera (`reel overlay`): a camera picture → portrait → the preview's
@@ -157,6 +161,7 @@ let package = Package(
         .testTarget(name: "ReelLibraryCLITests", dependencies: ["ReelStore", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelComposeTests", dependencies: ["ReelCompose", "ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
         .testTarget(name: "ReelVisionTests", dependencies: ["ReelVision", "ReelCore", "ReelTestSupport"]),
+        .testTarget(name: "ReelCinematicTests", dependencies: ["ReelCinematic", "ReelVision", "ReelMedia", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelPrivacyBenchTests", dependencies: ["ReelPrivacyBench", "ReelTestSupport"]),
         .testTarget(name: "ReelBooksTests", dependencies: ["ReelBooks", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelStudioTests", dependencies: ["ReelStudio", "ReelOverlay", "ReelImage", "ReelRecord", "ReelHTTP", "ReelStore", "ReelMedia", "ReelCore", "ReelTestSupport"]),

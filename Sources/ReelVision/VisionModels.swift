@@ -19,6 +19,8 @@ public struct VisionModels: Sendable, Equatable {
     public static let frontalFaceCascadeName = "haarcascade_frontalface_alt2.xml"
     /// OpenCV's upper-body cascade.
     public static let upperBodyCascadeName = "haarcascade_upperbody.xml"
+    /// OpenCV's cat-face cascade (the "extended" one, trained with more poses).
+    public static let catFaceCascadeName = "haarcascade_frontalcatface_extended.xml"
     /// The environment variable that overrides the model folder.
     public static let folderVariable = "REEL_MODELS_DIR"
 
@@ -30,6 +32,8 @@ public struct VisionModels: Sendable, Equatable {
     public var frontalFaceCascade: String
     /// The upper-body Haar cascade.
     public var upperBodyCascade: String
+    /// The cat-face Haar cascade.
+    public var catFaceCascade: String
     /// The person-segmentation model (default: `selfie_segmentation.onnx` in ``modelFolder``).
     public var segmentationModel: String
 
@@ -40,6 +44,7 @@ public struct VisionModels: Sendable, Equatable {
         segmentationModel = modelFolder + "/" + Self.segmentationFileName
         frontalFaceCascade = cascadeFolder + "/" + Self.frontalFaceCascadeName
         upperBodyCascade = cascadeFolder + "/" + Self.upperBodyCascadeName
+        catFaceCascade = cascadeFolder + "/" + Self.catFaceCascadeName
     }
 
     /// The folders for `environment` and the account's home (used when `$HOME` is unset):

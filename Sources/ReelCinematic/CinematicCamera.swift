@@ -1,0 +1,128 @@
+import Foundation
+import ReelCore
+import ReelMedia
+import ReelVision
+import Synchronization
+
+/// Where the focus starts (`reel cinematic --focus`).
+public enum FocusStart: Sendable, Equatable {
+    /// Weak on the most prominent subject.
+    case automatic
+    /// Weak tracking at a point (normalized): whatever is salient there.
+    case point(x: Double, y: Double)
+    /// Fixed on the plane at a point (normalized).
+    case fixed(x: Double, y: Double)
+}
+
+/// What one picture became: its subjects, the focus decision, the focal depth the rack had
+/// reached, the aperture, the light warning, and the layers it was rendered with (what a
+/// sidecar keeps so the focus can be changed afterwards).
+public struct CinematicFrame: Sendable, Equatable {
+    /// The picture's capture time.
+    public var time: MediaTime
+    /// The subjects, most prominent first.
+    public var subjects: [CinematicSubject]
+    /// The focus controller's decision.
+    public var decision: FocusController.Decision
+    /// How each subject is drawn in a preview (solid when strong, dashed when weak).
+    public var styles: [Int: FocusController.Mode]
+    /// The focal depth rendered (dioptres); nil when nothing is focused yet (the picture was left as it is).
+    public var focalDioptres: Double?
+    /// The aperture rendered.
+    public var aperture: Aperture
+    /// "Not enough light".
+    public var lowLight: Bool
+    /// The layers rendered.
+    public var layers: LayerMap
+}
+
+/// The cinematic camera's work on each picture, in order: look (subjects every
+/// ``detectionInterval``, the people's matte every picture), build the layers, let the focus
+/// controller decide, move the rack focus, read the light, render the blur in place.
+///
+/// Pictures come from one thread (``process(_:)``); the controls (``tap(x:y:)``, …) may be
+/// called from any other and apply from the next picture on.
+public final class CinematicCamera: @unchecked Sendable {
+    /// How often the detectors run (between runs the subjects keep their last boxes).
+    public static let detectionInterval = MediaTime(value: 1, timescale: 5)
+
+    struct Controls {
+        var focus: FocusController
+        var aperture: Aperture
+    }
+
+    private let vision: CinematicVision
+    private let renderer: BokehRenderer
+    private let controls: Mutex<Controls>
+    // Used by the picture thread only.
+    private var tracker = SubjectTracker()
+    private var subjects: [CinematicSubject] = []
+    private var lastDetection: MediaTime?
+    private var rack = RackFocus()
+    private var light = LightMonitor()
+    /// `--focus fixed:X,Y`: the plane is known once the subjects have been looked for.
+    private var pendingPress: (x: Double, y: Double)?
+
+    /// A camera seeing through `vision`, starting at `aperture` and `focus`.
+    public init(vision: CinematicVision, aperture: Aperture = .standard, focus start: FocusStart = .automatic) throws {
+        self.vision = vision
+        renderer = try BokehRenderer()
+        var focus = FocusController()
+        if case let .point(x, y) = start { focus.tap(x: x, y: y) }
+        if case let .fixed(x, y) = start { pendingPress = (x, y) }
+        controls = Mutex(Controls(focus: focus, aperture: aperture))
+    }
+
+    // MARK: Controls (any thread)
+
+    /// A tap at the normalized point (spec §3's tap rules).
+    public func tap(x: Double, y: Double) { controls.withLock { $0.focus.tap(x: x, y: y) } }
+    /// A long press: fixed focus on the plane at the point.
+    public func press(x: Double, y: Double) { controls.withLock { $0.focus.press(x: x, y: y) } }
+    /// Strong focus on the most prominent face; false when there is no subject.
+    public func lockMainSubject() -> Bool { controls.withLock { $0.focus.lockMainSubject() } }
+    /// Focus on subject `id`, strongly or weakly; false when no such subject is tracked.
+    public func focus(on id: Int, strong: Bool) -> Bool { controls.withLock { $0.focus.focus(on: id, strong: strong) } }
+    /// A new aperture.
+    public func setAperture(_ aperture: Aperture) { controls.withLock { $0.aperture = aperture } }
+
+    // MARK: Pictures (one thread)
+
+    /// Looks at `frame`, decides the focus and renders the blur into it. The frame must be a
+    /// yuv420p picture only the caller holds (``PictureConverter`` makes one).
+    public func process(_ frame: VideoFrame) throws -> CinematicFrame {
+        try frame.withWritablePlanes { planes in
+            let width = frame.width, height = frame.height, time = frame.captureTime
+            let picture = DetectorPicture(yuv420p: (.init(base: planes[0].base, stride: planes[0].stride),
+                                                    .init(base: planes[1].base, stride: planes[1].stride),
+                                                    .init(base: planes[2].base, stride: planes[2].stride)),
+                                          width: width, height: height)
+            if lastDetection.map({ time - $0 >= Self.detectionInterval || time < $0 }) ?? true {
+                subjects = tracker.update(try vision.observe(picture), at: time)
+                lastDetection = time
+            }
+            if let press = pendingPress {
+                let seen = subjects
+                controls.withLock { _ = $0.focus.update(seen, at: time); $0.focus.press(x: press.x, y: press.y) }
+                pendingPress = nil
+            }
+            let cells = LayerMap.size(forWidth: width, height: height)
+            let layers = LayerZones.map(subjects: subjects, personMatte: try vision.matte(picture, width: cells.width, height: cells.height),
+                                        width: cells.width, height: cells.height)
+            let reading = LightReading.measure(luma: planes[0].base, width: width, height: height, stride: planes[0].stride)
+            let lowLight = light.update(reading, at: time)
+            let (decision, styles, aperture) = controls.withLock { controls in
+                let decision = controls.focus.update(subjects, at: time)
+                let styles = Dictionary(uniqueKeysWithValues: subjects.map { ($0.id, controls.focus.style(of: $0.id)) })
+                return (decision, styles, controls.aperture)
+            }
+            let focal = rack.advance(to: decision.dioptres, at: time)
+            if let focal {
+                try renderer.render(picture, layers: layers, focus: focal, aperture: aperture,
+                                    into: planes.map { BokehRenderer.OutputPlane(base: UnsafeMutableRawPointer($0.base), stride: $0.stride) })
+            }
+            return CinematicFrame(time: time, subjects: subjects, decision: decision, styles: styles, focalDioptres: focal,
+                                  aperture: aperture, lowLight: lowLight, layers: layers)
+        }
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import ReelCore
+import ReelVision
+
+/// What the cinematic camera sees in a picture: its subjects (faces, upper bodies, cats' faces)
+/// and the people's matte. Wraps the detectors and the segmentation network of ReelVision.
+///
+/// - Faces: CenterFace, or OpenCV's frontal-face cascade when the model is missing (with a
+///   warning, ``warning``).
+/// - Upper bodies: OpenCV's upper-body cascade, kept only where no face is inside the body's
+///   box (the same person, seen better by the face).
+/// - Cats: OpenCV's cat-face cascade.
+/// - The matte: MediaPipe's selfie segmentation at 256 × 256, refined by the guided filter at
+///   the layer map's size. Required: without it nothing separates a person from the background.
+public final class CinematicVision: @unchecked Sendable {
+    /// Why the vision cannot start.
+    public enum Error: Swift.Error, CustomStringConvertible, Equatable {
+        /// A model or cascade is missing or unusable; the text names the setup step.
+        case setup(String)
+
+        public var description: String {
+            switch self {
+            case let .setup(reason): reason
+            }
+        }
+    }
+
+    /// A warning for the user when a fallback is in use (no CenterFace model), else nil.
+    public let warning: String?
+    private let faces: any FaceDetector
+    private let bodies: UpperBodyDetector
+    private let cats: HaarFaceDetector
+    private let segmenter: PersonSegmenter
+
+    /// Loads every model from `models`.
+    public init(models: VisionModels) throws(Error) {
+        do {
+            segmenter = try PersonSegmenter(modelPath: models.segmentationModel)
+        } catch {
+            throw .setup("\(error)")
+        }
+        do {
+            let choice = try FaceDetectorChoice.make(models: models)
+            faces = choice.detector
+            warning = choice.warning
+            bodies = try UpperBodyDetector(cascadePath: models.upperBodyCascade, methods: .cascade)
+            cats = try HaarFaceDetector(cascadePath: models.catFaceCascade, settings: .init(minNeighbors: 4, minSizeFraction: 0.08))
+        } catch {
+            throw .setup("\(error)")
+        }
+    }
+
+    /// The subjects in `picture`, each with its kind, box and score.
+    public func observe(_ picture: DetectorPicture) throws -> [SubjectObservation] {
+        let faceBoxes = try faces.detect(picture)
+        var found = faceBoxes.map { SubjectObservation(kind: .face, bounds: $0.box, score: $0.score) }
+        for body in try bodies.detect(picture) where !faceBoxes.contains(where: { body.box.contains(x: $0.box.midX, y: $0.box.midY) }) {
+            found.append(SubjectObservation(kind: .upperBody, bounds: body.box, score: body.score))
+        }
+        for cat in try cats.detect(picture) where !faceBoxes.contains(where: { cat.box.contains(x: $0.box.midX, y: $0.box.midY) }) {
+            found.append(SubjectObservation(kind: .catFace, bounds: cat.box, score: cat.score))
+        }
+        return found
+    }
+
+    /// The people's matte of `picture` at `width` × `height` (a ``LayerMap``'s size).
+    public func matte(_ picture: DetectorPicture, width: Int, height: Int) throws -> [UInt8] {
+        try segmenter.matte(picture, width: width, height: height)
+    }
+}
