@@ -107,7 +107,7 @@ let package = Package(
         .executableTarget(name: "reel-bench-detector", dependencies: ["ReelVision", "ReelCore"]),
         // Layer 4: the cinematic camera: subjects and mattes (ReelVision) → layers → focus →
         // rack → the depth-dependent blur, on each picture.
-        .target(name: "ReelCinematic", dependencies: ["ReelVision", "ReelMedia", "ReelCore"]),
+        .target(name: "ReelCinematic", dependencies: ["ReelVision", "ReelMedia", "ReelRuntime", "ReelCore"]),
         // A release-built benchmark of the cinematic camera's stages at 720p (bench/cinematic.sh).
         .executableTarget(name: "reel-bench-cinematic", dependencies: ["ReelVision", "ReelCore"]),
         // Layer 4: the overlay camera (`reel overlay`): a camera picture → portrait → the preview's
@@ -131,7 +131,7 @@ let package = Package(
         // ReelRecord's StudyRecorder), so neither holds a rule the other lacks.
         .target(name: "ReelStudio", dependencies: ["ReelOverlay", "ReelImage", "ReelLive", "ReelRecord", "ReelExport", "ReelMaterials", "ReelBooks", "ReelHTTP", "ReelStore", "ReelMedia", "ReelRuntime", "ReelCore"]),
         // Layer 6: the command line: parses, wires, reports.
-        .target(name: "ReelCLI", dependencies: ["ReelOverlay", "ReelImage", "ReelLive", "ReelRecord", "ReelExport", "ReelOrigin", "ReelHTTP", "ReelStudio", "ReelStore", "ReelMedia", "ReelVision", "ReelBooks", "ReelMaterials", "ReelRuntime", "ReelCore", "CBuildInfo"]),
+        .target(name: "ReelCLI", dependencies: ["ReelOverlay", "ReelCinematic", "ReelImage", "ReelLive", "ReelRecord", "ReelExport", "ReelOrigin", "ReelHTTP", "ReelStudio", "ReelStore", "ReelMedia", "ReelVision", "ReelBooks", "ReelMaterials", "ReelRuntime", "ReelCore", "CBuildInfo"]),
         .executableTarget(name: "reel", dependencies: ["ReelCLI"]),
         // Benchmark only (bench/compose.sh): the compositor's cost per 1080p frame, release build.
         .executableTarget(name: "reel-bench-compose", dependencies: ["ReelCompose", "ReelCore"]),

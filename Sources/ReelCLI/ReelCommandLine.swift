@@ -31,6 +31,7 @@ public enum ReelCommandLine {
         Subcommand(spec: StatsCommand.spec, run: StatsCommand.run),
         Subcommand(spec: MaterialsCommand.spec, run: MaterialsCommand.run),
         Subcommand(spec: OverlayCommand.spec, run: OverlayCommand.run),
+        Subcommand(spec: CinematicCommand.spec, run: CinematicCommand.run),
         Subcommand(spec: PomodoroCommand.spec, run: PomodoroCommand.run),
         Subcommand(spec: BackupCommand.spec, run: BackupCommand.run),
         Subcommand(spec: RestoreCommand.spec, run: RestoreCommand.run),
@@ -47,7 +48,7 @@ public enum ReelCommandLine {
     /// The tool's declaration, built from ``subcommands``.
     public static let tool = ToolSpec(
         name: "reel",
-        summary: "A camera pipeline for Linux: a study recorder (active-time timelapses, privacy export), live HLS without a media server, and an overlay camera (colour-managed photos with artwork).",
+        summary: "A camera pipeline for Linux: a study recorder (active-time timelapses, privacy export), live HLS without a media server, an overlay camera (colour-managed photos with artwork) and a cinematic focus camera.",
         commands: subcommands.map(\.spec),
         version: { ReelVersion.text }
     )

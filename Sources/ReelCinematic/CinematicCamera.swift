@@ -85,6 +85,27 @@ public final class CinematicCamera: @unchecked Sendable {
     public func focus(on id: Int, strong: Bool) -> Bool { controls.withLock { $0.focus.focus(on: id, strong: strong) } }
     /// A new aperture.
     public func setAperture(_ aperture: Aperture) { controls.withLock { $0.aperture = aperture } }
+    /// Back to automatic focus (weak, the most prominent subject).
+    public func automatic() { controls.withLock { $0.focus.reset(to: .weak) } }
+
+    /// Applies `control`; a sentence saying why when it cannot be done (no such subject,
+    /// nothing to lock), else nil.
+    public func apply(_ control: CinematicControl) -> String? {
+        switch control {
+        case let .tap(x, y): tap(x: x, y: y)
+        case let .press(x, y): press(x: x, y: y)
+        case let .aperture(aperture): setAperture(aperture)
+        case .automatic: automatic()
+        case .lock:
+            if !lockMainSubject() { return "nothing to lock: no subject is in the picture" }
+        case let .subject(id, strong):
+            if !focus(on: id, strong: strong) {
+                let known = controls.withLock { $0.focus.knownSubjects }
+                return "no subject \(id) in the picture" + (known.isEmpty ? " (none is)" : " (subjects now: \(known.map(String.init).joined(separator: ", ")))")
+            }
+        }
+        return nil
+    }
 
     // MARK: Pictures (one thread)
 
@@ -123,6 +144,29 @@ public final class CinematicCamera: @unchecked Sendable {
             }
             return CinematicFrame(time: time, subjects: subjects, decision: decision, styles: styles, focalDioptres: focal,
                                   aperture: aperture, lowLight: lowLight, layers: layers)
+        }
+    }
+}
+
+extension FocusStart {
+    /// What `--focus` takes.
+    public static let forms = "auto, point:X,Y or fixed:X,Y (X, Y from 0 to 1)"
+
+    /// `auto`, `point:X,Y` or `fixed:X,Y`; nil for anything else (or a point off the picture).
+    public init?(parsing text: String) {
+        let lowered = text.lowercased()
+        if lowered == "auto" {
+            self = .automatic
+            return
+        }
+        let parts = lowered.split(separator: ":", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { return nil }
+        let numbers = parts[1].split(separator: ",").compactMap { Double($0) }
+        guard numbers.count == 2, numbers.allSatisfy({ (0...1).contains($0) }) else { return nil }
+        switch parts[0] {
+        case "point": self = .point(x: numbers[0], y: numbers[1])
+        case "fixed": self = .fixed(x: numbers[0], y: numbers[1])
+        default: return nil
         }
     }
 }

@@ -29,8 +29,8 @@ public enum ReelBinary {
         throw Missing(looked: candidates)
     }
 
-    /// Runs `reel` with `arguments` to completion.
-    public static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Subprocess {
-        try Subprocess.run(path(), arguments, environment: environment)
+    /// Runs `reel` with `arguments` to completion (`input`: its standard input).
+    public static func run(_ arguments: [String], environment: [String: String] = [:], input: String? = nil) throws -> Subprocess {
+        try Subprocess.run(path(), arguments, environment: environment, input: input)
     }
 }

@@ -9,18 +9,25 @@ public struct Subprocess {
     public var stderr: String
 
     /// Runs `executable` (a path, or a name under /usr/bin) with `arguments`; `environment`
-    /// adds to (or overrides) the test's own environment.
-    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Subprocess {
+    /// adds to (or overrides) the test's own environment. `input`, when given, is the command's
+    /// standard input (written whole, then closed).
+    public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                           input: String? = nil) throws -> Subprocess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/\(executable)")
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe(), err = Pipe(), into = Pipe()
         process.standardOutput = out
         process.standardError = err
+        if input != nil { process.standardInput = into }
         try process.run()
+        if let input {
+            into.fileHandleForWriting.write(Data(input.utf8))
+            try into.fileHandleForWriting.close()
+        }
         // Read both pipes concurrently so a chatty command cannot fill one and block.
         let errData = LockedData()
         let reader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }

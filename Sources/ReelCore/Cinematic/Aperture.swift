@@ -1,3 +1,5 @@
+import Foundation
+
 /// The simulated aperture (spec §3: "f-number; smaller = stronger background blur, within the
 /// format's min/max/default").
 ///
@@ -36,6 +38,12 @@ public struct Aperture: Sendable, Hashable, CustomStringConvertible {
     }
 
     private init(checked: Double) { fNumber = checked }
+
+    /// The number in an f-number written as "2.8" or "f/2.8"; nil when there is none.
+    public static func number(in text: String) -> Double? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        return Double(trimmed.hasPrefix("f/") ? String(trimmed.dropFirst(2)) : trimmed)
+    }
 
     public var description: String { "f/\(fNumber)" }
 

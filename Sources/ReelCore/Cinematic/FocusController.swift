@@ -120,6 +120,9 @@ public struct FocusController: Sendable, Equatable {
         return Decision(mode: mode, target: target, dioptres: dioptres ?? lastDioptres)
     }
 
+    /// The ids of the subjects last seen, most prominent first.
+    public var knownSubjects: [Int] { lastSubjects.map(\.id) }
+
     /// How the preview draws subject `id`: the target with the controller's mode, every other
     /// subject weak (dashed).
     public func style(of id: Int) -> Mode {

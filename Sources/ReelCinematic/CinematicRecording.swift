@@ -1,0 +1,164 @@
+import Foundation
+import ReelCore
+import ReelMedia
+import ReelRuntime
+import ReelVision
+
+/// What `reel cinematic --output FILE` records.
+public struct CinematicRecordingSettings: Sendable {
+    /// The capture source.
+    public var source: SourceSpec
+    /// The MP4 to write (must not exist).
+    public var output: String
+    /// The aperture to start with.
+    public var aperture: Aperture
+    /// Where the focus starts.
+    public var focus: FocusStart
+    /// Stop after this many seconds of pictures (nil: until the source ends or a stop).
+    public var duration: Double?
+    /// A file source as fast as it can be processed (nothing dropped) instead of in real time.
+    public var fast: Bool
+    /// Where the models are.
+    public var models: VisionModels
+
+    /// Settings.
+    public init(source: SourceSpec, output: String, aperture: Aperture = .standard, focus: FocusStart = .automatic,
+                duration: Double? = nil, fast: Bool = false, models: VisionModels = .current()) {
+        self.source = source
+        self.output = output
+        self.aperture = aperture
+        self.focus = focus
+        self.duration = duration
+        self.fast = fast
+        self.models = models
+    }
+}
+
+/// How a cinematic recording went.
+public struct CinematicRecordingReport: Sendable {
+    /// Pictures written.
+    public var pictures = 0
+    /// Pictures dropped because the camera's work was behind real time.
+    public var dropped = 0
+    /// The length written, in seconds.
+    public var seconds = 0.0
+    /// Why it could not start or stopped early; nil when it ended as asked.
+    public var error: String?
+    /// Why it stopped (a signal, the duration, the source's end).
+    public var stopReason: String?
+    /// Whether the file holds what was recorded (even after an error, every fragment written stays).
+    public var wroteFile = false
+}
+
+/// `reel cinematic --output FILE`: a source seen through the cinematic camera, encoded to
+/// H.264 (+ AAC when the source has sound) in a fragmented MP4, so a crash or a full disk keeps
+/// every fragment written. Prepare (models, camera, source, writer) → run the source until
+/// the duration, its end or a stop → finish the file.
+public final class CinematicRecording: @unchecked Sendable {
+    /// The settings.
+    public let settings: CinematicRecordingSettings
+    private let onFrame: @Sendable (CinematicFrame) -> Void
+    private let onInfo: @Sendable (String) -> Void
+    private let running = Locked<CinematicSource?>(nil)
+    private let stopReason = Locked<String?>(nil)
+    private let finished = Locked(false)
+
+    /// A recording; `onFrame` hears each picture's result, `onInfo` what the recording says.
+    public init(settings: CinematicRecordingSettings, onFrame: @escaping @Sendable (CinematicFrame) -> Void = { _ in },
+                onInfo: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.settings = settings
+        self.onFrame = onFrame
+        self.onInfo = onInfo
+    }
+
+    /// The camera, once the recording runs (for the controls).
+    public var camera: CinematicCamera? { running.withLock { $0?.camera } }
+
+    /// Whether ``run()`` has returned (or could not start).
+    public var isFinished: Bool { finished.withLock { $0 } }
+
+    /// Asks the recording to stop cleanly (any thread).
+    public func requestStop(reason: String) {
+        stopReason.withLock { $0 = $0 ?? reason }
+        running.withLock { $0?.stop() }
+    }
+
+    /// Records; returns when the file is closed.
+    public func run() -> CinematicRecordingReport {
+        defer { finished.withLock { $0 = true } }
+        var report = CinematicRecordingReport()
+        let source: CinematicSource, writer: MP4ArchiveWriter
+        do {
+            (source, writer) = try prepare()
+        } catch {
+            report.error = ErrorSentence.reason(error)
+            return report
+        }
+        running.withLock { $0 = source }
+        if let reason = stopReason.withLock({ $0 }) { source.stop(); report.stopReason = reason }
+        do {
+            try record(source, into: writer, &report)
+            try writer.finish()
+        } catch {
+            report.error = ErrorSentence.reason(error)
+            writer.abandon()
+        }
+        running.withLock { $0 = nil }
+        report.dropped = source.droppedPictures
+        report.stopReason = stopReason.withLock { $0 } ?? report.stopReason ?? "the source ended"
+        report.wroteFile = report.pictures > 0
+        return report
+    }
+
+    private func prepare() throws -> (CinematicSource, MP4ArchiveWriter) {
+        let vision = try CinematicVision(models: settings.models)
+        if let warning = vision.warning { onInfo(warning) }
+        let camera = try CinematicCamera(vision: vision, aperture: settings.aperture, focus: settings.focus)
+        let inner = try CaptureSources.open(settings.source, realTime: !settings.fast)
+        let source = CinematicSource(inner, camera: camera, realTime: !settings.fast, onFrame: onFrame)
+        let format = source.format
+        let fps = max(1, Int(format.framesPerSecond.rounded()))
+        let video = VideoEncoderSettings(codec: .h264, width: format.width, height: format.height, framesPerSecond: fps,
+                                         bitRate: format.width * format.height * fps / 5, keyFrameInterval: 2 * fps,
+                                         constantRateFactor: 20)
+        let audio = format.audio.map { AudioEncoderSettings(sampleRate: $0.sampleRate, channels: min(2, $0.channels), bitRate: 128_000) }
+        do {
+            return (source, try MP4ArchiveWriter(path: settings.output, video: video, audio: audio))
+        } catch {
+            inner.stop()
+            throw error
+        }
+    }
+
+    /// Runs the source into the writer: times from the first sample, a picture whose time does
+    /// not advance left out, the duration counted in pictures' time.
+    private func record(_ source: CinematicSource, into writer: MP4ArchiveWriter, _ report: inout CinematicRecordingReport) throws {
+        var first: MediaTime?, lastVideo: MediaTime?
+        var written = 0, seconds = 0.0
+        let duration = settings.duration
+        defer {
+            report.pictures = written
+            report.seconds = seconds
+        }
+        try source.run { sample in
+            let start = first ?? sample.captureTime
+            first = start
+            let pts = sample.captureTime - start
+            switch sample {
+            case let .video(frame):
+                if let duration, pts.seconds >= duration {
+                    requestStop(reason: "the duration was reached")
+                    return
+                }
+                if let lastVideo, pts <= lastVideo { return }
+                try writer.appendVideo(frame, pts: pts)
+                lastVideo = pts
+                written += 1
+                seconds = pts.seconds
+            case let .audio(block):
+                if let duration, pts.seconds >= duration { return }
+                try writer.appendAudio(block, pts: pts)
+            }
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import ReelCore
+import ReelMedia
+import ReelRuntime
+
+/// A capture source whose pictures come out with the cinematic blur baked in: another source
+/// (test pattern, file, camera) seen through a ``CinematicCamera``. Anything that takes a source
+/// takes it — `reel cinematic`'s file writer, `reel live` — so the effect is streamed and
+/// recorded by the pipelines that already exist.
+///
+/// The inner source runs on its own thread ("reel.cinematic.capture") into a short queue; the
+/// thread that calls ``run(_:)`` converts, processes and delivers. In real time, when the
+/// camera's work falls behind, the oldest waiting picture is dropped (counted in
+/// ``droppedPictures``, never audio); with `realTime` false (a file as fast as it goes)
+/// capture waits instead and nothing is dropped.
+public final class CinematicSource: CaptureSource, @unchecked Sendable {
+    /// The source seen through the camera.
+    public let inner: any CaptureSource
+    /// The camera (its controls may be used while the source runs).
+    public let camera: CinematicCamera
+    private let realTime: Bool
+    private let onFrame: @Sendable (CinematicFrame) -> Void
+    private let dropped = Locked(0)
+
+    /// `inner` seen through `camera`; `onFrame` hears every processed picture (on the thread
+    /// that called ``run(_:)``).
+    public init(_ inner: any CaptureSource, camera: CinematicCamera, realTime: Bool = true,
+                onFrame: @escaping @Sendable (CinematicFrame) -> Void = { _ in }) {
+        self.inner = inner
+        self.camera = camera
+        self.realTime = realTime
+        self.onFrame = onFrame
+    }
+
+    /// The inner source's format, at an even size (the pictures are converted to yuv420p).
+    public var format: CaptureFormat {
+        var format = inner.format
+        format.width = max(2, format.width & ~1)
+        format.height = max(2, format.height & ~1)
+        return format
+    }
+
+    public var name: String { inner.name + " (cinematic)" }
+
+    /// Pictures dropped because the camera's work was behind real time.
+    public var droppedPictures: Int { dropped.withLock { $0 } }
+
+    public func run(_ deliver: (CaptureSample) throws -> Void) throws {
+        let queue = ConsumerQueue<CaptureSample>(name: "cinematic", capacity: realTime ? 2 : 4,
+                                                 policy: realTime ? .dropOldest : .neverDrop) { $0.isDroppable }
+        let inner = self.inner, dropped = self.dropped
+        let capture = WorkerThread.run(name: "reel.cinematic.capture") {
+            defer { queue.close() }
+            try inner.run { sample in
+                if queue.push(sample) == .enqueuedDroppingOldest { dropped.withLock { $0 += 1 } }
+            }
+        }
+        defer {
+            inner.stop()
+            queue.cancel()
+            capture.join()
+        }
+        let size = format
+        let converter = PictureConverter(width: size.width, height: size.height)
+        while let sample = queue.pop() {
+            guard case let .video(frame) = sample else {
+                try deliver(sample)
+                continue
+            }
+            let picture = try converter.convert(frame)
+            onFrame(try camera.process(picture))
+            try deliver(.video(picture))
+        }
+        if let error = capture.error { throw error }
+    }
+
+    public func stop() { inner.stop() }
+}
+
+extension CinematicFrame {
+    /// One status line: the subjects (the focused one marked, * strong), the focus, the
+    /// aperture and the light warning. "subjects 1 face* 2 face · focus subject 1 (strong) at
+    /// 1.2 m · f/2.8 · NOT ENOUGH LIGHT".
+    public var statusText: String {
+        let list = subjects.isEmpty ? "none" : subjects.map { subject in
+            let focused = decision.target == .subject(subject.id)
+            return "\(subject.id) \(subject.kind.label)" + (focused ? (decision.mode == .strong ? "**" : "*") : "")
+        }.joined(separator: " ")
+        var focus: String
+        switch decision.target {
+        case nil: focus = decision.mode == .none ? "none" : "waiting for a subject"
+        case let .subject(id)?: focus = "subject \(id) (\(decision.mode.rawValue))"
+        case let .point(x, y)?: focus = String(format: "near %.2f,%.2f (%@)", x, y, decision.mode.rawValue)
+        case let .fixed(x, y, _)?: focus = String(format: "fixed at %.2f,%.2f", x, y)
+        }
+        if let focalDioptres { focus += focalDioptres > 0 ? String(format: " at %.2f m", 1 / focalDioptres) : " at infinity" }
+        return "subjects \(list) · focus \(focus) · \(aperture)" + (lowLight ? " · NOT ENOUGH LIGHT" : "")
+    }
+}
+
+extension SubjectKind {
+    /// A word for reports: "face", "body", "cat".
+    public var label: String {
+        switch self {
+        case .face: "face"
+        case .upperBody: "body"
+        case .catFace: "cat"
+        }
+    }
+}
