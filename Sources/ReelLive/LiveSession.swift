@@ -17,14 +17,19 @@ public final class LiveSession: Sendable {
     public let settings: LiveSettings
     private let reporter: LiveReporter
     private let clock: any PipelineClock
+    private let decorate: @Sendable (any CaptureSource) throws -> any CaptureSource
     private let stopSignal = StopSignal()
     private let runningSource = Locked<(any CaptureSource)?>(nil)
 
     /// A session for `settings`, reporting to `reporter`; its supervision ticks on `clock`.
-    public init(settings: LiveSettings, reporter: LiveReporter, clock: any PipelineClock = RealClock()) {
+    /// `decorate` wraps the source once it is open (the cinematic camera's `CinematicSource`
+    /// streams its pictures with the blur baked in); by default the source is used as it is.
+    public init(settings: LiveSettings, reporter: LiveReporter, clock: any PipelineClock = RealClock(),
+                decorate: @escaping @Sendable (any CaptureSource) throws -> any CaptureSource = { $0 }) {
         self.settings = settings
         self.reporter = reporter
         self.clock = clock
+        self.decorate = decorate
         stopSignal.onStop { [runningSource] _ in runningSource.withLock { $0?.stop() } }
     }
 
@@ -79,7 +84,13 @@ public final class LiveSession: Sendable {
     private func prepare(_ report: inout LiveReport) async -> Prepared? {
         let source: any CaptureSource
         do {
-            source = try CaptureSources.open(settings.source, realTime: !settings.fast)
+            let opened = try CaptureSources.open(settings.source, realTime: !settings.fast)
+            do {
+                source = try decorate(opened)
+            } catch {
+                opened.stop()
+                throw error
+            }
         } catch {
             report.sourceError = ErrorSentence.reason(error)
             return nil

@@ -85,3 +85,28 @@ struct CinematicCommandTests {
         #expect(run.stdout.contains("wrote \(output): 10 pictures"), "\(run.stdout)")
     }
 }
+
+/// `reel cinematic --live-origin`: the same pictures streamed by `reel live`'s session to `reel serve`.
+@Suite("reel cinematic --live-origin: the camera's pictures streamed as live HLS")
+struct CinematicLiveTests {
+    @Test("streamed to reel serve on loopback: a finished playlist ffmpeg plays, 10 pictures at 1280x720, the subjects said")
+    func live() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanup() }
+        let scene = try CinematicCameraTests.makeScene(in: folder)
+        try await withReelServeOrigin { origin in
+            let run = try ReelBinary.run(["cinematic", "--source", "file:" + scene, "--live-origin", origin.baseURL.absoluteString,
+                                          "--token", origin.token, "--stream-id", "cine", "--fast", "--aperture", "2"], input: "")
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect((run.stdout + run.stderr).contains("cinematic: subjects 1 face* · focus subject 1 (weak)"), "\(run.stdout)")
+            let playlist = try await origin.get("streams/cine/playlist.m3u8")
+            #expect(playlist.status == 200 && String(decoding: playlist.body, as: UTF8.self).contains("#EXT-X-ENDLIST"))
+            let probe = try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", "v", "-count_frames", "-show_entries",
+                                                       "stream=width,height,nb_read_frames", "-of", "csv=p=0",
+                                                       origin.baseURL.absoluteString + "streams/cine/playlist.m3u8"])
+            // The HLS demuxer lists the stream once as a program's and once on its own.
+            let lines = probe.stdout.split(separator: "\n").filter { !$0.isEmpty }
+            #expect(!lines.isEmpty && lines.allSatisfy { $0 == "1280,720,10" }, "\(probe.stdout) \(probe.stderr)")
+        }
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import ReelCinematic
 import ReelCore
+import ReelLive
 import ReelMedia
 import ReelRuntime
 
@@ -8,8 +9,12 @@ import ReelRuntime
 enum CinematicCommand {
     static let source = Option.value("source", short: "s", placeholder: "SRC", default: "test",
                                      help: "test[:WxH[@FPS]], file:PATH or v4l2:/dev/videoN.")
-    static let output = Option.value("output", short: "o", placeholder: "FILE.mp4", required: true,
+    static let output = Option.value("output", short: "o", placeholder: "FILE.mp4",
                                      help: "The MP4 to write (H.264, the blur baked in; must not exist).")
+    static let liveOrigin = Option.value("live-origin", placeholder: "URL",
+                                         help: "Stream live HLS to this origin instead (as reel live, landscape, medium quality, no archive).")
+    static let token = Option.value("token", placeholder: "TOKEN", help: "Bearer token for the origin's PUTs (or REEL_TOKEN in the environment).")
+    static let streamID = Option.value("stream-id", placeholder: "ID", help: "The live stream's id (default: date, time and a random suffix).")
     static let aperture = Option.value("aperture", short: "a", placeholder: "F", default: "4.5",
                                        help: "The simulated f-number, 2 to 16: smaller blurs the background more.")
     static let focus = Option.value("focus", placeholder: "HOW", default: "auto",
@@ -29,18 +34,25 @@ enum CinematicCommand {
             chosen f-number would. Focus changes rack smoothly (0.8 s). While it runs, type commands on \
             standard input, one per line: \(CinematicControl.usage), or stop. The status line shows the \
             subjects (* the focused one, ** strong), the focus, the aperture and a low-light warning. \
-            The file is fragmented MP4: what was written stays playable after a crash. Needs the models \
+            The file is fragmented MP4: what was written stays playable after a crash. With --live-origin \
+            the same pictures are streamed as `reel live` streams them. Needs the models \
             of `make setup` (scripts/fetch-model.sh, scripts/fetch-segmentation-model.sh).
             """,
-        options: [source, output, aperture, focus, duration, fast, quiet],
+        options: [source, output, liveOrigin, token, streamID, aperture, focus, duration, fast, quiet],
         examples: [
             "reel cinematic --source v4l2:/dev/video0 --output desk.mp4 --aperture 2.8",
+            "reel cinematic --source v4l2:/dev/video0 --live-origin http://127.0.0.1:8080/ --token $TOKEN",
             "reel cinematic --source file:talk.mp4 --output talk-bokeh.mp4 --fast --focus fixed:0.5,0.4",
         ])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
+        if let conflict = arguments.conflict(output, liveOrigin) { throw conflict }
         let settings = try settings(arguments)
         FFmpegLog.configure(level: .error)
+        if let text = arguments.string(liveOrigin) {
+            guard let url = LiveSettings.originURL(text) else { throw arguments.invalid(liveOrigin, expected: "an http:// or https:// URL") }
+            return try await stream(arguments, settings: settings, origin: url)
+        }
         let printer = StatusLinePrinter(period: 1)
         let quietly = arguments.flag(quiet)
         let start = Locked<MediaTime?>(nil)
@@ -54,10 +66,54 @@ enum CinematicCommand {
             recording.requestStop(reason: signal == SIGINT ? "interrupted (Ctrl-C)" : "terminated (SIGTERM)")
         }
         defer { signals.cancel() }
-        readControls(for: recording, printer: printer)
+        readControls(camera: { recording.camera }, finished: { recording.isFinished },
+                     stop: { recording.requestStop(reason: $0) }, say: { printer.emit($0, toError: true) })
         let report = await Task.detached { recording.run() }.value
         printer.endStatus()
         return finish(report, settings: settings, printer: printer)
+    }
+
+    /// `--live-origin`: `reel live`'s session with the source seen through the camera; the
+    /// subjects and focus said whenever they change.
+    static func stream(_ arguments: ParsedArguments, settings: CinematicRecordingSettings, origin: URL) async throws -> Int32 {
+        let reporter = TerminalReporter(quiet: arguments.flag(quiet))
+        let camera: CinematicCamera
+        do {
+            let vision = try CinematicVision(models: settings.models)
+            if let warning = vision.warning { reporter.warning(warning) }
+            camera = try CinematicCamera(vision: vision, aperture: settings.aperture, focus: settings.focus)
+        } catch {
+            FileHandle.standardError.write(Data("reel cinematic: \(ErrorSentence.reason(error))\n".utf8))
+            return 1
+        }
+        var live = LiveSettings(source: settings.source, origin: origin,
+                                token: arguments.string(token) ?? ProcessInfo.processInfo.environment["REEL_TOKEN"],
+                                streamID: arguments.string(streamID) ?? LiveSettings.newStreamID(), landscape: true,
+                                duration: settings.duration, fast: settings.fast)
+        live.archivePath = nil
+        do {
+            try live.validate()
+        } catch let error as LiveSettings.Error {
+            throw arguments.refused("\(error)")
+        }
+        let said = Locked<String?>(nil)
+        let fast = settings.fast
+        let session = LiveSession(settings: live, reporter: reporter) { opened in
+            CinematicSource(opened, camera: camera, realTime: !fast) { frame in
+                let text = frame.statusText
+                if said.withLock({ old in defer { old = text }; return old != text }) { reporter.info("cinematic: " + text) }
+            }
+        }
+        let signals = SignalTrap(signals: [SIGINT, SIGTERM]) { signal in
+            session.requestStop(reason: signal == SIGINT ? "interrupted (Ctrl-C)" : "terminated (SIGTERM)")
+        }
+        defer { signals.cancel() }
+        let ended = Locked(false)
+        readControls(camera: { camera }, finished: { ended.withLock { $0 } }, stop: { session.requestStop(reason: $0) },
+                     say: { reporter.info($0) })
+        let report = await session.run()
+        ended.withLock { $0 = true }
+        return report.succeeded ? 0 : 1
     }
 
     /// The settings the arguments ask for, or the usage error that says what is wrong.
@@ -74,30 +130,35 @@ enum CinematicCommand {
         guard let start = FocusStart(parsing: try arguments.require(focus)) else {
             throw arguments.invalid(focus, expected: FocusStart.forms)
         }
-        let path = UserFolders.absolute(try arguments.require(output))
-        if FileManager.default.fileExists(atPath: path) { throw arguments.refused("\(path) already exists; choose another --output") }
+        var path = ""
+        if arguments.string(liveOrigin) == nil {
+            guard let chosen = arguments.string(output) else { throw arguments.refused("say where the pictures go: --output FILE.mp4 or --live-origin URL") }
+            path = UserFolders.absolute(chosen)
+            if FileManager.default.fileExists(atPath: path) { throw arguments.refused("\(path) already exists; choose another --output") }
+        }
         return CinematicRecordingSettings(source: sourceSpec, output: path, aperture: chosen, focus: start,
                                           duration: try arguments.seconds(duration), fast: arguments.flag(fast))
     }
 
-    /// Commands on standard input, a line each, applied to the running camera.
-    static func readControls(for recording: CinematicRecording, printer: StatusLinePrinter) {
+    /// Commands on standard input, a line each, applied to the running camera (a command that
+    /// comes before the camera runs waits for it); `say` reports each one's outcome.
+    static func readControls(camera: @escaping @Sendable () -> CinematicCamera?, finished: @escaping @Sendable () -> Bool,
+                             stop: @escaping @Sendable (String) -> Void, say: @escaping @Sendable (String) -> Void) {
         let thread = Thread {
             while let line = readLine() {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
                 if trimmed.isEmpty { continue }
                 if ["stop", "q", "quit"].contains(trimmed.lowercased()) {
-                    recording.requestStop(reason: "stopped from standard input")
+                    stop("stopped from standard input")
                     continue
                 }
                 do {
                     let control = try CinematicControl(parsing: trimmed)
-                    // A command typed (or piped) before the camera runs waits for it.
-                    while recording.camera == nil && !recording.isFinished { usleep(20_000) }
-                    guard let camera = recording.camera else { return }
-                    printer.emit(camera.apply(control).map { "'\(trimmed)': \($0)" } ?? "ok: \(trimmed)", toError: true)
+                    while camera() == nil && !finished() { usleep(20_000) }
+                    guard let running = camera() else { return }
+                    say(running.apply(control).map { "'\(trimmed)': \($0)" } ?? "ok: \(trimmed)")
                 } catch {
-                    printer.emit("\(error)", toError: true)
+                    say("\(error)")
                 }
             }
         }
