@@ -32,6 +32,7 @@ public enum ReelCommandLine {
         Subcommand(spec: MaterialsCommand.spec, run: MaterialsCommand.run),
         Subcommand(spec: OverlayCommand.spec, run: OverlayCommand.run),
         Subcommand(spec: CinematicCommand.spec, run: CinematicCommand.run),
+        Subcommand(spec: RefocusCommand.spec, run: RefocusCommand.run),
         Subcommand(spec: PomodoroCommand.spec, run: PomodoroCommand.run),
         Subcommand(spec: BackupCommand.spec, run: BackupCommand.run),
         Subcommand(spec: RestoreCommand.spec, run: RestoreCommand.run),

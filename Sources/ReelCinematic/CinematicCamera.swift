@@ -109,9 +109,10 @@ public final class CinematicCamera: @unchecked Sendable {
 
     // MARK: Pictures (one thread)
 
-    /// Looks at `frame`, decides the focus and renders the blur into it. The frame must be a
-    /// yuv420p picture only the caller holds (``PictureConverter`` makes one).
-    public func process(_ frame: VideoFrame) throws -> CinematicFrame {
+    /// Looks at `frame`, decides the focus and renders the blur into it (with `render` false,
+    /// leaves it as it is: an editable recording keeps the picture and the decisions apart).
+    /// The frame must be a yuv420p picture only the caller holds (``PictureConverter`` makes one).
+    public func process(_ frame: VideoFrame, render: Bool = true) throws -> CinematicFrame {
         try frame.withWritablePlanes { planes in
             let width = frame.width, height = frame.height, time = frame.captureTime
             let picture = DetectorPicture(yuv420p: (.init(base: planes[0].base, stride: planes[0].stride),
@@ -138,7 +139,7 @@ public final class CinematicCamera: @unchecked Sendable {
                 return (decision, styles, controls.aperture)
             }
             let focal = rack.advance(to: decision.dioptres, at: time)
-            if let focal {
+            if let focal, render {
                 try renderer.render(picture, layers: layers, focus: focal, aperture: aperture,
                                     into: planes.map { BokehRenderer.OutputPlane(base: UnsafeMutableRawPointer($0.base), stride: $0.stride) })
             }

@@ -20,6 +20,9 @@ public struct CinematicRecordingSettings: Sendable {
     public var fast: Bool
     /// Where the models are.
     public var models: VisionModels
+    /// Keep the video unblurred and write the layers and decisions beside it
+    /// (``CinematicSidecarWriter/path(forVideo:)``), so `reel refocus` can change the focus later.
+    public var editable = false
 
     /// Settings.
     public init(source: SourceSpec, output: String, aperture: Aperture = .standard, focus: FocusStart = .automatic,
@@ -71,6 +74,8 @@ public final class CinematicRecording: @unchecked Sendable {
         self.onInfo = onInfo
     }
 
+    private let latest = Locked<CinematicFrame?>(nil)
+
     /// The camera, once the recording runs (for the controls).
     public var camera: CinematicCamera? { running.withLock { $0?.camera } }
 
@@ -87,9 +92,9 @@ public final class CinematicRecording: @unchecked Sendable {
     public func run() -> CinematicRecordingReport {
         defer { finished.withLock { $0 = true } }
         var report = CinematicRecordingReport()
-        let source: CinematicSource, writer: MP4ArchiveWriter
+        let source: CinematicSource, writer: MP4ArchiveWriter, sidecar: CinematicSidecarWriter?
         do {
-            (source, writer) = try prepare()
+            (source, writer, sidecar) = try prepare()
         } catch {
             report.error = ErrorSentence.reason(error)
             return report
@@ -97,11 +102,13 @@ public final class CinematicRecording: @unchecked Sendable {
         running.withLock { $0 = source }
         if let reason = stopReason.withLock({ $0 }) { source.stop(); report.stopReason = reason }
         do {
-            try record(source, into: writer, &report)
+            try record(source, into: writer, sidecar: sidecar, &report)
             try writer.finish()
+            try sidecar?.close()
         } catch {
             report.error = ErrorSentence.reason(error)
             writer.abandon()
+            try? sidecar?.close()
         }
         running.withLock { $0 = nil }
         report.dropped = source.droppedPictures
@@ -110,29 +117,44 @@ public final class CinematicRecording: @unchecked Sendable {
         return report
     }
 
-    private func prepare() throws -> (CinematicSource, MP4ArchiveWriter) {
+    private func prepare() throws -> (CinematicSource, MP4ArchiveWriter, CinematicSidecarWriter?) {
         let vision = try CinematicVision(models: settings.models)
         if let warning = vision.warning { onInfo(warning) }
         let camera = try CinematicCamera(vision: vision, aperture: settings.aperture, focus: settings.focus)
         let inner = try CaptureSources.open(settings.source, realTime: !settings.fast)
-        let source = CinematicSource(inner, camera: camera, realTime: !settings.fast, onFrame: onFrame)
+        let onFrame = self.onFrame, latest = self.latest
+        let source = CinematicSource(inner, camera: camera, realTime: !settings.fast, renders: !settings.editable) { frame in
+            latest.withLock { $0 = frame }
+            onFrame(frame)
+        }
         let format = source.format
         let fps = max(1, Int(format.framesPerSecond.rounded()))
         let video = VideoEncoderSettings(codec: .h264, width: format.width, height: format.height, framesPerSecond: fps,
                                          bitRate: format.width * format.height * fps / 5, keyFrameInterval: 2 * fps,
-                                         constantRateFactor: 20)
+                                         constantRateFactor: settings.editable ? 16 : 20)
         let audio = format.audio.map { AudioEncoderSettings(sampleRate: $0.sampleRate, channels: min(2, $0.channels), bitRate: 128_000) }
         do {
-            return (source, try MP4ArchiveWriter(path: settings.output, video: video, audio: audio))
+            let writer = try MP4ArchiveWriter(path: settings.output, video: video, audio: audio)
+            guard settings.editable else { return (source, writer, nil) }
+            let cells = LayerMap.size(forWidth: format.width, height: format.height)
+            let header = CinematicSidecar.Header(width: format.width, height: format.height, cellsWidth: cells.width, cellsHeight: cells.height)
+            do {
+                return (source, writer, try CinematicSidecarWriter(path: CinematicSidecarWriter.path(forVideo: settings.output), header: header))
+            } catch {
+                writer.abandon()
+                try? FileManager.default.removeItem(atPath: settings.output)
+                throw error
+            }
         } catch {
             inner.stop()
             throw error
         }
     }
 
-    /// Runs the source into the writer: times from the first sample, a picture whose time does
-    /// not advance left out, the duration counted in pictures' time.
-    private func record(_ source: CinematicSource, into writer: MP4ArchiveWriter, _ report: inout CinematicRecordingReport) throws {
+    /// Runs the source into the writer (and the sidecar): times from the first sample, a
+    /// picture whose time does not advance left out, the duration counted in pictures' time.
+    private func record(_ source: CinematicSource, into writer: MP4ArchiveWriter, sidecar: CinematicSidecarWriter?,
+                        _ report: inout CinematicRecordingReport) throws {
         var first: MediaTime?, lastVideo: MediaTime?
         var written = 0, seconds = 0.0
         let duration = settings.duration
@@ -152,6 +174,7 @@ public final class CinematicRecording: @unchecked Sendable {
                 }
                 if let lastVideo, pts <= lastVideo { return }
                 try writer.appendVideo(frame, pts: pts)
+                if let sidecar, let result = latest.withLock({ $0 }) { try sidecar.append(result, at: pts) }
                 lastVideo = pts
                 written += 1
                 seconds = pts.seconds

@@ -19,16 +19,19 @@ public final class CinematicSource: CaptureSource, @unchecked Sendable {
     /// The camera (its controls may be used while the source runs).
     public let camera: CinematicCamera
     private let realTime: Bool
+    private let renders: Bool
     private let onFrame: @Sendable (CinematicFrame) -> Void
     private let dropped = Locked(0)
 
     /// `inner` seen through `camera`; `onFrame` hears every processed picture (on the thread
-    /// that called ``run(_:)``).
-    public init(_ inner: any CaptureSource, camera: CinematicCamera, realTime: Bool = true,
+    /// that called ``run(_:)``, just before the picture is delivered). With `renders` false the
+    /// pictures are delivered unblurred (the camera still decides; an editable recording).
+    public init(_ inner: any CaptureSource, camera: CinematicCamera, realTime: Bool = true, renders: Bool = true,
                 onFrame: @escaping @Sendable (CinematicFrame) -> Void = { _ in }) {
         self.inner = inner
         self.camera = camera
         self.realTime = realTime
+        self.renders = renders
         self.onFrame = onFrame
     }
 
@@ -68,7 +71,7 @@ public final class CinematicSource: CaptureSource, @unchecked Sendable {
                 continue
             }
             let picture = try converter.convert(frame)
-            onFrame(try camera.process(picture))
+            onFrame(try camera.process(picture, render: renders))
             try deliver(.video(picture))
         }
         if let error = capture.error { throw error }

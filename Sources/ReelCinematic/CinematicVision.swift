@@ -7,8 +7,8 @@ import ReelVision
 ///
 /// - Faces: CenterFace, or OpenCV's frontal-face cascade when the model is missing (with a
 ///   warning, ``warning``).
-/// - Upper bodies: OpenCV's upper-body cascade, kept only where no face is inside the body's
-///   box (the same person, seen better by the face).
+/// - Upper bodies: OpenCV's upper-body cascade, kept only where the box stays out of every
+///   face's zone (``LayerZones/zone(of:)``: under a face hangs that face's body).
 /// - Cats: OpenCV's cat-face cascade.
 /// - The matte: MediaPipe's selfie segmentation at 256 × 256, refined by the guided filter at
 ///   the layer map's size. Required: without it nothing separates a person from the background.
@@ -54,7 +54,9 @@ public final class CinematicVision: @unchecked Sendable {
     public func observe(_ picture: DetectorPicture) throws -> [SubjectObservation] {
         let faceBoxes = try faces.detect(picture)
         var found = faceBoxes.map { SubjectObservation(kind: .face, bounds: $0.box, score: $0.score) }
-        for body in try bodies.detect(picture) where !faceBoxes.contains(where: { body.box.contains(x: $0.box.midX, y: $0.box.midY) }) {
+        // A body that reaches into a face's zone (where that face's body hangs) is that person.
+        let faceZones = found.map { LayerZones.zone(of: CinematicSubject(id: 0, kind: .face, bounds: $0.bounds, prominence: 0)) }
+        for body in try bodies.detect(picture) where !faceZones.contains(where: { $0.intersects(body.box) }) {
             found.append(SubjectObservation(kind: .upperBody, bounds: body.box, score: body.score))
         }
         for cat in try cats.detect(picture) where !faceBoxes.contains(where: { cat.box.contains(x: $0.box.midX, y: $0.box.midY) }) {

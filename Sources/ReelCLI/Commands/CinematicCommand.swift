@@ -20,6 +20,7 @@ enum CinematicCommand {
     static let focus = Option.value("focus", placeholder: "HOW", default: "auto",
                                     help: "Where the focus starts: auto (the most prominent subject), point:X,Y (whatever is there), fixed:X,Y (the plane there).")
     static let duration = Option.value("duration", short: "d", as: Duration.self, help: "Stop after this long (e.g. 30, 90s, 5m); default: until the source ends or Ctrl-C.")
+    static let editable = Option.flag("editable", help: "Keep the video unblurred and write the layers and focus decisions beside it (FILE.mp4.cinematic), so reel refocus can change focus and aperture later.")
     static let fast = Option.flag("fast", help: "Process a file source as fast as the camera can (nothing dropped) instead of in real time.")
     static let quiet = Option.flag("quiet", help: "No status line; only the start and the summary.")
 
@@ -38,15 +39,16 @@ enum CinematicCommand {
             the same pictures are streamed as `reel live` streams them. Needs the models \
             of `make setup` (scripts/fetch-model.sh, scripts/fetch-segmentation-model.sh).
             """,
-        options: [source, output, liveOrigin, token, streamID, aperture, focus, duration, fast, quiet],
+        options: [source, output, editable, liveOrigin, token, streamID, aperture, focus, duration, fast, quiet],
         examples: [
             "reel cinematic --source v4l2:/dev/video0 --output desk.mp4 --aperture 2.8",
             "reel cinematic --source v4l2:/dev/video0 --live-origin http://127.0.0.1:8080/ --token $TOKEN",
             "reel cinematic --source file:talk.mp4 --output talk-bokeh.mp4 --fast --focus fixed:0.5,0.4",
+            "reel cinematic --source v4l2:/dev/video0 --output take.mp4 --editable   # then: reel refocus take.mp4 …",
         ])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
-        if let conflict = arguments.conflict(output, liveOrigin) { throw conflict }
+        if let conflict = arguments.conflict(output, liveOrigin) ?? arguments.conflict(editable, liveOrigin) { throw conflict }
         let settings = try settings(arguments)
         FFmpegLog.configure(level: .error)
         if let text = arguments.string(liveOrigin) {
@@ -136,8 +138,13 @@ enum CinematicCommand {
             path = UserFolders.absolute(chosen)
             if FileManager.default.fileExists(atPath: path) { throw arguments.refused("\(path) already exists; choose another --output") }
         }
-        return CinematicRecordingSettings(source: sourceSpec, output: path, aperture: chosen, focus: start,
-                                          duration: try arguments.seconds(duration), fast: arguments.flag(fast))
+        var settings = CinematicRecordingSettings(source: sourceSpec, output: path, aperture: chosen, focus: start,
+                                                  duration: try arguments.seconds(duration), fast: arguments.flag(fast))
+        settings.editable = arguments.flag(editable)
+        if settings.editable, FileManager.default.fileExists(atPath: CinematicSidecarWriter.path(forVideo: path)) {
+            throw arguments.refused("\(CinematicSidecarWriter.path(forVideo: path)) already exists; choose another --output")
+        }
+        return settings
     }
 
     /// Commands on standard input, a line each, applied to the running camera (a command that
@@ -178,6 +185,10 @@ enum CinematicCommand {
         let dropped = report.dropped > 0 ? ", \(report.dropped) dropped: the camera's work was behind real time" : ""
         printer.emit("wrote \(settings.output): \(report.pictures) pictures, \(String(format: "%.1f", report.seconds)) s\(dropped) (\(report.stopReason ?? "done"))",
                      toError: false)
+        if settings.editable {
+            printer.emit("unblurred, with its layers and focus decisions in \(CinematicSidecarWriter.path(forVideo: settings.output)): "
+                         + "reel refocus \(settings.output) --at SECONDS --subject ID -o OUT.mp4", toError: false)
+        }
         return 0
     }
 }

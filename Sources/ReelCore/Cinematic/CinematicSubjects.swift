@@ -16,6 +16,16 @@ public enum SubjectKind: String, Sendable, Hashable, CaseIterable, Codable {
         case .upperBody: 0.6
         }
     }
+
+    /// The share of the box a head takes: prominence compares heads, so a body's large box
+    /// does not outweigh a face of the same size (a face box is the face; an upper body's head
+    /// is about a third of its width and 0.4 of its height).
+    public var headShare: Double {
+        switch self {
+        case .face, .catFace: 1.0
+        case .upperBody: 0.4 / 3
+        }
+    }
 }
 
 /// One thing a detector saw in one picture.
@@ -95,11 +105,11 @@ public struct SubjectTracker: Sendable, Equatable {
     public init() {}
 
     /// The prominence rule: the box's area (its share of the picture), more near the middle
-    /// (×1 at the centre down to ×0.5 at a corner), times the kind's weight and the score.
+    /// (×1 at the centre down to ×0.5 at a corner), times the kind's head share and weight and the score.
     public static func prominence(of bounds: NormalizedRect, kind: SubjectKind, score: Double) -> Double {
         let dx = bounds.midX - 0.5, dy = bounds.midY - 0.5
         let offCentre = min(1, (dx * dx + dy * dy).squareRoot() / 0.5.squareRoot())
-        return bounds.area * (1 - 0.5 * offCentre) * kind.weight * max(0, min(1, score))
+        return bounds.area * kind.headShare * (1 - 0.5 * offCentre) * kind.weight * max(0, min(1, score))
     }
 
     /// The subjects after the picture at `time`, in which `observations` were made; most

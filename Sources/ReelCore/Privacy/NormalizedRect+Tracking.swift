@@ -50,6 +50,11 @@ extension NormalizedRect {
         return NormalizedRect(x: left, y: top, width: max(maxX, other.maxX) - left, height: max(maxY, other.maxY) - top)
     }
 
+    /// Whether the two boxes share some area (touching edges do not count).
+    public func intersects(_ other: NormalizedRect) -> Bool {
+        min(maxX, other.maxX) > max(x, other.x) && min(maxY, other.maxY) > max(y, other.y)
+    }
+
     /// Intersection over union with `other`, 0…1 (0 when either is empty).
     public func intersectionOverUnion(_ other: NormalizedRect) -> Double {
         let w = min(maxX, other.maxX) - max(x, other.x)

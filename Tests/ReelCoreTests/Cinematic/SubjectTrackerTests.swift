@@ -65,6 +65,9 @@ struct SubjectTrackerTests {
         #expect(SubjectTracker.prominence(of: middle, kind: .face, score: 1) == middle.area)
         #expect(abs(SubjectTracker.prominence(of: corner, kind: .face, score: 1) - middle.area / 2) < 1e-12)
         #expect(SubjectTracker.prominence(of: middle, kind: .upperBody, score: 1) < SubjectTracker.prominence(of: middle, kind: .face, score: 1))
+        // A body three times a face's width and 2.5 times its height holds a head of the face's size: the face still wins.
+        let body = NormalizedRect(midX: 0.5, midY: 0.5, width: 0.6, height: 0.5)
+        #expect(SubjectTracker.prominence(of: body, kind: .upperBody, score: 1) < SubjectTracker.prominence(of: middle, kind: .face, score: 1))
         #expect(SubjectTracker.prominence(of: middle, kind: .face, score: 0.5) == middle.area / 2)
     }
 }
