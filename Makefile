@@ -6,7 +6,7 @@ SWIFT ?= swift
 # The release build directory; asked of SwiftPM when a recipe runs, not when make starts.
 RELEASE_BIN = $$($(SWIFT) build -c release --show-bin-path)
 
-.PHONY: all setup build build-info test tsan demo bench install uninstall clean
+.PHONY: all setup build build-info test test-long tsan demo bench install uninstall clean
 
 all: build
 
@@ -34,6 +34,11 @@ build-info:
 # (--no-parallel): several of them run in real time and must not starve each other.
 test: build
 	REEL_BIN="$(RELEASE_BIN)/reel" $(SWIFT) test --no-parallel
+
+# The default tier plus the long one (Tests/ReelTestSupport/TestTier.swift): repeats of an
+# acceptance at another size, minutes each.
+test-long: build
+	REEL_TEST_LONG=1 REEL_BIN="$(RELEASE_BIN)/reel" $(SWIFT) test --no-parallel
 
 # ThreadSanitizer over the concurrency-heavy suites: the runtime (queues, fan-out, clocks,
 # threads), the recorder and the live pipeline in process, and the origin server. A separate

@@ -32,7 +32,16 @@ struct PrivacyAcceptanceTests {
         }.joined(separator: "\n")
     }
 
-    @Test("one face through every phase: no frame leaks, coverage ≤ 3× the face", arguments: [(1280, 720), (1920, 1080)])
+    @Test("one face through every phase at 720p: no frame leaks, coverage ≤ 3× the face")
+    func singleFace() throws {
+        try singleFace(width: 1280, height: 720)
+    }
+
+    @Test("the same at 1080p (long tier: make test-long)", .enabled(if: TestTier.long, Comment(rawValue: TestTier.reason)))
+    func singleFace1080p() throws {
+        try singleFace(width: 1920, height: 1080)
+    }
+
     func singleFace(width: Int, height: Int) throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
