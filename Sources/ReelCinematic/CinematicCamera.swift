@@ -37,8 +37,9 @@ public struct CinematicFrame: Sendable, Equatable {
 }
 
 /// The cinematic camera's work on each picture, in order: look (subjects every
-/// ``detectionInterval``, the people's matte every picture), build the layers, let the focus
-/// controller decide, move the rack focus, read the light, render the blur in place.
+/// ``detectionInterval``, the people's matte every picture — or, at ``VisionPace/ownThread``,
+/// the newest look of the vision's own thread), build the layers, let the focus controller
+/// decide, move the rack focus, read the light, render the blur in place.
 ///
 /// Pictures come from one thread (``process(_:)``); the controls (``tap(x:y:)``, …) may be
 /// called from any other and apply from the next picture on.
@@ -51,21 +52,24 @@ public final class CinematicCamera: @unchecked Sendable {
         var aperture: Aperture
     }
 
-    private let vision: CinematicVision
     private let renderer: BokehRenderer
     private let controls: Mutex<Controls>
     // Used by the picture thread only.
-    private var tracker = SubjectTracker()
-    private var subjects: [CinematicSubject] = []
-    private var lastDetection: MediaTime?
+    private let looking: Looking
     private var rack = RackFocus()
     private var light = LightMonitor()
     /// `--focus fixed:X,Y`: the plane is known once the subjects have been looked for.
     private var pendingPress: (x: Double, y: Double)?
 
-    /// A camera seeing through `vision`, starting at `aperture` and `focus`.
-    public init(vision: CinematicVision, aperture: Aperture = .standard, focus start: FocusStart = .automatic) throws {
-        self.vision = vision
+    /// A camera seeing through `vision`, starting at `aperture` and `focus`; `pace` says
+    /// whether the vision runs on every picture (files as fast as they go, tests) or on a
+    /// thread of its own (real time).
+    public init(vision: CinematicVision, aperture: Aperture = .standard, focus start: FocusStart = .automatic,
+                pace: VisionPace = .everyPicture) throws {
+        switch pace {
+        case .everyPicture: looking = .inline(Looker(vision: vision))
+        case .ownThread: looking = .worker(VisionWorker(vision: vision))
+        }
         renderer = try BokehRenderer()
         var focus = FocusController()
         if case let .point(x, y) = start { focus.tap(x: x, y: y) }
@@ -109,28 +113,26 @@ public final class CinematicCamera: @unchecked Sendable {
 
     // MARK: Pictures (one thread)
 
+    /// Stops the vision's own thread (``VisionPace/ownThread``); the camera takes no more pictures.
+    public func stop() {
+        if case let .worker(worker) = looking { worker.stop() }
+    }
+
     /// Looks at `frame`, decides the focus and renders the blur into it (with `render` false,
     /// leaves it as it is: an editable recording keeps the picture and the decisions apart).
     /// The frame must be a yuv420p picture only the caller holds (``PictureConverter`` makes one).
     public func process(_ frame: VideoFrame, render: Bool = true) throws -> CinematicFrame {
         try frame.withWritablePlanes { planes in
             let width = frame.width, height = frame.height, time = frame.captureTime
-            let picture = DetectorPicture(yuv420p: (.init(base: planes[0].base, stride: planes[0].stride),
-                                                    .init(base: planes[1].base, stride: planes[1].stride),
-                                                    .init(base: planes[2].base, stride: planes[2].stride)),
-                                          width: width, height: height)
-            if lastDetection.map({ time - $0 >= Self.detectionInterval || time < $0 }) ?? true {
-                subjects = tracker.update(try vision.observe(picture), at: time)
-                lastDetection = time
-            }
+            let picture = DetectorPicture(planes, width: width, height: height)
+            let cells = LayerMap.size(forWidth: width, height: height)
+            let look = try looking.look(at: picture, frame: frame, cells: cells)
+            let subjects = look.subjects
             if let press = pendingPress {
-                let seen = subjects
-                controls.withLock { _ = $0.focus.update(seen, at: time); $0.focus.press(x: press.x, y: press.y) }
+                controls.withLock { _ = $0.focus.update(subjects, at: time); $0.focus.press(x: press.x, y: press.y) }
                 pendingPress = nil
             }
-            let cells = LayerMap.size(forWidth: width, height: height)
-            let layers = LayerZones.map(subjects: subjects, personMatte: try vision.matte(picture, width: cells.width, height: cells.height),
-                                        width: cells.width, height: cells.height)
+            let layers = LayerZones.map(subjects: subjects, personMatte: look.matte, width: cells.width, height: cells.height)
             let reading = LightReading.measure(luma: planes[0].base, width: width, height: height, stride: planes[0].stride)
             let lowLight = light.update(reading, at: time)
             let (decision, styles, aperture) = controls.withLock { controls in

@@ -120,7 +120,8 @@ public final class CinematicRecording: @unchecked Sendable {
     private func prepare() throws -> (CinematicSource, MP4ArchiveWriter, CinematicSidecarWriter?) {
         let vision = try CinematicVision(models: settings.models)
         if let warning = vision.warning { onInfo(warning) }
-        let camera = try CinematicCamera(vision: vision, aperture: settings.aperture, focus: settings.focus)
+        let camera = try CinematicCamera(vision: vision, aperture: settings.aperture, focus: settings.focus,
+                                         pace: settings.fast ? .everyPicture : .ownThread)
         let inner = try CaptureSources.open(settings.source, realTime: !settings.fast)
         let onFrame = self.onFrame, latest = self.latest
         let source = CinematicSource(inner, camera: camera, realTime: !settings.fast, renders: !settings.editable) { frame in

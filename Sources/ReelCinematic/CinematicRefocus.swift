@@ -125,11 +125,7 @@ public final class CinematicRefocus {
             if let focal {
                 let aperture = try settings.aperture ?? Aperture(fNumber: record.fNumber)
                 try picture.withWritablePlanes { planes in
-                    let view = DetectorPicture(yuv420p: (.init(base: planes[0].base, stride: planes[0].stride),
-                                                         .init(base: planes[1].base, stride: planes[1].stride),
-                                                         .init(base: planes[2].base, stride: planes[2].stride)),
-                                               width: picture.width, height: picture.height)
-                    try renderer.render(view, layers: layers, focus: focal, aperture: aperture,
+                    try renderer.render(DetectorPicture(planes, width: picture.width, height: picture.height), layers: layers, focus: focal, aperture: aperture,
                                         into: planes.map { .init(base: UnsafeMutableRawPointer($0.base), stride: $0.stride) })
                 }
             }

@@ -62,6 +62,7 @@ public final class CinematicSource: CaptureSource, @unchecked Sendable {
             inner.stop()
             queue.cancel()
             capture.join()
+            camera.stop()
         }
         let size = format
         let converter = PictureConverter(width: size.width, height: size.height)

@@ -122,6 +122,34 @@ struct CinematicCameraTests {
         #expect(kept < 0.3, "the face out of focus keeps \(kept) of its detail")
     }
 
+    @Test("the vision on its own thread (real time): the pictures go on at once with the newest look; the face and its matte arrive, then the focus")
+    func ownThread() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanup() }
+        // 30 s of the scene at 640x360 (not lossless: nothing here is measured in pixels).
+        let path = folder.path("long.mp4")
+        let filter = "color=c=gray:s=640x360:r=10:d=30,noise=alls=40:all_seed=7[bg];[0:v]scale=300:300[p];[bg][p]overlay=170:60:shortest=1,format=yuv420p"
+        let made = try Subprocess.run("ffmpeg", ["-loglevel", "error", "-y", "-loop", "1", "-i", TestPhotos.astronautPath, "-filter_complex", filter,
+                                                 "-frames:v", "300", "-c:v", "libx264", "-crf", "23", "-preset", "ultrafast", path])
+        try #require(made.status == 0, "\(made.stderr)")
+        let camera = try CinematicCamera(vision: try CinematicVision(models: .current()), aperture: try Aperture(fNumber: 2), pace: .ownThread)
+        defer { camera.stop() }
+        let converter = PictureConverter(width: 640, height: 360)
+        // The pictures at 10 a second of wall time, until the vision's look with the face has
+        // come back (or the 30 s run out).
+        var first: CinematicFrame?, seen: CinematicFrame?
+        try VideoFileReader(path: path).forEachFrame { decoded in
+            let result = try camera.process(try converter.convert(decoded))
+            if first == nil { first = result }
+            if result.subjects.contains(where: { $0.kind == .face }) && result.layers.matte.contains(where: { $0 > 200 }) { seen = result }
+            Thread.sleep(forTimeInterval: 0.1)
+            return seen == nil
+        }
+        #expect(first?.subjects.isEmpty == true && first?.focalDioptres == nil, "the first picture cannot wait for the vision")
+        let look = try #require(seen, "no look with the face came back in 30 s")
+        #expect(look.decision.target == .subject(1) && look.focalDioptres != nil)
+    }
+
     @Test("the models missing: a clear error naming the setup step")
     func modelMissing() throws {
         let folder = try TemporaryDirectory()

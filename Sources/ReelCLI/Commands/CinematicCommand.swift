@@ -83,7 +83,8 @@ enum CinematicCommand {
         do {
             let vision = try CinematicVision(models: settings.models)
             if let warning = vision.warning { reporter.warning(warning) }
-            camera = try CinematicCamera(vision: vision, aperture: settings.aperture, focus: settings.focus)
+            camera = try CinematicCamera(vision: vision, aperture: settings.aperture, focus: settings.focus,
+                                         pace: settings.fast ? .everyPicture : .ownThread)
         } catch {
             FileHandle.standardError.write(Data("reel cinematic: \(ErrorSentence.reason(error))\n".utf8))
             return 1

@@ -1,0 +1,127 @@
+import Foundation
+import ReelCore
+import ReelMedia
+import ReelRuntime
+import ReelVision
+
+/// How the cinematic camera's vision (detectors, the people's matte) keeps pace with the pictures.
+public enum VisionPace: Sendable, Equatable {
+    /// On every picture, before it is rendered: each picture's layers are its own (a file
+    /// processed as fast as it goes, the tests).
+    case everyPicture
+    /// On a thread of its own, at its own rate, on the newest picture (a smaller copy); each
+    /// picture is rendered with the newest layers there are, made from a picture up to a few
+    /// frames older. What real time needs on two cores: the vision costs about as much as
+    /// everything else together.
+    case ownThread
+}
+
+/// What the vision saw: the subjects and the people's matte at the layer map's size (nil when
+/// nothing was looked at yet).
+struct Look: Sendable {
+    var subjects: [CinematicSubject] = []
+    var matte: [UInt8]?
+}
+
+/// The vision's state, used by one thread: the detectors every ``CinematicCamera/detectionInterval``
+/// into the tracker, the matte on every call.
+final class Looker: @unchecked Sendable {
+    private let vision: CinematicVision
+    private var tracker = SubjectTracker()
+    private var subjects: [CinematicSubject] = []
+    private var lastDetection: MediaTime?
+
+    init(vision: CinematicVision) { self.vision = vision }
+
+    func look(at picture: DetectorPicture, time: MediaTime, cells: (width: Int, height: Int)) throws -> Look {
+        if lastDetection.map({ time - $0 >= CinematicCamera.detectionInterval || time < $0 }) ?? true {
+            subjects = tracker.update(try vision.observe(picture), at: time)
+            lastDetection = time
+        }
+        return Look(subjects: subjects, matte: try vision.matte(picture, width: cells.width, height: cells.height))
+    }
+}
+
+/// The vision on its own thread ("reel.cinematic.vision"): at most 15 pictures a second are
+/// handed over; the newest waits in a slot of one (an older one is replaced), is reduced to at
+/// most 640 wide, looked at, and its look published; the picture thread takes the newest look
+/// without waiting.
+final class VisionWorker: @unchecked Sendable {
+    /// The widest picture the vision looks at (its models work at 256 and 320; the matte's
+    /// guide at the map's size, a quarter of the picture's width).
+    static let maxWidth = 640
+    /// The most looks a second: 15, half of 30 fps (more would take the CPU the pictures need).
+    static let minimumInterval = MediaTime(value: 1, timescale: 15)
+
+    private let looker: Looker
+    private let slot = ConsumerQueue<(VideoFrame, (width: Int, height: Int))>(name: "cinematic vision", capacity: 1, policy: .dropOldest) { _ in true }
+    private let newest = Locked(Look())
+    private let failure = Locked<(any Error)?>(nil)
+    private var reducer: PictureConverter?
+    private var thread: WorkerThread?
+    private var lastHanded: MediaTime?
+
+    init(vision: CinematicVision) {
+        looker = Looker(vision: vision)
+    }
+
+    /// Hands `frame` over (a reduced copy) and returns the newest look; rethrows the vision's failure.
+    func look(at frame: VideoFrame, cells: (width: Int, height: Int)) throws -> Look {
+        if let error = failure.withLock({ $0 }) { throw error }
+        startIfNeeded()
+        let time = frame.captureTime
+        if let lastHanded, time >= lastHanded, time - lastHanded < Self.minimumInterval { return newest.withLock { $0 } }
+        lastHanded = time
+        let width = min(frame.width, Self.maxWidth) & ~1
+        let height = max(2, Int((Double(frame.height) * Double(width) / Double(frame.width) / 2).rounded()) * 2)
+        if reducer?.width != width || reducer?.height != height { reducer = PictureConverter(width: width, height: height) }
+        // The look there is before this picture is handed over: never this picture's own.
+        let current = newest.withLock { $0 }
+        _ = slot.push((try reducer!.convert(frame), cells))
+        return current
+    }
+
+    func stop() {
+        slot.close()
+        thread?.join()
+    }
+
+    private func startIfNeeded() {
+        guard thread == nil else { return }
+        let slot = self.slot, looker = self.looker, newest = self.newest, failure = self.failure
+        thread = WorkerThread.run(name: "reel.cinematic.vision") {
+            while let (frame, cells) = slot.pop() {
+                do {
+                    let look = try frame.withWritablePlanes { planes in
+                        try looker.look(at: DetectorPicture(planes, width: frame.width, height: frame.height), time: frame.captureTime, cells: cells)
+                    }
+                    newest.withLock { $0 = look }
+                } catch {
+                    failure.withLock { $0 = error }
+                    return
+                }
+            }
+        }
+    }
+}
+
+/// Where the camera's looks come from.
+enum Looking {
+    case inline(Looker)
+    case worker(VisionWorker)
+
+    func look(at picture: DetectorPicture, frame: VideoFrame, cells: (width: Int, height: Int)) throws -> Look {
+        switch self {
+        case let .inline(looker): try looker.look(at: picture, time: frame.captureTime, cells: cells)
+        case let .worker(worker): try worker.look(at: frame, cells: cells)
+        }
+    }
+}
+
+extension DetectorPicture {
+    /// The yuv420p picture of three writable planes (``VideoFrame/withWritablePlanes(_:)``'s).
+    init(_ planes: [(base: UnsafeMutablePointer<UInt8>, stride: Int)], width: Int, height: Int) {
+        self.init(yuv420p: (.init(base: planes[0].base, stride: planes[0].stride), .init(base: planes[1].base, stride: planes[1].stride),
+                            .init(base: planes[2].base, stride: planes[2].stride)), width: width, height: height)
+    }
+}
