@@ -113,10 +113,13 @@ public final class CinematicCamera: @unchecked Sendable {
 
     // MARK: Pictures (one thread)
 
-    /// Stops the vision's own thread (``VisionPace/ownThread``); the camera takes no more pictures.
+    /// Stops the vision's own thread (``VisionPace/ownThread``); the camera takes no more
+    /// pictures. Done again when the camera goes away (stopping twice is harmless).
     public func stop() {
         if case let .worker(worker) = looking { worker.stop() }
     }
+
+    deinit { stop() }
 
     /// Looks at `frame`, decides the focus and renders the blur into it (with `render` false,
     /// leaves it as it is: an editable recording keeps the picture and the decisions apart).
