@@ -77,6 +77,15 @@ public final class CinematicCamera: @unchecked Sendable {
         controls = Mutex(Controls(focus: focus, aperture: aperture))
     }
 
+    /// A camera with the installed models (``CinematicVision``): what `reel cinematic` and the
+    /// studio make. `onInfo` hears the vision's warning (a model missing, its stand-in used).
+    public static func make(models: VisionModels, aperture: Aperture, focus: FocusStart, pace: VisionPace,
+                            onInfo: (String) -> Void) throws -> CinematicCamera {
+        let vision = try CinematicVision(models: models)
+        if let warning = vision.warning { onInfo(warning) }
+        return try CinematicCamera(vision: vision, aperture: aperture, focus: focus, pace: pace)
+    }
+
     // MARK: Controls (any thread)
 
     /// A tap at the normalized point (spec §3's tap rules).
@@ -150,6 +159,18 @@ public final class CinematicCamera: @unchecked Sendable {
             }
             return CinematicFrame(time: time, subjects: subjects, decision: decision, styles: styles, focalDioptres: focal,
                                   aperture: aperture, lowLight: lowLight, layers: layers)
+        }
+    }
+
+    /// Renders the blur `result` decided (``process(_:render:)`` with `render` false) into
+    /// `frame`, another picture of the same size (a copy for a preview while the original is
+    /// recorded unblurred). On the picture thread.
+    public func render(_ frame: VideoFrame, as result: CinematicFrame) throws {
+        guard let focal = result.focalDioptres else { return }
+        try frame.withWritablePlanes { planes in
+            try renderer.render(DetectorPicture(planes, width: frame.width, height: frame.height), layers: result.layers,
+                                focus: focal, aperture: result.aperture,
+                                into: planes.map { BokehRenderer.OutputPlane(base: UnsafeMutableRawPointer($0.base), stride: $0.stride) })
         }
     }
 }

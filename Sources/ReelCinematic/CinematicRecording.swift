@@ -92,9 +92,9 @@ public final class CinematicRecording: @unchecked Sendable {
     public func run() -> CinematicRecordingReport {
         defer { finished.withLock { $0 = true } }
         var report = CinematicRecordingReport()
-        let source: CinematicSource, writer: MP4ArchiveWriter, sidecar: CinematicSidecarWriter?
+        let source: CinematicSource, clip: CinematicClipWriter
         do {
-            (source, writer, sidecar) = try prepare()
+            (source, clip) = try prepare()
         } catch {
             report.error = ErrorSentence.reason(error)
             return report
@@ -102,86 +102,50 @@ public final class CinematicRecording: @unchecked Sendable {
         running.withLock { $0 = source }
         if let reason = stopReason.withLock({ $0 }) { source.stop(); report.stopReason = reason }
         do {
-            try record(source, into: writer, sidecar: sidecar, &report)
-            try writer.finish()
-            try sidecar?.close()
+            try record(source, into: clip)
+            try clip.finish()
         } catch {
             report.error = ErrorSentence.reason(error)
-            writer.abandon()
-            try? sidecar?.close()
+            clip.abandon()
         }
         running.withLock { $0 = nil }
+        report.pictures = clip.pictures
+        report.seconds = clip.seconds
         report.dropped = source.droppedPictures
         report.stopReason = stopReason.withLock { $0 } ?? report.stopReason ?? "the source ended"
         report.wroteFile = report.pictures > 0
         return report
     }
 
-    private func prepare() throws -> (CinematicSource, MP4ArchiveWriter, CinematicSidecarWriter?) {
-        let vision = try CinematicVision(models: settings.models)
-        if let warning = vision.warning { onInfo(warning) }
-        let camera = try CinematicCamera(vision: vision, aperture: settings.aperture, focus: settings.focus,
-                                         pace: settings.fast ? .everyPicture : .ownThread)
+    private func prepare() throws -> (CinematicSource, CinematicClipWriter) {
+        let camera = try CinematicCamera.make(models: settings.models, aperture: settings.aperture, focus: settings.focus,
+                                              pace: settings.fast ? .everyPicture : .ownThread, onInfo: onInfo)
         let inner = try CaptureSources.open(settings.source, realTime: !settings.fast)
         let onFrame = self.onFrame, latest = self.latest
         let source = CinematicSource(inner, camera: camera, realTime: !settings.fast, renders: !settings.editable) { frame in
             latest.withLock { $0 = frame }
             onFrame(frame)
         }
-        let format = source.format
-        let fps = max(1, Int(format.framesPerSecond.rounded()))
-        let video = VideoEncoderSettings(codec: .h264, width: format.width, height: format.height, framesPerSecond: fps,
-                                         bitRate: format.width * format.height * fps / 5, keyFrameInterval: 2 * fps,
-                                         constantRateFactor: settings.editable ? 16 : 20)
-        let audio = format.audio.map { AudioEncoderSettings(sampleRate: $0.sampleRate, channels: min(2, $0.channels), bitRate: 128_000) }
         do {
-            let writer = try MP4ArchiveWriter(path: settings.output, video: video, audio: audio)
-            guard settings.editable else { return (source, writer, nil) }
-            let cells = LayerMap.size(forWidth: format.width, height: format.height)
-            let header = CinematicSidecar.Header(width: format.width, height: format.height, cellsWidth: cells.width, cellsHeight: cells.height)
-            do {
-                return (source, writer, try CinematicSidecarWriter(path: CinematicSidecarWriter.path(forVideo: settings.output), header: header))
-            } catch {
-                writer.abandon()
-                try? FileManager.default.removeItem(atPath: settings.output)
-                throw error
-            }
+            return (source, try CinematicClipWriter(path: settings.output, format: source.format, editable: settings.editable))
         } catch {
             inner.stop()
             throw error
         }
     }
 
-    /// Runs the source into the writer (and the sidecar): times from the first sample, a
-    /// picture whose time does not advance left out, the duration counted in pictures' time.
-    private func record(_ source: CinematicSource, into writer: MP4ArchiveWriter, sidecar: CinematicSidecarWriter?,
-                        _ report: inout CinematicRecordingReport) throws {
-        var first: MediaTime?, lastVideo: MediaTime?
-        var written = 0, seconds = 0.0
+    /// Runs the source into the clip, the duration counted in pictures' time.
+    private func record(_ source: CinematicSource, into clip: CinematicClipWriter) throws {
         let duration = settings.duration
-        defer {
-            report.pictures = written
-            report.seconds = seconds
-        }
         try source.run { sample in
-            let start = first ?? sample.captureTime
-            first = start
-            let pts = sample.captureTime - start
+            let pts = clip.time(of: sample.captureTime)
+            if let duration, pts.seconds >= duration {
+                if case .video = sample { requestStop(reason: "the duration was reached") }
+                return
+            }
             switch sample {
-            case let .video(frame):
-                if let duration, pts.seconds >= duration {
-                    requestStop(reason: "the duration was reached")
-                    return
-                }
-                if let lastVideo, pts <= lastVideo { return }
-                try writer.appendVideo(frame, pts: pts)
-                if let sidecar, let result = latest.withLock({ $0 }) { try sidecar.append(result, at: pts) }
-                lastVideo = pts
-                written += 1
-                seconds = pts.seconds
-            case let .audio(block):
-                if let duration, pts.seconds >= duration { return }
-                try writer.appendAudio(block, pts: pts)
+            case let .video(frame): try clip.appendVideo(frame, pts: pts, result: latest.withLock { $0 })
+            case let .audio(block): try clip.appendAudio(block, pts: pts)
             }
         }
     }

@@ -1,7 +1,21 @@
 import Foundation
 import ReelCore
 import ReelMedia
+import ReelRuntime
 import ReelVision
+
+/// A new focus from a time on: a tap, a long press, a subject or the lock
+/// (``CinematicControl``'s `tap`, `press`, `subject`, `lock`, `auto`).
+public struct RefocusKeyframe: Sendable, Equatable {
+    /// Seconds into the video.
+    public var at: Double
+    public var control: CinematicControl
+
+    public init(at: Double, control: CinematicControl) {
+        self.at = at
+        self.control = control
+    }
+}
 
 /// What `reel refocus` changes in an editable recording.
 public struct RefocusSettings: Sendable {
@@ -9,31 +23,33 @@ public struct RefocusSettings: Sendable {
     public var input: String
     /// The MP4 to write (must not exist).
     public var output: String
-    /// From when the new focus applies, seconds into the video (before it, the recorded focus).
-    public var at: Double
-    /// The new focus: a tap, a long press or a subject (``CinematicControl``'s `tap`, `press`,
-    /// `subject`; nil keeps the recorded focus and only changes the aperture).
-    public var control: CinematicControl?
+    /// The new focus keyframes, in any order (before the first, the recorded focus; empty keeps
+    /// the recorded focus and only changes the aperture).
+    public var keyframes: [RefocusKeyframe]
     /// A new aperture for the whole video (nil: as recorded).
     public var aperture: Aperture?
 
-    /// Settings.
-    public init(input: String, output: String, at: Double = 0, control: CinematicControl?, aperture: Aperture? = nil) {
+    /// Settings with several keyframes (the studio's refocus editor).
+    public init(input: String, output: String, keyframes: [RefocusKeyframe], aperture: Aperture? = nil) {
         self.input = input
         self.output = output
-        self.at = at
-        self.control = control
+        self.keyframes = keyframes.sorted { $0.at < $1.at }
         self.aperture = aperture
+    }
+
+    /// Settings with one keyframe, `control` from `at` on (`reel refocus --at T …`).
+    public init(input: String, output: String, at: Double = 0, control: CinematicControl?, aperture: Aperture? = nil) {
+        self.init(input: input, output: output, keyframes: control.map { [RefocusKeyframe(at: at, control: $0)] } ?? [], aperture: aperture)
     }
 }
 
 /// `reel refocus`: an editable recording rendered again with new focus keyframes. The recorded
-/// layers and subjects are used as they are; before the keyframe the rack follows the recorded
-/// wishes, from it on a new focus controller (given the keyframe's command) decides, and the
+/// layers and subjects are used as they are; before the first keyframe the rack follows the
+/// recorded wishes, from each keyframe on a new focus controller (given its command) decides, and the
 /// rack moves from where it was — so refocusing to what a recording chose from the start gives
 /// what that recording gave. The output appears only when complete (video into a hidden file,
 /// the recording's sound copied in, then renamed).
-public final class CinematicRefocus {
+public final class CinematicRefocus: @unchecked Sendable {
     /// How it went.
     public struct Report: Sendable {
         /// Pictures rendered.
@@ -45,12 +61,17 @@ public final class CinematicRefocus {
     /// The settings.
     public let settings: RefocusSettings
     private let progress: @Sendable (Int, Int) -> Void
+    private let stopped = Locked(false)
 
     /// A refocus; `progress` hears (pictures done, pictures in all) now and then.
     public init(settings: RefocusSettings, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) {
         self.settings = settings
         self.progress = progress
     }
+
+    /// Asks a running ``run()`` to stop (any thread): it throws ``RefocusError/stopped`` and
+    /// leaves no output.
+    public func stop() { stopped.withLock { $0 = true } }
 
     /// Renders; throws a ``RefocusError`` (or a media error) that says what is wrong.
     public func run() throws -> Report {
@@ -68,10 +89,8 @@ public final class CinematicRefocus {
             try? FileManager.default.removeItem(atPath: videoOnly)
             try? FileManager.default.removeItem(atPath: finishing)
         }
-        let fps = max(1, Int(reader.info.framesPerSecond.rounded()))
-        let writer = try MP4ArchiveWriter(path: videoOnly, video: VideoEncoderSettings(
-            codec: .h264, width: sidecar.header.width, height: sidecar.header.height, framesPerSecond: fps,
-            bitRate: sidecar.header.width * sidecar.header.height * fps / 5, keyFrameInterval: 2 * fps, constantRateFactor: 20), audio: nil)
+        let writer = try MP4ArchiveWriter(path: videoOnly, video: CinematicEncoding.video(
+            width: sidecar.header.width, height: sidecar.header.height, framesPerSecond: reader.info.framesPerSecond), audio: nil)
         let report: Report
         do {
             report = try render(reader, sidecar: sidecar, into: writer)
@@ -88,18 +107,22 @@ public final class CinematicRefocus {
         return report
     }
 
-    /// The keyframe's command must make sense where it applies: a subject must be there then.
+    /// Each keyframe must make sense where it applies: within the video, a subject there then.
     private func check(_ sidecar: CinematicSidecarFile) throws {
         guard !sidecar.records.isEmpty else { throw RefocusError("\(settings.input)'s sidecar holds no pictures") }
-        guard case let .subject(id, _)? = settings.control else { return }
-        let ticks = MediaTime(seconds: settings.at, timescale: 90_000).value
-        guard let record = sidecar.records.first(where: { $0.record.ticks >= ticks }) else {
-            throw RefocusError(String(format: "--at %.2f s is after the video's end", settings.at))
-        }
-        let ids = record.record.subjects.map(\.id)
-        guard ids.contains(id) else {
-            throw RefocusError(String(format: "no subject %d at %.2f s", id, record.record.time.seconds)
-                               + (ids.isEmpty ? " (no subject is in the picture then)" : " (subjects then: \(ids.map(String.init).joined(separator: ", ")))"))
+        for keyframe in settings.keyframes {
+            guard keyframe.at >= 0 else { throw RefocusError(String(format: "a keyframe at %.2f s is before the video's start", keyframe.at)) }
+            let ticks = MediaTime(seconds: keyframe.at, timescale: 90_000).value
+            guard let record = sidecar.records.first(where: { $0.record.ticks >= ticks }) else {
+                throw RefocusError(String(format: "a keyframe at %.2f s is after the video's end (%.2f s)", keyframe.at,
+                                          sidecar.records.last!.record.time.seconds))
+            }
+            guard case let .subject(id, _) = keyframe.control else { continue }
+            let ids = record.record.subjects.map(\.id)
+            guard ids.contains(id) else {
+                throw RefocusError(String(format: "no subject %d at %.2f s", id, record.record.time.seconds)
+                                   + (ids.isEmpty ? " (no subject is in the picture then)" : " (subjects then: \(ids.map(String.init).joined(separator: ", ")))"))
+            }
         }
     }
 
@@ -108,18 +131,20 @@ public final class CinematicRefocus {
     private func render(_ reader: VideoFileReader, sidecar: CinematicSidecarFile, into writer: MP4ArchiveWriter) throws -> Report {
         let renderer = try BokehRenderer()
         let converter = PictureConverter(width: sidecar.header.width, height: sidecar.header.height)
-        let keyframe = MediaTime(seconds: settings.at, timescale: 90_000)
+        var keyframes = settings.keyframes.map { (time: MediaTime(seconds: $0.at, timescale: 90_000), control: $0.control) }[...]
         var focus: FocusController?, rack = RackFocus(), report = Report()
         let total = sidecar.records.count
         try reader.forEachFrame { decoded in
             guard report.pictures < total else { return false }
+            if stopped.withLock({ $0 }) { throw RefocusError.stopped }
             let (record, layers) = sidecar.records[report.pictures]
             let time = record.time, subjects = record.subjects.map(\.subject)
             var wanted = record.wanted
-            if let control = settings.control, time >= keyframe {
-                if focus == nil { focus = Self.controller(after: control, subjects: subjects, at: time) }
-                wanted = focus?.update(subjects, at: time).dioptres
+            while let next = keyframes.first, time >= next.time {
+                focus = Self.controller(after: next.control, subjects: subjects, at: time)
+                keyframes.removeFirst()
             }
+            if focus != nil { wanted = focus?.update(subjects, at: time).dioptres }
             let focal = rack.advance(to: wanted, at: time)
             let picture = try converter.convert(decoded)
             if let focal {

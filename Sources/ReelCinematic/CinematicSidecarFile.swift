@@ -72,4 +72,7 @@ public struct CinematicSidecarFile: Sendable {
 public struct RefocusError: Error, CustomStringConvertible, Equatable {
     public let description: String
     public init(_ description: String) { self.description = description }
+
+    /// A refocus stopped before its end (nothing written).
+    public static let stopped = RefocusError("the refocus was stopped; no file was written")
 }

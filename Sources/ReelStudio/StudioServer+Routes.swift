@@ -110,6 +110,9 @@ extension StudioServer {
         case .overlay, .overlayPreview, .overlayShoot, .overlaySource, .overlayAssets, .overlayAsset, .removeOverlayAsset, .overlayPhotos, .overlayPhoto,
              .overlayPhotoView, .overlayCutout:
             return answerOverlay(route, request: request, body: body)
+        case .cinematic, .cinematicPreview, .cinematicRecord, .cinematicRecordStop, .cinematicStill, .cinematicClips, .cinematicClip,
+             .cinematicTimeline, .cinematicStillFile, .cinematicRefocus, .cinematicRefocusStop:
+            return answerCinematic(route, request: request, body: body)
         case .sessions, .tags, .session, .stats, .statsChart, .goals:
             return answerLibrary(route, request: request, body: body)
         case .materials, .materialCover, .removeMaterial, .backup, .restore, .scanBarcode:

@@ -44,6 +44,9 @@ public final class StudioServer: HTTPService {
     let live: StudioLive
     /// The overlay camera: its previews, shutter, gallery, artwork and cut-outs.
     let overlay: StudioOverlay
+    /// The cinematic camera: its preview, controls, clips, stills and the refocus editor's job.
+    let cinematic: StudioCinematic
+    let cinematicClips: StudioCinematicClips
     /// The bound of an artwork upload (``StudioSettings/maxAssetBytes``).
     let assetUploads: UploadPolicy
     /// The bound of a stamp upload (``StudioSettings/maxStampBytes``).
@@ -81,6 +84,8 @@ public final class StudioServer: HTTPService {
         }
         assetUploads = UploadPolicy(maxBodyBytes: settings.maxAssetBytes)
         overlay = StudioOverlay(camera: camera, library: library, settings: settings, events: events)
+        cinematic = StudioCinematic(camera: camera, settings: settings, events: events)
+        cinematicClips = StudioCinematicClips(settings: settings, events: events)
     }
 
     /// The port it listens on; 0 before ``start()``.
@@ -112,6 +117,7 @@ public final class StudioServer: HTTPService {
             self?.publishStatus()
             self?.camera.tick()
             self?.overlay.tick()
+            self?.cinematic.tick()
         }
         ticker.withLock { $0 = started }
     }
@@ -123,6 +129,8 @@ public final class StudioServer: HTTPService {
         ticker.withLock { value -> (any Ticker)? in defer { value = nil }; return value }?.stop()
         await live.shutdown()
         overlay.shutdown()
+        cinematic.shutdown()
+        cinematicClips.shutdown()
         await camera.shutdown()
         await backup.stop()
         await exports.stop()

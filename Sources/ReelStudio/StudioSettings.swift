@@ -93,6 +93,12 @@ public struct StudioSettings: Sendable {
     /// The vision models the overlay camera's cut-out uses (the installed ones by default).
     public var visionModels: VisionModels = .current()
 
+    /// Where the cinematic page's clips (and their sidecars, and refocused clips) go:
+    /// `reel/cinematic` in the XDG videos folder.
+    public var cinematicFolder: String { folders.videos + "/reel/cinematic" }
+    /// Where the cinematic page's stills go: `reel/cinematic` in the XDG pictures folder.
+    public var cinematicStillsFolder: String { folders.pictures + "/reel/cinematic" }
+
     /// ``exportFolder``, or its default.
     var exportsFolder: String { exportFolder ?? folders.videos + "/reel" }
 

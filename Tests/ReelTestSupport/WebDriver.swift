@@ -223,6 +223,19 @@ public final class WebDriver: @unchecked Sendable {
         try await command("DELETE", "/actions", nil, what: "releasing the pointer")
     }
 
+    /// Presses the mouse at `point` (CSS pixels of the viewport) for `hold` milliseconds and
+    /// lets go without moving: a click (0) or a long press.
+    public func press(at point: (x: Double, y: Double), hold: Int = 0) async throws {
+        let actions: [JSON] = [
+            ["type": "pointerMove", "x": .number(point.x.rounded()), "y": .number(point.y.rounded()), "duration": 0, "origin": "viewport"],
+            ["type": "pointerDown", "button": 0], ["type": "pause", "duration": .number(Double(hold))], ["type": "pointerUp", "button": 0],
+        ]
+        try await command("POST", "/actions", ["actions": [["type": "pointer", "id": "mouse", "parameters": ["pointerType": "mouse"],
+                                                            "actions": .array(actions)]]],
+                          what: "press(at: \(point), hold: \(hold))")
+        try await command("DELETE", "/actions", nil, what: "releasing the pointer")
+    }
+
     /// Turns the mouse wheel by `deltaY` pixels (positive: down) with the pointer at `point`.
     public func scroll(at point: (x: Double, y: Double), deltaY: Double) async throws {
         let scroll: JSON = ["type": "scroll", "x": .number(point.x.rounded()), "y": .number(point.y.rounded()), "deltaX": 0,

@@ -81,10 +81,8 @@ enum CinematicCommand {
         let reporter = TerminalReporter(quiet: arguments.flag(quiet))
         let camera: CinematicCamera
         do {
-            let vision = try CinematicVision(models: settings.models)
-            if let warning = vision.warning { reporter.warning(warning) }
-            camera = try CinematicCamera(vision: vision, aperture: settings.aperture, focus: settings.focus,
-                                         pace: settings.fast ? .everyPicture : .ownThread)
+            camera = try CinematicCamera.make(models: settings.models, aperture: settings.aperture, focus: settings.focus,
+                                              pace: settings.fast ? .everyPicture : .ownThread) { reporter.warning($0) }
         } catch {
             FileHandle.standardError.write(Data("reel cinematic: \(ErrorSentence.reason(error))\n".utf8))
             return 1

@@ -89,6 +89,27 @@ public enum StudioRoute: Sendable, Hashable {
     /// `/api/overlay/cutout`: cuts the subject at a point of a gallery photo out into a new
     /// asset (POST).
     case overlayCutout
+    /// `/api/cinematic`: the cinematic camera's state (GET); a command to it (POST
+    /// `{"command":"tap 0.4 0.5"}`, ``CinematicControl``'s words).
+    case cinematic
+    /// `/api/cinematic/preview`: the picture with the blur, a stream of JPEGs.
+    case cinematicPreview
+    /// `/api/cinematic/record` starts a clip, `/api/cinematic/record/stop` ends it (POST).
+    case cinematicRecord
+    case cinematicRecordStop
+    /// `/api/cinematic/still`: a JPEG of the next picture, with the blur (POST).
+    case cinematicStill
+    /// `/api/cinematic/clips`: the clips and stills, newest first (GET).
+    /// `/api/cinematic/clips/NAME`: a clip's MP4 (byte ranges); `…/NAME/timeline`: its recorded
+    /// subjects and focus, for the refocus editor. `/api/cinematic/stills/NAME`: a still (GET).
+    case cinematicClips
+    case cinematicClip(String)
+    case cinematicTimeline(String)
+    case cinematicStillFile(String)
+    /// `/api/cinematic/refocus`: the refocus job (GET); renders a clip with new keyframes (POST).
+    /// `/api/cinematic/refocus/stop` stops it (POST).
+    case cinematicRefocus
+    case cinematicRefocusStop
 
     /// What of one session a path names.
     public enum SessionPart: String, Sendable, Hashable, CaseIterable {
@@ -111,7 +132,7 @@ public enum StudioRoute: Sendable, Hashable {
     }
 
     /// The page's files.
-    public static let assetNames: Set<String> = ["app.js", "common.js", "record.js", "library.js", "stats.js", "materials.js", "backup.js", "review.js", "exports.js", "live.js", "overlay.js", "style.css", "icon.svg"]
+    public static let assetNames: Set<String> = ["app.js", "common.js", "record.js", "library.js", "stats.js", "materials.js", "backup.js", "review.js", "exports.js", "live.js", "overlay.js", "cinematic.js", "style.css", "icon.svg"]
 
     public init?(path: String) {
         switch path {
@@ -149,13 +170,21 @@ public enum StudioRoute: Sendable, Hashable {
         case "/api/overlay/assets": self = .overlayAssets
         case "/api/overlay/photos": self = .overlayPhotos
         case "/api/overlay/cutout": self = .overlayCutout
+        case "/api/cinematic": self = .cinematic
+        case "/api/cinematic/preview": self = .cinematicPreview
+        case "/api/cinematic/record": self = .cinematicRecord
+        case "/api/cinematic/record/stop": self = .cinematicRecordStop
+        case "/api/cinematic/still": self = .cinematicStill
+        case "/api/cinematic/clips": self = .cinematicClips
+        case "/api/cinematic/refocus": self = .cinematicRefocus
+        case "/api/cinematic/refocus/stop": self = .cinematicRefocusStop
         default:
             let stamps = "/api/stamps/"
             if path.hasPrefix(stamps), StampName.isValid(path.dropFirst(stamps.count)) {
                 self = .stamp(String(path.dropFirst(stamps.count)))
                 return
             }
-            if let session = Self.session(path) ?? Self.material(path) ?? Self.overlayAssetRoute(path) ?? Self.overlayPhotoRoute(path) {
+            if let session = Self.session(path) ?? Self.material(path) ?? Self.overlayAssetRoute(path) ?? Self.overlayPhotoRoute(path) ?? Self.cinematicFileRoute(path) {
                 self = session
                 return
             }
@@ -222,6 +251,21 @@ public enum StudioRoute: Sendable, Hashable {
         return view ? .overlayPhotoView(String(rest)) : .overlayPhoto(String(rest))
     }
 
+    /// `/api/cinematic/clips/NAME[/timeline]` and `/api/cinematic/stills/NAME` (``CinematicFileName``).
+    private static func cinematicFileRoute(_ path: String) -> StudioRoute? {
+        let stills = "/api/cinematic/stills/", clips = "/api/cinematic/clips/"
+        if path.hasPrefix(stills) {
+            let name = path.dropFirst(stills.count)
+            return CinematicFileName.isValid(name, kind: .still) ? .cinematicStillFile(String(name)) : nil
+        }
+        guard path.hasPrefix(clips) else { return nil }
+        var name = path.dropFirst(clips.count)
+        let timeline = name.hasSuffix("/timeline")
+        if timeline { name = name.dropLast(9) }
+        guard CinematicFileName.isValid(name, kind: .clip) else { return nil }
+        return timeline ? .cinematicTimeline(String(name)) : .cinematicClip(String(name))
+    }
+
     /// A UUID written as the library writes it: 36 characters, lowercase.
     private static func lowercaseID(_ text: Substring) -> UUID? {
         guard text.count == 36, text == text.lowercased() else { return nil }
@@ -232,11 +276,13 @@ public enum StudioRoute: Sendable, Hashable {
     public var methods: [String] {
         switch self {
         case .page, .asset, .status, .events, .sources, .camera, .preview, .previewPicture, .recording, .sessions, .stats, .statsChart,
-             .materialCover, .stamp, .exportFile, .overlayPreview, .overlayAsset, .overlayPhotos, .overlayPhoto, .overlayPhotoView:
+             .materialCover, .stamp, .exportFile, .overlayPreview, .overlayAsset, .overlayPhotos, .overlayPhoto, .overlayPhotoView,
+             .cinematicPreview, .cinematicClips, .cinematicClip, .cinematicTimeline, .cinematicStillFile:
             ["GET", "HEAD"]
         case .signOut, .chooseSource, .startRecording, .controlRecording, .removeMaterial, .restore, .scanBarcode, .vlog, .stopExport, .stopLive,
-             .overlayShoot, .overlaySource, .removeOverlayAsset, .overlayCutout: ["POST"]
-        case .tags, .goals, .materials, .backup, .stamps, .export, .live, .overlay, .overlayAssets: ["GET", "HEAD", "POST"]
+             .overlayShoot, .overlaySource, .removeOverlayAsset, .overlayCutout, .cinematicRecord, .cinematicRecordStop, .cinematicStill,
+             .cinematicRefocusStop: ["POST"]
+        case .tags, .goals, .materials, .backup, .stamps, .export, .live, .overlay, .overlayAssets, .cinematic, .cinematicRefocus: ["GET", "HEAD", "POST"]
         case .session(_, let part):
             switch part {
             case .record, .thumbnail, .video, .frame: ["GET", "HEAD"]

@@ -21,6 +21,7 @@ enum StudioPage {
         "exports.js": script(ExportsScript.source),
         "live.js": script(LiveScript.source),
         "overlay.js": script(OverlayScript.source),
+        "cinematic.js": script(CinematicScript.source),
         "style.css": Asset(contentType: "text/css; charset=utf-8", bytes: Array(StudioStyle.source.utf8)),
         "icon.svg": Asset(contentType: "image/svg+xml", bytes: Array(icon.utf8)),
     ]
@@ -50,6 +51,7 @@ enum StudioPage {
         <link rel="modulepreload" href="/assets/exports.js">
         <link rel="modulepreload" href="/assets/live.js">
         <link rel="modulepreload" href="/assets/overlay.js">
+        <link rel="modulepreload" href="/assets/cinematic.js">
         </head>
         <body>
         <header class="bar">
@@ -59,6 +61,7 @@ enum StudioPage {
             <a id="nav-record" href="#record">Record</a>
             <a id="nav-live" href="#live">Live</a>
             <a id="nav-overlay" href="#overlay">Overlay</a>
+            <a id="nav-cinematic" href="#cinematic">Cinematic</a>
             <a id="nav-library" href="#library">Library</a>
             <a id="nav-stats" href="#stats">Stats</a>
             <a id="nav-materials" href="#materials">Materials</a>
@@ -184,6 +187,62 @@ enum StudioPage {
               <p id="overlay-cutout-message" class="message" role="status" aria-live="polite"></p>
               <button id="overlay-cutout-close" type="button">Close</button>
             </dialog>
+          </section>
+          <section id="view-cinematic" aria-labelledby="cinematic-title" class="panel cinematic" hidden>
+            <h2 id="cinematic-title">Cinematic camera</h2>
+            <p class="hint">The source chosen on the record page with a shallow depth of field that follows a subject. Click a subject or a place
+              to focus there (click the focused subject again for strong focus: it keeps it until it leaves); press and hold to fix the focus on
+              that plane. The depth is estimated in layers from what is seen (people's outlines, face sizes), not measured.</p>
+            <div class="cinematic-grid">
+              <figure class="cinematic-figure">
+                <div class="cinematic-stage" id="cinematic-stage">
+                  <img class="cinematic-camera" id="cinematic-camera" alt="Preview with the cinematic blur" draggable="false">
+                  <div class="cinematic-boxes" id="cinematic-boxes"></div>
+                  <p class="cinematic-light" id="cinematic-light" role="alert" hidden>Not enough light</p>
+                  <p class="cinematic-rec" id="cinematic-rec" hidden>REC</p>
+                </div>
+                <figcaption id="cinematic-status" class="hint" aria-live="polite"></figcaption>
+              </figure>
+              <form id="cinematic-form" class="record-form cinematic-form" novalidate>
+                <button id="cinematic-record" type="button" class="primary">Record</button>
+                <label class="check"><input id="cinematic-editable" type="checkbox" checked> Editable: refocus later</label>
+                <button id="cinematic-still" type="button">Take still</button>
+                <label for="cinematic-aperture">Aperture <output id="cinematic-aperture-value" for="cinematic-aperture"></output></label>
+                <input id="cinematic-aperture" type="range" min="2" max="16" step="0.1">
+                <button id="cinematic-lock" type="button">Lock main subject</button>
+                <button id="cinematic-auto" type="button">Automatic focus</button>
+                <p id="cinematic-source" class="hint"></p>
+              </form>
+            </div>
+            <p id="cinematic-message" class="message" role="status" aria-live="polite"></p>
+            <section id="cinematic-editor" class="cinematic-editor" aria-labelledby="cinematic-editor-title" hidden>
+              <h3 id="cinematic-editor-title">Refocus <span id="cinematic-editor-clip"></span></h3>
+              <p class="hint">Play or drag to a moment, then click a subject's box to focus on it from there (click it again: strong focus), or
+                elsewhere to focus near that point; Shift+click fixes the focus on that point's plane. The clip is shown as recorded, unblurred.</p>
+              <div class="cinematic-stage" id="cinematic-editor-stage">
+                <video class="cinematic-camera" id="cinematic-editor-video" preload="auto" muted playsinline></video>
+                <div class="cinematic-boxes editing" id="cinematic-editor-boxes"></div>
+              </div>
+              <div class="row">
+                <button id="cinematic-editor-play" type="button">Play / pause</button>
+                <input id="cinematic-editor-time" type="range" min="0" step="0.01" value="0" aria-label="Time in the clip">
+              </div>
+              <div id="cinematic-timeline" class="cinematic-timeline" aria-label="Keyframes on the clip's time"></div>
+              <ol id="cinematic-keyframes" class="cinematic-keyframes" aria-label="Keyframes"></ol>
+              <label for="cinematic-editor-aperture">Aperture <output id="cinematic-editor-aperture-value" for="cinematic-editor-aperture"></output></label>
+              <input id="cinematic-editor-aperture" type="range" min="2" max="16" step="0.1">
+              <div class="row">
+                <button id="cinematic-render" type="button" class="primary">Render refocused clip</button>
+                <button id="cinematic-render-stop" type="button" hidden>Stop</button>
+                <progress id="cinematic-render-progress" max="1" value="0" hidden></progress>
+                <button id="cinematic-editor-close" type="button" class="quiet">Close</button>
+              </div>
+              <p id="cinematic-editor-message" class="message" role="status" aria-live="polite"></p>
+            </section>
+            <h3>Clips</h3>
+            <ul id="cinematic-clips" class="cinematic-clips" aria-label="Clips"></ul>
+            <h3>Stills</h3>
+            <ul id="cinematic-stills" class="overlay-gallery" aria-label="Stills"></ul>
           </section>
           <section id="view-live" aria-labelledby="live-title" class="panel live" hidden>
             <h2 id="live-title">Live</h2>

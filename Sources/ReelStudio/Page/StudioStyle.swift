@@ -210,6 +210,30 @@ enum StudioStyle {
         .overlay-anchors legend { margin-bottom: 0.3rem; }
         .overlay-anchors button { width: 2rem; height: 2rem; padding: 0; }
         .overlay-anchors button[aria-pressed=true], .overlay-asset button[aria-pressed=true] { background: var(--accent); color: #fff; }
+        .cinematic-grid { display: grid; grid-template-columns: minmax(0, 3fr) minmax(14rem, 1fr); gap: 1.25rem; align-items: start; }
+        .cinematic-figure { margin: 0; }
+        .cinematic-stage { position: relative; width: 100%; max-width: 48rem; aspect-ratio: 16 / 9; background: #000; overflow: hidden;
+          border-radius: 0.4rem; touch-action: none; user-select: none; cursor: crosshair; }
+        .cinematic-camera { display: block; width: 100%; height: 100%; object-fit: fill; }
+        img.cinematic-camera:not([src]) { visibility: hidden; }
+        .cinematic-boxes { position: absolute; inset: 0; pointer-events: none; }
+        .cinematic-boxes.editing { pointer-events: auto; }
+        .cinematic-box { position: absolute; box-sizing: border-box; border: 2px dashed rgba(255, 214, 0, 0.55); pointer-events: none; }
+        .cinematic-box[data-style=strong] { border-style: solid; }
+        .cinematic-box[data-focused=true] { border-color: #ffd600; box-shadow: 0 0 0 1px rgba(0, 0, 0, 0.5); }
+        .cinematic-box span { position: absolute; left: 0; top: -1.3rem; font-size: 0.75rem; color: #fff; background: rgba(0, 0, 0, 0.55);
+          padding: 0 0.3rem; border-radius: 0.2rem; white-space: nowrap; }
+        .cinematic-light { position: absolute; right: 0.5rem; top: 0.5rem; margin: 0; padding: 0.2rem 0.5rem; border-radius: 0.3rem;
+          background: rgba(180, 0, 0, 0.85); color: #fff; font-weight: 600; font-size: 0.85rem; }
+        .cinematic-rec { position: absolute; left: 0.5rem; top: 0.5rem; margin: 0; padding: 0.2rem 0.5rem; border-radius: 0.3rem;
+          background: rgba(200, 0, 0, 0.85); color: #fff; font-weight: 700; font-size: 0.8rem; }
+        .cinematic-editor { margin: 1rem 0; padding: 1rem; border: 1px solid var(--line); border-radius: 0.4rem; }
+        .cinematic-timeline { position: relative; height: 0.8rem; margin: 0.4rem 0; background: rgba(127, 127, 127, 0.25); border-radius: 0.2rem; }
+        .cinematic-mark { position: absolute; top: 0; width: 3px; height: 100%; margin-left: -1px; background: var(--accent); }
+        .cinematic-keyframes { margin: 0.4rem 0; padding-left: 1.4rem; }
+        .cinematic-clips { list-style: none; padding: 0; margin: 0.5rem 0; display: flex; flex-direction: column; gap: 0.4rem; }
+        .cinematic-clip { display: flex; gap: 0.75rem; align-items: center; flex-wrap: wrap; }
+        .cinematic-clip a { overflow-wrap: anywhere; color: var(--accent); }
         .overlay-shelf, .overlay-gallery { list-style: none; padding: 0; margin: 0.5rem 0; display: grid; gap: 0.75rem;
           grid-template-columns: repeat(auto-fill, minmax(9rem, 1fr)); }
         .overlay-asset, .overlay-photo { display: flex; flex-direction: column; gap: 0.3rem; position: relative; min-width: 0; }
@@ -229,7 +253,7 @@ enum StudioStyle {
           .views a { padding: 0.4rem 0.55rem; }
         }
         @media (max-width: 48rem) {
-          .record-grid, .review-grid, .live-grid, .overlay-grid { grid-template-columns: 1fr; }
+          .record-grid, .review-grid, .live-grid, .overlay-grid, .cinematic-grid { grid-template-columns: 1fr; }
         }
 
         """

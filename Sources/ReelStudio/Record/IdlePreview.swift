@@ -19,8 +19,10 @@ final class IdlePreview: Sendable {
 
     /// Opens `source` on a capture thread, offering its frames to `branches`, and showing each
     /// to `tap` (a barcode scan, a shutter; it must be quick, it runs on the capture thread).
+    /// `shape` gives the picture offered for each frame (the cinematic camera's copy with the
+    /// blur; nil offers nothing), on the capture thread too.
     init(source: SourceSpec, branches: [PreviewBranch], open: @escaping @Sendable (SourceSpec) throws -> any CaptureSource,
-         tap: @escaping @Sendable (VideoFrame) -> Void = { _ in }) {
+         shape: @escaping @Sendable (VideoFrame) -> VideoFrame? = { $0 }, tap: @escaping @Sendable (VideoFrame) -> Void = { _ in }) {
         self.source = source
         self.branches = branches
         let capture = Locked<(source: (any CaptureSource)?, stopped: Bool)>((nil, false)), failure = Locked<String?>(nil)
@@ -35,7 +37,7 @@ final class IdlePreview: Sendable {
                     if state.stopped { opened.stop() }
                 }
                 try opened.run { sample in
-                    if case .video(let frame) = sample {
+                    if case .video(let captured) = sample, let frame = shape(captured) {
                         for branch in branches { branch.offer(frame) }
                         tap(frame)
                     }

@@ -274,12 +274,15 @@ final class StudioCamera: Sendable {
         case live
         /// The overlay camera's previews and shutter.
         case overlay
+        /// The cinematic camera's preview, clips and stills.
+        case cinematic
 
         /// Why the source cannot be taken while `source` is lent.
         func busy(_ source: String) -> String {
             switch self {
             case .live: "a live stream from \(source) is running (one source, one user)"
             case .overlay: "the overlay camera is using \(source) (one source, one user): close the overlay page"
+            case .cinematic: "the cinematic camera is using \(source) (one source, one user): close the cinematic page (a clip being recorded must be stopped first)"
             }
         }
 
@@ -288,6 +291,7 @@ final class StudioCamera: Sendable {
             switch self {
             case .live: "\(source) is streaming live: the preview comes back when the live stream stops"
             case .overlay: "the overlay camera is using \(source): the preview comes back when the overlay page is closed"
+            case .cinematic: "the cinematic camera is showing \(source): the preview comes back when its page is closed"
             }
         }
     }

@@ -1,5 +1,5 @@
 /// `/assets/app.js`: the page's entry. It follows `/api/events` and hands each `status`,
-/// `camera`, `recording`, `library`, `backup`, `export`, `live` and `overlay…` event to its view, switches
+/// `camera`, `recording`, `library`, `backup`, `export`, `live`, `overlay…` and `cinematic…` event to its view, switches
 /// views by the address's hash (`#record`, `#live`, `#library`, `#review/ID`: a view's name, then
 /// what it shows), and signs out. The page holds no rule of its own: every figure and every
 /// check comes from the server.
@@ -15,9 +15,10 @@ enum AppScript {
         import * as exports from "./exports.js";
         import * as live from "./live.js";
         import * as overlay from "./overlay.js";
+        import * as cinematic from "./cinematic.js";
 
         // The review view has no link of its own: a session's dialog in the library leads to it.
-        const views = { record, live, overlay, library, review, stats, materials, exports, backup };
+        const views = { record, live, overlay, cinematic, library, review, stats, materials, exports, backup };
 
         function route() {
           const [wanted, ...rest] = location.hash.slice(1).split("/");
@@ -71,6 +72,9 @@ enum AppScript {
           events.addEventListener("overlay", (event) => overlay.showState(JSON.parse(event.data)));
           events.addEventListener("overlay-photo", () => overlay.reloadPhotos());
           events.addEventListener("overlay-assets", (event) => overlay.showAssets(JSON.parse(event.data)));
+          events.addEventListener("cinematic", (event) => cinematic.showState(JSON.parse(event.data)));
+          events.addEventListener("cinematic-clips", () => cinematic.reloadClips());
+          events.addEventListener("cinematic-refocus", (event) => cinematic.showRefocus(JSON.parse(event.data)));
           events.addEventListener("library", () => { library.reload(); stats.reload(); materials.reload(); });
           events.addEventListener("error", async () => {
             connection("lost", "Connection lost, retrying…");
@@ -104,6 +108,7 @@ enum AppScript {
         exports.initExports();
         live.initLive();
         overlay.initOverlay();
+        cinematic.initCinematic();
         route();
         follow();
 

@@ -1,0 +1,455 @@
+import Foundation
+import ReelCinematic
+import ReelCore
+import ReelMedia
+import ReelRuntime
+
+/// The cinematic camera in the studio (issue 17, item 6): the chosen source seen through a
+/// ``ReelCinematic/CinematicCamera`` (vision on its own thread, as `reel cinematic` in real
+/// time), its pictures with the blur shown as a preview; the page's taps, presses, subjects,
+/// lock and aperture are ``ReelCore/CinematicControl`` commands, as on `reel cinematic`'s
+/// standard input. The record button writes a clip into ``StudioSettings/cinematicFolder``
+/// (editable by default: the pictures unblurred with the sidecar, so the refocus editor can
+/// change the focus later; the preview still shows the blur), the still button a JPEG of the
+/// next picture with the blur.
+///
+/// The source is borrowed from the record page's camera while the preview is watched, a clip
+/// records or a still waits, and given back when none is the case. A source that ends or
+/// vanishes ends the clip with every picture written kept.
+final class StudioCinematic: Sendable {
+    private struct State {
+        var capture: IdlePreview?
+        /// The camera and the source around it, once the capture has opened them.
+        var camera: CinematicCamera?
+        var cinematicSource: CinematicSource?
+        /// The source the capture has (lent by the record page's camera).
+        var source: String?
+        var retry: Date?
+        var problem: String?
+        /// What the vision said when it opened (a model missing and its stand-in used).
+        var warning: String?
+        var format: CaptureFormat?
+        /// The newest picture's result, and pictures since the capture started.
+        var latest: CinematicFrame?
+        var frames = 0
+        /// The aperture a new camera starts with (the page's slider, kept across captures).
+        var aperture = Aperture.standard
+        /// Clips and stills waiting for the capture to give a picture.
+        var waiting = 0
+        var lastPublished = Date.distantPast
+        var closed = false
+    }
+
+    let feed = PreviewFeed()
+    private let state = Locked(State())
+    private let ticking = NSLock()
+    let clip = ClipSlot()
+    private let shutter = FrameHandOff()
+    private let camera: StudioCamera
+    let settings: StudioSettings
+    let events: StudioEvents
+
+    init(camera: StudioCamera, settings: StudioSettings, events: StudioEvents) {
+        self.camera = camera
+        self.settings = settings
+        self.events = events
+    }
+
+    // MARK: Capture
+
+    /// Starts the capture when the preview is watched, a clip records or a still waits; stops it
+    /// (and gives the source back) when none; a source that failed is tried again after 2 s.
+    /// Called every status tick, when the preview opens and when a clip or still starts.
+    func tick() {
+        ticking.withLock {
+            let wanted = state.withLock { !$0.closed && ($0.waiting > 0 || feed.watcherCount > 0) } || clip.isRecording
+            let stale = state.withLock { state -> IdlePreview? in
+                guard let capture = state.capture, !wanted || capture.hasEnded else { return nil }
+                if capture.hasEnded {
+                    state.retry = Date(timeIntervalSinceNow: 2)
+                    state.problem = capture.failure.withLock { $0 } ?? "the source ended"
+                }
+                state.capture = nil
+                state.camera = nil
+                state.cinematicSource = nil
+                return capture
+            }
+            if let stale {
+                stale.stop()
+                let why = state.withLock { $0.problem } ?? "the source ended"
+                if clip.isRecording { endClip(because: "the source stopped (\(why)): the clip keeps every picture recorded") }
+                camera.returned(by: .cinematic)
+                publish()
+            }
+            guard wanted, state.withLock({ !$0.closed && $0.capture == nil && ($0.retry.map { Date() >= $0 } ?? true) }) else { return }
+            startCapture()
+        }
+    }
+
+    /// Borrows the chosen source and opens it through a new camera (the models are loaded on
+    /// the capture thread: a missing model is the capture's failure, said on the page).
+    private func startCapture() {
+        let source: (text: String, spec: SourceSpec)
+        do {
+            source = try camera.liveSource(nil)
+            try camera.lend(source.text, to: .cinematic)
+        } catch {
+            state.withLock { $0.problem = error.message; $0.retry = Date(timeIntervalSinceNow: 2) }
+            publish()
+            return
+        }
+        let branch = PreviewBranch(feed: feed)
+        let open = settings.openSource, models = settings.visionModels, state = self.state
+        let aperture = state.withLock { $0.aperture }
+        let capture = IdlePreview(source: source.spec, branches: [branch], open: { [weak self] spec in
+            let camera = try CinematicCamera.make(models: models, aperture: aperture, focus: .automatic, pace: .ownThread) { warning in
+                state.withLock { $0.warning = warning }
+            }
+            let inner = try open(spec)
+            let cinematic = CinematicSource(inner, camera: camera, realTime: true, renders: false) { [weak self] frame in self?.decided(frame) }
+            state.withLock { state in
+                state.camera = camera
+                state.cinematicSource = cinematic
+                state.format = cinematic.format
+            }
+            return cinematic
+        }, shape: { [weak self] frame in self?.shown(frame) }, tap: { [weak self] frame in self?.shutter.offer(frame) })
+        state.withLock { state in
+            state.capture = capture
+            state.source = source.text
+            state.problem = nil
+            state.frames = 0
+            state.latest = nil
+        }
+        publish()
+    }
+
+    /// A picture's decisions (capture thread, just before the picture itself comes to ``shown(_:)``).
+    private func decided(_ frame: CinematicFrame) {
+        let publishing = state.withLock { state -> Bool in
+            state.latest = frame
+            state.frames += 1
+            guard Date().timeIntervalSince(state.lastPublished) >= 0.2 else { return false }
+            state.lastPublished = Date()
+            return true
+        }
+        if publishing { publish() }
+    }
+
+    /// The picture the preview and the stills show: with the blur. An editable clip records the
+    /// picture unblurred first and the blur goes into a copy; any other clip records it blurred.
+    private func shown(_ frame: VideoFrame) -> VideoFrame? {
+        guard let (camera, result) = state.withLock({ state in state.camera.flatMap { c in state.latest.map { (c, $0) } } }) else { return frame }
+        do {
+            return try clip.record(frame, result: result) { picture in try camera.render(picture, as: result) }
+        } catch {
+            state.withLock { $0.problem = "the blur could not be drawn: \(error)" }
+            return frame
+        }
+    }
+
+    /// Stops the capture (ending a clip) and gives the source back.
+    func shutdown() {
+        if clip.isRecording { endClip(because: "the studio is stopping") }
+        state.withLock { $0.closed = true }
+        tick()
+        feed.close()
+    }
+
+    // MARK: Controls
+
+    /// Applies a command typed as on `reel cinematic`'s standard input (`tap 0.4 0.5`,
+    /// `aperture 2.8`, …). An aperture is kept for the next capture too; any other command
+    /// needs the camera running (409 otherwise), and one it cannot follow (no such subject,
+    /// nothing to lock) is 409 with the reason.
+    func command(_ line: String) throws(StudioRefusal) -> CinematicSnapshot {
+        let control: CinematicControl
+        do { control = try CinematicControl(parsing: line) } catch { throw StudioRefusal(status: 400, message: error.description) }
+        let running = state.withLock { state -> CinematicCamera? in
+            if case let .aperture(aperture) = control { state.aperture = aperture }
+            return state.camera
+        }
+        guard let running else {
+            if case .aperture = control { return publish() }
+            throw StudioRefusal(status: 409, message: "the cinematic camera is not running: open its page (the preview starts it)")
+        }
+        if let reason = running.apply(control) { throw StudioRefusal(status: 409, message: reason) }
+        return publish()
+    }
+
+    // MARK: Clips and stills
+
+    /// Starts a clip into ``StudioSettings/cinematicFolder``; the capture is started for it when
+    /// it does not run. 409 when one records or the source gives no picture within
+    /// ``StudioSettings/shutterTimeout`` seconds; 507 for a full disk.
+    func startClip(editable: Bool) throws(StudioRefusal) -> CinematicSnapshot {
+        guard !clip.isRecording else { throw StudioRefusal(status: 409, message: "a clip is being recorded: stop it first") }
+        let format = try waitForFormat()
+        let folder = settings.cinematicFolder
+        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+            throw StudioRefusal(status: 500, message: "cannot make \(folder): \(error.localizedDescription)")
+        }
+        let name = CinematicFileName.free(CinematicFileName.stem(at: Date()), kind: .clip) { name in
+            FileManager.default.fileExists(atPath: folder + "/" + name)
+                || FileManager.default.fileExists(atPath: CinematicSidecarWriter.path(forVideo: folder + "/" + name))
+        }
+        var silent = format
+        silent.audio = nil  // the preview's capture hands on pictures only
+        do { try clip.start(path: folder + "/" + name, format: silent, editable: editable) } catch {
+            throw StudioOverlay.refusal(error)
+        }
+        events.publish("cinematic-clips", data: "{}")
+        return publish()
+    }
+
+    /// Ends the clip: the MP4 (and sidecar) closed; 409 when none records.
+    func stopClip() throws(StudioRefusal) -> CinematicSnapshot {
+        guard clip.isRecording else { throw StudioRefusal(status: 409, message: "no clip is being recorded") }
+        endClip(because: nil)
+        tick()
+        return publish()
+    }
+
+    private func endClip(because reason: String?) {
+        clip.finish(problem: reason)
+        events.publish("cinematic-clips", data: "{}")
+    }
+
+    /// A JPEG of the next picture with the blur, whole size, into ``StudioSettings/cinematicStillsFolder``.
+    func still() throws(StudioRefusal) -> StillAnswer {
+        state.withLock { $0.waiting += 1 }
+        defer { state.withLock { $0.waiting -= 1 } }
+        tick()
+        guard let frame = shutter.next(timeout: settings.shutterTimeout) else { throw noPicture("no still was taken") }
+        let folder = settings.cinematicStillsFolder
+        let jpeg: [UInt8]
+        do {
+            jpeg = try JPEGEncoder(width: frame.width, height: frame.height, quality: 2).encode(frame)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            throw StudioRefusal(status: 500, message: "the still could not be made: \(error)")
+        }
+        let name = CinematicFileName.free(CinematicFileName.stem(at: Date()), kind: .still) { FileManager.default.fileExists(atPath: folder + "/" + $0) }
+        do { try DurableFile.write(Data(jpeg), to: folder + "/" + name) } catch { throw StudioOverlay.refusal(error) }
+        events.publish("cinematic-clips", data: "{}")
+        let focus = state.withLock { $0.latest?.statusText }
+        return StillAnswer(name: name, width: frame.width, height: frame.height, bytes: jpeg.count, focus: focus)
+    }
+
+    /// The format of the running capture, starting it and waiting for its first picture when needed.
+    private func waitForFormat() throws(StudioRefusal) -> CaptureFormat {
+        if let format = state.withLock({ $0.capture != nil && $0.latest != nil ? $0.format : nil }) { return format }
+        state.withLock { $0.waiting += 1 }
+        defer { state.withLock { $0.waiting -= 1 } }
+        tick()
+        guard shutter.next(timeout: settings.shutterTimeout) != nil, let format = state.withLock({ $0.format }) else {
+            throw noPicture("no clip was started")
+        }
+        return format
+    }
+
+    private func noPicture(_ what: String) -> StudioRefusal {
+        let why = state.withLock { $0.problem } ?? "is the camera still connected?"
+        return StudioRefusal(status: 503, message: "the source gave no picture within \(Int(settings.shutterTimeout)) s (\(why)); \(what)")
+    }
+
+    // MARK: State
+
+    func snapshot() -> CinematicSnapshot {
+        let (source, problem, running, frames, latest, aperture, dropped, format) = state.withLock {
+            ($0.source, $0.problem, $0.capture != nil, $0.frames, $0.latest, $0.aperture, $0.cinematicSource?.droppedPictures ?? 0, $0.format)
+        }
+        var snapshot = CinematicSnapshot(running: running, source: running ? source : nil, problem: problem, frames: frames, dropped: dropped,
+                                         latest: running ? latest : nil, aperture: running ? latest?.aperture ?? aperture : aperture, clip: clip.answer)
+        if running, let format { snapshot.pictureSize = [format.width, format.height] }
+        snapshot.warning = state.withLock { $0.warning }
+        return snapshot
+    }
+
+    /// Tells the pages the state, and returns it.
+    @discardableResult
+    func publish() -> CinematicSnapshot {
+        let now = snapshot()
+        events.publish("cinematic", data: StudioJSON.line(now))
+        return now
+    }
+}
+
+/// The clip being recorded, shared by the capture thread (pictures) and the requests (start,
+/// stop): one lock, held while a picture is recorded and drawn, so a stop waits for at most one
+/// picture and never closes the file under a write.
+final class ClipSlot: @unchecked Sendable {
+    // Every field is touched only with `lock` held.
+    private let lock = NSLock()
+    private var writer: CinematicClipWriter?
+    private var started: Date?
+    private var last: ClipAnswer?
+    private let copier = Locked<PictureConverter?>(nil)
+
+    var isRecording: Bool { lock.withLock { writer != nil } }
+
+    /// The clip recording now, or the last one (with why it ended early, if it did).
+    var answer: ClipAnswer? {
+        lock.withLock {
+            guard let writer else { return last }
+            return ClipAnswer(name: (writer.path as NSString).lastPathComponent, editable: writer.editable, recording: true,
+                              seconds: writer.seconds, pictures: writer.pictures, problem: nil)
+        }
+    }
+
+    func start(path: String, format: CaptureFormat, editable: Bool) throws {
+        try lock.withLock {
+            guard writer == nil else { return }
+            writer = try CinematicClipWriter(path: path, format: format, editable: editable)
+            started = Date()
+            last = nil
+        }
+    }
+
+    /// Records `frame` into the clip (if one records) and returns the picture to show, `draw`n
+    /// on: an editable clip gets the picture as it is and the drawing goes into a copy. A write
+    /// that fails ends the clip (what was written stays) and the picture is still shown.
+    func record(_ frame: VideoFrame, result: CinematicFrame, draw: (VideoFrame) throws -> Void) throws -> VideoFrame {
+        try lock.withLock {
+            guard let writer else {
+                try draw(frame)
+                return frame
+            }
+            var shown = frame
+            do {
+                let pts = writer.time(of: frame.captureTime)
+                if writer.editable {
+                    try writer.appendVideo(frame, pts: pts, result: result)
+                    shown = try copy(frame)
+                    try draw(shown)
+                } else {
+                    try draw(frame)
+                    try writer.appendVideo(frame, pts: pts, result: nil)
+                }
+            } catch {
+                let full = (error as? FFmpegError).map { $0.code == -ENOSPC || $0.code == -EDQUOT } ?? false
+                    || (error as? DurableFile.Error)?.isNoSpace == true
+                end(problem: full ? "the disk is full: the clip keeps what was written before"
+                                  : "the clip could not be written (\(error)): it keeps what was written before")
+            }
+            return shown
+        }
+    }
+
+    /// Closes the clip; `problem` says why it ended early.
+    func finish(problem: String?) {
+        lock.withLock { end(problem: problem) }
+    }
+
+    // With `lock` held.
+    private func end(problem: String?) {
+        guard let writer else { return }
+        var problem = problem
+        do { try writer.finish() } catch {
+            writer.abandon()
+            problem = problem ?? "the clip could not be closed cleanly (\(error)): what was written stays playable"
+        }
+        last = ClipAnswer(name: (writer.path as NSString).lastPathComponent, editable: writer.editable, recording: false,
+                          seconds: writer.seconds, pictures: writer.pictures, problem: problem)
+        self.writer = nil
+    }
+
+    private func copy(_ frame: VideoFrame) throws -> VideoFrame {
+        let converter = copier.withLock { current -> PictureConverter in
+            if let current, current.width == frame.width, current.height == frame.height { return current }
+            let made = PictureConverter(width: frame.width, height: frame.height)
+            current = made
+            return made
+        }
+        return try converter.convert(frame)
+    }
+}
+
+/// `GET /api/cinematic` and the `cinematic` event.
+struct CinematicSnapshot: Encodable {
+    var running: Bool
+    /// The source being shown, while the capture runs.
+    var source: String?
+    /// Why there is no picture (a missing model, a source that failed).
+    var problem: String?
+    var frames: Int
+    /// Pictures dropped because the camera's work fell behind real time.
+    var dropped: Int
+    var pictureSize: [Int]?
+    var subjects: [SubjectAnswer] = []
+    /// none, weak or strong.
+    var mode = "none"
+    /// The status line of `reel cinematic` (subjects, focus, aperture, light).
+    var focus: String?
+    /// The rendered focus's distance in metres (nil: infinity or nothing focused).
+    var focusMetres: Double?
+    var fNumber: Double
+    var apertureRange = [Aperture.minimum, Aperture.maximum, Aperture.standard.fNumber]
+    var lowLight = false
+    var clip: ClipAnswer?
+    /// What the vision said when it opened (a model missing, its stand-in used).
+    var warning: String?
+
+    init(running: Bool, source: String?, problem: String?, frames: Int, dropped: Int, latest: CinematicFrame?, aperture: Aperture, clip: ClipAnswer?) {
+        self.running = running
+        self.source = source
+        self.problem = problem
+        self.frames = frames
+        self.dropped = dropped
+        self.fNumber = aperture.fNumber
+        self.clip = clip
+        guard let latest else { return }
+        subjects = latest.subjects.map { subject in
+            SubjectAnswer(id: subject.id, kind: subject.kind.label,
+                          box: [subject.bounds.x, subject.bounds.y, subject.bounds.width, subject.bounds.height],
+                          style: latest.styles[subject.id]?.rawValue ?? "none", focused: latest.decision.target == .subject(subject.id))
+        }
+        mode = latest.decision.mode.rawValue
+        focus = latest.statusText
+        focusMetres = latest.focalDioptres.flatMap { $0 > 0 ? 1 / $0 : nil }
+        lowLight = latest.lowLight
+    }
+}
+
+/// A subject as the page draws it: its box (x, y, width, height in shares of the picture),
+/// dashed when weak, solid when strong, highlighted when focused.
+struct SubjectAnswer: Encodable {
+    var id: Int
+    var kind: String
+    var box: [Double]
+    var style: String
+    var focused: Bool
+}
+
+/// The clip recording or last recorded.
+struct ClipAnswer: Encodable, Sendable {
+    var name: String
+    var editable: Bool
+    var recording: Bool
+    var seconds: Double
+    var pictures: Int
+    /// Why it ended early (the source vanished, the disk filled up).
+    var problem: String?
+}
+
+/// `POST /api/cinematic/still`'s answer.
+struct StillAnswer: Encodable {
+    var name: String
+    var width: Int
+    var height: Int
+    var bytes: Int
+    /// The focus it was taken with.
+    var focus: String?
+}
+
+/// The body of `POST /api/cinematic`.
+struct CinematicCommand: Decodable {
+    var command: String
+}
+
+/// The body of `POST /api/cinematic/record`.
+struct CinematicRecordRequest: Decodable {
+    init(editable: Bool? = nil) { self.editable = editable }
+
+    var editable: Bool?
+}
