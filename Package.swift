@@ -55,13 +55,13 @@ let package = Package(
         .systemLibrary(name: "CText", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev", "libfreetype-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // Layer 1: OpenCV 4.6 (Debian libopencv-dev) behind a plain C API (C++ shim): CenterFace
-        // through the DNN module, Haar cascades, HOG. Only the modules used are linked (pkg-config
+        // through the DNN module, Haar cascades, HOG, optical flow. Only the modules used are linked (pkg-config
         // opencv4 lists every contrib module); the include path is Debian's fixed one.
         .target(
             name: "CVision",
             cxxSettings: [.unsafeFlags(["-I/usr/include/opencv4"])],
             linkerSettings: [
-                .linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_objdetect"),
+                .linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_objdetect"), .linkedLibrary("opencv_video"),
                 .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"), .linkedLibrary("stdc++"),
             ]
         ),

@@ -67,8 +67,8 @@ public final class CinematicCamera: @unchecked Sendable {
     public init(vision: CinematicVision, aperture: Aperture = .standard, focus start: FocusStart = .automatic,
                 pace: VisionPace = .everyPicture) throws {
         switch pace {
-        case .everyPicture: looking = .inline(Looker(vision: vision))
-        case .ownThread: looking = .worker(VisionWorker(vision: vision))
+        case .everyPicture: looking = .inline(try Looker(vision: vision))
+        case .ownThread: looking = .worker(try VisionWorker(vision: vision))
         }
         renderer = try BokehRenderer()
         var focus = FocusController()

@@ -24,19 +24,28 @@ struct Look: Sendable {
 }
 
 /// The vision's state, used by one thread: the detectors every ``CinematicCamera/detectionInterval``
-/// into the tracker, the matte on every call.
+/// into the tracker, the subjects' boxes followed by optical flow on the looks between (so a
+/// person's layer keeps up with a person who moves), the matte on every call.
 final class Looker: @unchecked Sendable {
     private let vision: CinematicVision
+    private let flow: FlowTracker
     private var tracker = SubjectTracker()
     private var subjects: [CinematicSubject] = []
     private var lastDetection: MediaTime?
 
-    init(vision: CinematicVision) { self.vision = vision }
+    init(vision: CinematicVision) throws {
+        self.vision = vision
+        flow = try FlowTracker()
+    }
 
     func look(at picture: DetectorPicture, time: MediaTime, cells: (width: Int, height: Int)) throws -> Look {
         if lastDetection.map({ time - $0 >= CinematicCamera.detectionInterval || time < $0 }) ?? true {
             subjects = tracker.update(try vision.observe(picture), at: time)
             lastDetection = time
+            _ = try flow.track(picture, boxes: [])
+        } else {
+            let moved = try flow.track(picture, boxes: subjects.map(\.bounds))
+            for i in subjects.indices { subjects[i].bounds = moved[i] }
         }
         return Look(subjects: subjects, matte: try vision.matte(picture, width: cells.width, height: cells.height))
     }
@@ -61,8 +70,8 @@ final class VisionWorker: @unchecked Sendable {
     private var thread: WorkerThread?
     private var lastHanded: MediaTime?
 
-    init(vision: CinematicVision) {
-        looker = Looker(vision: vision)
+    init(vision: CinematicVision) throws {
+        looker = try Looker(vision: vision)
     }
 
     /// Hands `frame` over (a reduced copy) and returns the newest look; rethrows the vision's failure.

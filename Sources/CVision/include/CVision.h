@@ -281,6 +281,24 @@ cvision_status cvision_bokeh_render(cvision_bokeh *renderer, const cvision_pictu
 /** Frees a renderer (null is ignored). */
 void cvision_bokeh_free(cvision_bokeh *renderer);
 
+typedef struct cvision_flow cvision_flow;
+
+/** A tracker between detections (it keeps the previous picture, reduced). */
+cvision_status cvision_flow_open(cvision_flow **out, char *message, size_t message_size);
+
+/**
+ * Moves each of `count` boxes (x, y, width, height as shares of the picture, 4 floats each, in
+ * place) by the optical flow of the points inside it from the previous picture given to this
+ * tracker to `picture` (yuv420p or grey; reduced to at most 320 wide): the median motion of up
+ * to 40 corners followed by pyramidal Lucas-Kanade. A box with too few followed points, and
+ * every box on the first picture or after a change of size, stays where it was.
+ */
+cvision_status cvision_flow_track(cvision_flow *flow, const cvision_picture *picture, float *boxes, int32_t count,
+                                  char *message, size_t message_size);
+
+/** Frees a tracker (null is ignored). */
+void cvision_flow_free(cvision_flow *flow);
+
 /**
  * The person matte of `picture` at `width` x `height` (the layer map's size; 0...255 into
  * `matte`, `width` bytes a row): the segmentation network at 256x256, enlarged and refined by
