@@ -79,6 +79,9 @@ public final class CinematicRecording: @unchecked Sendable {
     /// The camera, once the recording runs (for the controls).
     public var camera: CinematicCamera? { running.withLock { $0?.camera } }
 
+    /// The source seen through the camera, once the recording runs (for the controls and stills).
+    public var source: CinematicSource? { running.withLock { $0 } }
+
     /// Whether ``run()`` has returned (or could not start).
     public var isFinished: Bool { finished.withLock { $0 } }
 

@@ -22,6 +22,7 @@ public final class CinematicSource: CaptureSource, @unchecked Sendable {
     private let renders: Bool
     private let onFrame: @Sendable (CinematicFrame) -> Void
     private let dropped = Locked(0)
+    private let stills = HandOff<VideoFrame>()
 
     /// `inner` seen through `camera`; `onFrame` hears every processed picture (on the thread
     /// that called ``run(_:)``, just before the picture is delivered). With `renders` false the
@@ -72,13 +73,24 @@ public final class CinematicSource: CaptureSource, @unchecked Sendable {
                 continue
             }
             let picture = try converter.convert(frame)
-            onFrame(try camera.process(picture, render: renders))
+            let result = try camera.process(picture, render: renders)
+            onFrame(result)
+            try stills.offer {
+                if renders { return picture }
+                let copy = try converter.convert(picture)
+                try camera.render(copy, as: result)
+                return copy
+            }
             try deliver(.video(picture))
         }
         if let error = capture.error { throw error }
     }
 
     public func stop() { inner.stop() }
+
+    /// The next picture with the blur (a rendered copy when the pictures go on unblurred), or
+    /// nil when none comes within `timeout` seconds: a still (any thread).
+    public func still(timeout: Double) -> VideoFrame? { stills.next(timeout: timeout) }
 }
 
 extension CinematicFrame {

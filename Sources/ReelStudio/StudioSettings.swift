@@ -1,5 +1,6 @@
 import Foundation
 import ReelBooks
+import ReelCinematic
 import ReelCore
 import ReelHTTP
 import ReelMedia
@@ -97,7 +98,7 @@ public struct StudioSettings: Sendable {
     /// `reel/cinematic` in the XDG videos folder.
     public var cinematicFolder: String { folders.videos + "/reel/cinematic" }
     /// Where the cinematic page's stills go: `reel/cinematic` in the XDG pictures folder.
-    public var cinematicStillsFolder: String { folders.pictures + "/reel/cinematic" }
+    public var cinematicStillsFolder: String { CinematicStill.defaultFolder(folders) }
 
     /// ``exportFolder``, or its default.
     var exportsFolder: String { exportFolder ?? folders.videos + "/reel" }

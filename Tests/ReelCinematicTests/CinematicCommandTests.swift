@@ -22,8 +22,10 @@ struct CinematicCommandTests {
         let folder = try TemporaryDirectory()
         defer { folder.cleanup() }
         let scene = try CinematicCameraTests.makeScene(in: folder), output = folder.path("out.mp4")
+        let pictures = folder.path("pictures")
         let run = try ReelBinary.run(["cinematic", "--source", "file:" + scene, "--output", output, "--fast", "--aperture", "2"],
-                                     input: "aperture 2.8\nsubject 99 strong\naperture 30\ntap 2 2\n")
+                                     environment: ["XDG_PICTURES_DIR": pictures],
+                                     input: "aperture 2.8\nsubject 99 strong\naperture 30\ntap 2 2\nstill\n")
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("10 pictures"), "\(run.stdout)")
         #expect(run.stderr.contains("ok: aperture 2.8"))
@@ -43,6 +45,14 @@ struct CinematicCommandTests {
         let fx = 570..<610, fy = 200..<260
         let kept = CinematicCameraTests.detail(after, x: fx, y: fy) / CinematicCameraTests.detail(before, x: fx, y: fy)
         #expect(kept > 0.7, "the face keeps \(kept) of its detail")
+
+        // `still`: a picture with the blur, whole size, in ~/Pictures/reel/cinematic.
+        let stills = try FileManager.default.contentsOfDirectory(atPath: pictures + "/reel/cinematic")
+        #expect(stills.count == 1 && run.stderr.contains("still: \(pictures)/reel/cinematic/\(stills.first ?? "")"), "\(run.stderr)")
+        let still = try Self.luma(of: pictures + "/reel/cinematic/" + (stills.first ?? ""), picture: 0)
+        try #require(still.count == 1280 * 720)
+        let stillShare = CinematicCameraTests.spread(still, x: bx, y: by) / CinematicCameraTests.spread(try Self.luma(of: scene, picture: 0), x: bx, y: by)
+        #expect(stillShare < 0.3, "the still's background keeps \(stillShare) of its noise")
     }
 
     @Test("refusals: an f-number out of range, a focus that is no focus, an output that exists — usage errors, nothing written")

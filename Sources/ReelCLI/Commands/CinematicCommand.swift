@@ -33,7 +33,8 @@ enum CinematicCommand {
             suggests (a layered 2.5-D estimate: the camera measures no depth), the background at 4 m, \
             and the picture is blurred by each layer's distance from the focus, as a 50 mm lens at the \
             chosen f-number would. Focus changes rack smoothly (0.8 s). While it runs, type commands on \
-            standard input, one per line: \(CinematicControl.usage), or stop. The status line shows the \
+            standard input, one per line: \(CinematicControl.usage); still (the next picture with the blur \
+            as a JPEG in ~/Pictures/reel/cinematic); or stop. The status line shows the \
             subjects (* the focused one, ** strong), the focus, the aperture and a low-light warning. \
             The file is fragmented MP4: what was written stays playable after a crash. With --live-origin \
             the same pictures are streamed as `reel live` streams them. Needs the models \
@@ -68,7 +69,7 @@ enum CinematicCommand {
             recording.requestStop(reason: signal == SIGINT ? "interrupted (Ctrl-C)" : "terminated (SIGTERM)")
         }
         defer { signals.cancel() }
-        readControls(camera: { recording.camera }, finished: { recording.isFinished },
+        readControls(source: { recording.source }, finished: { recording.isFinished },
                      stop: { recording.requestStop(reason: $0) }, say: { printer.emit($0, toError: true) })
         let report = await Task.detached { recording.run() }.value
         printer.endStatus()
@@ -97,20 +98,22 @@ enum CinematicCommand {
         } catch let error as LiveSettings.Error {
             throw arguments.refused("\(error)")
         }
-        let said = Locked<String?>(nil)
+        let said = Locked<String?>(nil), source = Locked<CinematicSource?>(nil)
         let fast = settings.fast
         let session = LiveSession(settings: live, reporter: reporter) { opened in
-            CinematicSource(opened, camera: camera, realTime: !fast) { frame in
+            let seen = CinematicSource(opened, camera: camera, realTime: !fast) { frame in
                 let text = frame.statusText
                 if said.withLock({ old in defer { old = text }; return old != text }) { reporter.info("cinematic: " + text) }
             }
+            source.withLock { $0 = seen }
+            return seen
         }
         let signals = SignalTrap(signals: [SIGINT, SIGTERM]) { signal in
             session.requestStop(reason: signal == SIGINT ? "interrupted (Ctrl-C)" : "terminated (SIGTERM)")
         }
         defer { signals.cancel() }
         let ended = Locked(false)
-        readControls(camera: { camera }, finished: { ended.withLock { $0 } }, stop: { session.requestStop(reason: $0) },
+        readControls(source: { source.withLock { $0 } }, finished: { ended.withLock { $0 } }, stop: { session.requestStop(reason: $0) },
                      say: { reporter.info($0) })
         let report = await session.run()
         ended.withLock { $0 = true }
@@ -147,22 +150,28 @@ enum CinematicCommand {
     }
 
     /// Commands on standard input, a line each, applied to the running camera (a command that
-    /// comes before the camera runs waits for it); `say` reports each one's outcome.
-    static func readControls(camera: @escaping @Sendable () -> CinematicCamera?, finished: @escaping @Sendable () -> Bool,
+    /// comes before the camera runs waits for it); `still` saves the next picture with the blur
+    /// (``CinematicStill``, in ``CinematicStill/defaultFolder(_:)``); `say` reports each one's outcome.
+    static func readControls(source: @escaping @Sendable () -> CinematicSource?, finished: @escaping @Sendable () -> Bool,
                              stop: @escaping @Sendable (String) -> Void, say: @escaping @Sendable (String) -> Void) {
         let thread = Thread {
             while let line = readLine() {
                 let trimmed = line.trimmingCharacters(in: .whitespaces)
                 if trimmed.isEmpty { continue }
-                if ["stop", "q", "quit"].contains(trimmed.lowercased()) {
+                let word = trimmed.lowercased()
+                if ["stop", "q", "quit"].contains(word) {
                     stop("stopped from standard input")
                     continue
                 }
                 do {
-                    let control = try CinematicControl(parsing: trimmed)
-                    while camera() == nil && !finished() { usleep(20_000) }
-                    guard let running = camera() else { return }
-                    say(running.apply(control).map { "'\(trimmed)': \($0)" } ?? "ok: \(trimmed)")
+                    let control = word == "still" ? nil : try CinematicControl(parsing: trimmed)
+                    while source() == nil && !finished() { usleep(20_000) }
+                    guard let running = source() else { return }
+                    guard let control else {
+                        say(still(from: running))
+                        continue
+                    }
+                    say(running.camera.apply(control).map { "'\(trimmed)': \($0)" } ?? "ok: \(trimmed)")
                 } catch {
                     say("\(error)")
                 }
@@ -170,6 +179,18 @@ enum CinematicCommand {
         }
         thread.name = "reel.stdin"
         thread.start()
+    }
+
+    /// Saves the source's next picture with the blur as a still; what happened, in words.
+    static func still(from source: CinematicSource) -> String {
+        guard let frame = source.still(timeout: 5) else { return "'still': no picture came within 5 s; no still was taken" }
+        let folder = CinematicStill.defaultFolder(UserFolders.current)
+        do {
+            let saved = try CinematicStill.save(frame, in: folder)
+            return "still: \(folder)/\(saved.name) (\(frame.width)x\(frame.height), \(saved.bytes / 1024) KB)"
+        } catch {
+            return "'still': \(ErrorSentence.reason(error)); no still was taken"
+        }
     }
 
     /// The summary; exit 0 when the recording ended as asked, 1 when it failed.

@@ -44,7 +44,7 @@ final class StudioCinematic: Sendable {
     private let state = Locked(State())
     private let ticking = NSLock()
     let clip = ClipSlot()
-    private let shutter = FrameHandOff()
+    private let shutter = HandOff<VideoFrame>()
     private let camera: StudioCamera
     let settings: StudioSettings
     let events: StudioEvents
@@ -113,7 +113,7 @@ final class StudioCinematic: Sendable {
                 state.format = cinematic.format
             }
             return cinematic
-        }, shape: { [weak self] frame in self?.shown(frame) }, tap: { [weak self] frame in self?.shutter.offer(frame) })
+        }, shape: { [weak self] frame in self?.shown(frame) }, tap: { [weak self] frame in self?.shutter.offer { frame } })
         state.withLock { state in
             state.capture = capture
             state.source = source.text
@@ -221,19 +221,15 @@ final class StudioCinematic: Sendable {
         defer { state.withLock { $0.waiting -= 1 } }
         tick()
         guard let frame = shutter.next(timeout: settings.shutterTimeout) else { throw noPicture("no still was taken") }
-        let folder = settings.cinematicStillsFolder
-        let jpeg: [UInt8]
-        do {
-            jpeg = try JPEGEncoder(width: frame.width, height: frame.height, quality: 2).encode(frame)
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let saved: (name: String, bytes: Int)
+        do { saved = try CinematicStill.save(frame, in: settings.cinematicStillsFolder) } catch let error as FFmpegError {
+            throw StudioRefusal(status: 500, message: "the still could not be encoded: \(error)")
         } catch {
-            throw StudioRefusal(status: 500, message: "the still could not be made: \(error)")
+            throw StudioOverlay.refusal(error)
         }
-        let name = CinematicFileName.free(CinematicFileName.stem(at: Date()), kind: .still) { FileManager.default.fileExists(atPath: folder + "/" + $0) }
-        do { try DurableFile.write(Data(jpeg), to: folder + "/" + name) } catch { throw StudioOverlay.refusal(error) }
         events.publish("cinematic-clips", data: "{}")
         let focus = state.withLock { $0.latest?.statusText }
-        return StillAnswer(name: name, width: frame.width, height: frame.height, bytes: jpeg.count, focus: focus)
+        return StillAnswer(name: saved.name, width: frame.width, height: frame.height, bytes: saved.bytes, focus: focus)
     }
 
     /// The format of the running capture, starting it and waiting for its first picture when needed.

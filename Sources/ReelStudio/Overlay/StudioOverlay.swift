@@ -61,7 +61,7 @@ final class StudioOverlay: Sendable {
     private let state = Locked(State())
     /// One tick at a time (a tick may stop a capture and wait for it).
     private let ticking = NSLock()
-    private let shutter = FrameHandOff()
+    private let shutter = HandOff<VideoFrame>()
     private let camera: StudioCamera
     private let library: StudioLibrary
     private let settings: StudioSettings
@@ -147,7 +147,7 @@ final class StudioOverlay: Sendable {
             return state.pictureSize != size
         }
         if changed { publish() }
-        shutter.offer(frame)
+        shutter.offer { frame }
     }
 
     /// Stops the capture and gives the source back.
@@ -361,42 +361,6 @@ extension StudioOverlay {
         if noSpace { return StudioRefusal(status: 507, message: text + " (nothing was kept)") }
         if error is DurableFile.Error || error is OverlayGallery.Error || error is CocoaError { return StudioRefusal(status: 500, message: text) }
         return StudioRefusal(status: 422, message: text)
-    }
-}
-
-/// Hands the capture's next picture to the shots waiting for one (none kept otherwise: a
-/// camera's frame is not held longer than a shot needs it).
-final class FrameHandOff: @unchecked Sendable {
-    // Every field is touched only with `condition` held.
-    private let condition = NSCondition()
-    private var waiting = 0
-    private var frame: VideoFrame?
-    private var generation = 0
-
-    /// Offers a picture (from the capture thread); kept only while a shot waits.
-    func offer(_ frame: VideoFrame) {
-        condition.withLock {
-            guard waiting > 0 else { return }
-            self.frame = frame
-            generation += 1
-            condition.broadcast()
-        }
-    }
-
-    /// The first picture offered after this call, or nil after `timeout` seconds.
-    func next(timeout: Double) -> VideoFrame? {
-        condition.withLock {
-            waiting += 1
-            defer {
-                waiting -= 1
-                if waiting == 0 { frame = nil }
-            }
-            let start = generation, deadline = Date(timeIntervalSinceNow: timeout)
-            while generation == start {
-                if !condition.wait(until: deadline) { break }
-            }
-            return generation == start ? nil : frame
-        }
     }
 }
 
