@@ -13,13 +13,13 @@ import Testing
 struct StudioCinematicTests {
     static let width = 640, height = 360
 
-    /// 6 s at 10 fps: the astronaut over a noise texture (the same noise in every picture).
-    static func scene(in folder: TemporaryDirectory) throws -> String {
+    /// `seconds` at 10 fps: the astronaut over a noise texture (the same noise in every picture).
+    static func scene(in folder: TemporaryDirectory, seconds: Int = 6) throws -> String {
         let path = folder.path("scene.mp4")
-        let filter = "color=c=gray:s=\(width)x\(height):r=10:d=6,noise=alls=40:all_seed=7[bg];"
+        let filter = "color=c=gray:s=\(width)x\(height):r=10:d=\(seconds),noise=alls=40:all_seed=7[bg];"
             + "[0:v]scale=300:300[person];[bg][person]overlay=170:30:shortest=1,format=yuv420p"
         let run = try Subprocess.run("ffmpeg", ["-loglevel", "error", "-y", "-loop", "1", "-i", TestPhotos.astronautPath, "-filter_complex", filter,
-                                                "-frames:v", "60", "-c:v", "libx264", "-qp", "0", "-preset", "ultrafast", path])
+                                                "-frames:v", "\(seconds * 10)", "-c:v", "libx264", "-qp", "0", "-preset", "ultrafast", path])
         try #require(run.status == 0, "ffmpeg could not make the scene: \(run.stderr)")
         return path
     }
@@ -168,6 +168,42 @@ struct StudioCinematicTests {
             // picture's background keeps its noise, where the recording's focus blurred it.
             let sharp = Self.backgroundSpread(try Self.luma(refocused, picture: pictures - 1))
             #expect(sharp > 0.6 * original, "the refocused background keeps \(sharp) of \(original)")
+        }
+    }
+
+    @Test("a disk that fills up under a clip: the clip ends saying so, every fragment written before stays playable, the preview goes on")
+    func fullDisk() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanup() }
+        let scene = try Self.scene(in: folder, seconds: 30)
+        // 640x360 noise at CRF 16: a 1 MB disk holds a fragment or two.
+        let disk = try PrivateDisk(bytes: 1 << 20)
+        defer { disk.stop() }
+        try await withStudio(configure: { settings in
+            Self.configure(&settings, scene: scene)
+            settings.folders = XDGDirectories(environment: ["XDG_DATA_HOME": settings.folders.data, "XDG_STATE_HOME": settings.folders.state,
+                                                            "XDG_CACHE_HOME": settings.folders.cache, "XDG_VIDEOS_DIR": disk.path],
+                                              accountHome: settings.folders.home)
+        }) { studio in
+            let cookie = try studio.signIn()
+            let preview = try BackgroundProcess("/usr/bin/curl", ["-s", "-o", "/dev/null", "--max-time", "60", "-H", "Cookie: \(cookie)",
+                                                                studio.base + "/api/cinematic/preview"])
+            defer { preview.send(SIGTERM) }
+            let started = try studio.post("/api/cinematic/record", json: #"{"editable":true}"#, cookie: cookie)
+            #expect(started.status == 201, "\(started.text)")
+            let clip = try await eventually("the clip ended by the full disk", within: 30) { () -> [String: Any]? in
+                let clip = (try? Self.json(try studio.api([studio.base + "/api/cinematic"])))?["clip"] as? [String: Any]
+                return clip?["recording"] as? Bool == false ? clip : nil
+            }
+            #expect((clip["problem"] as? String)?.contains("the disk is full") == true, "\(clip)")
+            let name = try #require(clip["name"] as? String)
+            let kept = try Self.frames(studio.server.settings.cinematicFolder + "/" + name)
+            #expect(kept >= 10, "the fragments written before stay playable: \(kept) pictures")
+            let frames = (try Self.json(try studio.api([studio.base + "/api/cinematic"])))["frames"] as? Int ?? 0
+            try await eventually("the preview going on") { () -> Bool? in
+                ((try? Self.json(try studio.api([studio.base + "/api/cinematic"])))?["frames"] as? Int ?? 0) > frames + 5 ? true : nil
+            }
+            #expect(try studio.post("/api/cinematic/record/stop", cookie: cookie).status == 409)
         }
     }
 

@@ -195,9 +195,11 @@ final class StudioCinematic: Sendable {
         }
         var silent = format
         silent.audio = nil  // the preview's capture hands on pictures only
-        do { try clip.start(path: folder + "/" + name, format: silent, editable: editable) } catch {
-            throw StudioOverlay.refusal(error)
+        let started: Bool
+        do { started = try clip.start(path: folder + "/" + name, format: silent, editable: editable) } catch {
+            throw ClipSlot.isNoSpace(error) ? StudioRefusal(status: 507, message: "the disk is full: no clip was started") : StudioOverlay.refusal(error)
         }
+        guard started else { throw StudioRefusal(status: 409, message: "a clip is being recorded: stop it first") }
         events.publish("cinematic-clips", data: "{}")
         return publish()
     }
@@ -278,7 +280,6 @@ final class ClipSlot: @unchecked Sendable {
     // Every field is touched only with `lock` held.
     private let lock = NSLock()
     private var writer: CinematicClipWriter?
-    private var started: Date?
     private var last: ClipAnswer?
     private let copier = Locked<PictureConverter?>(nil)
 
@@ -293,13 +294,20 @@ final class ClipSlot: @unchecked Sendable {
         }
     }
 
-    func start(path: String, format: CaptureFormat, editable: Bool) throws {
+    /// Starts a clip at `path`; false when one records already.
+    func start(path: String, format: CaptureFormat, editable: Bool) throws -> Bool {
         try lock.withLock {
-            guard writer == nil else { return }
+            guard writer == nil else { return false }
             writer = try CinematicClipWriter(path: path, format: format, editable: editable)
-            started = Date()
             last = nil
+            return true
         }
+    }
+
+    /// Whether `error` says the disk is full (from the encoder's muxer or a durable write).
+    static func isNoSpace(_ error: any Error) -> Bool {
+        if let error = error as? FFmpegError { return error.code == -ENOSPC || error.code == -EDQUOT }
+        return (error as? DurableFile.Error)?.isNoSpace == true
     }
 
     /// Records `frame` into the clip (if one records) and returns the picture to show, `draw`n
@@ -323,9 +331,7 @@ final class ClipSlot: @unchecked Sendable {
                     try writer.appendVideo(frame, pts: pts, result: nil)
                 }
             } catch {
-                let full = (error as? FFmpegError).map { $0.code == -ENOSPC || $0.code == -EDQUOT } ?? false
-                    || (error as? DurableFile.Error)?.isNoSpace == true
-                end(problem: full ? "the disk is full: the clip keeps what was written before"
+                end(problem: Self.isNoSpace(error) ? "the disk is full: the clip keeps what was written before"
                                   : "the clip could not be written (\(error)): it keeps what was written before")
             }
             return shown
