@@ -137,7 +137,7 @@ public final class CinematicRefocus: @unchecked Sendable {
         try reader.forEachFrame { decoded in
             guard report.pictures < total else { return false }
             if stopped.withLock({ $0 }) { throw RefocusError.stopped }
-            let (record, layers) = sidecar.records[report.pictures]
+            let record = sidecar.records[report.pictures].record, layers = try sidecar.layers(at: report.pictures)
             let time = record.time, subjects = record.subjects.map(\.subject)
             var wanted = record.wanted
             while let next = keyframes.first, time >= next.time {

@@ -48,12 +48,13 @@ public final class CinematicSidecarWriter {
     }
 }
 
-/// An editable recording's sidecar, read whole.
+/// An editable recording's sidecar, read whole: the records decoded, each layer map kept
+/// run-length encoded (a few kilobytes a picture) and decoded when it is asked for.
 public struct CinematicSidecarFile: Sendable {
     /// The header.
     public let header: CinematicSidecar.Header
-    /// A record and the layers per picture, in order.
-    public let records: [(record: CinematicSidecar.Record, layers: LayerMap)]
+    /// A record and its layer map, encoded, per picture, in order.
+    public let records: [(record: CinematicSidecar.Record, cells: ArraySlice<UInt8>)]
 
     /// Reads the sidecar of `video` (`video.cinematic`), with a clear error when it is missing
     /// or is not one.
@@ -62,9 +63,17 @@ public struct CinematicSidecarFile: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw RefocusError("\(path) is missing: only a recording made with `reel cinematic --editable` can be refocused")
         }
-        let decoded = try CinematicSidecar.decode([UInt8](data))
+        let decoded = try CinematicSidecar.decodeKeepingCells([UInt8](data))
         header = decoded.header
-        records = decoded.records.map { (record: $0.0, layers: $0.1) }
+        records = decoded.records.map { (record: $0.0, cells: $0.1) }
+    }
+
+    /// The layer map of picture `index`.
+    public func layers(at index: Int) throws -> LayerMap {
+        guard let map = LayerMap(runLengthEncoded: records[index].cells, width: header.cellsWidth, height: header.cellsHeight) else {
+            throw RefocusError("the sidecar's layer map \(index + 1) is damaged")
+        }
+        return map
     }
 }
 

@@ -123,6 +123,16 @@ public enum CinematicSidecar {
 
     /// The header and every whole record of `bytes`; a record cut short ends the list.
     public static func decode(_ bytes: [UInt8]) throws(FormatError) -> (header: Header, records: [(Record, LayerMap)]) {
+        let read = try decodeKeepingCells(bytes)
+        return (read.header, read.records.map { record, cells in
+            (record, LayerMap(runLengthEncoded: cells, width: read.header.cellsWidth, height: read.header.cellsHeight)!)
+        })
+    }
+
+    /// The header and the records, each layer map left run-length encoded (a slice of `bytes`)
+    /// but checked: what a long recording's refocus reads, a map decoded per picture as it is
+    /// rendered (decoded whole, a minute of 1080p would hold half a gigabyte of maps).
+    public static func decodeKeepingCells(_ bytes: [UInt8]) throws(FormatError) -> (header: Header, records: [(Record, ArraySlice<UInt8>)]) {
         let magicBytes = Array(magic.utf8)
         guard bytes.count > magicBytes.count, Array(bytes[0..<magicBytes.count]) == magicBytes else {
             throw FormatError(reason: "it does not start with \(magic.trimmingCharacters(in: .newlines))")
@@ -132,14 +142,15 @@ public enum CinematicSidecar {
               header.cellsWidth > 0, header.cellsHeight > 0 else {
             throw FormatError(reason: "its header is unreadable")
         }
-        var records: [(Record, LayerMap)] = []
+        var records: [(Record, ArraySlice<UInt8>)] = []
         var at = end + 1
+        let decoder = JSONDecoder()
         while let (json, afterJSON) = chunk(bytes, at: at), let (cells, next) = chunk(bytes, at: afterJSON) {
-            guard let record = try? JSONDecoder().decode(Record.self, from: Data(json)),
-                  let layers = LayerMap(runLengthEncoded: cells, width: header.cellsWidth, height: header.cellsHeight) else {
+            guard let record = try? decoder.decode(Record.self, from: Data(json)),
+                  LayerMap.isRunLengthEncoded(cells, width: header.cellsWidth, height: header.cellsHeight) else {
                 throw FormatError(reason: "record \(records.count + 1) is damaged")
             }
-            records.append((record, layers))
+            records.append((record, cells))
             at = next
         }
         return (header, records)
@@ -195,6 +206,23 @@ extension LayerMap {
             }
         }
         return out
+    }
+
+    /// Whether `bytes` are a map ``runLengthEncoded()`` wrote for `width` × `height` cells
+    /// (counted, not decoded).
+    public static func isRunLengthEncoded(_ bytes: ArraySlice<UInt8>, width: Int, height: Int) -> Bool {
+        guard width > 0, height > 0, !bytes.isEmpty else { return false }
+        let count = width * height
+        var filled = 0, plane = 0, at = bytes.startIndex + 1
+        while at + 2 <= bytes.endIndex {
+            let run = Int(bytes[at])
+            guard run > 0, plane < 2 else { return false }
+            filled += run
+            if filled > count { return false }
+            if filled == count { plane += 1; filled = 0 }
+            at += 2
+        }
+        return at == bytes.endIndex && plane == 2
     }
 
     /// The map ``runLengthEncoded()`` wrote, for `width` × `height` cells; nil when the bytes
