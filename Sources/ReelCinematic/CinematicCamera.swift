@@ -34,6 +34,8 @@ public struct CinematicFrame: Sendable, Equatable {
     public var lowLight: Bool
     /// The layers rendered.
     public var layers: LayerMap
+    /// Looks a second the vision takes on its own thread (nil: it looks at every picture).
+    public var visionRate: Double? = nil
 }
 
 /// The cinematic camera's work on each picture, in order: look (subjects every
@@ -122,6 +124,16 @@ public final class CinematicCamera: @unchecked Sendable {
 
     // MARK: Pictures (one thread)
 
+    /// Looks a second the vision's own thread may take (``VisionRate``); ignored in line.
+    public func setVisionRate(_ looksPerSecond: Double) {
+        if case let .worker(worker) = looking { worker.minimumInterval = MediaTime(seconds: 1 / looksPerSecond) }
+    }
+
+    private var visionRate: Double? {
+        if case let .worker(worker) = looking { return 1 / worker.minimumInterval.seconds }
+        return nil
+    }
+
     /// Stops the vision's own thread (``VisionPace/ownThread``); the camera takes no more
     /// pictures. Done again when the camera goes away (stopping twice is harmless).
     public func stop() {
@@ -158,7 +170,7 @@ public final class CinematicCamera: @unchecked Sendable {
                                     into: planes.map { BokehRenderer.OutputPlane(base: UnsafeMutableRawPointer($0.base), stride: $0.stride) })
             }
             return CinematicFrame(time: time, subjects: subjects, decision: decision, styles: styles, focalDioptres: focal,
-                                  aperture: aperture, lowLight: lowLight, layers: layers)
+                                  aperture: aperture, lowLight: lowLight, layers: layers, visionRate: visionRate)
         }
     }
 

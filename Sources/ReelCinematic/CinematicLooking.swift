@@ -59,8 +59,10 @@ final class VisionWorker: @unchecked Sendable {
     /// The widest picture the vision looks at (its models work at 256 and 320; the matte's
     /// guide at the map's size, a quarter of the picture's width).
     static let maxWidth = 640
-    /// The most looks a second: 15, half of 30 fps (more would take the CPU the pictures need).
-    static let minimumInterval = MediaTime(value: 1, timescale: 15)
+    /// The shortest time between two looks: 1/15 s at first (half of 30 fps: more would take
+    /// the CPU the pictures need), longer while the pictures do not keep up (``VisionRate``).
+    /// Used by the picture thread only.
+    var minimumInterval = VisionRate().interval
 
     private let looker: Looker
     private let slot = ConsumerQueue<(VideoFrame, (width: Int, height: Int))>(name: "cinematic vision", capacity: 1, policy: .dropOldest) { _ in true }
@@ -79,7 +81,7 @@ final class VisionWorker: @unchecked Sendable {
         if let error = failure.withLock({ $0 }) { throw error }
         startIfNeeded()
         let time = frame.captureTime
-        if let lastHanded, time >= lastHanded, time - lastHanded < Self.minimumInterval { return newest.withLock { $0 } }
+        if let lastHanded, time >= lastHanded, time - lastHanded < minimumInterval { return newest.withLock { $0 } }
         lastHanded = time
         let width = min(frame.width, Self.maxWidth) & ~1
         let height = max(2, Int((Double(frame.height) * Double(width) / Double(frame.width) / 2).rounded()) * 2)

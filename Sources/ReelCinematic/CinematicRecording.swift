@@ -43,6 +43,8 @@ public struct CinematicRecordingReport: Sendable {
     public var pictures = 0
     /// Pictures dropped because the camera's work was behind real time.
     public var dropped = 0
+    /// The fewest looks a second the vision was slowed to (``VisionRate``; 15 when never).
+    public var lowestVisionRate = VisionRate.steps[0]
     /// The length written, in seconds.
     public var seconds = 0.0
     /// Why it could not start or stopped early; nil when it ended as asked.
@@ -115,6 +117,7 @@ public final class CinematicRecording: @unchecked Sendable {
         report.pictures = clip.pictures
         report.seconds = clip.seconds
         report.dropped = source.droppedPictures
+        report.lowestVisionRate = source.lowestVisionRate
         report.stopReason = stopReason.withLock { $0 } ?? report.stopReason ?? "the source ended"
         report.wroteFile = report.pictures > 0
         return report

@@ -23,6 +23,7 @@ public final class CinematicSource: CaptureSource, @unchecked Sendable {
     private let onFrame: @Sendable (CinematicFrame) -> Void
     private let dropped = Locked(0)
     private let stills = HandOff<VideoFrame>()
+    private let rate = Locked(VisionRate())
 
     /// `inner` seen through `camera`; `onFrame` hears every processed picture (on the thread
     /// that called ``run(_:)``, just before the picture is delivered). With `renders` false the
@@ -49,6 +50,9 @@ public final class CinematicSource: CaptureSource, @unchecked Sendable {
     /// Pictures dropped because the camera's work was behind real time.
     public var droppedPictures: Int { dropped.withLock { $0 } }
 
+    /// The fewest looks a second the vision was slowed to (15 when it never was).
+    public var lowestVisionRate: Double { rate.withLock { $0.lowest } }
+
     public func run(_ deliver: (CaptureSample) throws -> Void) throws {
         let queue = ConsumerQueue<CaptureSample>(name: "cinematic", capacity: realTime ? 2 : 4,
                                                  policy: realTime ? .dropOldest : .neverDrop) { $0.isDroppable }
@@ -73,6 +77,7 @@ public final class CinematicSource: CaptureSource, @unchecked Sendable {
                 continue
             }
             let picture = try converter.convert(frame)
+            if realTime { ease(at: picture.captureTime) }
             let result = try camera.process(picture, render: renders)
             onFrame(result)
             try stills.offer {
@@ -87,6 +92,14 @@ public final class CinematicSource: CaptureSource, @unchecked Sendable {
     }
 
     public func stop() { inner.stop() }
+
+    /// The degradation policy (``VisionRate``): while pictures are dropped the vision looks less
+    /// often, and more often again once they keep up.
+    private func ease(at time: MediaTime) {
+        let count = droppedPictures
+        let changed = rate.withLock { rate -> Double? in rate.update(dropped: count, at: time) ? rate.looksPerSecond : nil }
+        if let changed { camera.setVisionRate(changed) }
+    }
 
     /// The next picture with the blur (a rendered copy when the pictures go on unblurred), or
     /// nil when none comes within `timeout` seconds: a still (any thread).
@@ -110,7 +123,8 @@ extension CinematicFrame {
         case let .fixed(x, y, _)?: focus = String(format: "fixed at %.2f,%.2f", x, y)
         }
         if let focalDioptres { focus += focalDioptres > 0 ? String(format: " at %.2f m", 1 / focalDioptres) : " at infinity" }
-        return "subjects \(list) · focus \(focus) · \(aperture)" + (lowLight ? " · NOT ENOUGH LIGHT" : "")
+        let eased = visionRate.flatMap { $0 < VisionRate.steps[0] - 0.01 ? String(format: " · vision %g/s (behind real time)", $0) : nil } ?? ""
+        return "subjects \(list) · focus \(focus) · \(aperture)" + (lowLight ? " · NOT ENOUGH LIGHT" : "") + eased
     }
 }
 

@@ -202,12 +202,18 @@ enum CinematicCommand {
             }
             return 1
         }
-        let dropped = report.dropped > 0 ? ", \(report.dropped) dropped: the camera's work was behind real time" : ""
-        printer.emit("wrote \(settings.output): \(report.pictures) pictures, \(String(format: "%.1f", report.seconds)) s\(dropped) (\(report.stopReason ?? "done"))",
-                     toError: false)
+        var line = "wrote \(settings.output): \(report.pictures) pictures, \(String(format: "%.1f", report.seconds)) s (\(report.stopReason ?? "done"))"
+        if !settings.fast {
+            line += report.dropped == 0 ? "; none dropped" : "; \(report.dropped) of \(report.pictures + report.dropped) dropped: the camera's work was behind real time"
+            if report.lowestVisionRate < VisionRate.steps[0] {
+                line += String(format: "; the vision was slowed to %g looks a second to keep up", report.lowestVisionRate)
+            }
+        }
+        printer.emit(line, toError: false)
         if settings.editable {
             printer.emit("unblurred, with its layers and focus decisions in \(CinematicSidecarWriter.path(forVideo: settings.output)): "
-                         + "reel refocus \(settings.output) --at SECONDS --subject ID -o OUT.mp4", toError: false)
+                         + "reel refocus \(settings.output) --at SECONDS (--subject ID | --point X,Y) -o OUT.mp4 "
+                         + "(the subjects' ids are on the status line; the studio's refocus editor shows them)", toError: false)
         }
         return 0
     }

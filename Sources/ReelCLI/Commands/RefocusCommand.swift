@@ -33,8 +33,9 @@ enum RefocusCommand {
         let settings = try settings(arguments)
         FFmpegLog.configure(level: .error)
         let printer = StatusLinePrinter(period: 5)
+        let started = Date()
         let refocus = CinematicRefocus(settings: settings) { done, total in
-            printer.status("refocusing: \(done) of \(total) pictures", elapsed: Double(done) / 6)
+            printer.status("refocusing: \(done) of \(total) pictures", elapsed: Date().timeIntervalSince(started))
         }
         do {
             let report = try await Task.detached { try refocus.run() }.value
