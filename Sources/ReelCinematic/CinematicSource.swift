@@ -8,7 +8,8 @@ import ReelRuntime
 /// takes it — `reel cinematic`'s file writer, `reel live` — so the effect is streamed and
 /// recorded by the pipelines that already exist.
 ///
-/// The inner source runs on its own thread ("reel.cinematic.capture") into a short queue; the
+/// The inner source runs on its own thread ("reel.cinematic.capture") into a short queue
+/// (``realTimeSlack``); the
 /// thread that calls ``run(_:)`` converts, processes and delivers. In real time, when the
 /// camera's work falls behind, the oldest waiting picture is dropped (counted in
 /// ``droppedPictures``, never audio); with `realTime` false (a file as fast as it goes)
@@ -37,6 +38,11 @@ public final class CinematicSource: CaptureSource, @unchecked Sendable {
         self.onFrame = onFrame
     }
 
+    /// Samples that may wait in real time before the oldest is dropped: about a quarter second of
+    /// 30 fps pictures (and their sound), so a burst of work (the encoder, a look) is caught up
+    /// instead of dropped; a camera that is behind for longer still loses pictures, counted.
+    public static let realTimeSlack = 8
+
     /// The inner source's format, at an even size (the pictures are converted to yuv420p).
     public var format: CaptureFormat {
         var format = inner.format
@@ -54,7 +60,7 @@ public final class CinematicSource: CaptureSource, @unchecked Sendable {
     public var lowestVisionRate: Double { rate.withLock { $0.lowest } }
 
     public func run(_ deliver: (CaptureSample) throws -> Void) throws {
-        let queue = ConsumerQueue<CaptureSample>(name: "cinematic", capacity: realTime ? 2 : 4,
+        let queue = ConsumerQueue<CaptureSample>(name: "cinematic", capacity: realTime ? Self.realTimeSlack : 4,
                                                  policy: realTime ? .dropOldest : .neverDrop) { $0.isDroppable }
         let inner = self.inner, dropped = self.dropped
         let capture = WorkerThread.run(name: "reel.cinematic.capture") {
