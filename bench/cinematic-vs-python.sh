@@ -23,18 +23,9 @@ length=${SECONDS_OF_CLIP:-20}
 model=${REEL_MODELS_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/reel/models}/selfie_segmentation.onnx
 [ -r "$model" ] || fail "segmentation model $model missing: run scripts/fetch-segmentation-model.sh"
 "$py" -c "import cv2, numpy" 2>/dev/null || fail "$py has no cv2/numpy: install python3-opencv (make setup)"
-photo=$root/Tests/Fixtures/astronaut.png
 
-# A webcam-like picture: a still, finely textured background (noise drawn once), the astronaut
-# swaying from side to side over it, and a little sensor noise on every picture.
-clip=$cache/cinematic-v2-${length}s.mp4
-if [ ! -f "$clip" ]; then
-    say "making the ${length} s 720p30 clip (the astronaut swaying over a still texture, sensor noise)"
-    ffmpeg -loglevel error -y -loop 1 -i "$photo" -filter_complex \
-        "color=c=gray:s=1280x720:r=30:d=$length,noise=alls=40:all_seed=7[bg];[0:v]scale=600:600[p];[bg][p]overlay=x='340+60*sin(t)':y=120:shortest=1,noise=alls=4:allf=t,format=yuv420p" \
-        -c:v libx264 -crf 18 -preset veryfast "$clip.part.mp4"
-    mv "$clip.part.mp4" "$clip"
-fi
+# A webcam-like picture: the astronaut swaying over a still texture, a little sensor noise.
+clip=$(cinematic_clip 720 "$length")
 pictures=$((length * 30))
 
 reel_fps=() peer_fps=() reel_cpu=() peer_cpu=()
