@@ -86,7 +86,8 @@ public final class CinematicSource: CaptureSource, @unchecked Sendable {
             if realTime { ease(at: picture.captureTime) }
             let result = try camera.process(picture, render: renders)
             onFrame(result)
-            try stills.offer {
+            // A still that cannot be drawn waits for the next picture; the recording goes on.
+            try? stills.offer {
                 if renders { return picture }
                 let copy = try converter.convert(picture)
                 try camera.render(copy, as: result)
