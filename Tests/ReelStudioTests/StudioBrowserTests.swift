@@ -71,7 +71,7 @@ struct StudioBrowserTests {
                     return [...document.querySelectorAll('button, input, select, textarea, a[href]')]
                       .filter((e) => !e.disabled && e.offsetParent !== null && (e.type !== 'radio' || e.checked)).map((e) => e.id)
                     """).array?.compactMap(\.string) ?? []
-                #expect(controls == ["nav-record", "nav-live", "nav-overlay", "nav-library", "nav-stats", "nav-materials", "nav-exports", "nav-backup", "sign-out", "source-choice", "mode-timelapse", "interval", "title", "tags", "start"])
+                #expect(controls == ["nav-record", "nav-live", "nav-overlay", "nav-cinematic", "nav-library", "nav-stats", "nav-materials", "nav-exports", "nav-backup", "sign-out", "source-choice", "mode-timelapse", "interval", "title", "tags", "start"])
                 var reached: [String] = []
                 for _ in controls {
                     try await browser.pressKeys(WebDriver.Key.tab)
@@ -79,10 +79,10 @@ struct StudioBrowserTests {
                 }
                 #expect(reached == controls, "Tab walks the controls in document order")
 
-                // Sign-out comes after the eight views: from a fresh page, Tab ×9 then Enter.
+                // Sign-out comes after the nine views: from a fresh page, Tab ×10 then Enter.
                 try await browser.navigate(to: studio.base + "/")
                 try await browser.waitUntil(script: "return document.getElementById('connection').dataset.state === 'live'")
-                for _ in 0..<9 { try await browser.pressKeys(WebDriver.Key.tab) }
+                for _ in 0..<10 { try await browser.pressKeys(WebDriver.Key.tab) }
                 #expect(try await browser.activeElement.attribute("id") == "sign-out")
                 try await browser.pressKeys(WebDriver.Key.enter)
                 try await browser.waitUntil(script: "return !document.getElementById('signed-out').hidden")

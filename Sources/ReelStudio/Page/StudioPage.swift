@@ -234,7 +234,7 @@ enum StudioPage {
               <div class="row">
                 <button id="cinematic-render" type="button" class="primary">Render refocused clip</button>
                 <button id="cinematic-render-stop" type="button" hidden>Stop</button>
-                <progress id="cinematic-render-progress" max="1" value="0" hidden></progress>
+                <progress id="cinematic-render-progress" max="1" value="0" aria-label="Refocus rendering" hidden></progress>
                 <button id="cinematic-editor-close" type="button" class="quiet">Close</button>
               </div>
               <p id="cinematic-editor-message" class="message" role="status" aria-live="polite"></p>
