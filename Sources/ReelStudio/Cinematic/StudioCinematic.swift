@@ -289,8 +289,7 @@ final class ClipSlot: @unchecked Sendable {
     var answer: ClipAnswer? {
         lock.withLock {
             guard let writer else { return last }
-            return ClipAnswer(name: (writer.path as NSString).lastPathComponent, editable: writer.editable, recording: true,
-                              seconds: writer.seconds, pictures: writer.pictures, problem: nil)
+            return ClipAnswer(writer, recording: true, problem: nil)
         }
     }
 
@@ -351,8 +350,7 @@ final class ClipSlot: @unchecked Sendable {
             writer.abandon()
             problem = problem ?? "the clip could not be closed cleanly (\(error)): what was written stays playable"
         }
-        last = ClipAnswer(name: (writer.path as NSString).lastPathComponent, editable: writer.editable, recording: false,
-                          seconds: writer.seconds, pictures: writer.pictures, problem: problem)
+        last = ClipAnswer(writer, recording: false, problem: problem)
         self.writer = nil
     }
 
@@ -432,6 +430,15 @@ struct ClipAnswer: Encodable, Sendable {
     var pictures: Int
     /// Why it ended early (the source vanished, the disk filled up).
     var problem: String?
+
+    init(_ writer: CinematicClipWriter, recording: Bool, problem: String?) {
+        name = (writer.path as NSString).lastPathComponent
+        editable = writer.editable
+        self.recording = recording
+        seconds = writer.seconds
+        pictures = writer.pictures
+        self.problem = problem
+    }
 }
 
 /// `POST /api/cinematic/still`'s answer.
