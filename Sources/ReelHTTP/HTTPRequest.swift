@@ -15,8 +15,11 @@ public final class HTTPRequest: @unchecked Sendable {
     public let method: String
     /// The path as received, still percent-encoded (each service decodes and checks it).
     public let path: String
-    /// The client's address (`127.0.0.1`, `::1`), or `-`.
+    /// The client's address (`127.0.0.1`, `::1`), or `-`: the socket's peer, or behind a
+    /// trusted proxy the address it forwarded for (``ReelCore/ForwardedClient``).
     public let client: String
+    /// The socket's peer (a trusted proxy's own address when ``client`` was forwarded).
+    public let peer: String
     let connection: OpaquePointer
     let connectionKey: UInt
     let started: Double
@@ -27,10 +30,11 @@ public final class HTTPRequest: @unchecked Sendable {
     /// Body bytes of the queued answer (0 for HEAD).
     var bytes: Int64 = 0
 
-    init(method: String, path: String, client: String, connection: OpaquePointer, started: Double) {
+    init(method: String, path: String, client: String, peer: String, connection: OpaquePointer, started: Double) {
         self.method = method
         self.path = path
         self.client = client
+        self.peer = peer
         self.connection = connection
         connectionKey = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
         self.started = started
@@ -40,7 +44,7 @@ public final class HTTPRequest: @unchecked Sendable {
 
     /// The request header `name` (case-insensitive), or nil.
     public func header(_ name: String) -> String? {
-        MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+        HTTPServer.header(name, of: connection)
     }
 
     /// The query argument `name` of the URL, or nil. libmicrohttpd splits the query off the

@@ -22,6 +22,45 @@ extension HTTPServer {
         throw .invalidHost(host)
     }
 
+    /// `text` as an IPv4 or IPv6 address written the way request addresses are (`::1`,
+    /// `10.0.0.1`), or nil when it is not one.
+    public static func canonicalAddress(_ text: String) -> String? {
+        var v4 = in_addr()
+        if inet_pton(AF_INET, text, &v4) == 1 {
+            return withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET_ADDRSTRLEN) + 1) { buffer in
+                inet_ntop(AF_INET, &v4, buffer.baseAddress, socklen_t(buffer.count)).map { String(cString: $0) }
+            }
+        }
+        var v6 = in6_addr()
+        guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
+        return withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN) + 1) { buffer in
+            inet_ntop(AF_INET6, &v6, buffer.baseAddress, socklen_t(buffer.count)).map { String(cString: $0) }
+        }
+    }
+
+    /// The request header `name` (case-insensitive; the first of several), or nil.
+    static func header(_ name: String, of connection: OpaquePointer) -> String? {
+        MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+    }
+
+    /// Every request header in the order received, duplicates included. A name or value
+    /// with a NUL inside (its recorded length longer than the C string) keeps the NUL, which
+    /// ``ReelCore/RequestFraming`` refuses.
+    static func headers(of connection: OpaquePointer) -> [(name: String, value: String)] {
+        final class Collected { var headers: [(name: String, value: String)] = [] }
+        let collected = Collected()
+        withExtendedLifetime(collected) {
+            reel_mhd_visit_headers(connection, Unmanaged.passUnretained(collected).toOpaque()) { context, name, nameLength, value, valueLength in
+                guard let context, let name, let value else { return }
+                let box = Unmanaged<Collected>.fromOpaque(context).takeUnretainedValue()
+                let nameText = String(decoding: UnsafeRawBufferPointer(start: name, count: nameLength), as: UTF8.self)
+                let valueText = String(decoding: UnsafeRawBufferPointer(start: value, count: valueLength), as: UTF8.self)
+                box.headers.append((nameText, valueText))
+            }
+        }
+        return collected.headers
+    }
+
     static func clientAddress(_ connection: OpaquePointer) -> String {
         guard let address = reel_mhd_client_address(connection) else { return "-" }
         switch Int32(address.pointee.sa_family) {

@@ -40,7 +40,10 @@ public final class HTTPServer: Sendable {
         _ = try Self.socketAddress(host: settings.host, port: settings.port)
         self.settings = settings
         log = try AccessLog(settings.accessLog)
-        watchdog = ConnectionWatchdog(deadlines: settings.deadlines, interval: settings.watchdogInterval)
+        watchdog = ConnectionWatchdog(deadlines: settings.deadlines, interval: settings.watchdogInterval,
+                                      admission: ConnectionAdmission(maxPerAddress: settings.maxConnectionsPerAddress,
+                                                                     exempt: settings.forwarding.trustedProxies),
+                                      maxConnections: settings.maxConnections)
         logger = .allocate(capacity: 1)
         logger.initialize(to: reel_mhd_logger(log: httpLibraryMessage, context: nil))
     }
@@ -61,6 +64,9 @@ public final class HTTPServer: Sendable {
 
     /// Connections the watchdog dropped for missing a deadline.
     public var droppedConnections: Int { watchdog.dropped }
+
+    /// Connections shut as they opened because their address held its share.
+    public var refusedConnections: Int { watchdog.refused }
 
     /// Seconds on the server's monotonic clock (the access log's durations).
     public var now: Double { watchdog.now }
@@ -139,19 +145,25 @@ public final class HTTPServer: Sendable {
 
     // MARK: Callbacks (on libmicrohttpd's threads)
 
-    func accessHandler(connection: OpaquePointer, url: String, method: String, uploadData: UnsafePointer<CChar>?,
+    func accessHandler(connection: OpaquePointer, url: String, method: String, version: String, hidden: String?, uploadData: UnsafePointer<CChar>?,
                        uploadSize: UnsafeMutablePointer<Int>, requestContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> MHD_Result {
         guard let service else { return .NO }
         guard let raw = requestContext.pointee else {
             // First call: the headers are complete, no body byte has been read yet. A request
-            // that declares a body is judged now, so a refused one (401, 403, 411, 413, 429)
-            // never has its body read. Everything else is answered on the next call, once
+            // that declares a body is judged now, so a refused one (400, 401, 403, 411, 413,
+            // 429) never has its body read. Everything else is answered on the next call, once
             // libmicrohttpd has the whole request: an answer queued during the first call
             // makes libmicrohttpd close the connection afterwards.
-            let request = HTTPRequest(method: method, path: url, client: Self.clientAddress(connection), connection: connection,
+            let peer = Self.clientAddress(connection)
+            let client = settings.forwarding.client(peer: peer, forwardedFor: Self.header("X-Forwarded-For", of: connection))
+            let request = HTTPRequest(method: method, path: url, client: client, peer: peer, connection: connection,
                                       started: watchdog.now)
             requestContext.pointee = Unmanaged.passRetained(request).toOpaque()
             inFlight.enter()
+            if let refusal = hidden.map(RequestFraming.Refusal.init) ?? RequestFraming.check(version: version, headers: Self.headers(of: connection)) {
+                watchdog.requestStarted(request.connectionKey, uploading: false)
+                return queue(.text(400, "\(refusal)", headers: [("Connection", "close")]), request: request, service: service)
+            }
             let declaresBody = request.header("Transfer-Encoding") != nil
                 || (request.header("Content-Length").map { $0.trimmingCharacters(in: .whitespaces) != "0" } ?? false)
             guard method == "PUT" || declaresBody else {
@@ -219,7 +231,7 @@ public final class HTTPServer: Sendable {
         guard let connection else { return }
         let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
         if code == .CONNECTION_NOTIFY_STARTED {
-            watchdog.opened(key, fd: reel_mhd_connection_fd(connection))
+            watchdog.opened(key, fd: reel_mhd_connection_fd(connection), address: Self.clientAddress(connection))
         } else {
             watchdog.closed(key)
         }
@@ -233,6 +245,7 @@ public final class HTTPServer: Sendable {
         switch response.body {
         case .prepared(let ready):
             // libmicrohttpd takes its own reference: the response outlives the cache's.
+            watchdog.sending(request.connectionKey)
             return MHD_queue_response(request.connection, UInt32(ready.status), ready.pointer)
         case .bytes(let bytes):
             made = bytes.withUnsafeBytes { buffer in
@@ -247,6 +260,7 @@ public final class HTTPServer: Sendable {
         }
         guard let made else { return .NO }
         defer { MHD_destroy_response(made) }
+        if case .stream = response.body {} else { watchdog.sending(request.connectionKey) }
         for (name, value) in response.headers {
             MHD_add_response_header(made, name, value)
         }
@@ -294,11 +308,14 @@ public final class HTTPServer: Sendable {
 
 // MARK: C entry points: no captures, the server comes back through the context pointer.
 
-private let httpAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, _, uploadData, uploadSize, conCls in
+private let httpAccessHandler: MHD_AccessHandlerCallback = { cls, connection, url, method, version, uploadData, uploadSize, conCls in
     guard let cls, let connection, let url, let method, let uploadSize, let conCls else { return .NO }
     let server = Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue()
+    // Judged on the first call only, while the request head is libmicrohttpd's buffer as parsed.
+    let hidden = conCls.pointee == nil && version != nil ? reel_mhd_hidden_bytes(connection, method, url, version).map { String(cString: $0) } : nil
     return server.accessHandler(connection: connection, url: String(cString: url), method: String(cString: method),
-                                uploadData: uploadData, uploadSize: uploadSize, requestContext: conCls)
+                                version: version.map { String(cString: $0) } ?? "", hidden: hidden, uploadData: uploadData,
+                                uploadSize: uploadSize, requestContext: conCls)
 }
 
 private let httpRequestCompleted: MHD_RequestCompletedCallback = { cls, connection, conCls, code in

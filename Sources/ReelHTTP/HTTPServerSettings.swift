@@ -14,6 +14,11 @@ public struct HTTPServerSettings: Sendable {
     public var threading: Threading
     /// Simultaneous connections at most; more are refused at accept.
     public var maxConnections: Int
+    /// Simultaneous connections one address may hold (trusted proxies excepted); 0 leaves
+    /// addresses uncapped.
+    public var maxConnectionsPerAddress: Int = 0
+    /// The proxies whose `X-Forwarded-For` names the client (``ReelCore/ForwardedClient``).
+    public var forwarding = ForwardedClient()
     /// Memory per connection, which bounds the request line plus headers (MHD answers a
     /// larger header block with 431) and sizes the upload buffer.
     public var connectionMemoryBytes: Int = 64 * 1024

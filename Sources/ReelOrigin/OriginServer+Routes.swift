@@ -51,56 +51,91 @@ extension OriginServer {
             return .text(404, "\(OriginStore.displayPath(layout, file)) does not exist (yet)",
                          headers: Self.corsHeaders)
         }
-        let rangeHeader = request.header("Range")
-        let gzip = file.isCompressible && rangeHeader == nil && ContentCoding.acceptsGzip(request.header("Accept-Encoding"))
-        if let ifNoneMatch = request.header("If-None-Match") {
-            let tag = gzip ? opened.tag.gzipVariant : opened.tag
-            if tag.matches(ifNoneMatch: ifNoneMatch) {
-                close(opened.fd)
-                return HTTPResponse(status: 304, headers: Self.readHeaders(file, tag: tag, version: opened.version))
-            }
+        // A Range under an If-Range naming another version is ignored: the whole file goes.
+        let rangeHeader = request.header("Range").flatMap { range in
+            opened.tag.permitsRange(ifRange: request.header("If-Range"), lastModifiedSeconds: opened.version.modificationSeconds)
+                ? range : nil
         }
-        // The whole of a small file: the response made for this very version, or made now and kept.
-        let cacheable = rangeHeader == nil && opened.size <= cache.maxFileBytes
-        let key = ResponseCache.Key(streamID: layout.streamID, file: file, gzip: gzip)
-        if cacheable, let ready = cache.lookup(key, version: opened.version) {
+        let wantsGzip = file.isCompressible && rangeHeader == nil && opened.size <= Int64(settings.maxCompressedFileBytes)
+            && ContentCoding.acceptsGzip(request.header("Accept-Encoding"))
+        let gzipKey = ResponseCache.Key(streamID: layout.streamID, file: file, gzip: true)
+        // The gzip answer of this very version, made earlier (for any size it was worth keeping).
+        if wantsGzip, !Self.notModified(request, tag: opened.tag.gzipVariant, version: opened.version),
+           let ready = cache.lookup(gzipKey, version: opened.version) {
             close(opened.fd)
             return HTTPResponse(status: ready.status, body: .prepared(ready))
         }
-        let tag = gzip ? opened.tag.gzipVariant : opened.tag
+        // Compressed now only for a GET, and by one request at a time per version: the others
+        // get the identity bytes meanwhile (sendfile), so clients cannot pile up compressions.
+        let compressing = wantsGzip && request.method == "GET" && cache.beginCompressing(gzipKey, version: opened.version)
+        defer { if compressing { cache.endCompressing(gzipKey, version: opened.version) } }
+        let tag = compressing ? opened.tag.gzipVariant : opened.tag
+        if Self.notModified(request, tag: tag, version: opened.version)
+            || (wantsGzip && Self.notModified(request, tag: opened.tag.gzipVariant, version: opened.version)) {
+            close(opened.fd)
+            let current = wantsGzip && Self.notModified(request, tag: opened.tag.gzipVariant, version: opened.version)
+                ? opened.tag.gzipVariant : opened.tag
+            return HTTPResponse(status: 304, headers: Self.readHeaders(file, tag: current, version: opened.version))
+        }
         var headers = Self.readHeaders(file, tag: tag, version: opened.version)
         headers.append(("Content-Type", file.contentType))
-        if gzip {
-            let bytes = OriginStore.readAll(opened.fd, limit: Int(opened.size))
-            // Kept only when what was read is the whole of the version opened (not changed in place meanwhile).
-            let whole = bytes.count == Int(opened.size) && OriginStore.version(of: opened.fd) == opened.version
-            close(opened.fd)
-            guard let compressed = Gzip.compress(bytes) else {
-                // zlib failed: the identity bytes, with their own tag (not kept).
-                return HTTPResponse(status: 200, headers: headers.map { $0.0 == "ETag" ? ("ETag", opened.tag.headerValue) : $0 },
-                                      body: .bytes(bytes))
-            }
-            headers.append(("Content-Encoding", "gzip"))
-            if cacheable && whole, let body = ResponseBody(count: compressed.count, memory: cache.memory) {
-                compressed.withUnsafeBytes { body.bytes.copyMemory(from: $0) }
-                if let ready = PreparedResponse(status: 200, headers: headers, body: body) {
-                    cache.insert(ready, for: key, version: opened.version, generation: generation)
-                    return HTTPResponse(status: 200, body: .prepared(ready))
-                }
-            }
-            return HTTPResponse(status: 200, headers: headers, body: .bytes(compressed))
+        if compressing {
+            return gzipAnswer(opened, key: gzipKey, headers: headers, generation: generation)
         }
-        if cacheable, let body = ResponseBody(count: Int(opened.size), memory: cache.memory) {
-            let count = OriginStore.read(opened.fd, into: body.bytes, count: body.bodyCount)
-            // Kept only when what was read is the whole of the version opened (not changed in place meanwhile).
-            if count == body.bodyCount && OriginStore.version(of: opened.fd) == opened.version,
-               let ready = PreparedResponse(status: 200, headers: headers, body: body) {
-                close(opened.fd)
-                cache.insert(ready, for: key, version: opened.version, generation: generation)
+        // The whole of a small file: the response made for this very version, or made now and kept.
+        if rangeHeader == nil && opened.size <= cache.maxFileBytes {
+            if let ready = keptIdentityAnswer(opened, layout: layout, file: file, headers: headers, generation: generation) {
                 return HTTPResponse(status: 200, body: .prepared(ready))
             }
             // Otherwise sent from the descriptor, as a large file is.
         }
+        return fileAnswer(opened, range: rangeHeader, headers: headers)
+    }
+
+    /// A playlist compressed now, kept when the compressed bytes fit the cache's file limit
+    /// and what was read is the whole of the version opened (not changed in place meanwhile).
+    private func gzipAnswer(_ opened: OriginStore.OpenFile, key: ResponseCache.Key, headers: [(String, String)],
+                            generation: UInt64) -> HTTPResponse {
+        let bytes = OriginStore.readAll(opened.fd, limit: Int(opened.size))
+        let whole = bytes.count == Int(opened.size) && OriginStore.version(of: opened.fd) == opened.version
+        close(opened.fd)
+        guard let compressed = Gzip.compress(bytes) else {
+            // zlib failed: the identity bytes, with their own tag (not kept).
+            return HTTPResponse(status: 200, headers: headers.map { $0.0 == "ETag" ? ("ETag", opened.tag.headerValue) : $0 },
+                                  body: .bytes(bytes))
+        }
+        let gzipHeaders = headers + [("Content-Encoding", "gzip")]
+        if whole && compressed.count <= cache.maxFileBytes, let body = ResponseBody(count: compressed.count, memory: cache.memory) {
+            compressed.withUnsafeBytes { body.bytes.copyMemory(from: $0) }
+            if let ready = PreparedResponse(status: 200, headers: gzipHeaders, body: body) {
+                cache.insert(ready, for: key, version: opened.version, generation: generation)
+                return HTTPResponse(status: 200, body: .prepared(ready))
+            }
+        }
+        return HTTPResponse(status: 200, headers: gzipHeaders, body: .bytes(compressed))
+    }
+
+    /// The identity answer of a small file from the cache, or read now and kept; closes the
+    /// descriptor when it answers. Nil when it cannot be kept (then the caller sends the file).
+    private func keptIdentityAnswer(_ opened: OriginStore.OpenFile, layout: StreamLayout, file: OriginFile,
+                                    headers: [(String, String)], generation: UInt64) -> PreparedResponse? {
+        let key = ResponseCache.Key(streamID: layout.streamID, file: file, gzip: false)
+        if let ready = cache.lookup(key, version: opened.version) {
+            close(opened.fd)
+            return ready
+        }
+        guard let body = ResponseBody(count: Int(opened.size), memory: cache.memory) else { return nil }
+        let count = OriginStore.read(opened.fd, into: body.bytes, count: body.bodyCount)
+        // Kept only when what was read is the whole of the version opened (not changed in place meanwhile).
+        guard count == body.bodyCount && OriginStore.version(of: opened.fd) == opened.version,
+              let ready = PreparedResponse(status: 200, headers: headers, body: body) else { return nil }
+        close(opened.fd)
+        cache.insert(ready, for: key, version: opened.version, generation: generation)
+        return ready
+    }
+
+    /// The file (or the asked range of it) sent from its descriptor.
+    private func fileAnswer(_ opened: OriginStore.OpenFile, range rangeHeader: String?, headers: [(String, String)]) -> HTTPResponse {
         let range = ByteRange(header: rangeHeader, length: opened.size)
         switch range {
         case .whole:
@@ -119,10 +154,18 @@ extension OriginServer {
         }
     }
 
+    /// Whether the client's copy is this version (RFC 9110 §13.2.2): `If-None-Match` decides
+    /// when present; otherwise `If-Modified-Since` naming exactly this version's
+    /// `Last-Modified` (what a cache echoes back).
+    static func notModified(_ request: HTTPRequest, tag: EntityTag, version: FileVersion) -> Bool {
+        if let ifNoneMatch = request.header("If-None-Match") { return tag.matches(ifNoneMatch: ifNoneMatch) }
+        guard let since = request.header("If-Modified-Since") else { return false }
+        return since.trimmingCharacters(in: .whitespaces) == TimestampFormat.httpDate(secondsSince1970: version.modificationSeconds)
+    }
+
     /// The headers of every GET/HEAD answer of a stored file (200, 206, 304).
     static func readHeaders(_ file: OriginFile, tag: EntityTag, version: FileVersion) -> [(String, String)] {
-        let modified = version.modificationNanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
-        let seconds = modified.quotient - (modified.remainder < 0 ? 1 : 0)
+        let seconds = version.modificationSeconds
         var headers = corsHeaders
         headers.reserveCapacity(corsHeaders.count + 7)
         headers.append(("Cache-Control", file.cacheControl))
@@ -164,7 +207,7 @@ extension OriginServer {
             // CORS preflight: browsers may read (GET/HEAD, with Range and conditional headers).
             return HTTPResponse(status: 204, headers: Self.corsHeaders + [
                 ("Allow", allowed), ("Access-Control-Allow-Methods", Self.readMethods),
-                ("Access-Control-Allow-Headers", "Range, If-None-Match, If-Modified-Since"),
+                ("Access-Control-Allow-Headers", "Range, If-Range, If-None-Match, If-Modified-Since"),
                 ("Access-Control-Max-Age", "86400"),
             ])
         }
@@ -173,25 +216,30 @@ extension OriginServer {
 
     // MARK: Writing
 
-    /// 429 while the client is over its failed-auth cap, 401 without a bearer token, 403 with
-    /// a wrong one (compared in constant time); `nil` when authorized.
+    /// `nil` when the request carries the token (compared in constant time), whatever the
+    /// client's failures: a correct token is never locked out. Otherwise 429 while the client
+    /// is over its failed-authentication cap, else 401 without a bearer token and 403 with a
+    /// wrong one, each counted against the client (behind a trusted proxy, the address it
+    /// forwarded for).
     func authorize(_ request: HTTPRequest) -> HTTPResponse? {
+        let presented = OriginToken.bearer(fromAuthorization: request.header("Authorization"))
+        if let presented, token.matches(presented) { return nil }
         let now = http.now
-        if let wait = limiter.withLock({ $0.retryAfter(request.client, now: now) }) {
+        let wait: Double? = limiter.withLock { limiter in
+            if let wait = limiter.retryAfter(request.client, now: now) { return wait }
+            limiter.recordFailure(request.client, now: now)
+            return nil
+        }
+        if let wait {
             let seconds = max(1, Int(wait.rounded(.up)))
             return .text(429, "too many failed authentications from \(request.client); try again in \(seconds) s",
                          headers: [("Retry-After", String(seconds))])
         }
-        guard let presented = OriginToken.bearer(fromAuthorization: request.header("Authorization")) else {
-            limiter.withLock { $0.recordFailure(request.client, now: now) }
+        guard presented != nil else {
             return .text(401, "\(request.method) needs 'Authorization: Bearer TOKEN'; the token is in the file 'reel serve' printed at start",
                          headers: [("WWW-Authenticate", "Bearer realm=\"reel origin\"")])
         }
-        guard token.matches(presented) else {
-            limiter.withLock { $0.recordFailure(request.client, now: now) }
-            return .text(403, "the token is wrong; use the one in the file 'reel serve' printed at start")
-        }
-        return nil
+        return .text(403, "the token is wrong; use the one in the file 'reel serve' printed at start")
     }
 
     func beginUpload(_ layout: StreamLayout, _ file: OriginFile, request: HTTPRequest) -> HTTPStart {
@@ -246,7 +294,7 @@ extension OriginServer {
     func storeFailure(_ error: OriginStore.Error) -> HTTPResponse {
         switch error {
         case .notFound: .text(404, "not found")
-        case .notAFolder: .text(409, "\(error)")
+        case .notAFolder, .streamDeleted: .text(409, "\(error)")
         case .noSpace: .text(507, "\(error)")
         case .dataFolder, .io: .text(500, "\(error)")
         }

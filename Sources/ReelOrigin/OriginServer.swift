@@ -57,6 +57,9 @@ public final class OriginServer: HTTPService {
     /// Connections the watchdog dropped for missing a deadline.
     public var droppedConnections: Int { http.droppedConnections }
 
+    /// Connections shut as they opened because their address held its share.
+    public var refusedConnections: Int { http.refusedConnections }
+
     /// Seconds since the server was made.
     var uptime: Double { Date().timeIntervalSince(startedAt) }
 

@@ -20,6 +20,12 @@ public struct OriginSettings: Sendable {
 
     /// Simultaneous connections at most; more are refused at accept.
     public var maxConnections: Int = 512
+    /// Simultaneous connections one address may hold (``trustedProxies`` are not capped);
+    /// 0 leaves addresses uncapped.
+    public var maxConnectionsPerAddress: Int = 32
+    /// Proxies in front (a caching nginx, a CDN's edge) whose `X-Forwarded-For` names the
+    /// client: the failed-login cap then counts the client, not the proxy.
+    public var trustedProxies: Set<String> = []
     /// Memory per connection, which bounds the request line plus headers (MHD answers a
     /// larger header block with 431) and sizes the upload buffer.
     public var connectionMemoryBytes: Int = 64 * 1024
@@ -46,6 +52,10 @@ public struct OriginSettings: Sendable {
     /// Largest file whose responses are kept; larger ones, and ranges, are sent from the file
     /// (sendfile).
     public var responseCacheFileBytes: Int = 2 << 20
+    /// Largest playlist compressed for a client; larger ones are sent as they are. Each
+    /// version is compressed by one request at a time (at most two at once), and its gzip
+    /// answer is kept when the compressed bytes fit ``responseCacheFileBytes``.
+    public var maxCompressedFileBytes: Int = 64 << 20
     /// Seconds a shutdown waits for requests in flight before closing their connections.
     public var shutdownGrace: Double = 10
 
@@ -66,6 +76,8 @@ public struct OriginSettings: Sendable {
     var http: HTTPServerSettings {
         var http = HTTPServerSettings(host: host, port: port, accessLog: accessLog, threading: .pool(threads: threadCount),
                                       maxConnections: maxConnections, messagePrefix: "reel serve")
+        http.maxConnectionsPerAddress = maxConnectionsPerAddress
+        http.forwarding = ForwardedClient(trustedProxies: trustedProxies)
         http.connectionMemoryBytes = connectionMemoryBytes
         http.idleTimeout = idleTimeout
         http.deadlines = deadlines

@@ -20,6 +20,12 @@ public final class OriginStore: Sendable {
     private let root: Int32
     /// Whether reads still try `openat2` (cleared once it proved unavailable).
     let beneathAvailable = Atomic<Bool>(true)
+    /// One lock per stream (striped by id): a stream's DELETE, and each upload's start and
+    /// commit, hold it, so no file is created in or renamed into a stream being deleted.
+    private let streamLocks = (0..<64).map { _ in Locked(()) }
+    /// Every stream's summary for `/api/streams`: read from the folder at start, then kept
+    /// current by each commit and delete (under the stream's lock), so a listing reads no file.
+    private let summaries = Locked<[String: StreamSummary]>([:])
 
     /// Opens (and creates, mode 0700, when missing) the data folder.
     public init(directory: URL) throws(Error) {
@@ -35,6 +41,8 @@ public final class OriginStore: Sendable {
         root = fd
         if mkdirat(root, "streams", 0o755) == 0 { fsync(root) }
         removeLeftovers()
+        let found = scanSummaries()
+        summaries.withLock { $0 = found }
     }
 
     /// Removes what a crash can leave behind: temp files of unfinished uploads
@@ -122,17 +130,78 @@ public final class OriginStore: Sendable {
     }
 
     /// Starts writing a new version of a stream file: creates the folders, starts a
-    /// ``DurableFile`` in the destination's folder (reached without following a symlink).
+    /// ``DurableFile`` in the destination's folder (reached without following a symlink), and
+    /// remembers which stream folder it is in, so that ``commit(_:)`` can tell whether the
+    /// stream was deleted meanwhile.
     public func beginWrite(_ layout: StreamLayout, _ file: OriginFile) throws(Error) -> PendingFile {
         let displayPath = Self.displayPath(layout, file)
-        let folder = try openFolder(["streams", layout.streamID] + file.location.folders, create: true)
-        defer { close(folder) }
-        do {
-            let durable = try DurableFile(in: folder, name: file.location.name, displayPath: displayPath, ifExists: .replace)
-            return PendingFile(file: durable, displayPath: displayPath)
-        } catch {
-            throw Self.fileError(error.code, displayPath)
+        return try withStreamLock(layout.streamID) { () throws(Error) -> PendingFile in
+            let streamFolder = try openFolder(["streams", layout.streamID], create: true)
+            defer { close(streamFolder) }
+            let identity = Self.identity(of: streamFolder)
+            let folder = try openFolder(file.location.folders, create: true, from: streamFolder)
+            defer { close(folder) }
+            do throws(DurableFile.Error) {
+                let durable = try DurableFile(in: folder, name: file.location.name, displayPath: displayPath, ifExists: .replace)
+                return PendingFile(file: durable, displayPath: displayPath, store: self, layout: layout, file: file, folder: identity)
+            } catch {
+                throw Self.fileError(error.code, displayPath)
+            }
         }
+    }
+
+    /// Makes an upload's bytes its file's new version, unless its stream was deleted (or
+    /// replaced) since the upload began: then the bytes are dropped and the answer says so.
+    /// Returns whether a version existed.
+    func commit(_ upload: PendingFile, _ durable: DurableFile) throws(Error) -> Bool {
+        try withStreamLock(upload.layout.streamID) { () throws(Error) -> Bool in
+            guard let current = currentFolderIdentity(upload.layout.streamID), current == upload.folder else {
+                durable.discard()
+                throw .streamDeleted(upload.displayPath)
+            }
+            let replaced: Bool
+            do throws(DurableFile.Error) {
+                replaced = try durable.commit()
+            } catch {
+                throw Self.fileError(error.code, upload.displayPath)
+            }
+            let id = upload.layout.streamID
+            if let tally = upload.tally {
+                summaries.withLock { $0[id] = StreamSummary(layout: upload.layout, updatedAt: Date(), tally: tally.finished()) }
+            } else if upload.file == .initSegment {
+                summaries.withLock { list in
+                    if list[id] == nil { list[id] = StreamSummary(layout: upload.layout, updatedAt: Date(), tally: PlaylistTally()) }
+                }
+            }
+            return replaced
+        }
+    }
+
+    private func withStreamLock<T>(_ streamID: String, _ body: () throws(Error) -> T) throws(Error) -> T {
+        var hasher = Hasher()
+        hasher.combine(streamID)
+        let lock = streamLocks[Int(UInt(bitPattern: hasher.finalize()) % UInt(streamLocks.count))]
+        return try lock.withLock { (_: inout ()) throws(Error) -> T in try body() }
+    }
+
+    /// Device and inode of an open folder.
+    static func identity(of fd: Int32) -> FolderIdentity? {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        return FolderIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// The identity of the folder `streams/{id}` names now (nil when there is none).
+    private func currentFolderIdentity(_ streamID: String) -> FolderIdentity? {
+        guard let folder = try? openFolder(["streams", streamID], create: false) else { return nil }
+        defer { close(folder) }
+        return Self.identity(of: folder)
+    }
+
+    /// Which folder a stream's files were being written in.
+    struct FolderIdentity: Hashable, Sendable {
+        var device: UInt64
+        var inode: UInt64
     }
 
     /// Removes one stream file: its name is unlinked in its folder, which is reached without
@@ -153,6 +222,12 @@ public final class OriginStore: Sendable {
             throw Self.fileError(errno, Self.displayPath(layout, file))
         }
         fsync(folder)
+        if file == .playlist || file == .initSegment {
+            try withStreamLock(layout.streamID) { () throws(Error) -> Void in
+                let summary = summary(of: layout)
+                summaries.withLock { $0[layout.streamID] = summary }
+            }
+        }
         return true
     }
 
@@ -172,45 +247,74 @@ public final class OriginStore: Sendable {
             return false
         }
         defer { close(streams) }
-        let trash = ".deleted-\(layout.streamID)-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
-        guard renameat(streams, layout.streamID, streams, trash) == 0 else {
-            if errno == ENOENT { return false }
-            throw Self.fileError(errno, layout.directory)
+        do {
+            try renameToTrash(layout, in: streams)
+        } catch .notFound {
+            return false
         }
-        fsync(streams)
-        removeTree(parent: streams, name: trash)
         return true
     }
 
-    /// Every stream with a playlist or an init segment, unsorted.
+    private func renameToTrash(_ layout: StreamLayout, in streams: Int32) throws(Error) {
+        let trash = ".deleted-\(layout.streamID)-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+        // Under the stream's lock: an upload started before the rename has its temp file in the
+        // trash (removed with it) and can no longer commit; one started after writes anew.
+        try withStreamLock(layout.streamID) { () throws(Error) -> Void in
+            guard renameat(streams, layout.streamID, streams, trash) == 0 else {
+                if errno == ENOENT { throw .notFound }
+                throw Self.fileError(errno, layout.directory)
+            }
+            _ = summaries.withLock { $0.removeValue(forKey: layout.streamID) }
+        }
+        fsync(streams)
+        removeTree(parent: streams, name: trash)
+    }
+
+    /// Every stream with a playlist or an init segment, unsorted (from memory).
     public func streams() -> [StreamSummary] {
-        guard let streams = try? openFolder(["streams"], create: false) else { return [] }
+        summaries.withLock { Array($0.values) }
+    }
+
+    /// Reads every stream's summary from the folder (at start).
+    private func scanSummaries() -> [String: StreamSummary] {
+        guard let streams = try? openFolder(["streams"], create: false) else { return [:] }
         defer { close(streams) }
-        var result: [StreamSummary] = []
+        var result: [String: StreamSummary] = [:]
         for name in Self.entries(of: streams) {
             guard let layout = try? StreamLayout(streamID: name) else { continue }
-            var playlistText = ""
-            var updated: Date?
-            if let playlist = openFile(layout, .playlist) {
-                playlistText = String(decoding: Self.readAll(playlist.fd, limit: 4 << 20), as: UTF8.self)
-                updated = playlist.modified
-                close(playlist.fd)
-            } else if let initSegment = openFile(layout, .initSegment) {
-                updated = initSegment.modified
-                close(initSegment.fd)
-            }
-            guard let updated else { continue }
-            result.append(StreamSummary(layout: layout, updatedAt: updated, playlistText: playlistText))
+            result[name] = summary(of: layout)
         }
         return result
+    }
+
+    /// A stream's summary from its files: the whole playlist read in pieces, whatever its
+    /// length; `nil` when it has neither a playlist nor an init segment.
+    private func summary(of layout: StreamLayout) -> StreamSummary? {
+        if let playlist = openFile(layout, .playlist) {
+            defer { close(playlist.fd) }
+            var tally = PlaylistTally()
+            var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+            var offset: off_t = 0
+            while true {
+                let count = buffer.withUnsafeMutableBytes { pread(playlist.fd, $0.baseAddress, $0.count, offset) }
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                buffer.withUnsafeBytes { tally.consume(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+                offset += off_t(count)
+            }
+            return StreamSummary(layout: layout, updatedAt: playlist.modified, tally: tally.finished())
+        }
+        guard let initSegment = openFile(layout, .initSegment) else { return nil }
+        close(initSegment.fd)
+        return StreamSummary(layout: layout, updatedAt: initSegment.modified, tally: PlaylistTally())
     }
 
     // MARK: Folders
 
     /// Walks `components` from the data folder, never following a symlink; creates missing
     /// folders (and fsyncs their parents) when asked. The caller closes the result.
-    func openFolder(_ components: [String], create: Bool) throws(Error) -> Int32 {
-        var current = dup(root)
+    func openFolder(_ components: [String], create: Bool, from base: Int32? = nil) throws(Error) -> Int32 {
+        var current = dup(base ?? root)
         guard current >= 0 else { throw .io(path, Self.reason()) }
         for (depth, component) in components.enumerated() {
             if create {
@@ -321,6 +425,8 @@ public final class OriginStore: Sendable {
         case noSpace(String)
         /// Any other I/O failure.
         case io(String, String)
+        /// The stream was deleted while this file of it was being uploaded.
+        case streamDeleted(String)
 
         /// A message for the user: what happened and what to do.
         public var description: String {
@@ -330,6 +436,7 @@ public final class OriginStore: Sendable {
             case .notAFolder(let what): "\(what) is not a plain folder or file in the data folder (symlinks are never followed)"
             case .noSpace(let what): "no space left on the device while storing \(what)"
             case .io(let what, let reason): "\(what): \(reason)"
+            case .streamDeleted(let what): "the stream was deleted while \(what) was uploading; the upload was dropped"
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ReelCore
 import ReelHTTP
 import ReelRuntime
 
@@ -9,9 +10,18 @@ import ReelRuntime
 /// neither is discarded when released.
 /// `@unchecked Sendable`: used by one request at a time (libmicrohttpd calls a request's handler serially).
 public final class PendingFile: HTTPUpload, @unchecked Sendable {
-    private let file: DurableFile
+    private let durable: DurableFile
+    private let store: OriginStore
     /// `streams/{id}/…`, for messages.
     public let displayPath: String
+    /// The stream it belongs to.
+    let layout: StreamLayout
+    /// Which of the stream's files it is.
+    let file: OriginFile
+    /// The stream folder it is written in.
+    let folder: OriginStore.FolderIdentity?
+    /// A playlist's segments and end, counted as its bytes arrive (nil for other files).
+    private(set) var tally: PlaylistTally?
     /// Bytes written so far.
     public private(set) var written = 0
     /// Bytes of the body received so far, written or not (after a failure the rest of the body
@@ -20,9 +30,15 @@ public final class PendingFile: HTTPUpload, @unchecked Sendable {
     /// The first write error; later writes are skipped, ``commit()`` throws it.
     public private(set) var failure: OriginStore.Error?
 
-    init(file: DurableFile, displayPath: String) {
-        self.file = file
+    init(file durable: DurableFile, displayPath: String, store: OriginStore, layout: StreamLayout, file: OriginFile,
+         folder: OriginStore.FolderIdentity?) {
+        self.durable = durable
         self.displayPath = displayPath
+        self.store = store
+        self.layout = layout
+        self.file = file
+        self.folder = folder
+        tally = file == .playlist ? PlaylistTally() : nil
     }
 
     /// Appends `count` bytes; remembers the first failure instead of throwing (the temporary
@@ -31,7 +47,9 @@ public final class PendingFile: HTTPUpload, @unchecked Sendable {
         received += count
         guard failure == nil else { return }
         do {
-            try file.write(UnsafeRawBufferPointer(start: bytes, count: count))
+            let chunk = UnsafeRawBufferPointer(start: bytes, count: count)
+            try durable.write(chunk)
+            tally?.consume(chunk)
             written += count
         } catch {
             failure = OriginStore.fileError(error.code, displayPath)
@@ -39,17 +57,14 @@ public final class PendingFile: HTTPUpload, @unchecked Sendable {
     }
 
     /// Makes the written bytes the file's new version; returns whether a version existed.
+    /// Throws ``OriginStore/Error/streamDeleted(_:)`` when its stream was deleted meanwhile.
     public func commit() throws(OriginStore.Error) -> Bool {
         if let failure { throw failure }
-        do {
-            return try file.commit()
-        } catch {
-            throw OriginStore.fileError(error.code, displayPath)
-        }
+        return try store.commit(self, durable)
     }
 
     /// Removes the temp file. Idempotent.
     public func discard() {
-        file.discard()
+        durable.discard()
     }
 }

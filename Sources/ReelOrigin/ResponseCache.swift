@@ -24,11 +24,34 @@ final class ResponseCache: Sendable {
     /// Every prepared body, kept or still being sent.
     let memory: ResponseMemory
     private let state: Locked<AnswerCache<Key, PreparedResponse>>
+    /// The file versions being compressed now, and how many may be at once.
+    private let compressions = Locked<Set<Compression>>([])
+    private let maxCompressions: Int
 
-    init(maxBytes: Int, maxEntries: Int, maxFileBytes: Int) {
+    private struct Compression: Hashable {
+        var key: Key
+        var version: FileVersion
+    }
+
+    init(maxBytes: Int, maxEntries: Int, maxFileBytes: Int, maxCompressions: Int = 2) {
         self.maxFileBytes = Int64(max(0, min(maxFileBytes, maxBytes)))
         memory = ResponseMemory(limit: 2 * max(0, maxBytes))
         state = Locked(AnswerCache(maxBytes: maxBytes, maxEntries: maxEntries))
+        self.maxCompressions = max(1, maxCompressions)
+    }
+
+    /// Claims the compression of `key` at `version`: `false` when another request is already
+    /// compressing that version, or as many compressions as allowed run now.
+    func beginCompressing(_ key: Key, version: FileVersion) -> Bool {
+        compressions.withLock { running in
+            guard running.count < maxCompressions else { return false }
+            return running.insert(Compression(key: key, version: version)).inserted
+        }
+    }
+
+    /// Gives up a claim of ``beginCompressing(_:version:)``.
+    func endCompressing(_ key: Key, version: FileVersion) {
+        _ = compressions.withLock { $0.remove(Compression(key: key, version: version)) }
     }
 
     /// Read before opening a file whose response may be inserted (see ``AnswerCache``).

@@ -1,4 +1,5 @@
 import Foundation
+import ReelHTTP
 import ReelOrigin
 
 /// `reel serve`: Reel's own origin. Stores the publisher's PUTs and serves HLS to players.
@@ -14,6 +15,12 @@ enum ServeCommand {
                                         help: "Append the access log (one line per request) to FILE instead of standard output; '-' for standard output, 'none' for no log.")
     static let hlsJS = Option.value("hls-js", placeholder: "URL",
                                     help: "Where the viewer loads hls.js from (an http or https URL you host or trust) for browsers without native HLS; without it, such browsers are told to use Safari, Chromium or an HLS player.")
+    static let trustedProxy = Option.value("trusted-proxy", placeholder: "ADDR", repeatable: true,
+                                           help: "A proxy in front (a caching nginx, a CDN edge) whose X-Forwarded-For names the client; repeat for several. Its own connections are not capped per address, and failed logins count against the client it names.")
+    static let maxConnections = Option.value("max-connections", as: Int.self, default: "512",
+                                             help: "Connections held at once at most; more wait in the listen queue.")
+    static let maxPerAddress = Option.value("max-connections-per-address", as: Int.self, default: "32",
+                                            help: "Connections one address may hold at once (trusted proxies excepted); 0 for no cap.")
 
     static let spec = CommandSpec(
         name: "serve",
@@ -27,11 +34,12 @@ enum ServeCommand {
             ERROR. PUT and DELETE (of a stream, or of one of its files) need the bearer token. \
             Ctrl-C (SIGINT) or SIGTERM stops after the requests in flight.
             """,
-        options: [host, port, data, tokenFile, accessLog, hlsJS],
+        options: [host, port, data, tokenFile, accessLog, hlsJS, trustedProxy, maxConnections, maxPerAddress],
         examples: [
             "reel serve",
             "reel serve --host 0.0.0.0 --port 8080 --data /srv/reel",
             "reel serve --hls-js https://cdn.example.org/hls.js/1.5/hls.min.js",
+            "reel serve --trusted-proxy 127.0.0.1   # behind a caching nginx on this machine",
             "reel live --origin http://127.0.0.1:8080/ --token \"$(cat ~/.local/share/reel/origin/token)\"",
         ])
 
@@ -47,6 +55,7 @@ enum ServeCommand {
             }
             settings.hlsJS = url
         }
+        try applyBounds(arguments, to: &settings)
         switch arguments.string(accessLog) {
         case nil, "-": settings.accessLog = .standardOutput
         case "none": settings.accessLog = .none
@@ -74,5 +83,22 @@ enum ServeCommand {
             ErrorPrinter.note("reel serve", "stopped")
         }
         return 0
+    }
+
+    /// The connection caps and the trusted proxies (each address checked and written the way
+    /// the server prints client addresses).
+    static func applyBounds(_ arguments: ParsedArguments, to settings: inout OriginSettings) throws {
+        let total = try arguments.require(maxConnections, as: Int.self)
+        guard (1...100_000).contains(total) else { throw arguments.invalid(maxConnections, expected: "a number from 1 to 100000") }
+        settings.maxConnections = total
+        let perAddress = try arguments.require(maxPerAddress, as: Int.self)
+        guard perAddress >= 0 else { throw arguments.invalid(maxPerAddress, expected: "0 (no cap) or more") }
+        settings.maxConnectionsPerAddress = perAddress
+        for text in arguments.strings(trustedProxy) {
+            guard let address = HTTPServer.canonicalAddress(text) else {
+                throw arguments.invalid(trustedProxy, expected: "an IPv4 or IPv6 address such as 127.0.0.1 or ::1 (no names, ports or ranges)")
+            }
+            settings.trustedProxies.insert(address)
+        }
     }
 }

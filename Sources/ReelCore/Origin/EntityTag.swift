@@ -40,4 +40,17 @@ public struct EntityTag: Sendable, Hashable {
         }
         return false
     }
+
+    /// Whether a `Range` may be honoured under this `If-Range` value (RFC 9110 §13.1.5):
+    /// always without one; with an entity tag only when it is this very tag (strong
+    /// comparison, so a weak tag never is); with a date only when it is exactly this
+    /// version's `Last-Modified` (IMF-fixdate, as Reel sends it). Otherwise the whole file is
+    /// sent: the client's piece may belong to another version.
+    public func permitsRange(ifRange header: String?, lastModifiedSeconds: Int64) -> Bool {
+        guard let header else { return true }
+        let value = header.trimmingASCIISpaces()
+        if value.hasPrefix("W/") { return false }
+        if value.hasPrefix("\"") { return value == Substring(headerValue) }
+        return value == Substring(TimestampFormat.httpDate(secondsSince1970: lastModifiedSeconds))
+    }
 }

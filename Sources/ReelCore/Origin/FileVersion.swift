@@ -26,4 +26,10 @@ public struct FileVersion: Sendable, Hashable {
 
     /// The version's strong entity tag.
     public var tag: EntityTag { EntityTag(inode: inode, size: size, modificationNanoseconds: modificationNanoseconds) }
+
+    /// The modification time in whole seconds (rounded down): what `Last-Modified` says.
+    public var modificationSeconds: Int64 {
+        let modified = modificationNanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+        return modified.quotient - (modified.remainder < 0 ? 1 : 0)
+    }
 }

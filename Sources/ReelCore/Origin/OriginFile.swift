@@ -7,11 +7,14 @@ public enum OriginFile: Sendable, Hashable {
     /// `seg/NNNNNN.m4s`.
     case segment(sequence: Int)
 
-    /// Media segment names: 6 to 10 digits and `.m4s` (what ``StreamLayout/segmentURI(sequence:)`` writes).
+    /// Media segment names: 6 to 10 digits and `.m4s`, exactly as
+    /// ``StreamLayout/segmentURI(sequence:)`` writes them (zero-padded to 6 digits, no other
+    /// leading zero), so one segment has one name: `0000001.m4s` names nothing.
     public static func segmentSequence(fileName: String) -> Int? {
         guard fileName.hasSuffix(".m4s") else { return nil }
         let digits = fileName.utf8.dropLast(4)
-        guard (6...10).contains(digits.count), digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+        guard (6...10).contains(digits.count), digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+              digits.count == 6 || digits.first != UInt8(ascii: "0") else {
             return nil
         }
         return Int(Substring(fileName.dropLast(4)))

@@ -14,10 +14,11 @@
 /// /streams/{id}/seg/NNNNNN.m4s         media segment (6 to 10 digits; GET, HEAD, PUT, DELETE)
 /// ```
 ///
-/// The path is split on `/` *before* percent-decoding, and each decoded component is matched
-/// against an allow-list grammar (ids are `[A-Za-z0-9_-]{1,128}`, see ``StreamLayout``). So
-/// `..`, `%2e%2e`, an encoded `/` (`%2f`), a NUL (`%00`), empty components (`//etc`), a
-/// trailing slash and absolute-form targets (`http://…`) can never name anything.
+/// Each component is matched against an allow-list grammar (ids are `[A-Za-z0-9_-]{1,128}`,
+/// see ``StreamLayout``). No name Reel serves needs a percent-escape, so a path holding one
+/// names nothing: every file has exactly one path (a cache in front keys it once), and `..`,
+/// `%2e%2e`, an encoded `/` (`%2f`), a NUL (`%00`), empty components (`//etc`), a trailing
+/// slash and absolute-form targets (`http://…`) can never name anything.
 public enum OriginRoute: Sendable, Hashable {
     /// `/`: the viewer, following the newest stream.
     case index
@@ -71,9 +72,8 @@ public enum OriginRoute: Sendable, Hashable {
         }
     }
 
-    /// The path's components after the leading `/`, each percent-decoded; `nil` for a path
-    /// that is too long, not absolute, has more than four components (no route has) or a
-    /// component that does not decode.
+    /// The path's components after the leading `/`; `nil` for a path that is too long, not
+    /// absolute, has more than four components (no route has) or a percent-escape.
     static func components(_ path: UnsafeBufferPointer<UInt8>) -> [String]? {
         guard path.count <= maximumPathLength, path.first == UInt8(ascii: "/") else { return nil }
         var components: [String] = []
@@ -82,19 +82,12 @@ public enum OriginRoute: Sendable, Hashable {
         while true {
             guard components.count < 4 else { return nil }
             var end = start
-            var escaped = false
             while end < path.count && path[end] != UInt8(ascii: "/") {
-                if path[end] == UInt8(ascii: "%") { escaped = true }
+                if path[end] == UInt8(ascii: "%") { return nil }
                 end += 1
             }
-            let raw = UnsafeBufferPointer(rebasing: path[start..<end])
-            if escaped {
-                guard let decoded = percentDecoded(raw) else { return nil }
-                components.append(decoded)
-            } else {
-                // Nothing to decode (the usual case); the bytes are a String's, so valid UTF-8.
-                components.append(String(decoding: raw, as: UTF8.self))
-            }
+            // The bytes are a String's, so valid UTF-8.
+            components.append(String(decoding: UnsafeBufferPointer(rebasing: path[start..<end]), as: UTF8.self))
             guard end < path.count else { return components }
             start = end + 1
         }
@@ -111,28 +104,6 @@ public enum OriginRoute: Sendable, Hashable {
             case .script: "text/javascript; charset=utf-8"
             case .style: "text/css; charset=utf-8"
             }
-        }
-    }
-
-    /// Decodes `%XX` escapes; `nil` for a malformed escape or bytes that are not UTF-8.
-    static func percentDecoded(_ bytes: some Collection<UInt8>) -> String? {
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var iterator = bytes.makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else { output.append(byte); continue }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else { return nil }
-            output.append(high << 4 | low)
-        }
-        return String(validating: output, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
         }
     }
 }

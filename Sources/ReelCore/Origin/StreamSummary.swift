@@ -15,18 +15,18 @@ public struct StreamSummary: Codable, Sendable, Hashable {
 
     /// A summary of stream `layout` from its playlist text (empty when there is none yet).
     public init(layout: StreamLayout, updatedAt: Date, playlistText: String) {
+        var tally = PlaylistTally()
+        tally.consume(Array(playlistText.utf8))
+        self.init(layout: layout, updatedAt: updatedAt, tally: tally.finished())
+    }
+
+    /// A summary of stream `layout` from a tally of its whole playlist.
+    public init(layout: StreamLayout, updatedAt: Date, tally: PlaylistTally) {
         streamId = layout.streamID
         playlistURL = "/" + layout.playlistPath
         self.updatedAt = updatedAt
-        var segments = 0
-        var ended = false
-        for line in playlistText.split(whereSeparator: \.isNewline) {
-            let tag = line.trimmingASCIISpaces()
-            if tag.hasPrefix("#EXTINF:") { segments += 1 }
-            if tag == "#EXT-X-ENDLIST" { ended = true }
-        }
-        segmentCount = segments
-        isFinished = ended
+        segmentCount = tally.segmentCount
+        isFinished = tally.isFinished
     }
 
     /// The `/api/streams` body: `{"serverTime":…,"streams":[…]}`, newest first (ties by id),
@@ -54,5 +54,59 @@ public struct StreamSummary: Codable, Sendable, Hashable {
     /// `2026-11-30T03:40:00.123Z`.
     public static func timestamp(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: TimeZone(identifier: "UTC")!))
+    }
+}
+
+/// Counts a media playlist's segments and sees its end tag while its bytes stream past, in
+/// chunks of any size (an upload as it arrives, a file read piece by piece), keeping only the
+/// start of the current line: a playlist of any length costs a few bytes of memory.
+public struct PlaylistTally: Sendable, Hashable {
+    /// `#EXTINF:` lines so far.
+    public private(set) var segmentCount = 0
+    /// Whether a line `#EXT-X-ENDLIST` was seen.
+    public private(set) var isFinished = false
+    /// The current line's first bytes (enough to tell the two tags apart).
+    private var line: [UInt8] = []
+    private var lineIsLong = false
+    private static let extinf = Array("#EXTINF:".utf8)
+    private static let endlist = Array("#EXT-X-ENDLIST".utf8)
+    private static let kept = 32
+
+    public init() {}
+
+    /// Takes the next bytes.
+    public mutating func consume(_ bytes: UnsafeRawBufferPointer) {
+        for byte in bytes {
+            if byte == 10 || byte == 13 {
+                endLine()
+            } else if line.count < Self.kept {
+                line.append(byte)
+            } else {
+                lineIsLong = true
+            }
+        }
+    }
+
+    /// Takes the next bytes.
+    public mutating func consume(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { consume($0) }
+    }
+
+    /// The counts once every byte was consumed (a last line without a line end counts too).
+    public func finished() -> PlaylistTally {
+        var copy = self
+        copy.endLine()
+        return copy
+    }
+
+    private mutating func endLine() {
+        defer { line.removeAll(keepingCapacity: true); lineIsLong = false }
+        var start = 0
+        while start < line.count && (line[start] == 32 || line[start] == 9) { start += 1 }
+        let text = line[start...]
+        if text.starts(with: Self.extinf) { segmentCount += 1; return }
+        guard !lineIsLong, text.starts(with: Self.endlist) else { return }
+        isFinished = text.dropFirst(Self.endlist.count).allSatisfy { $0 == 32 || $0 == 9 }
+            || isFinished
     }
 }

@@ -53,6 +53,17 @@ import Testing
         #expect(EntityTag(content: Array("viewer".utf8)) != EntityTag(content: Array("viewe r".utf8)))
     }
 
+    @Test func ifRangeNamesThisVersionOnly() {
+        let tag = EntityTag(inode: 1, size: 2, modificationNanoseconds: 3_000_000_000)
+        let date = TimestampFormat.httpDate(secondsSince1970: 3)
+        #expect(tag.permitsRange(ifRange: nil, lastModifiedSeconds: 3))
+        #expect(tag.permitsRange(ifRange: tag.headerValue, lastModifiedSeconds: 3))
+        #expect(!tag.permitsRange(ifRange: "W/" + tag.headerValue, lastModifiedSeconds: 3), "weak tags never match")
+        #expect(!tag.permitsRange(ifRange: "\"other\"", lastModifiedSeconds: 3))
+        #expect(tag.permitsRange(ifRange: date, lastModifiedSeconds: 3))
+        #expect(!tag.permitsRange(ifRange: date, lastModifiedSeconds: 4))
+    }
+
     @Test func ifNoneMatch() {
         #expect(tag.matches(ifNoneMatch: tag.headerValue))
         #expect(tag.matches(ifNoneMatch: "W/" + tag.headerValue))
@@ -156,15 +167,37 @@ import Testing
         #expect(limiter.retryAfter("10.0.0.1", now: 60) == 1, "failures at 1, 2, 60: blocked until 61")
     }
 
-    @Test func memoryIsBounded() {
+    @Test func aFullTableCannotBeFlushed() {
+        var limiter = AuthFailureLimiter(maxFailures: 3, window: 60, maxClients: 100)
+        for t in [0.0, 1, 2] { limiter.recordFailure("victim", now: t) }
+        #expect(limiter.retryAfter("victim", now: 3) == 57)
+        // 20,000 other addresses, one failure each: the attack the table must survive.
+        for i in 0..<20_000 { limiter.recordFailure("10.1.\(i / 256).\(i % 256)", now: 3 + Double(i) / 10_000) }
+        #expect(limiter.trackedClients == 100)
+        #expect(limiter.retryAfter("victim", now: 5) == 55, "the block still holds")
+        #expect(limiter.retryAfter("10.9.9.9", now: 5) != nil, "addresses beyond the table share one entry, which is blocked")
+        #expect(limiter.retryAfter("10.1.0.5", now: 5) == nil, "a remembered address with one failure is not")
+        #expect(limiter.queuedFailures == 105, "3 + 99 + the shared entry's 3: failures while blocked are not queued")
+    }
+
+    @Test func addressesAreForgottenWithTheirLastFailure() {
         var limiter = AuthFailureLimiter(maxFailures: 2, window: 10, maxClients: 100)
-        for i in 0..<1000 { limiter.recordFailure("c\(i)", now: Double(i) / 1000) }
-        #expect(limiter.trackedClients <= 100)
-        limiter.recordFailure("c999", now: 1)
-        #expect(limiter.retryAfter("c999", now: 1) != nil, "the newest addresses are kept")
-        for i in 0..<200 { limiter.recordFailure("d\(i)", now: 100) }
-        #expect(limiter.trackedClients <= 100)
-        #expect(limiter.retryAfter("c999", now: 100) == nil)
+        for i in 0..<100 { limiter.recordFailure("c\(i)", now: Double(i) / 100) }
+        limiter.recordFailure("c5", now: 9)
+        #expect(limiter.trackedClients == 100)
+        limiter.recordFailure("late", now: 11)
+        #expect(limiter.trackedClients == 2, "c5 (failed at 9) and the newcomer remain")
+        #expect(limiter.retryAfter("late", now: 11) == nil)
+        #expect(limiter.retryAfter("c5", now: 11) == nil, "one failure in the window")
+        limiter.recordFailure("c5", now: 11)
+        #expect(limiter.retryAfter("c5", now: 11) == 8, "failures at 9 and 11: blocked until 19")
+    }
+
+    @Test func oneAddressHammeringQueuesOnlyItsCap() {
+        var limiter = AuthFailureLimiter(maxFailures: 10, window: 60)
+        for i in 0..<100_000 { limiter.recordFailure("10.0.0.1", now: Double(i) / 1000) }
+        #expect(limiter.queuedFailures <= 20)
+        #expect(limiter.retryAfter("10.0.0.1", now: 100) != nil)
     }
 }
 
@@ -177,11 +210,105 @@ import Testing
         #expect(deadlines.verdict(.responding, now: 1000) == .keep)
     }
 
+    @Test func downloadsMustKeepTheMinimumRate() {
+        let rules = ConnectionDeadlines(minimumDownloadRate: 1000, downloadGrace: 2)
+        #expect(rules.verdict(.sending(since: 10, acknowledged: 500), now: 12, acknowledged: 500) == .keep, "grace")
+        #expect(rules.verdict(.sending(since: 10, acknowledged: 500), now: 13, acknowledged: 3000) == .dropSlowDownload)
+        #expect(rules.verdict(.sending(since: 10, acknowledged: 500), now: 13, acknowledged: 3500) == .keep, "1000 B/s")
+        #expect(rules.verdict(.sending(since: 10, acknowledged: 500), now: 100, acknowledged: nil) == .keep, "unknown: not judged")
+    }
+
+    @Test func idleKeepAliveGivesWayUnderPressureOnly() {
+        let rules = ConnectionDeadlines(headerTimeout: 30, idleUnderPressure: 1)
+        #expect(rules.verdict(.keepAlive(since: 0), now: 20) == .keep)
+        #expect(rules.verdict(.keepAlive(since: 0), now: 31) == .dropSlowHeaders)
+        #expect(rules.verdict(.keepAlive(since: 0), now: 0.9, underPressure: true) == .keep)
+        #expect(rules.verdict(.keepAlive(since: 0), now: 1.1, underPressure: true) == .dropIdleUnderPressure)
+        #expect(rules.verdict(.awaitingRequest(since: 0), now: 5, underPressure: true) == .keep, "a new connection gets its header time")
+    }
+
     @Test func uploadsMustKeepTheMinimumRate() {
         #expect(deadlines.verdict(.uploading(since: 0, received: 0), now: 3) == .keep, "grace")
         #expect(deadlines.verdict(.uploading(since: 0, received: 4), now: 4) == .dropSlowUpload, "a byte a second")
         #expect(deadlines.verdict(.uploading(since: 0, received: 4000), now: 4) == .keep)
         #expect(deadlines.verdict(.uploading(since: 0, received: 4000), now: 5) == .dropSlowUpload)
+    }
+}
+
+@Suite struct ConnectionAdmissionTests {
+    @Test func eachAddressHoldsItsShareAndProxiesAreNotCapped() {
+        var admission = ConnectionAdmission(maxPerAddress: 2, exempt: ["10.0.0.9"])
+        let first = admission.admit("10.0.0.1"), second = admission.admit("10.0.0.1"), third = admission.admit("10.0.0.1")
+        #expect(first && second && !third)
+        let other = admission.admit("10.0.0.2")
+        #expect(other)
+        admission.release("10.0.0.1")
+        let again = admission.admit("10.0.0.1")
+        #expect(again, "a closed connection frees its place")
+        var proxied = 0
+        for _ in 0..<100 where admission.admit("10.0.0.9") { proxied += 1 }
+        #expect(proxied == 100, "a trusted proxy is not capped")
+        admission.release("10.0.0.3")  // never admitted: nothing to release
+        #expect(admission.connections(from: "10.0.0.3") == 0 && admission.connections(from: "10.0.0.1") == 2)
+        var open = ConnectionAdmission(maxPerAddress: 0)
+        var admitted = 0
+        for _ in 0..<1000 where open.admit("10.0.0.1") { admitted += 1 }
+        #expect(admitted == 1000, "0: no cap")
+    }
+}
+
+@Suite struct ForwardedClientTests {
+    @Test func onlyATrustedProxyNamesTheClient() {
+        let proxies = ForwardedClient(trustedProxies: ["127.0.0.1", "10.0.0.5"])
+        #expect(proxies.client(peer: "192.0.2.1", forwardedFor: "203.0.113.9") == "192.0.2.1", "an untrusted peer's header is ignored")
+        #expect(proxies.client(peer: "127.0.0.1", forwardedFor: "203.0.113.9") == "203.0.113.9")
+        #expect(proxies.client(peer: "127.0.0.1", forwardedFor: "1.1.1.1, 203.0.113.9") == "203.0.113.9",
+                "what the client wrote itself sits left of what the proxy appended")
+        #expect(proxies.client(peer: "127.0.0.1", forwardedFor: "203.0.113.9, 10.0.0.5") == "203.0.113.9", "a chain of trusted proxies")
+        #expect(proxies.client(peer: "127.0.0.1", forwardedFor: "2001:db8::7") == "2001:db8::7")
+        #expect(proxies.client(peer: "127.0.0.1", forwardedFor: nil) == "127.0.0.1")
+        #expect(proxies.client(peer: "127.0.0.1", forwardedFor: "evil.example") == "127.0.0.1", "malformed: the proxy's own address")
+        #expect(proxies.client(peer: "127.0.0.1", forwardedFor: "10.0.0.5, 127.0.0.1") == "127.0.0.1", "all trusted")
+    }
+}
+
+@Suite struct RequestFramingTests {
+    @Test func ambiguousFramingIsRefused() {
+        func check(_ headers: [(String, String)], version: String = "HTTP/1.1") -> String? {
+            RequestFraming.check(version: version, headers: headers.map { (name: $0.0, value: $0.1) })?.description
+        }
+        #expect(check([("Host", "x"), ("Content-Length", "5")]) == nil)
+        #expect(check([("Host", "x"), ("Transfer-Encoding", "chunked")]) == nil)
+        #expect(check([("Host", "x"), ("Transfer-Encoding", ""), ("Content-Length", "5")]) != nil)
+        #expect(check([("Host", "x"), ("Transfer-Encoding", "chunked"), ("Content-Length", "5")]) != nil)
+        #expect(check([("Host", "x"), ("Transfer-Encoding", "gzip, chunked")]) != nil)
+        #expect(check([("Host", "x"), ("Content-Length", "5"), ("Content-Length", "5")]) != nil)
+        #expect(check([("Host", "x"), ("Content-Length", "+5")]) != nil)
+        #expect(check([("Host", "x"), ("Content-Length ", "5")]) != nil)
+        #expect(check([("Host", "x"), ("X-A", "1\rX-B: 2")]) != nil)
+        #expect(check([]) != nil, "HTTP/1.1 needs Host")
+        #expect(check([("Host", "a"), ("host", "b")]) != nil)
+        #expect(check([], version: "HTTP/1.0") == nil)
+        #expect(RequestFraming.isToken("X-Custom_1.2~") && !RequestFraming.isToken("a b") && !RequestFraming.isToken(""))
+    }
+}
+
+@Suite struct PlaylistTallyTests {
+    @Test func chunksOfAnySizeCountTheSame() {
+        let text = Array("#EXTM3U\n#EXTINF:2.0,\nseg/000001.m4s\r\n  #EXTINF:2.0,\nseg/000002.m4s\n#EXT-X-ENDLIST".utf8)
+        for size in [1, 2, 3, 7, 64, text.count] {
+            var tally = PlaylistTally()
+            var start = 0
+            while start < text.count {
+                tally.consume(Array(text[start..<min(text.count, start + size)]))
+                start += size
+            }
+            let done = tally.finished()
+            #expect(done.segmentCount == 2 && done.isFinished, "chunks of \(size)")
+        }
+        var notEnded = PlaylistTally()
+        notEnded.consume(Array("#EXT-X-ENDLIST-NOT\n#EXTINF-like\n".utf8))
+        #expect(!notEnded.finished().isFinished && notEnded.finished().segmentCount == 0)
     }
 }
 

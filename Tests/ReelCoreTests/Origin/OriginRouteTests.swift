@@ -19,8 +19,11 @@ import Testing
         for sequence in [1, 999_999, 1_000_000] {
             #expect(OriginRoute(path: "/" + desk.segmentPath(sequence: sequence)) == .streamFile(desk, .segment(sequence: sequence)))
         }
-        // Unreserved characters may be percent-encoded.
-        #expect(OriginRoute(path: "/streams/%64esk_2026-11-30/init.mp4") == .streamFile(desk, .initSegment))
+        // One file, one path: no escaped spelling and no extra leading zero names it again.
+        #expect(OriginRoute(path: "/streams/%64esk_2026-11-30/init.mp4") == nil)
+        #expect(OriginRoute(path: "/streams/desk_2026-11-30/seg/0000001.m4s") == nil)
+        #expect(OriginRoute(path: "/streams/desk_2026-11-30/seg/%30%30%30%30%30%31.m4s") == nil)
+        #expect(OriginRoute(path: "/streams/desk_2026-11-30/seg/0001000000.m4s") == nil)
     }
 
     @Test(arguments: [

@@ -67,9 +67,26 @@ func withOrigin<T>(configure: (inout OriginSettings) -> Void = { _ in }, _ body:
 /// A raw TCP client for requests no well-behaved HTTP client would send.
 final class RawClient {
     let fd: Int32
+    /// The Content-Length of the last head ``receiveStatus()`` read.
+    private var lastContentLength = 0
 
-    init(port: Int, receiveTimeout: Int = 10) throws {
+    /// Connects to 127.0.0.1:`port`, from `source` (another loopback address: a different
+    /// client as the server sees it) when given, with a receive buffer of `receiveBuffer` bytes
+    /// when given (a client that reads slowly).
+    init(port: Int, receiveTimeout: Int = 10, source: String? = nil, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        if let source {
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else { throw POSIXError(.EADDRNOTAVAIL) }
+        }
         let connected = Loopback.connect(fd, port: port)
         // No close here: a class whose init throws once every property is set still runs
         // deinit, which closes the socket (closing twice could close another thread's file).
@@ -115,9 +132,25 @@ final class RawClient {
             guard recv(fd, &byte, 1, 0) == 1 else { break }
             head.append(byte)
         }
-        let line = String(decoding: head, as: UTF8.self).split(separator: "\r\n").first ?? ""
+        let lines = String(decoding: head, as: UTF8.self).split(separator: "\r\n")
+        lastContentLength = lines.compactMap { line -> Int? in
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "content-length" else { return nil }
+            return Int(parts[1].trimmingCharacters(in: .whitespaces))
+        }.first ?? 0
+        let line = lines.first ?? ""
         let parts = line.split(separator: " ")
         return parts.count >= 2 ? Int(parts[1]) : nil
+    }
+
+    /// Reads the body of the response whose head ``receiveStatus()`` read (by its
+    /// Content-Length), leaving the connection ready for the next response.
+    func receiveBody(length: Int? = nil) -> Data {
+        var body = Data()
+        var byte: UInt8 = 0
+        let wanted = length ?? lastContentLength
+        while body.count < wanted, recv(fd, &byte, 1, 0) == 1 { body.append(byte) }
+        return body
     }
 
     /// Whether the server has closed the connection (a read returns end of file or a reset).
