@@ -130,7 +130,7 @@ public final class MotoS3Server: HTTPReadableOrigin {
             }
             try await Task.sleep(for: .milliseconds(50))
         }
-        kill(process)
+        ReelServeOrigin.kill(process)
         throw Failure.didNotStart("no key printed within 30 s")
     }
 
@@ -158,21 +158,11 @@ public final class MotoS3Server: HTTPReadableOrigin {
     public func stop() {
         resume()
         guard let running = process.withLock({ value -> Process? in defer { value = nil }; return value }) else { return }
-        Self.kill(running)
+        ReelServeOrigin.kill(running)
         try? FileManager.default.removeItem(at: directory)
     }
 
     deinit { stop() }
-
-    /// SIGKILL to the group `timeout` leads (timeout and moto), then reaps.
-    private static func kill(_ process: Process) {
-        if process.isRunning {
-            let pid = process.processIdentifier
-            if getpgid(pid) == pid { Glibc.kill(-pid, SIGKILL) }
-            Glibc.kill(pid, SIGKILL)
-        }
-        process.waitUntilExit()
-    }
 }
 
 /// Runs `body` with a fresh moto; it is always stopped afterwards.

@@ -91,7 +91,7 @@ public enum SigV4 {
         let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let inDay = seconds - days * 86_400
-        let (year, month, day) = civil(daysSinceEpoch: days)
+        let (year, month, day) = HLSPlaylist.civilDate(daysSince1970: days)
         func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
         return "\(year)\(two(month))\(two(day))T\(two(inDay / 3600))\(two(inDay % 3600 / 60))\(two(inDay % 60))Z"
     }
@@ -109,20 +109,7 @@ public enum SigV4 {
         return days(year: y, month: m, day: d) * 86_400 + hh * 3600 + mm * 60 + ss
     }
 
-    /// Days since 1970-01-01 → (year, month, day), proleptic Gregorian (H. Hinnant's algorithm).
-    private static func civil(daysSinceEpoch: Int64) -> (Int64, Int64, Int64) {
-        let z = daysSinceEpoch + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    /// (year, month, day) → days since 1970-01-01, the inverse of ``civil(daysSinceEpoch:)``.
+    /// (year, month, day) → days since 1970-01-01, the inverse of `HLSPlaylist.civilDate(daysSince1970:)`.
     private static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
