@@ -111,8 +111,10 @@ def main() -> int:
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: done.set())
     done.wait()
-    server.stop()
-    return 0
+    # Not server.stop(): it joins the connection threads, and a player's keep-alive connection
+    # can hold it for minutes. The state is in memory and goes with the process anyway.
+    sys.stdout.flush()
+    os._exit(0)
 
 
 if __name__ == "__main__":
