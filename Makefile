@@ -14,6 +14,7 @@ setup:
 	@bash scripts/setup.sh
 	@bash scripts/fetch-model.sh
 	@bash scripts/fetch-segmentation-model.sh
+	@bash scripts/setup-moto.sh
 
 # The commit `reel --version` names lives in Sources/CBuildInfo/commit.h (not in git) only while
 # this release build runs: build-info writes it and touches build_info.c, and it is removed (and

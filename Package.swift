@@ -114,8 +114,8 @@ let package = Package(
         // crop → artwork laid over it in linear P3 → a HEIC, JPEG or TIFF photo; the artwork library
         // (files beside the study library, records in it).
         .target(name: "ReelOverlay", dependencies: ["ReelImage", "ReelVision", "ReelMedia", "ReelStore", "ReelRuntime", "ReelCore"]),
-        // Layer 4: pipelines (live HLS recorder, publisher).
-        .target(name: "ReelLive", dependencies: ["ReelRuntime", "ReelMedia", "ReelCore"]),
+        // Layer 4: pipelines (live HLS recorder, publisher); libcrypto for the S3 target's SigV4.
+        .target(name: "ReelLive", dependencies: ["CCrypto", "ReelRuntime", "ReelMedia", "ReelCore"]),
         // Layer 4: the study recorder (active-time timelapse and full recording, crash-safe).
         .target(name: "ReelRecord", dependencies: ["ReelRuntime", "ReelMedia", "ReelVision", "ReelStore", "ReelCore"]),
         // Layer 4: the privacy export (`reel export`, `reel review`): decode → face boxes (stored

@@ -10,6 +10,8 @@ public struct LiveSettings: Sendable {
     public var origin: URL?
     /// Bearer token for the origin's PUTs.
     public var token: String?
+    /// The bucket to publish to instead of an HTTP origin (`--origin s3://BUCKET/PREFIX`).
+    public var s3: S3Target.Configuration?
     /// The stream id (`[A-Za-z0-9_-]{1,128}`).
     public var streamID: String
     /// Quality preset or auto (measure the uplink first).
@@ -60,8 +62,14 @@ public struct LiveSettings: Sendable {
 
     /// Checks the combination of settings.
     public func validate() throws {
-        if origin == nil && outputDirectory == nil {
-            throw Error(description: "nowhere to publish: give --origin URL and/or --output DIR")
+        if origin == nil && s3 == nil && outputDirectory == nil {
+            throw Error(description: "nowhere to publish: give --origin URL (or s3://BUCKET/PREFIX) and/or --output DIR")
+        }
+        if origin != nil && s3 != nil {
+            throw Error(description: "give one --origin: an http(s):// origin or an s3:// bucket, not both")
+        }
+        if s3 != nil && token != nil {
+            throw Error(description: "--token (or REEL_TOKEN) is for an HTTP origin; an s3:// bucket is signed with an AWS access key instead (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY or --s3-profile)")
         }
         if let origin, !(origin.scheme == "http" || origin.scheme == "https") || origin.host == nil {
             throw Error(description: "--origin must be an http:// or https:// URL, got '\(origin.absoluteString)'")
@@ -75,7 +83,7 @@ public struct LiveSettings: Sendable {
         if let duration, !(duration > 0) {
             throw Error(description: "--duration must be a positive number of seconds")
         }
-        if case .auto = quality, origin == nil {
+        if case .auto = quality, origin == nil && s3 == nil {
             throw Error(description: "--quality auto measures the uplink to the origin: give --origin, or pick low, medium or high")
         }
     }

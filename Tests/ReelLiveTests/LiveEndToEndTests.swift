@@ -25,7 +25,7 @@ struct LiveEndToEndTests {
 
     /// Polls the playlist every 100 ms; GETs every newly listed segment (and init once).
     /// Connection failures count only while `originUp()` says the origin should answer.
-    static func read(origin: any HTTPTestOrigin, streamID: String, log: ReaderLog, until done: @escaping @Sendable () -> Bool,
+    static func read(origin: any HTTPReadableOrigin, streamID: String, log: ReaderLog, until done: @escaping @Sendable () -> Bool,
                      originUp: @escaping @Sendable () -> Bool = { true }) async {
         let base = "streams/\(streamID)/"
         while !done() {
@@ -54,7 +54,7 @@ struct LiveEndToEndTests {
     }
 
     /// Checks every rule a finished stream must keep; returns the summed EXTINF.
-    static func checkFinishedStream(origin: any HTTPTestOrigin, streamID: String, frameRate: Double = 30) async throws -> Double {
+    static func checkFinishedStream(origin: any HTTPReadableOrigin, streamID: String, frameRate: Double = 30) async throws -> Double {
         let base = "streams/\(streamID)/"
         let response = try await origin.get(base + "playlist.m3u8")
         #expect(response.status == 200)

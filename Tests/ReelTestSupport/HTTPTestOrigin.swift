@@ -18,17 +18,21 @@ public enum OriginKind: String, CaseIterable, Sendable, CustomStringConvertible 
     }
 }
 
-/// A real HTTP origin running on loopback for a test: it stores PUTs and serves GETs, and can
-/// be stopped and started again on the same port with the same files (an outage).
-public protocol HTTPTestOrigin: AnyObject, Sendable {
-    /// Which server this is.
-    var kind: OriginKind { get }
-    /// `http://127.0.0.1:PORT/`.
+/// A server players read a stream from over plain HTTP: an origin, or a bucket (``MotoS3Server``).
+public protocol HTTPReadableOrigin: AnyObject, Sendable {
+    /// Where stream paths are resolved: `http://127.0.0.1:PORT/` (a bucket: `…/BUCKET/PREFIX/`).
     var baseURL: URL { get }
-    /// The bearer token PUTs must carry; `nil` when the origin takes PUTs from anyone.
-    var uploadToken: String? { get }
     /// A GET of `path` (relative to ``baseURL``), with no cache anywhere.
     func get(_ path: String) async throws -> (status: Int, body: Data, headers: [String: String])
+}
+
+/// A real HTTP origin running on loopback for a test: it stores PUTs and serves GETs, and can
+/// be stopped and started again on the same port with the same files (an outage).
+public protocol HTTPTestOrigin: HTTPReadableOrigin {
+    /// Which server this is.
+    var kind: OriginKind { get }
+    /// The bearer token PUTs must carry; `nil` when the origin takes PUTs from anyone.
+    var uploadToken: String? { get }
     /// Stops the server and waits until it is gone. Idempotent.
     func stop() async
     /// Starts the server again on the same port, with the same files (and token).

@@ -285,7 +285,8 @@ public final class ReelServeOrigin: HTTPTestOrigin {
     }
 
     /// SIGKILL to the whole process group `timeout` leads (timeout and the server), then reaps.
-    private static func kill(_ process: Process) {
+    /// Shared with ``MotoS3Server``.
+    static func kill(_ process: Process) {
         if process.isRunning {
             let pid = process.processIdentifier
             if getpgid(pid) == pid { Glibc.kill(-pid, SIGKILL) }

@@ -9,8 +9,16 @@ enum LiveCommand {
                                      help: "test[:WxH[@FPS]], file:PATH or v4l2:/dev/videoN.")
     static let audio = Option.value("audio", placeholder: "DEV",
                                     help: "Microphone for a v4l2 camera: alsa:NAME, pulse:NAME or none (default none).")
-    static let origin = Option.value("origin", placeholder: "URL", help: "Origin base URL the stream is PUT to (e.g. http://127.0.0.1:8080/).")
-    static let token = Option.value("token", placeholder: "TOKEN", help: "Bearer token for the origin's PUTs (or REEL_TOKEN in the environment).")
+    static let origin = Option.value("origin", placeholder: "URL",
+                                     help: "Origin base URL the stream is PUT to (e.g. http://127.0.0.1:8080/), or an S3 bucket: s3://BUCKET/PREFIX.")
+    static let token = Option.value("token", placeholder: "TOKEN", help: "Bearer token for the origin's PUTs (or REEL_TOKEN in the environment); not for s3://.")
+    static let s3Endpoint = Option.value("s3-endpoint", placeholder: "URL",
+                                         help: "S3-compatible server for an s3:// origin (e.g. http://127.0.0.1:9000); default AWS's https://s3.REGION.amazonaws.com.")
+    static let s3Region = Option.value("s3-region", placeholder: "REGION", help: "The bucket's region (default AWS_REGION, AWS_DEFAULT_REGION, else us-east-1).")
+    static let s3Profile = Option.value("s3-profile", placeholder: "PROFILE",
+                                        help: "Profile in ~/.aws/credentials (default AWS_PROFILE, else default); used instead of AWS_ACCESS_KEY_ID.")
+    static let s3Addressing = Option.value("s3-addressing", placeholder: "STYLE", choices: S3Location.Addressing.allCases.map(\.rawValue),
+                                           help: "path (http://endpoint/BUCKET/KEY, the default with --s3-endpoint) or virtual-host (BUCKET.endpoint, AWS's default).")
     static let streamID = Option.value("stream-id", placeholder: "ID", help: "Stream id, [A-Za-z0-9_-]{1,128} (default: date, time and a random suffix).")
     static let quality = Option.value("quality", short: "q", default: "medium", choices: QualityPreset.Selection.choices,
                                       help: "low 480x854 0.9 Mbps, medium 720x1280 1.5 Mbps, high 720x1280 2.5 Mbps, or auto (measure the uplink first).")
@@ -36,14 +44,20 @@ enum LiveCommand {
             disk and is retried, so an outage loses nothing. Before capturing, a test upload to \
             streams/{id}/seg/000000.m4s checks the origin and the token (and measures the uplink for \
             --quality auto); it is deleted again with the same token, so the origin must allow DELETE \
-            (nginx: dav_methods PUT DELETE). Ctrl-C (SIGINT) or SIGTERM stops cleanly: the last \
-            short segment and the ENDLIST playlist are published, the archive closed.
+            (nginx: dav_methods PUT DELETE). With --origin s3://BUCKET/PREFIX the files are objects \
+            under PREFIX/streams/{id}/, signed with AWS Signature Version 4; the access key comes from \
+            AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN), or from a profile in \
+            ~/.aws/credentials (AWS_SHARED_CREDENTIALS_FILE, --s3-profile or AWS_PROFILE). Ctrl-C \
+            (SIGINT) or SIGTERM stops cleanly: the last short segment and the ENDLIST playlist are \
+            published, the archive closed.
             """,
-        options: [source, audio, origin, token, streamID, quality, landscape, segmentSeconds, archive, noArchive, archivePreset,
+        options: [source, audio, origin, token, s3Endpoint, s3Region, s3Profile, s3Addressing, streamID, quality, landscape, segmentSeconds, archive, noArchive, archivePreset,
                   duration, output, fast, quiet],
         examples: [
             "reel live --source test --origin http://127.0.0.1:8080/ --duration 30",
             "reel live --source v4l2:/dev/video0 --audio pulse:default --origin https://origin.example/ --token $TOKEN",
+            "reel live --source test --origin s3://my-streams/live --s3-region eu-west-1 --duration 60",
+            "reel live --source test --origin s3://reel/live --s3-endpoint http://127.0.0.1:9000 --s3-profile minio",
             "reel live --source file:talk.mp4 --output ./hls --no-archive --fast",
         ])
 
@@ -62,20 +76,22 @@ enum LiveCommand {
             throw arguments.invalid(quality, expected: "one of \(QualityPreset.Selection.choices.joined(separator: ", "))")
         }
         var originURL: URL?
-        if let text = arguments.string(origin) {
-            guard let url = LiveSettings.originURL(text) else { throw arguments.invalid(origin, expected: "an http:// or https:// URL") }
+        let bucket = try bucketConfiguration(arguments)
+        if bucket == nil, let text = arguments.string(origin) {
+            guard let url = LiveSettings.originURL(text) else { throw arguments.invalid(origin, expected: "an http:// or https:// URL, or s3://BUCKET/PREFIX") }
             originURL = url
         }
         if let conflict = arguments.conflict(archive, noArchive) { throw conflict }
         let id = arguments.string(streamID) ?? LiveSettings.newStreamID()
         var settings = LiveSettings(
             source: sourceSpec, origin: originURL,
-            token: arguments.string(token) ?? ProcessInfo.processInfo.environment["REEL_TOKEN"],
+            token: arguments.string(token) ?? (bucket == nil ? ProcessInfo.processInfo.environment["REEL_TOKEN"] : nil),
             streamID: id, quality: qualitySelection, landscape: arguments.flag(landscape),
             segmentSeconds: try arguments.require(segmentSeconds, as: Double.self),
             archivePath: nil, duration: try arguments.seconds(duration),
             outputDirectory: arguments.string(output).map { URL(fileURLWithPath: UserFolders.absolute($0)) },
             fast: arguments.flag(fast))
+        settings.s3 = bucket
         settings.archivePreset = try EncoderPreset(parsing: arguments.require(archivePreset))
         if !arguments.flag(noArchive) {
             settings.archivePath = arguments.string(archive).map(UserFolders.absolute) ?? defaultArchivePath(streamID: id)
@@ -93,6 +109,42 @@ enum LiveCommand {
         defer { signals.cancel() }
         let report = await session.run()
         return report.succeeded ? 0 : 1
+    }
+
+    /// The bucket for `--origin s3://BUCKET/PREFIX` with the `--s3-*` options and the access key
+    /// from the usual places; nil for an http(s) origin (then no `--s3-*` option may be given).
+    static func bucketConfiguration(_ arguments: ParsedArguments) throws -> S3Target.Configuration? {
+        let s3Options = [s3Endpoint, s3Region, s3Profile, s3Addressing]
+        guard let text = arguments.string(origin), text.lowercased().hasPrefix("s3://") else {
+            if let given = s3Options.first(where: { arguments.string($0) != nil }) {
+                throw arguments.refused("--\(given.name) is for an S3 bucket: give --origin s3://BUCKET/PREFIX with it")
+            }
+            return nil
+        }
+        if arguments.string(token) != nil {
+            throw arguments.refused("--token is for an HTTP origin; an s3:// bucket is signed with an AWS access key instead "
+                                    + "(AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or --s3-profile)")
+        }
+        let location: S3Location
+        do { location = try S3Location(parsing: text) } catch { throw arguments.refused("--origin: \(error)") }
+        var endpoint: S3Location.Endpoint?
+        if let given = arguments.string(s3Endpoint) {
+            guard let parsed = S3Location.Endpoint(parsing: given) else {
+                throw arguments.invalid(s3Endpoint, expected: "an http:// or https:// URL with a host and no path, e.g. http://127.0.0.1:9000")
+            }
+            endpoint = parsed
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let credentials: AWSCredentials
+        do {
+            credentials = try AWSCredentials.load(environment: environment, explicitProfile: arguments.string(s3Profile))
+        } catch {
+            throw arguments.refused("\(error)")
+        }
+        return S3Target.Configuration(location: location, endpoint: endpoint,
+                                      addressing: arguments.string(s3Addressing).flatMap(S3Location.Addressing.init(rawValue:)),
+                                      region: AWSCredentials.region(explicit: arguments.string(s3Region), environment: environment),
+                                      credentials: credentials)
     }
 
     /// `$XDG_VIDEOS_DIR` or `~/Videos`, then `reel/reel-{id}.mp4`.

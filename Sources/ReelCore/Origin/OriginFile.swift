@@ -20,6 +20,22 @@ public enum OriginFile: Sendable, Hashable {
         return Int(Substring(fileName.dropLast(4)))
     }
 
+    /// The file a stream path names (`streams/{id}/playlist.m3u8`, `…/init.mp4`,
+    /// `…/seg/000001.m4s`), by its last one or two parts; nil for any other path.
+    public init?(streamPath path: String) {
+        let parts = path.split(separator: "/")
+        guard let last = parts.last else { return nil }
+        if last == StreamLayout.playlistName {
+            self = .playlist
+        } else if last == StreamLayout.initURI {
+            self = .initSegment
+        } else if parts.count >= 2, parts[parts.count - 2] == "seg", let sequence = Self.segmentSequence(fileName: String(last)) {
+            self = .segment(sequence: sequence)
+        } else {
+            return nil
+        }
+    }
+
     /// The folders below the stream folder (`["seg"]` for segments) and the file name.
     public var location: (folders: [String], name: String) {
         switch self {

@@ -10,15 +10,14 @@ import FoundationNetworking
 /// Each PUT sends `Content-Length` and `Content-Type`, and `Authorization: Bearer TOKEN` when a
 /// token is given (so does the DELETE of the uplink probe's upload). Status 2xx is success; 401 and 403 are ``Error/unauthorized(url:status:tokenGiven:)``
 /// (not retryable); any other status, a refused connection or a timeout is retryable.
-public struct HTTPOriginTarget: PublishTarget {
+public struct HTTPOriginTarget: RemotePublishTarget {
     /// The URL that stream paths are resolved against, e.g. `http://127.0.0.1:8080/`.
     public let baseURL: URL
     /// `origin` and the base URL.
     public var name: String { "origin \(baseURL.absoluteString)" }
 
     private let token: String?
-    private let requestTimeout: TimeInterval
-    private let session: SessionBox
+    private let session: HTTPUploadSession
 
     /// A target for `baseURL` (http or https).
     ///
@@ -32,14 +31,7 @@ public struct HTTPOriginTarget: PublishTarget {
         }
         self.baseURL = baseURL
         self.token = token
-        self.requestTimeout = requestTimeout
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = requestTimeout
-        configuration.timeoutIntervalForResource = resourceTimeout
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.httpMaximumConnectionsPerHost = 6
-        session = SessionBox(URLSession(configuration: configuration))
+        session = HTTPUploadSession(requestTimeout: requestTimeout, resourceTimeout: resourceTimeout)
     }
 
     /// The full URL of a stream path.
@@ -80,8 +72,7 @@ public struct HTTPOriginTarget: PublishTarget {
 
     /// A request for `url` with the token, never from a cache.
     private func request(_ url: URL, method: String) -> URLRequest {
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: requestTimeout)
-        request.httpMethod = method
+        var request = session.request(url, method: method)
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         return request
     }
@@ -89,45 +80,18 @@ public struct HTTPOriginTarget: PublishTarget {
     /// Sends `request` (uploading `body` when given) and returns the answer; a failure without
     /// an HTTP answer becomes ``Error/unreachable(url:reason:)`` or ``Error/timedOut(url:seconds:)``.
     private func exchange(_ request: URLRequest, url: URL, body: Data?) async throws -> (Data, HTTPURLResponse) {
-        let data: Data
-        let response: URLResponse
         do {
-            if let body {
-                (data, response) = try await session.session.upload(for: request, from: body)
-            } else {
-                (data, response) = try await session.session.data(for: request)
+            return try await session.exchange(request, url: url, body: body)
+        } catch let failure as HTTPUploadSession.Failure {
+            switch failure {
+            case .unreachable(let url, let reason): throw Error.unreachable(url: url, reason: reason)
+            case .timedOut(let url, let seconds): throw Error.timedOut(url: url, seconds: seconds)
+            case .invalidResponse(let url): throw Error.invalidResponse(url: url)
             }
-        } catch is CancellationError {
-            throw CancellationError()
-        } catch {
-            throw Self.map(error, url: url, timeout: requestTimeout)
-        }
-        guard let http = response as? HTTPURLResponse else { throw Error.invalidResponse(url: url) }
-        return (data, http)
-    }
-
-    /// A failed exchange in Reel's words (``ReelCore/ErrorSentence``): never Foundation's
-    /// `NSURLErrorDomain` dump.
-    static func map(_ error: any Swift.Error, url: URL, timeout: TimeInterval) -> any Swift.Error {
-        let ns = error as NSError
-        guard ns.domain == "NSURLErrorDomain" else { return Error.unreachable(url: url, reason: ErrorSentence.reason(error, url: url)) }
-        switch ns.code {
-        case -999: return CancellationError()  // URLError.cancelled
-        case -1001: return Error.timedOut(url: url, seconds: timeout)  // URLError.timedOut
-        default: return Error.unreachable(url: url, reason: ErrorSentence.reason(error, url: url))
         }
     }
 
-    /// An answer's first 300 bytes (an HTML error page too) reduced to its words, for a one-line message.
-    private static func plainText(_ data: Data) -> String {
-        let text = String(decoding: data.prefix(300), as: UTF8.self)
-        var result = ""
-        var inTag = false
-        for character in text {
-            if character == "<" { inTag = true; result.append(" ") } else if character == ">" { inTag = false } else if !inTag { result.append(character) }
-        }
-        return result.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-    }
+    private static func plainText(_ data: Data) -> String { HTTPUploadSession.plainText(data) }
 
     /// Why a PUT to the origin failed.
     public enum Error: PublishTargetError, Hashable {
@@ -161,9 +125,7 @@ public struct HTTPOriginTarget: PublishTarget {
 
         /// Whether sending the same request again may succeed: 5xx, 408 Request Timeout, 425
         /// Too Early, 429 Too Many Requests.
-        public static func isRetryable(status: Int) -> Bool {
-            status >= 500 || status == 408 || status == 425 || status == 429
-        }
+        public static func isRetryable(status: Int) -> Bool { HTTPUploadSession.isRetryable(status: status) }
 
         /// A message for the user: what happened and what to do.
         public var description: String {
@@ -205,11 +167,4 @@ public struct HTTPOriginTarget: PublishTarget {
             }
         }
     }
-}
-
-/// Owns a URLSession and lets its tasks finish when the last target copy goes away.
-private final class SessionBox: Sendable {
-    let session: URLSession
-    init(_ session: URLSession) { self.session = session }
-    deinit { session.finishTasksAndInvalidate() }
 }

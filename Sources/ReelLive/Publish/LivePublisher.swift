@@ -4,13 +4,14 @@ import ReelCore
 import Synchronization
 
 /// Connects a live session's HLS branch to the ``HLSPublisher``: builds the targets from the
-/// settings (an origin and/or a local folder), checks the origin before the start, measures
+/// settings (an origin or a bucket, and/or a local folder), checks the origin before the start, measures
 /// the uplink for `--quality auto`, and keeps the numbers for the status line.
 final class LivePublisher: HLSSegmentSink, Sendable {
     private let settings: LiveSettings
     private let layout: StreamLayout
     private let targets: [any PublishTarget]
-    private let origin: HTTPOriginTarget?
+    /// The HTTP origin or the bucket.
+    private let origin: (any RemotePublishTarget)?
     private let reporter: LiveReporter
     private let publisher = Locked<HLSPublisher?>(nil)
     private let counters = Locked<(produced: Int, bytes: Int, seconds: Double)>((0, 0, 0))
@@ -21,12 +22,13 @@ final class LivePublisher: HLSSegmentSink, Sendable {
         layout = try StreamLayout(streamID: settings.streamID)
         var targets: [any PublishTarget] = []
         if let url = settings.origin {
-            let target = try HTTPOriginTarget(baseURL: url, token: settings.token)
-            origin = target
-            targets.append(target)
+            origin = try HTTPOriginTarget(baseURL: url, token: settings.token)
+        } else if let bucket = settings.s3 {
+            origin = S3Target(configuration: bucket)
         } else {
             origin = nil
         }
+        if let origin { targets.append(origin) }
         if let folder = settings.outputDirectory { targets.append(DirectoryTarget(root: folder)) }
         self.targets = targets
     }
@@ -55,13 +57,14 @@ final class LivePublisher: HLSSegmentSink, Sendable {
         do {
             warnIfLeftBehind(try await UplinkProbe(byteCount: 4096).measure(target: origin, layout: layout), origin: origin)
         } catch UplinkProbe.Error.uploadFailed(_, _, let reason, _) {
-            throw LiveSettings.Error(description: "the origin does not take the stream, so nothing was started. \(reason)")
+            let what = settings.s3 == nil ? "the origin does not" : "the bucket does not"
+            throw LiveSettings.Error(description: "\(what) take the stream, so nothing was started. \(reason)")
         }
     }
 
     /// A warning when the probe's upload could not be deleted (the stream goes on: no playlist
     /// lists segment 0).
-    private func warnIfLeftBehind(_ measurement: UplinkProbe.Measurement, origin: HTTPOriginTarget) {
+    private func warnIfLeftBehind(_ measurement: UplinkProbe.Measurement, origin: any RemotePublishTarget) {
         guard let reason = measurement.leftBehind else { return }
         reporter.warning("the uplink test's upload \(origin.url(forPath: UplinkProbe.path(in: layout)).absoluteString) could not be deleted. \(reason)")
     }

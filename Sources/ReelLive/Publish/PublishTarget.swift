@@ -26,3 +26,9 @@ public protocol PublishTargetError: Error, CustomStringConvertible {
     /// the publisher then stops publishing to that target and reports the error.
     var isRetryable: Bool { get }
 }
+
+/// A target on the network that players read from by URL (an HTTP origin, a bucket).
+public protocol RemotePublishTarget: PublishTarget {
+    /// Where a stream path is read, e.g. `http://127.0.0.1:8080/streams/a/playlist.m3u8`.
+    func url(forPath path: String) -> URL
+}
