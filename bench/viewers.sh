@@ -43,6 +43,7 @@ head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$token_file"
 chmod 600 "$token_file"
 port=$("$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
 "$reel" serve --host 127.0.0.1 --port "$port" --data "$data" --token-file "$token_file" --access-log "$log" \
+    --max-connections-per-address 0 \
     > "$work/serve.log" 2>&1 &
 serve_pid=$!
 for _ in $(seq 1 100); do
