@@ -19,7 +19,12 @@ import Testing
             // Issue 12: the probe's upload is deleted again (nginx WebDAV: DELETE with the same token).
             #expect(!FileManager.default.fileExists(atPath: origin.root.appendingPathComponent("streams/probe/seg/000000.m4s").path))
             #expect(measurement.leftBehind == nil)
-            let logged = try origin.requests().filter { $0.method != "GET" }.map { "\($0.method) \($0.uri) \($0.status)" }
+            // nginx writes a request's log line after its answer went out: wait for the line,
+            // not for a time.
+            let logged = try await eventually("nginx's log line of the DELETE") { () -> [String]? in
+                let lines = (try? origin.requests())?.filter { $0.method != "GET" }.map { "\($0.method) \($0.uri) \($0.status)" }
+                return (lines?.count ?? 0) >= 2 ? lines : nil
+            }
             #expect(logged == ["PUT /streams/probe/seg/000000.m4s 201", "DELETE /streams/probe/seg/000000.m4s 204"], "\(logged)")
             #expect(try origin.requests().first { $0.method == "PUT" }?.contentLength == 384 * 1024)
         }
