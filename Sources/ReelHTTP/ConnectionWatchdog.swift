@@ -62,9 +62,12 @@ final class ConnectionWatchdog: Sendable {
     /// Connections refused so far because their address held its share.
     var refused: Int { refusals.load(ordering: .relaxed) }
 
-    /// Starts the checking thread: a sweep every interval.
-    func run() {
-        let started = RealClock().every(MediaTime(seconds: interval), name: "reel-http-watchdog") { [self] _ in sweep() }
+    /// Starts the checking thread: a sweep every interval, then `alsoEachPass` with the time.
+    func run(alsoEachPass: @escaping @Sendable (Double) -> Void = { _ in }) {
+        let started = RealClock().every(MediaTime(seconds: interval), name: "reel-http-watchdog") { [self] _ in
+            sweep()
+            alsoEachPass(now)
+        }
         ticker.withLock { $0 = started }
     }
 

@@ -29,6 +29,12 @@ public final class HTTPRequest: @unchecked Sendable {
     var status = 0
     /// Body bytes of the queued answer (0 for HEAD).
     var bytes: Int64 = 0
+    /// When a held request stops waiting (``HTTPStart/hold(key:until:)``'s first deadline), on
+    /// the server's clock; nil until it is first held.
+    public internal(set) var holdDeadline: Double?
+    /// Whether the request was held and its wait is over without a wake-up that satisfied it
+    /// (its deadline passed, or the server is stopping): the service must answer now.
+    public internal(set) var holdExpired = false
 
     init(method: String, path: String, client: String, peer: String, connection: OpaquePointer, started: Double) {
         self.method = method
@@ -72,10 +78,16 @@ public protocol HTTPUpload: AnyObject, Sendable {
     func discard()
 }
 
-/// What a service does with a request whose headers are in: answer now, or read its body.
+/// What a service does with a request whose headers are in: answer now, read its body, or
+/// hold it (a request without a body only).
 public enum HTTPStart {
     case respond(HTTPResponse)
     case receive(any HTTPUpload)
+    /// Park the request without a thread: its connection is suspended until
+    /// ``HTTPServer/wake(_:)`` names `key`, or the server's clock reaches `until` (only the
+    /// first hold's deadline counts), or the server stops. Then ``HTTPService/begin(_:)`` is
+    /// called again for it (``HTTPRequest/holdExpired`` says whether the wait ran out).
+    case hold(key: String, until: Double)
 }
 
 /// What a server built on ``HTTPServer`` answers: its routes, called on libmicrohttpd's

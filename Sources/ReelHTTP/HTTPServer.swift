@@ -34,6 +34,8 @@ public final class HTTPServer: Sendable {
     nonisolated(unsafe) private let logger: UnsafeMutablePointer<reel_mhd_logger>
     private let starting = Atomic<Bool>(false)
     private let startMessages = Locked<[String]>([])
+    /// Requests held by their service (``HTTPStart/hold(key:until:)``), connections suspended.
+    let holds: HeldRequests
 
     /// Checks the address and opens the access log. Nothing listens until ``start(serving:)``.
     public init(settings: HTTPServerSettings) throws(Error) {
@@ -46,6 +48,7 @@ public final class HTTPServer: Sendable {
                                       maxConnections: settings.maxConnections)
         logger = .allocate(capacity: 1)
         logger.initialize(to: reel_mhd_logger(log: httpLibraryMessage, context: nil))
+        holds = HeldRequests(limit: settings.maxHeldRequests)
     }
 
     deinit { logger.deallocate() }
@@ -76,7 +79,7 @@ public final class HTTPServer: Sendable {
         try daemon.withLock { (daemon: inout OpaquePointer?) throws(Error) in
             guard daemon == nil else { return }
             var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue
-                | MHD_USE_ERROR_LOG.rawValue
+                | MHD_USE_ERROR_LOG.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
             var poolSize: UInt32 = 0
             switch settings.threading {
             case .pool(let threads): poolSize = UInt32(max(1, threads))
@@ -112,7 +115,7 @@ public final class HTTPServer: Sendable {
             }
             daemon = started
             boundPort.store(Int(reel_mhd_bound_port(started)), ordering: .relaxed)
-            watchdog.run()
+            watchdog.run { [weak self] now in self?.holds.expire(now: now) }
         }
     }
 
@@ -136,6 +139,7 @@ public final class HTTPServer: Sendable {
         let listening = MHD_quiesce_daemon(running)
         if listening >= 0 { close(listening) }
         for stream in streams.withLock({ Array($0.values) }) { stream.close() }
+        holds.releaseAll()  // suspended connections must be resumed before the daemon stops
         inFlight.wait(untilZeroOr: settings.shutdownGrace)
         MHD_stop_daemon(running)
         watchdog.stop()
@@ -178,6 +182,10 @@ public final class HTTPServer: Sendable {
                 request.upload = upload
                 watchdog.requestStarted(request.connectionKey, uploading: true)
                 return .YES
+            case .hold:
+                // A request with a body is never held.
+                watchdog.requestStarted(request.connectionKey, uploading: false)
+                return queue(.text(500, "unexpected hold"), request: request, service: service)
             }
         }
         let request = Unmanaged<HTTPRequest>.fromOpaque(raw).takeUnretainedValue()
@@ -186,7 +194,8 @@ public final class HTTPServer: Sendable {
             return .YES
         }
         guard let upload = request.upload else {
-            // A request without a body: the whole request is in, answer it.
+            // A request without a body: the whole request is in (or a held one was woken),
+            // answer it.
             switch service.begin(request) {
             case .respond(let response):
                 return queue(response, request: request, service: service)
@@ -194,6 +203,8 @@ public final class HTTPServer: Sendable {
                 // A service receives only what was judged in the first call.
                 upload.discard()
                 return queue(.text(500, "unexpected upload"), request: request, service: service)
+            case .hold(let key, let until):
+                return hold(request, key: key, until: until, service: service)
             }
         }
         if uploadSize.pointee > 0, let uploadData {
@@ -236,6 +247,33 @@ public final class HTTPServer: Sendable {
             watchdog.closed(key)
         }
     }
+
+    /// Suspends a request's connection until it is woken or its deadline passes; over the
+    /// limit of held requests, or while stopping, the service is asked again at once with the
+    /// wait over.
+    private func hold(_ request: HTTPRequest, key: String, until deadline: Double, service: any HTTPService) -> MHD_Result {
+        if request.holdDeadline == nil { request.holdDeadline = deadline }
+        let ends = request.holdDeadline ?? deadline
+        guard ends > watchdog.now, holds.park(request, key: key, until: ends) else {
+            request.holdExpired = true
+            switch service.begin(request) {
+            case .respond(let response): return queue(response, request: request, service: service)
+            case .receive(let upload):
+                upload.discard()
+                return queue(.text(500, "unexpected upload"), request: request, service: service)
+            case .hold: return queue(.text(503, "the wait is over", headers: [("Retry-After", "1")]), request: request, service: service)
+            }
+        }
+        return .YES
+    }
+
+    /// Wakes every request held under `key`: each is asked again (and may be held again).
+    public func wake(_ key: String) {
+        holds.wake(key)
+    }
+
+    /// Requests held right now.
+    public var heldRequests: Int { holds.count }
 
     /// Hands `response` to libmicrohttpd and records what was sent.
     func queue(_ response: HTTPResponse, request: HTTPRequest, service: any HTTPService) -> MHD_Result {

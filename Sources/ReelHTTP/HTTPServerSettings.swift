@@ -28,6 +28,9 @@ public struct HTTPServerSettings: Sendable {
     public var deadlines = ConnectionDeadlines()
     /// Seconds between watchdog passes.
     public var watchdogInterval: Double = 0.5
+    /// Requests held at once at most (``HTTPStart/hold(key:until:)``); beyond, a request's wait
+    /// is over at once.
+    public var maxHeldRequests: Int = 8192
     /// Seconds a shutdown waits for requests in flight before closing their connections.
     public var shutdownGrace: Double = 10
     /// The program's name in messages on standard error (`reel serve`).

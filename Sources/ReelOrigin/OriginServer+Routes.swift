@@ -26,7 +26,10 @@ extension OriginServer {
         case .stream(let layout):
             guard method == "DELETE" else { return .respond(otherMethod(method, allowed: "DELETE")) }
             if let refusal = authorize(request) { return .respond(refusal) }
-            defer { cache.invalidate(streamID: layout.streamID, file: nil) }
+            defer {
+                cache.invalidate(streamID: layout.streamID, file: nil)
+                http.wake(layout.streamID)
+            }
             do {
                 return .respond(try store.deleteStream(layout)
                     ? HTTPResponse(status: 204) : .text(404, "there is no stream \(layout.streamID)"))
@@ -35,7 +38,7 @@ extension OriginServer {
             }
         case .streamFile(let layout, let file):
             switch method {
-            case "GET", "HEAD": return .respond(serve(layout, file, request: request))
+            case "GET", "HEAD": return serveOrHold(layout, file, request: request)
             case "PUT": return beginUpload(layout, file, request: request)
             case "DELETE": return .respond(deleteFile(layout, file, request: request))
             default: return .respond(otherMethod(method, allowed: "GET, HEAD, PUT, DELETE, OPTIONS"))
@@ -44,6 +47,38 @@ extension OriginServer {
     }
 
     // MARK: Reading
+
+    /// A stream file, or the wait LL-HLS asks for: a playlist requested with `_HLS_msn` (and
+    /// `_HLS_part`) is held until the stored playlist holds that segment or part; the part a
+    /// playlist hints at (`EXT-X-PRELOAD-HINT`) is held until it is stored. Each stored file of
+    /// the stream wakes its held requests, which are judged again; a wait ends after three
+    /// target durations (503 for a playlist, 404 for a part).
+    func serveOrHold(_ layout: StreamLayout, _ file: OriginFile, request: HTTPRequest) -> HTTPStart {
+        let tally = store.playlistTally(layout)
+        let maximumWait = BlockingReload.maximumWait(targetDuration: tally?.targetDuration ?? 2)
+        if file == .playlist,
+           let wanted = BlockingReload.request(msn: request.query("_HLS_msn"), part: request.query("_HLS_part")) {
+            switch wanted.map({ BlockingReload.decide($0, playlist: tally ?? PlaylistTally()) }) {
+            case .failure(let refusal):
+                return .respond(.text(400, "\(refusal)", headers: Self.corsHeaders))
+            case .success(.refuse(let reason)):
+                return .respond(.text(400, reason, headers: Self.corsHeaders))
+            case .success(.wait):
+                if request.holdExpired {
+                    return .respond(.text(503, "the segment or part asked for did not come within \(Int(maximumWait)) s",
+                                          headers: Self.corsHeaders + [("Retry-After", "1")]))
+                }
+                return .hold(key: layout.streamID, until: http.now + maximumWait)
+            case .success(.answer):
+                break
+            }
+        }
+        if case .part = file, !request.holdExpired, let hint = tally?.preloadHintURI,
+           hint == (file.location.folders + [file.location.name]).joined(separator: "/"), store.openFile(layout, file) == nil {
+            return .hold(key: layout.streamID, until: http.now + maximumWait)
+        }
+        return .respond(serve(layout, file, request: request))
+    }
 
     func serve(_ layout: StreamLayout, _ file: OriginFile, request: HTTPRequest) -> HTTPResponse {
         let generation = cache.generation  // before opening: see AnswerCache
@@ -56,9 +91,13 @@ extension OriginServer {
             opened.tag.permitsRange(ifRange: request.header("If-Range"), lastModifiedSeconds: opened.version.modificationSeconds)
                 ? range : nil
         }
+        if file == .playlist, let skip = request.query("_HLS_skip"), skip == "YES" || skip == "v2", rangeHeader == nil,
+           let delta = deltaAnswer(opened, layout: layout, request: request, generation: generation) {
+            return delta
+        }
         let wantsGzip = file.isCompressible && rangeHeader == nil && opened.size <= Int64(settings.maxCompressedFileBytes)
             && ContentCoding.acceptsGzip(request.header("Accept-Encoding"))
-        let gzipKey = ResponseCache.Key(streamID: layout.streamID, file: file, gzip: true)
+        let gzipKey = ResponseCache.Key(streamID: layout.streamID, file: file, gzip: true, delta: false)
         // The gzip answer of this very version, made earlier (for any size it was worth keeping).
         if wantsGzip, !Self.notModified(request, tag: opened.tag.gzipVariant, version: opened.version),
            let ready = cache.lookup(gzipKey, version: opened.version) {
@@ -92,6 +131,33 @@ extension OriginServer {
         return fileAnswer(opened, range: rangeHeader, headers: headers)
     }
 
+    /// The delta update of this playlist version (`_HLS_skip`), made once and kept; nil (the
+    /// descriptor still open) when the playlist cannot skip or nothing is old enough.
+    private func deltaAnswer(_ opened: OriginStore.OpenFile, layout: StreamLayout, request: HTTPRequest,
+                             generation: UInt64) -> HTTPResponse? {
+        let key = ResponseCache.Key(streamID: layout.streamID, file: .playlist, gzip: false, delta: true)
+        if let ready = cache.lookup(key, version: opened.version) {
+            close(opened.fd)
+            return HTTPResponse(status: ready.status, body: .prepared(ready))
+        }
+        guard opened.size <= Int64(settings.maxCompressedFileBytes) else { return nil }
+        let bytes = OriginStore.readAll(opened.fd, limit: Int(opened.size))
+        guard bytes.count == Int(opened.size), OriginStore.version(of: opened.fd) == opened.version,
+              let delta = DeltaPlaylist.make(from: String(decoding: bytes, as: UTF8.self)) else { return nil }
+        close(opened.fd)
+        var headers = Self.readHeaders(.playlist, tag: opened.tag.deltaVariant, version: opened.version)
+        headers.append(("Content-Type", OriginFile.playlist.contentType))
+        let body = Array(delta.utf8)
+        if let memory = ResponseBody(count: body.count, memory: cache.memory) {
+            body.withUnsafeBytes { memory.bytes.copyMemory(from: $0) }
+            if let ready = PreparedResponse(status: 200, headers: headers, body: memory) {
+                cache.insert(ready, for: key, version: opened.version, generation: generation)
+                return HTTPResponse(status: 200, body: .prepared(ready))
+            }
+        }
+        return HTTPResponse(status: 200, headers: headers, body: .bytes(body))
+    }
+
     /// A playlist compressed now, kept when the compressed bytes fit the cache's file limit
     /// and what was read is the whole of the version opened (not changed in place meanwhile).
     private func gzipAnswer(_ opened: OriginStore.OpenFile, key: ResponseCache.Key, headers: [(String, String)],
@@ -119,7 +185,7 @@ extension OriginServer {
     /// descriptor when it answers. Nil when it cannot be kept (then the caller sends the file).
     private func keptIdentityAnswer(_ opened: OriginStore.OpenFile, layout: StreamLayout, file: OriginFile,
                                     headers: [(String, String)], generation: UInt64) -> PreparedResponse? {
-        let key = ResponseCache.Key(streamID: layout.streamID, file: file, gzip: false)
+        let key = ResponseCache.Key(streamID: layout.streamID, file: file, gzip: false, delta: false)
         if let ready = cache.lookup(key, version: opened.version) {
             close(opened.fd)
             return ready
@@ -278,9 +344,11 @@ extension OriginServer {
     public func finishUpload(_ upload: any HTTPUpload, request: HTTPRequest) -> HTTPResponse {
         guard let upload = upload as? PendingFile else { return .text(500, "unexpected upload") }
         defer {
-            // After the rename: no response of the replaced version is used, or kept, from now on.
+            // After the rename: no response of the replaced version is used, or kept, from now
+            // on; requests held for this stream are judged again.
             if case .streamFile(let layout, let file) = OriginRoute(path: request.path) {
                 cache.invalidate(streamID: layout.streamID, file: file)
+                http.wake(layout.streamID)
             }
         }
         do {

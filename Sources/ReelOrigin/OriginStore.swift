@@ -26,6 +26,8 @@ public final class OriginStore: Sendable {
     /// Every stream's summary for `/api/streams`: read from the folder at start, then kept
     /// current by each commit and delete (under the stream's lock), so a listing reads no file.
     private let summaries = Locked<[String: StreamSummary]>([:])
+    /// Each stream's playlist as last stored, tallied (what blocking reload decides on).
+    private let tallies = Locked<[String: PlaylistTally]>([:])
 
     /// Opens (and creates, mode 0700, when missing) the data folder.
     public init(directory: URL) throws(Error) {
@@ -42,7 +44,8 @@ public final class OriginStore: Sendable {
         if mkdirat(root, "streams", 0o755) == 0 { fsync(root) }
         removeLeftovers()
         let found = scanSummaries()
-        summaries.withLock { $0 = found }
+        summaries.withLock { $0 = found.mapValues(\.summary) }
+        tallies.withLock { $0 = found.compactMapValues(\.tally) }
     }
 
     /// Removes what a crash can leave behind: temp files of unfinished uploads
@@ -167,7 +170,9 @@ public final class OriginStore: Sendable {
             }
             let id = upload.layout.streamID
             if let tally = upload.tally {
-                summaries.withLock { $0[id] = StreamSummary(layout: upload.layout, updatedAt: Date(), tally: tally.finished()) }
+                let done = tally.finished()
+                summaries.withLock { $0[id] = StreamSummary(layout: upload.layout, updatedAt: Date(), tally: done) }
+                tallies.withLock { $0[id] = done }
             } else if upload.file == .initSegment {
                 summaries.withLock { list in
                     if list[id] == nil { list[id] = StreamSummary(layout: upload.layout, updatedAt: Date(), tally: PlaylistTally()) }
@@ -224,8 +229,9 @@ public final class OriginStore: Sendable {
         fsync(folder)
         if file == .playlist || file == .initSegment {
             try withStreamLock(layout.streamID) { () throws(Error) -> Void in
-                let summary = summary(of: layout)
-                summaries.withLock { $0[layout.streamID] = summary }
+                let found = summary(of: layout)
+                summaries.withLock { $0[layout.streamID] = found?.summary }
+                tallies.withLock { $0[layout.streamID] = found?.tally }
             }
         }
         return true
@@ -265,9 +271,15 @@ public final class OriginStore: Sendable {
                 throw Self.fileError(errno, layout.directory)
             }
             _ = summaries.withLock { $0.removeValue(forKey: layout.streamID) }
+            _ = tallies.withLock { $0.removeValue(forKey: layout.streamID) }
         }
         fsync(streams)
         removeTree(parent: streams, name: trash)
+    }
+
+    /// The tally of the stream's playlist as last stored (nil before one was).
+    public func playlistTally(_ layout: StreamLayout) -> PlaylistTally? {
+        tallies.withLock { $0[layout.streamID] }
     }
 
     /// Every stream with a playlist or an init segment, unsorted (from memory).
@@ -276,10 +288,10 @@ public final class OriginStore: Sendable {
     }
 
     /// Reads every stream's summary from the folder (at start).
-    private func scanSummaries() -> [String: StreamSummary] {
+    private func scanSummaries() -> [String: (summary: StreamSummary, tally: PlaylistTally?)] {
         guard let streams = try? openFolder(["streams"], create: false) else { return [:] }
         defer { close(streams) }
-        var result: [String: StreamSummary] = [:]
+        var result: [String: (summary: StreamSummary, tally: PlaylistTally?)] = [:]
         for name in Self.entries(of: streams) {
             guard let layout = try? StreamLayout(streamID: name) else { continue }
             result[name] = summary(of: layout)
@@ -287,9 +299,9 @@ public final class OriginStore: Sendable {
         return result
     }
 
-    /// A stream's summary from its files: the whole playlist read in pieces, whatever its
-    /// length; `nil` when it has neither a playlist nor an init segment.
-    private func summary(of layout: StreamLayout) -> StreamSummary? {
+    /// A stream's summary (and its playlist's tally) from its files: the whole playlist read in
+    /// pieces, whatever its length; `nil` when it has neither a playlist nor an init segment.
+    private func summary(of layout: StreamLayout) -> (summary: StreamSummary, tally: PlaylistTally?)? {
         if let playlist = openFile(layout, .playlist) {
             defer { close(playlist.fd) }
             var tally = PlaylistTally()
@@ -302,11 +314,12 @@ public final class OriginStore: Sendable {
                 buffer.withUnsafeBytes { tally.consume(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
                 offset += off_t(count)
             }
-            return StreamSummary(layout: layout, updatedAt: playlist.modified, tally: tally.finished())
+            let done = tally.finished()
+            return (StreamSummary(layout: layout, updatedAt: playlist.modified, tally: done), done)
         }
         guard let initSegment = openFile(layout, .initSegment) else { return nil }
         close(initSegment.fd)
-        return StreamSummary(layout: layout, updatedAt: initSegment.modified, tally: PlaylistTally())
+        return (StreamSummary(layout: layout, updatedAt: initSegment.modified, tally: PlaylistTally()), nil)
     }
 
     // MARK: Folders

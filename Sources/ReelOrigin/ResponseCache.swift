@@ -17,6 +17,8 @@ final class ResponseCache: Sendable {
         var streamID: String
         var file: OriginFile
         var gzip: Bool
+        /// The playlist's delta update (`_HLS_skip`) rather than the playlist.
+        var delta = false
     }
 
     /// Files larger than this are never cached (they are sent from the file with sendfile).

@@ -49,6 +49,15 @@ public struct StreamLayout: Sendable, Hashable {
         return "seg/\(String(repeating: "0", count: max(0, 6 - digits.count)))\(digits).m4s"
     }
 
+    /// A part's path relative to the playlist (LL-HLS): `part/`, its segment's sequence number
+    /// as in ``segmentURI(sequence:)``, a dot and the part's index in the segment
+    /// (`part/000001.0.m4s`).
+    public static func partURI(sequence: Int, index: Int) -> String {
+        precondition(sequence >= 0 && index >= 0, "sequence numbers and part indexes are never negative")
+        let digits = String(sequence)
+        return "part/\(String(repeating: "0", count: max(0, 6 - digits.count)))\(digits).\(index).m4s"
+    }
+
     /// The MIME type an origin should serve (and a publisher should send) for a path in this
     /// layout, by its extension.
     public static func contentType(forPath path: String) -> String {

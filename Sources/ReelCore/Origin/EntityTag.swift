@@ -25,6 +25,9 @@ public struct EntityTag: Sendable, Hashable {
     /// The tag of the gzip-encoded representation of the same file.
     public var gzipVariant: EntityTag { EntityTag(opaque: opaque + "-gz") }
 
+    /// The tag of the playlist's delta update (`_HLS_skip`) made from the same file.
+    public var deltaVariant: EntityTag { EntityTag(opaque: opaque + "-skip") }
+
     /// The header value: `"opaque"`.
     public var headerValue: String { "\"\(opaque)\"" }
 

@@ -6,6 +6,26 @@ public enum OriginFile: Sendable, Hashable {
     case playlist
     /// `seg/NNNNNN.m4s`.
     case segment(sequence: Int)
+    /// `part/NNNNNN.P.m4s`: part P of segment NNNNNN (LL-HLS).
+    case part(sequence: Int, index: Int)
+
+    /// Most parts a segment may have (a 10 s segment of 100 ms parts).
+    public static let maximumParts = 100
+
+    /// Part names: a segment's name without `.m4s` (see ``segmentSequence(fileName:)``), a dot,
+    /// the part's index in decimal without a leading zero, and `.m4s`, exactly as
+    /// ``StreamLayout/partURI(sequence:index:)`` writes them.
+    public static func partName(fileName: String) -> (sequence: Int, index: Int)? {
+        guard fileName.hasSuffix(".m4s") else { return nil }
+        let stem = fileName.dropLast(4)
+        guard let dot = stem.lastIndex(of: "."), let sequence = segmentSequence(fileName: String(stem[..<dot]) + ".m4s") else {
+            return nil
+        }
+        let digits = stem[stem.index(after: dot)...]
+        guard (1...2).contains(digits.utf8.count), digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+              digits.utf8.count == 1 || digits.first != "0", let index = Int(digits), index < maximumParts else { return nil }
+        return (sequence, index)
+    }
 
     /// Media segment names: 6 to 10 digits and `.m4s`, exactly as
     /// ``StreamLayout/segmentURI(sequence:)`` writes them (zero-padded to 6 digits, no other
@@ -31,6 +51,8 @@ public enum OriginFile: Sendable, Hashable {
             self = .initSegment
         } else if parts.count >= 2, parts[parts.count - 2] == "seg", let sequence = Self.segmentSequence(fileName: String(last)) {
             self = .segment(sequence: sequence)
+        } else if parts.count >= 2, parts[parts.count - 2] == "part", let part = Self.partName(fileName: String(last)) {
+            self = .part(sequence: part.sequence, index: part.index)
         } else {
             return nil
         }
@@ -43,6 +65,8 @@ public enum OriginFile: Sendable, Hashable {
         case .playlist: ([], StreamLayout.playlistName)
         case .segment(let sequence):
             (["seg"], String(StreamLayout.segmentURI(sequence: sequence).dropFirst("seg/".count)))
+        case .part(let sequence, let index):
+            (["part"], String(StreamLayout.partURI(sequence: sequence, index: index).dropFirst("part/".count)))
         }
     }
 
@@ -51,7 +75,7 @@ public enum OriginFile: Sendable, Hashable {
         switch self {
         case .initSegment: "video/mp4"
         case .playlist: "application/vnd.apple.mpegurl"
-        case .segment: "video/iso.segment"
+        case .segment, .part: "video/iso.segment"
         }
     }
 
@@ -60,7 +84,7 @@ public enum OriginFile: Sendable, Hashable {
     public var cacheControl: String {
         switch self {
         case .playlist: "no-cache, no-store, must-revalidate"
-        case .initSegment, .segment: "public, max-age=31536000, immutable"
+        case .initSegment, .segment, .part: "public, max-age=31536000, immutable"
         }
     }
 

@@ -12,6 +12,7 @@
 /// /streams/{id}/init.mp4               init segment           (GET, HEAD, PUT, DELETE)
 /// /streams/{id}/playlist.m3u8          media playlist         (GET, HEAD, PUT, DELETE)
 /// /streams/{id}/seg/NNNNNN.m4s         media segment (6 to 10 digits; GET, HEAD, PUT, DELETE)
+/// /streams/{id}/part/NNNNNN.P.m4s      part P of a segment, LL-HLS (GET, HEAD, PUT, DELETE)
 /// ```
 ///
 /// Each component is matched against an allow-list grammar (ids are `[A-Za-z0-9_-]{1,128}`,
@@ -64,9 +65,14 @@ public enum OriginRoute: Sendable, Hashable {
             default: return nil
             }
         case 4:
-            guard components[0] == "streams", let layout = try? StreamLayout(streamID: components[1]),
-                  components[2] == "seg", let sequence = OriginFile.segmentSequence(fileName: components[3]) else { return nil }
-            self = .streamFile(layout, .segment(sequence: sequence))
+            guard components[0] == "streams", let layout = try? StreamLayout(streamID: components[1]) else { return nil }
+            if components[2] == "seg", let sequence = OriginFile.segmentSequence(fileName: components[3]) {
+                self = .streamFile(layout, .segment(sequence: sequence))
+            } else if components[2] == "part", let part = OriginFile.partName(fileName: components[3]) {
+                self = .streamFile(layout, .part(sequence: part.sequence, index: part.index))
+            } else {
+                return nil
+            }
         default:
             return nil
         }

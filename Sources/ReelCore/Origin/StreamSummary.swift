@@ -57,22 +57,39 @@ public struct StreamSummary: Codable, Sendable, Hashable {
     }
 }
 
-/// Counts a media playlist's segments and sees its end tag while its bytes stream past, in
-/// chunks of any size (an upload as it arrives, a file read piece by piece), keeping only the
-/// start of the current line: a playlist of any length costs a few bytes of memory.
+/// Reads a media playlist while its bytes stream past, in chunks of any size (an upload as it
+/// arrives, a file read piece by piece), keeping only the start of the current line: a
+/// playlist of any length costs a few hundred bytes of memory. It counts the segments, sees
+/// the end tag, and notes what blocking playlist reload needs (LL-HLS: the media sequence, the
+/// parts of the segment in progress, the server-control attributes, the preload hint).
 public struct PlaylistTally: Sendable, Hashable {
     /// `#EXTINF:` lines so far.
     public private(set) var segmentCount = 0
     /// Whether a line `#EXT-X-ENDLIST` was seen.
     public private(set) var isFinished = false
-    /// The current line's first bytes (enough to tell the two tags apart).
+    /// `EXT-X-MEDIA-SEQUENCE` (0 when absent, as RFC 8216 says).
+    public private(set) var mediaSequence = 0
+    /// `EXT-X-TARGETDURATION`, seconds (0 when absent).
+    public private(set) var targetDuration = 0.0
+    /// Whether `EXT-X-SERVER-CONTROL` says `CAN-BLOCK-RELOAD=YES`.
+    public private(set) var canBlockReload = false
+    /// `CAN-SKIP-UNTIL` of `EXT-X-SERVER-CONTROL`, seconds (nil when absent).
+    public private(set) var canSkipUntil: Double?
+    /// `EXT-X-PART-INF:PART-TARGET`, seconds (nil when absent).
+    public private(set) var partTarget: Double?
+    /// `EXT-X-PART` lines since the last `#EXTINF:` (the parts of the segment in progress).
+    public private(set) var partsInProgress = 0
+    /// The URI of `EXT-X-PRELOAD-HINT:TYPE=PART` (nil when absent).
+    public private(set) var preloadHintURI: String?
+    /// The current line's first bytes (enough for every tag read here).
     private var line: [UInt8] = []
     private var lineIsLong = false
-    private static let extinf = Array("#EXTINF:".utf8)
-    private static let endlist = Array("#EXT-X-ENDLIST".utf8)
-    private static let kept = 32
+    private static let kept = 256
 
     public init() {}
+
+    /// The media sequence number of the last complete segment listed (nil when none is).
+    public var lastSequence: Int? { segmentCount > 0 ? mediaSequence + segmentCount - 1 : nil }
 
     /// Takes the next bytes.
     public mutating func consume(_ bytes: UnsafeRawBufferPointer) {
@@ -103,10 +120,60 @@ public struct PlaylistTally: Sendable, Hashable {
         defer { line.removeAll(keepingCapacity: true); lineIsLong = false }
         var start = 0
         while start < line.count && (line[start] == 32 || line[start] == 9) { start += 1 }
-        let text = line[start...]
-        if text.starts(with: Self.extinf) { segmentCount += 1; return }
-        guard !lineIsLong, text.starts(with: Self.endlist) else { return }
-        isFinished = text.dropFirst(Self.endlist.count).allSatisfy { $0 == 32 || $0 == 9 }
-            || isFinished
+        guard start < line.count, line[start] == UInt8(ascii: "#") else { return }
+        var end = line.count
+        while end > start && (line[end - 1] == 32 || line[end - 1] == 9) { end -= 1 }
+        let text = String(decoding: line[start..<end], as: UTF8.self)
+        if text.hasPrefix("#EXTINF:") {
+            segmentCount += 1
+            partsInProgress = 0
+            return
+        }
+        guard !lineIsLong else { return }
+        read(tag: text)
+    }
+
+    private mutating func read(tag text: String) {
+        if text == "#EXT-X-ENDLIST" {
+            isFinished = true
+        } else if text.hasPrefix("#EXT-X-PART:") {
+            partsInProgress += 1
+        } else if let value = Self.value(text, "#EXT-X-MEDIA-SEQUENCE:") {
+            mediaSequence = Int(value) ?? mediaSequence
+        } else if let value = Self.value(text, "#EXT-X-TARGETDURATION:") {
+            targetDuration = Double(value) ?? targetDuration
+        } else if let list = Self.value(text, "#EXT-X-SERVER-CONTROL:") {
+            let attributes = Self.attributes(list)
+            canBlockReload = attributes["CAN-BLOCK-RELOAD"] == "YES"
+            canSkipUntil = attributes["CAN-SKIP-UNTIL"].flatMap(Double.init)
+        } else if let list = Self.value(text, "#EXT-X-PART-INF:") {
+            partTarget = Self.attributes(list)["PART-TARGET"].flatMap(Double.init)
+        } else if let list = Self.value(text, "#EXT-X-PRELOAD-HINT:") {
+            let attributes = Self.attributes(list)
+            if attributes["TYPE"] == "PART" { preloadHintURI = attributes["URI"] }
+        }
+    }
+
+    private static func value(_ text: String, _ prefix: String) -> Substring? {
+        text.hasPrefix(prefix) ? text.dropFirst(prefix.count) : nil
+    }
+
+    /// An attribute list (`A=1,B="x,y"`) as names to values, quotes removed.
+    static func attributes(_ list: Substring) -> [String: String] {
+        var result: [String: String] = [:]
+        var name = "", value = "", inName = true, quoted = false
+        for character in list {
+            switch character {
+            case "=" where inName: inName = false
+            case "\"": quoted.toggle()
+            case "," where !quoted:
+                if !name.isEmpty { result[name] = value }
+                name = ""; value = ""; inName = true
+            default:
+                if inName { name.append(character) } else { value.append(character) }
+            }
+        }
+        if !name.isEmpty { result[name] = value }
+        return result
     }
 }

@@ -68,3 +68,19 @@ import Testing
         #expect(OriginFile.segment(sequence: 1).contentType == StreamLayout.contentType(forPath: layout.segmentPath(sequence: 1)))
     }
 }
+
+@Suite struct OriginPartRouteTests {
+    @Test func partsHaveOneNameEach() throws {
+        let desk = try StreamLayout(streamID: "desk")
+        #expect(OriginRoute(path: "/streams/desk/part/000001.0.m4s") == .streamFile(desk, .part(sequence: 1, index: 0)))
+        #expect(OriginRoute(path: "/streams/desk/part/1234567.12.m4s") == .streamFile(desk, .part(sequence: 1_234_567, index: 12)))
+        #expect(OriginRoute(path: "/" + desk.directory + "/" + StreamLayout.partURI(sequence: 7, index: 3)) == .streamFile(desk, .part(sequence: 7, index: 3)))
+        for other in ["/streams/desk/part/000001.00.m4s", "/streams/desk/part/000001.100.m4s", "/streams/desk/part/000001.m4s",
+                      "/streams/desk/part/0000001.0.m4s", "/streams/desk/part/000001.-1.m4s", "/streams/desk/part/000001.0",
+                      "/streams/desk/seg/000001.0.m4s", "/streams/desk/part/000001.1.2.m4s"] {
+            #expect(OriginRoute(path: other) == nil, "\(other)")
+        }
+        #expect(OriginFile(streamPath: "streams/desk/part/000002.5.m4s") == .part(sequence: 2, index: 5))
+        #expect(OriginFile.part(sequence: 2, index: 5).cacheControl.contains("immutable"))
+    }
+}
