@@ -23,13 +23,9 @@
 set -euo pipefail
 
 prog=nginx-cdn
-# fail, free_port, running_pid, stop_quietly, launch_and_wait (shared with nginx-origin.sh).
+usage_lines=6,9
+# fail, usage, hand_to_nobody, free_port, launch_and_wait, stop and port (shared with nginx-origin.sh).
 . "$(dirname "${BASH_SOURCE[0]}")/nginx-daemon.sh"
-
-usage() {
-    sed -n '5,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
-    exit 2
-}
 
 [ $# -ge 2 ] || usage
 command=$1
@@ -143,12 +139,7 @@ prepare() {
     mkdir -p "$prefix"
     prefix=$(cd "$prefix" && pwd)
     mkdir -p "$prefix/cache" "$prefix/tmp" "$prefix/logs"
-    user_line=""
-    if [ "$(id -u)" -eq 0 ]; then
-        user_line="user nobody nogroup;"
-        chmod 755 "$prefix"
-        chown -R nobody:nogroup "$prefix/cache" "$prefix/tmp"
-    fi
+    hand_to_nobody "$prefix/cache" "$prefix/tmp"
 }
 
 start() {
@@ -185,13 +176,5 @@ config)
     prepare
     write_config "$4" "$user_line"
     ;;
-stop)
-    [ -d "$prefix" ] || exit 0
-    stop_quietly
-    ;;
-port)
-    running_pid >/dev/null || fail "no edge runs in $prefix"
-    cat "$prefix/port"
-    ;;
-*) usage ;;
+*) common_command "$command" || usage ;;
 esac

@@ -1,8 +1,41 @@
 # Shared by scripts/nginx-origin.sh and scripts/nginx-cdn.sh (sourced, not run): the life of
-# one nginx daemon whose files live in one prefix folder. The caller sets $prog (for messages)
-# and $prefix (the folder: PREFIX/nginx.pid, PREFIX/port, PREFIX/nginx.conf, PREFIX/logs/).
+# one nginx daemon whose files live in one prefix folder. The caller sets $prog (for messages),
+# $usage_lines (the sed range of its own header that is its usage) and, before calling any
+# function but usage, $prefix (the folder: PREFIX/nginx.pid, PREFIX/port, PREFIX/nginx.conf,
+# PREFIX/logs/).
 
 fail() { printf '%s: error: %s\n' "$prog" "$*" >&2; exit 1; }
+
+usage() {
+    sed -n "${usage_lines}p" "$0" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+}
+
+# As root: nginx refuses to run workers as root without a user line, so they run as nobody,
+# which must reach PREFIX and write the given folders. Sets $user_line ("" otherwise).
+hand_to_nobody() {
+    user_line=""
+    if [ "$(id -u)" -eq 0 ]; then
+        user_line="user nobody nogroup;"
+        chmod 755 "$prefix"
+        chown -R nobody:nogroup "$@"
+    fi
+}
+
+# The `stop` and `port` commands; returns 1 for any other command.
+common_command() {
+    case "$1" in
+    stop)
+        [ -d "$prefix" ] || exit 0
+        stop_quietly
+        ;;
+    port)
+        running_pid >/dev/null || fail "nothing runs in $prefix"
+        cat "$prefix/port"
+        ;;
+    *) return 1 ;;
+    esac
+}
 
 # A port nothing listens on now (the kernel's pick); nginx may still lose a race for it, so
 # `start` tries a few.

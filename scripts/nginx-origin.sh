@@ -22,13 +22,9 @@
 set -euo pipefail
 
 prog=nginx-origin
-# fail, free_port, running_pid, stop_quietly, launch_and_wait (shared with nginx-cdn.sh).
+usage_lines=2,9
+# fail, usage, hand_to_nobody, free_port, launch_and_wait, stop and port (shared with nginx-cdn.sh).
 . "$(dirname "${BASH_SOURCE[0]}")/nginx-daemon.sh"
-
-usage() {
-    sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
-    exit 2
-}
 
 [ $# -ge 2 ] || usage
 command=$1
@@ -91,14 +87,9 @@ start() {
     fi
     mkdir -p "$prefix/www" "$prefix/tmp" "$prefix/logs"
     : > "$prefix/logs/access.log"
-    local user_line=""
-    if [ "$(id -u)" -eq 0 ]; then
-        # nginx refuses to run workers as root without a user line; nobody must reach and
-        # write the served tree and the upload temp folder.
-        user_line="user nobody nogroup;"
-        chmod 755 "$prefix"
-        chown -R nobody:nogroup "$prefix/www" "$prefix/tmp"
-    fi
+    local user_line
+    # The served tree and the upload temp folder.
+    hand_to_nobody "$prefix/www" "$prefix/tmp"
     local port attempt
     for attempt in 1 2 3 4 5; do
         port=${wanted_port:-$(free_port)}
@@ -125,13 +116,5 @@ start() {
 
 case "$command" in
 start) start ;;
-stop)
-    [ -d "$prefix" ] || exit 0
-    stop_quietly
-    ;;
-port)
-    running_pid >/dev/null || fail "no origin runs in $prefix"
-    cat "$prefix/port"
-    ;;
-*) usage ;;
+*) common_command "$command" || usage ;;
 esac
