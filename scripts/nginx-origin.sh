@@ -22,12 +22,9 @@
 set -euo pipefail
 
 prog=nginx-origin
-fail() { printf '%s: error: %s\n' "$prog" "$*" >&2; exit 1; }
-
-usage() {
-    sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
-    exit 2
-}
+usage_lines=2,9
+# fail, usage, hand_to_nobody, free_port, launch_and_wait, stop and port (shared with nginx-cdn.sh).
+. "$(dirname "${BASH_SOURCE[0]}")/nginx-daemon.sh"
 
 [ $# -ge 2 ] || usage
 command=$1
@@ -57,9 +54,9 @@ http {
         text/html html;
     }
     # An origin as the spec describes it: PUT stores (WebDAV, full paths created), GET serves;
-    # the playlist is never cached, segments are immutable.
+    # playlists may be shared for 1 s (OriginFile.playlistMaxAge), segments are immutable.
     map \$uri \$reel_cache_control {
-        ~\\.m3u8\$ "no-cache, no-store, must-revalidate";
+        ~\\.m3u8\$ "public, max-age=1";
         default "public, max-age=31536000, immutable";
     }
     server {
@@ -80,29 +77,6 @@ CONF
     printf '%s\n' "$port" > "$prefix/port"
 }
 
-# A port nothing listens on now (the kernel's pick); nginx may still lose a race for it, so
-# `start` tries a few.
-free_port() {
-    /usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' 2>/dev/null ||
-        echo $((20000 + RANDOM % 20000))
-}
-
-# Whether a process exists and is not a zombie (an exited daemon waits to be reaped by init).
-alive() {
-    local state
-    kill -0 "$1" 2>/dev/null || return 1
-    state=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$1/status" 2>/dev/null) || return 1
-    [ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
-}
-
-running_pid() {
-    local pid
-    [ -s "$prefix/nginx.pid" ] || return 1
-    pid=$(cat "$prefix/nginx.pid")
-    alive "$pid" || return 1
-    printf '%s\n' "$pid"
-}
-
 start() {
     command -v nginx >/dev/null 2>&1 || fail "nginx is not installed: run 'make setup'"
     command -v curl >/dev/null 2>&1 || fail "curl is not installed: run 'make setup'"
@@ -113,46 +87,26 @@ start() {
     fi
     mkdir -p "$prefix/www" "$prefix/tmp" "$prefix/logs"
     : > "$prefix/logs/access.log"
-    local user_line=""
-    if [ "$(id -u)" -eq 0 ]; then
-        # nginx refuses to run workers as root without a user line; nobody must reach and
-        # write the served tree and the upload temp folder.
-        user_line="user nobody nogroup;"
-        chmod 755 "$prefix"
-        chown -R nobody:nogroup "$prefix/www" "$prefix/tmp"
-    fi
+    local user_line
+    # The served tree and the upload temp folder.
+    hand_to_nobody "$prefix/www" "$prefix/tmp"
     local port attempt
     for attempt in 1 2 3 4 5; do
         port=${wanted_port:-$(free_port)}
         write_config "$port" "$user_line"
-        rm -f "$prefix/nginx.pid"
-        # -e: the error log before the config is read (the default path may not be writable).
-        # With `daemon on`, nginx binds before it forks: a port in use fails here.
-        if nginx -p "$prefix" -c "$prefix/nginx.conf" -e "$prefix/logs/error.log" \
-            >"$prefix/logs/nginx.out" 2>&1; then
-            local ok=0
-            for _ in $(seq 50); do
-                if curl -fsS -o /dev/null "http://127.0.0.1:$port/" 2>/dev/null; then
-                    ok=1
-                    break
-                fi
-                sleep 0.1
-            done
-            if [ "$ok" = 1 ]; then
-                # A PUT and a DELETE prove the workers can write the tree.
-                local url="http://127.0.0.1:$port/.origin-probe/probe.txt"
-                if curl -fsS -o /dev/null -T - "$url" <<<"probe" 2>"$prefix/logs/probe.err" &&
-                    curl -fsS -o /dev/null -X DELETE "$url" 2>>"$prefix/logs/probe.err"; then
-                    curl -fsS -o /dev/null -X DELETE "http://127.0.0.1:$port/.origin-probe/" 2>/dev/null || true
-                    printf '%s\n' "$port"
-                    return 0
-                fi
-                stop_quietly
-                cat "$prefix/logs/probe.err" >&2 || true
-                tail -n 5 "$prefix/logs/error.log" >&2 || true
-                fail "nginx on port $port does not accept PUT into $prefix/www (is $prefix reachable by user nobody?)"
+        if launch_and_wait "$port"; then
+            # A PUT and a DELETE prove the workers can write the tree.
+            local url="http://127.0.0.1:$port/.origin-probe/probe.txt"
+            if curl -fsS -o /dev/null -T - "$url" <<<"probe" 2>"$prefix/logs/probe.err" &&
+                curl -fsS -o /dev/null -X DELETE "$url" 2>>"$prefix/logs/probe.err"; then
+                curl -fsS -o /dev/null -X DELETE "http://127.0.0.1:$port/.origin-probe/" 2>/dev/null || true
+                printf '%s\n' "$port"
+                return 0
             fi
             stop_quietly
+            cat "$prefix/logs/probe.err" >&2 || true
+            tail -n 5 "$prefix/logs/error.log" >&2 || true
+            fail "nginx on port $port does not accept PUT into $prefix/www (is $prefix reachable by user nobody?)"
         fi
         [ -n "$wanted_port" ] && break
     done
@@ -160,46 +114,7 @@ start() {
     fail "nginx did not start (log above)"
 }
 
-# Child processes of a pid (nginx's workers), from /proc (no procps needed).
-children() {
-    local status
-    for status in /proc/[0-9]*/status; do
-        if grep -qx "PPid:[[:space:]]*$1" "$status" 2>/dev/null; then
-            status=${status#/proc/}
-            printf '%s\n' "${status%/status}"
-        fi
-    done
-}
-
-# Stops the origin of this prefix, if one runs: QUIT (graceful), then TERM, then KILL; then
-# any worker of that master still alive (they hold the port).
-stop_quietly() {
-    local pid workers i
-    pid=$(running_pid) || { rm -f "$prefix/nginx.pid"; return 0; }
-    workers=$(children "$pid")
-    kill -QUIT "$pid" 2>/dev/null || true
-    for i in $(seq 50); do
-        alive "$pid" || break
-        [ "$i" = 20 ] && kill -TERM "$pid" 2>/dev/null
-        sleep 0.1
-    done
-    if alive "$pid"; then kill -KILL "$pid" 2>/dev/null || true; fi
-    for i in $workers; do
-        if alive "$i"; then kill -KILL "$i" 2>/dev/null || true; fi
-    done
-    rm -f "$prefix/nginx.pid"
-    return 0
-}
-
 case "$command" in
 start) start ;;
-stop)
-    [ -d "$prefix" ] || exit 0
-    stop_quietly
-    ;;
-port)
-    running_pid >/dev/null || fail "no origin runs in $prefix"
-    cat "$prefix/port"
-    ;;
-*) usage ;;
+*) common_command "$command" || usage ;;
 esac

@@ -217,7 +217,7 @@ struct OriginServerTests {
             let kinds: [(String, String, String)] = [
                 ("/streams/desk/init.mp4", "video/mp4", "public, max-age=31536000, immutable"),
                 ("/streams/desk/seg/000001.m4s", "video/iso.segment", "public, max-age=31536000, immutable"),
-                ("/streams/desk/playlist.m3u8", "application/vnd.apple.mpegurl", "no-cache, no-store, must-revalidate"),
+                ("/streams/desk/playlist.m3u8", "application/vnd.apple.mpegurl", "public, max-age=1"),
             ]
             for (path, type, caching) in kinds {
                 let response = try curl(["-H", "Origin: https://viewer.example", origin.base + path])

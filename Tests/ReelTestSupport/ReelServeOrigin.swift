@@ -61,6 +61,8 @@ public final class ReelServeOrigin: HTTPTestOrigin {
     public let token: String
     /// Disk or tmpfs.
     public let dataFolder: DataFolder
+    /// More `reel serve` options (e.g. `--trusted-proxy 127.0.0.1`), kept across restarts.
+    public let extraArguments: [String]
 
     public var uploadToken: String? { token }
     public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)/")! }
@@ -68,7 +70,7 @@ public final class ReelServeOrigin: HTTPTestOrigin {
     private let launcher = Mutex<Process?>(nil)
     private let client = TestHTTPClient()
 
-    private init(directory: URL, port: Int, token: String, dataFolder: DataFolder) {
+    private init(directory: URL, port: Int, token: String, dataFolder: DataFolder, extraArguments: [String]) {
         self.directory = directory
         data = directory.appendingPathComponent("data", isDirectory: true)
         tokenFile = directory.appendingPathComponent("token")
@@ -76,12 +78,14 @@ public final class ReelServeOrigin: HTTPTestOrigin {
         self.port = port
         self.token = token
         self.dataFolder = dataFolder
+        self.extraArguments = extraArguments
     }
 
     /// Starts `reel serve` on a free port with a new private folder. `token` is written to the
     /// token file first (16 to 512 printable characters); without one the server makes its own.
-    /// Retries with another port if the one found is taken in between.
-    public static func start(token: String? = nil, dataFolder: DataFolder = .disk) async throws -> ReelServeOrigin {
+    /// Retries with another port if the one found is taken in between. `arguments` go after the
+    /// ones the test server always gets (host, port, data, token file, access log).
+    public static func start(token: String? = nil, dataFolder: DataFolder = .disk, arguments: [String] = []) async throws -> ReelServeOrigin {
         if case .tmpfs = dataFolder {
             for tool in ["/usr/bin/unshare", "/usr/bin/nsenter", "/bin/mount"] where !FileManager.default.isExecutableFile(atPath: tool) {
                 throw Failure.cannotMount("\(tool) is missing")
@@ -101,9 +105,9 @@ public final class ReelServeOrigin: HTTPTestOrigin {
             }
             let port = try Loopback.freePort()
             do {
-                let process = try await launch(directory: directory, port: port, dataFolder: dataFolder)
+                let process = try await launch(directory: directory, port: port, dataFolder: dataFolder, extra: arguments)
                 let text = (try? String(contentsOf: tokenFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-                let origin = ReelServeOrigin(directory: directory, port: port, token: text, dataFolder: dataFolder)
+                let origin = ReelServeOrigin(directory: directory, port: port, token: text, dataFolder: dataFolder, extraArguments: arguments)
                 origin.launcher.withLock { $0 = process }
                 return origin
             } catch {
@@ -135,7 +139,7 @@ public final class ReelServeOrigin: HTTPTestOrigin {
         // The port was ours a moment ago; give a racing process a few chances to let go.
         for _ in 0..<20 {
             do {
-                let process = try await Self.launch(directory: directory, port: port, dataFolder: dataFolder)
+                let process = try await Self.launch(directory: directory, port: port, dataFolder: dataFolder, extra: extraArguments)
                 launcher.withLock { $0 = process }
                 return
             } catch {
@@ -223,11 +227,11 @@ public final class ReelServeOrigin: HTTPTestOrigin {
     // MARK: Process
 
     /// Starts the server and waits until it answers; on any failure the process is gone.
-    private static func launch(directory: URL, port: Int, dataFolder: DataFolder) async throws -> Process {
+    private static func launch(directory: URL, port: Int, dataFolder: DataFolder, extra: [String]) async throws -> Process {
         let data = directory.appendingPathComponent("data").path
         let serve = [try ReelBinary.path(), "serve", "--host", "127.0.0.1", "--port", String(port), "--data", data,
                      "--token-file", directory.appendingPathComponent("token").path,
-                     "--access-log", directory.appendingPathComponent("access.log").path]
+                     "--access-log", directory.appendingPathComponent("access.log").path] + extra
         // Threads of the Swift runtime block most signals and a spawned child inherits that
         // mask; `env --default-signal` unblocks them so `timeout` can forward SIGTERM.
         var arguments = ["--default-signal=TERM,INT,HUP,QUIT,ALRM,CHLD"]
@@ -301,7 +305,7 @@ public final class ReelServeOrigin: HTTPTestOrigin {
 }
 
 /// Runs `body` with a fresh `reel serve`; it is always stopped and its folder removed afterwards.
-public func withReelServeOrigin<T>(token: String? = nil, dataFolder: ReelServeOrigin.DataFolder = .disk,
+public func withReelServeOrigin<T>(token: String? = nil, dataFolder: ReelServeOrigin.DataFolder = .disk, arguments: [String] = [],
                                    _ body: (ReelServeOrigin) async throws -> T) async throws -> T {
-    try await withStartedOrigin({ try await ReelServeOrigin.start(token: token, dataFolder: dataFolder) }, body)
+    try await withStartedOrigin({ try await ReelServeOrigin.start(token: token, dataFolder: dataFolder, arguments: arguments) }, body)
 }

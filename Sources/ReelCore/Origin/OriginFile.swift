@@ -79,14 +79,27 @@ public enum OriginFile: Sendable, Hashable {
         }
     }
 
-    /// The playlist changes with every segment and must never be cached; init and segments
-    /// never change once written, so any cache may keep them for a year.
+    /// How long a cache may keep the file (``playlistMaxAge`` for the playlist); init, segments
+    /// and parts never change once written, so any cache may keep them for a year.
     public var cacheControl: String {
         switch self {
-        case .playlist: "no-cache, no-store, must-revalidate"
+        case .playlist: "public, max-age=\(Self.playlistMaxAge)"
         case .initSegment, .segment, .part: "public, max-age=31536000, immutable"
         }
     }
+
+    /// Seconds a shared cache (a CDN edge) may serve a copy of the playlist: 1.
+    ///
+    /// The playlist changes once per segment (about every 2 s, the target duration T). A
+    /// player that reloads and finds the playlist unchanged tries again after T/2 (RFC 8216
+    /// §6.3.4), so a copy kept for at most T/2 costs such a player at most that one extra
+    /// reload, and the newest segment reaches it at most one segment interval plus the max-age
+    /// after it was published, far inside the 3 × T after which players call a live playlist
+    /// stale. max-age counts whole seconds and 0 would forbid sharing, so 1 s is both the
+    /// smallest useful value and ≤ T/2 for any target of 2 s or more. An edge in front of
+    /// the origin then asks for the playlist about once a second however many players poll
+    /// it (docs/cdn.md measures it). A browser's own cache may keep it as long, no longer.
+    public static let playlistMaxAge = 1
 
     /// Whether gzip is worth it: playlists are text; fMP4 media does not compress.
     public var isCompressible: Bool { self == .playlist }

@@ -54,7 +54,7 @@ import Testing
         #expect(OriginFile.playlist.contentType == "application/vnd.apple.mpegurl")
         #expect(OriginFile.initSegment.contentType == "video/mp4")
         #expect(OriginFile.segment(sequence: 3).contentType == "video/iso.segment")
-        #expect(OriginFile.playlist.cacheControl == "no-cache, no-store, must-revalidate")
+        #expect(OriginFile.playlist.cacheControl == "public, max-age=1")
         #expect(OriginFile.initSegment.cacheControl == "public, max-age=31536000, immutable")
         #expect(OriginFile.segment(sequence: 3).cacheControl == "public, max-age=31536000, immutable")
         #expect(OriginFile.playlist.isCompressible && !OriginFile.initSegment.isCompressible && !OriginFile.segment(sequence: 1).isCompressible)

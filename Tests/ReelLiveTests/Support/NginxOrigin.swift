@@ -291,7 +291,7 @@ final class NginxOrigin: Sendable {
                 client_max_body_size 64m;
                 if ($reel_denied) { return 401; }
                 location = /health { return 200 "ok\\n"; }
-                location ~ \\.m3u8$ { add_header Cache-Control "no-cache, no-store, must-revalidate" always; }
+                location ~ \\.m3u8$ { add_header Cache-Control "public, max-age=1" always; }
                 location ~ \\.(m4s|mp4)$ { add_header Cache-Control "public, max-age=31536000, immutable"; }
             }
         }
