@@ -34,6 +34,9 @@ public struct LiveSettings: Sendable {
     public var fast: Bool
     /// Where segments wait until every target has them.
     public var spoolDirectory: URL
+    /// Delete a stream with the same id on the targets before starting (`--replace`); without
+    /// it, an id that is already there ends the run before capture.
+    public var replace = false
 
     /// Settings with defaults: medium quality, portrait, 2 s segments.
     public init(source: SourceSpec, origin: URL? = nil, token: String? = nil, streamID: String = LiveSettings.newStreamID(),

@@ -62,6 +62,44 @@ final class LivePublisher: HLSSegmentSink, Sendable {
         }
     }
 
+    /// Refuses a stream id that is already on a target (its playlist or its init segment is
+    /// there): a CDN keeps `immutable` segments for a year, so the same names must never carry
+    /// different bytes. With `--replace` the old stream is deleted first, where the target can
+    /// delete; a target that cannot ends the run here, before capture.
+    func claimStreamID() async throws {
+        for target in targets {
+            guard try await streamExists(on: target) else { continue }
+            let id = layout.streamID
+            guard settings.replace else {
+                throw LiveSettings.Error(description: "stream ID \(id) already exists on \(target.name): a cache may keep its "
+                    + "segments for a year, so Reel never writes different bytes under the same name. Pick another --stream-id, "
+                    + "or pass --replace to delete the old stream first")
+            }
+            do {
+                try await target.deleteStream(layout)
+            } catch {
+                throw LiveSettings.Error(description: "--replace: could not delete the old stream \(id) on \(target.name), "
+                    + "so nothing was started. \(ErrorSentence.reason(error))")
+            }
+            guard try await !streamExists(on: target) else {
+                throw LiveSettings.Error(description: "--replace: \(target.name) still has the stream \(id) after deleting it, "
+                    + "so nothing was started. Delete it by hand or pick another --stream-id")
+            }
+            reporter.info("replaced: the old stream \(id) on \(target.name) was deleted")
+        }
+    }
+
+    /// Whether the stream's playlist or init segment is on `target`.
+    private func streamExists(on target: any PublishTarget) async throws -> Bool {
+        do {
+            if try await target.fileExists(path: layout.playlistPath) { return true }
+            return try await target.fileExists(path: layout.initPath)
+        } catch {
+            throw LiveSettings.Error(description: "could not check whether stream ID \(layout.streamID) already exists on "
+                + "\(target.name), so nothing was started. \(ErrorSentence.reason(error))")
+        }
+    }
+
     /// A warning when the probe's upload could not be deleted (the stream goes on: no playlist
     /// lists segment 0).
     private func warnIfLeftBehind(_ measurement: UplinkProbe.Measurement, origin: any RemotePublishTarget) {
