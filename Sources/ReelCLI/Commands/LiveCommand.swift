@@ -106,6 +106,7 @@ enum LiveCommand {
         } catch let error as LiveSettings.Error {
             throw arguments.refused("\(error)")
         }
+        guard spoolsAllowStart(streamID: id, arguments) else { return 1 }
         FFmpegLog.configure(level: .error)
         let session = LiveSession(settings: settings, reporter: TerminalReporter(quiet: arguments.flag(quiet)))
         let signals = SignalTrap(signals: [SIGINT, SIGTERM]) { signal in
@@ -150,6 +151,22 @@ enum LiveCommand {
                                       addressing: arguments.string(s3Addressing).flatMap(S3Location.Addressing.init(rawValue:)),
                                       region: AWSCredentials.region(explicit: arguments.string(s3Region), environment: environment),
                                       credentials: credentials)
+    }
+
+    /// Names the spools earlier runs left behind (`reel publish ID` publishes them); false, with
+    /// the reason printed, when this stream id's own spool waits (a new run would mix with it).
+    static func spoolsAllowStart(streamID id: String, _ arguments: ParsedArguments) -> Bool {
+        let waiting = SpooledStream.waiting(in: LiveSettings.defaultSpoolRoot)
+        if let own = waiting.first(where: { $0.streamID == id }) {
+            ErrorPrinter.failure(arguments.commandPath, "stream ID \(id) has \(own.segmentFiles.count) segments waiting in the spool "
+                + "\(own.directory.path) from an earlier run that did not finish publishing: publish them first with reel publish \(id) "
+                + "--origin URL (or --output DIR), or pick another --stream-id")
+            return false
+        }
+        if let line = SpoolRecovery.waitingSentence(waiting.map { ($0.streamID, $0.segmentFiles.count) }) {
+            ErrorPrinter.note(arguments.commandPath, line)
+        }
+        return true
     }
 
     /// `$XDG_VIDEOS_DIR` or `~/Videos`, then `reel/reel-{id}.mp4`.

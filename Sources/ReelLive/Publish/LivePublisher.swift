@@ -20,17 +20,8 @@ final class LivePublisher: HLSSegmentSink, Sendable {
         self.settings = settings
         self.reporter = reporter
         layout = try StreamLayout(streamID: settings.streamID)
-        var targets: [any PublishTarget] = []
-        if let url = settings.origin {
-            origin = try HTTPOriginTarget(baseURL: url, token: settings.token)
-        } else if let bucket = settings.s3 {
-            origin = S3Target(configuration: bucket)
-        } else {
-            origin = nil
-        }
-        if let origin { targets.append(origin) }
-        if let folder = settings.outputDirectory { targets.append(DirectoryTarget(root: folder)) }
-        self.targets = targets
+        (origin, targets) = try LiveSettings.targets(origin: settings.origin, token: settings.token, s3: settings.s3,
+                                                     outputDirectory: settings.outputDirectory)
     }
 
     /// Where players find the stream.
