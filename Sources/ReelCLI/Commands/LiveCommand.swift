@@ -51,7 +51,9 @@ enum LiveCommand {
             ~/.aws/credentials (AWS_SHARED_CREDENTIALS_FILE, --s3-profile or AWS_PROFILE). A stream id \
             whose playlist is already on the origin, bucket or folder is refused before capture (a cache \
             may keep immutable segments for a year, so a name never gets different bytes); --replace \
-            deletes the old stream first. Ctrl-C \
+            deletes the old stream first. A run that was killed leaves its segments in the spool \
+            ($XDG_STATE_HOME/reel/spool/ID); reel live names the spools waiting at start, and reel publish \
+            ID publishes them. Ctrl-C \
             (SIGINT) or SIGTERM stops cleanly: the last short segment and the ENDLIST playlist are \
             published, the archive closed.
             """,

@@ -46,7 +46,7 @@ enum PublishCommand {
         }
         let targets = try makeTargets(arguments)
         let plan = spool.recovery()
-        print("publishing \(id) from \(folder.path): init and \(plan.segments.count) segments, then the playlist with ENDLIST")
+        print("publishing \(id) from \(folder.path): init and \(plan.segments.count == 1 ? "1 segment" : "\(plan.segments.count) segments"), then the playlist with ENDLIST")
         if !plan.stranded.isEmpty {
             ErrorPrinter.warning(arguments.commandPath, "segment files \(plan.stranded.map(String.init).joined(separator: ", ")) follow a missing "
                                  + "segment, so no playlist can list them without a gap; they stay in the spool")
