@@ -200,9 +200,10 @@ public struct HTTPOriginTarget: RemotePublishTarget {
                 return "The origin answered HTTP \(status) to DELETE \(url.absoluteString)\(body), so the file stays there. "
                     + "\(advice) (nginx: dav_methods PUT DELETE; Reel's origin does), or delete the file by hand."
             case .streamNotDeleted(let url, let status, let detail):
-                let answer = status == 0 ? "answered the DELETE but still serves the stream"
-                    : "answered HTTP \(status) to DELETE" + (detail.isEmpty ? "" : " (\(detail.prefix(120)))")
-                return "The origin \(answer) of \(url.absoluteString), so the old stream stays and nothing was started. "
+                let body = detail.isEmpty ? "" : " (\(detail.prefix(120)))"
+                let answer = status == 0 ? "answered DELETE \(url.absoluteString) with success but still serves the stream"
+                    : "answered HTTP \(status) to DELETE \(url.absoluteString)\(body)"
+                return "The origin \(answer), so the old stream stays. "
                     + "Let the upload token DELETE a stream's folder (nginx: dav_methods PUT DELETE; Reel's origin does), "
                     + "delete the stream by hand, or pick another --stream-id."
             }

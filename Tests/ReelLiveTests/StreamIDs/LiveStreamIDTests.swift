@@ -56,6 +56,26 @@ struct LiveStreamIDTests {
         }
     }
 
+    @Test("--replace on an origin that refuses DELETE (nginx with dav_methods PUT): refused before capture, saying what to do; the old stream untouched")
+    func originThatCannotDelete() async throws {
+        try await withNginxOrigin(davMethods: "PUT") { origin in
+            let dir = try TemporaryDirectory()
+            defer { dir.cleanup() }
+            let live = ["live", "--source", "test:320x240@30"] + origin.liveArguments + ["--stream-id", "kept", "--no-archive", "--quiet"]
+            let first = try ReelBinary.run(live + ["--duration", "2"], environment: ["XDG_STATE_HOME": dir.path("state")])
+            #expect(first.status == 0, "\(first.stderr)")
+            let before = try await origin.get("streams/kept/playlist.m3u8").body
+            let replaced = try ReelBinary.run(live + ["--duration", "2", "--replace"], environment: ["XDG_STATE_HOME": dir.path("state")])
+            #expect(replaced.status == 1)
+            #expect(replaced.stderr.contains("--replace: could not delete the old stream kept on origin \(origin.baseURL.absoluteString), "
+                                             + "so nothing was started. The origin answered HTTP 405 to DELETE \(origin.baseURL.absoluteString)streams/kept/"),
+                    "\(replaced.stderr)")
+            #expect(replaced.stderr.contains("nginx: dav_methods PUT DELETE") && replaced.stderr.contains("pick another --stream-id"), "\(replaced.stderr)")
+            #expect(!replaced.stdout.contains("stream:"), "nothing was captured: \(replaced.stdout)")
+            #expect(try await origin.get("streams/kept/playlist.m3u8").body == before)
+        }
+    }
+
     @Test("an id already in the bucket (moto) is refused; --replace lists and deletes the old objects first")
     func bucket() async throws {
         try await withMotoS3 { server in
