@@ -60,4 +60,47 @@ struct LiveResumeTests {
             #expect(twice.status == 1 && twice.stderr.contains("nothing of stream ID killed waits to be published"), "\(twice.stderr)")
         }
     }
+
+    /// Runs `reel live` with `arguments` for 60 s, SIGKILLs it after 4 s, publishes its spool
+    /// with `reel publish` to the same target and checks the playlist read with `get`.
+    static func killThenPublish(streamID: String, arguments: [String], environment: [String: String], spool: String,
+                                get: (String) async throws -> (status: Int, body: Data)) async throws {
+        let reel = try BackgroundProcess(ReelBinary.path(), ["live", "--source", "test:320x240@30"] + arguments + [
+            "--stream-id", streamID, "--duration", "60", "--no-archive", "--quiet"], environment: environment)
+        try await Task.sleep(for: .seconds(5))
+        reel.send(SIGKILL)
+        _ = await reel.wait(timeout: .seconds(10))
+        let spooled = spooledSegments(spool)
+        #expect(spooled.count >= 1 && spooled == Array(1...max(1, spooled.count)), "\(spooled)")
+        let published = try ReelBinary.run(["publish", streamID] + arguments, environment: environment)
+        #expect(published.status == 0, "\(published.stdout)\(published.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: spool))
+        let playlist = String(decoding: try await get("streams/\(streamID)/playlist.m3u8").body, as: UTF8.self)
+        #expect(playlist.hasSuffix("#EXT-X-ENDLIST\n"), "\(playlist)")
+        let listed = playlist.split(separator: "\n").filter { $0.hasPrefix("seg/") }.compactMap { Int($0.dropFirst(4).dropLast(4)) }
+        #expect(listed == spooled)
+        for sequence in listed {
+            #expect(try await get("streams/\(streamID)/" + String(format: "seg/%06d.m4s", sequence)).status == 200)
+        }
+    }
+
+    @Test("a killed run's spool published to the --output folder and to a bucket (moto)")
+    func folderAndBucket() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let folder = FolderOrigin(root: URL(fileURLWithPath: dir.path("out")))
+        try await Self.killThenPublish(streamID: "tofolder", arguments: ["--output", dir.path("out")],
+                                       environment: ["XDG_STATE_HOME": dir.path("state")], spool: dir.path("state/reel/spool/tofolder")) {
+            let answer = try await folder.get($0)
+            return (answer.status, answer.body)
+        }
+        try await withMotoS3 { server in
+            try await Self.killThenPublish(streamID: "tobucket", arguments: server.liveArguments,
+                                           environment: server.environment().merging(["XDG_STATE_HOME": dir.path("state")]) { $1 },
+                                           spool: dir.path("state/reel/spool/tobucket")) {
+                let answer = try await server.get($0)
+                return (answer.status, answer.body)
+            }
+        }
+    }
 }
