@@ -23,6 +23,7 @@ public enum ReelCommandLine {
     /// Every subcommand, in help order. Add a command here with its spec and its run function.
     public static let subcommands: [Subcommand] = [
         Subcommand(spec: LiveCommand.spec, run: LiveCommand.run),
+        Subcommand(spec: PublishCommand.spec, run: PublishCommand.run),
         Subcommand(spec: RecordCommand.spec, run: RecordCommand.run),
         Subcommand(spec: SessionsCommand.spec, run: SessionsCommand.run),
         Subcommand(spec: TagsCommand.spec, run: TagsCommand.run),

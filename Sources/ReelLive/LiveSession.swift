@@ -106,6 +106,7 @@ public final class LiveSession: Sendable {
                 preset = pick.preset
             }
             try await publisher.checkOrigin()
+            try await publisher.claimStreamID()
         } catch {
             source.stop()
             report.liveError = ErrorSentence.reason(error)

@@ -34,6 +34,9 @@ public struct LiveSettings: Sendable {
     public var fast: Bool
     /// Where segments wait until every target has them.
     public var spoolDirectory: URL
+    /// Delete a stream with the same id on the targets before starting (`--replace`); without
+    /// it, an id that is already there ends the run before capture.
+    public var replace = false
 
     /// Settings with defaults: medium quality, portrait, 2 s segments.
     public init(source: SourceSpec, origin: URL? = nil, token: String? = nil, streamID: String = LiveSettings.newStreamID(),
@@ -133,7 +136,27 @@ public struct LiveSettings: Sendable {
 
     /// `$XDG_STATE_HOME/reel/spool/{id}` (default `~/.local/state/reel/spool/{id}`).
     public static func defaultSpool(streamID: String) -> URL {
+        defaultSpoolRoot.appendingPathComponent(streamID)
+    }
+
+    /// `$XDG_STATE_HOME/reel/spool` (default `~/.local/state/reel/spool`): one folder per stream.
+    public static var defaultSpoolRoot: URL {
         let folders = XDGDirectories(environment: ProcessInfo.processInfo.environment, accountHome: NSHomeDirectory())
-        return URL(fileURLWithPath: folders.state).appendingPathComponent("reel/spool/\(streamID)")
+        return URL(fileURLWithPath: folders.state).appendingPathComponent("reel/spool")
+    }
+
+    /// The targets for an HTTP origin or a bucket, and an output folder: the remote one (if any)
+    /// first. Used by `reel live` and `reel publish`.
+    public static func targets(origin: URL?, token: String?, s3: S3Target.Configuration?,
+                               outputDirectory: URL?) throws -> (remote: (any RemotePublishTarget)?, all: [any PublishTarget]) {
+        var remote: (any RemotePublishTarget)?
+        if let origin {
+            remote = try HTTPOriginTarget(baseURL: origin, token: token)
+        } else if let s3 {
+            remote = S3Target(configuration: s3)
+        }
+        var all: [any PublishTarget] = remote.map { [$0] } ?? []
+        if let outputDirectory { all.append(DirectoryTarget(root: outputDirectory)) }
+        return (remote, all)
     }
 }

@@ -33,6 +33,7 @@ enum LiveCommand {
     static let output = Option.value("output", short: "o", placeholder: "DIR", help: "Write the same layout into this folder, instead of or beside an origin.")
     static let fast = Option.flag("fast", help: "Deliver a file source as fast as the encoders take it (nothing dropped).")
     static let quiet = Option.flag("quiet", help: "No status line; only the start and the summary.")
+    static let replace = Option.flag("replace", help: "Delete a stream with the same id on the origin or folder first (without it, an id already there is refused).")
 
     static let spec = CommandSpec(
         name: "live",
@@ -47,12 +48,17 @@ enum LiveCommand {
             (nginx: dav_methods PUT DELETE). With --origin s3://BUCKET/PREFIX the files are objects \
             under PREFIX/streams/{id}/, signed with AWS Signature Version 4; the access key comes from \
             AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (and AWS_SESSION_TOKEN), or from a profile in \
-            ~/.aws/credentials (AWS_SHARED_CREDENTIALS_FILE, --s3-profile or AWS_PROFILE). Ctrl-C \
+            ~/.aws/credentials (AWS_SHARED_CREDENTIALS_FILE, --s3-profile or AWS_PROFILE). A stream id \
+            whose playlist is already on the origin, bucket or folder is refused before capture (a cache \
+            may keep immutable segments for a year, so a name never gets different bytes); --replace \
+            deletes the old stream first. A run that was killed leaves its segments in the spool \
+            ($XDG_STATE_HOME/reel/spool/ID); reel live names the spools waiting at start, and reel publish \
+            ID publishes them. Ctrl-C \
             (SIGINT) or SIGTERM stops cleanly: the last short segment and the ENDLIST playlist are \
             published, the archive closed.
             """,
         options: [source, audio, origin, token, s3Endpoint, s3Region, s3Profile, s3Addressing, streamID, quality, landscape, segmentSeconds, archive, noArchive, archivePreset,
-                  duration, output, fast, quiet],
+                  duration, output, fast, replace, quiet],
         examples: [
             "reel live --source test --origin http://127.0.0.1:8080/ --duration 30",
             "reel live --source v4l2:/dev/video0 --audio pulse:default --origin https://origin.example/ --token $TOKEN",
@@ -92,6 +98,7 @@ enum LiveCommand {
             outputDirectory: arguments.string(output).map { URL(fileURLWithPath: UserFolders.absolute($0)) },
             fast: arguments.flag(fast))
         settings.s3 = bucket
+        settings.replace = arguments.flag(replace)
         settings.archivePreset = try EncoderPreset(parsing: arguments.require(archivePreset))
         if !arguments.flag(noArchive) {
             settings.archivePath = arguments.string(archive).map(UserFolders.absolute) ?? defaultArchivePath(streamID: id)
@@ -101,6 +108,7 @@ enum LiveCommand {
         } catch let error as LiveSettings.Error {
             throw arguments.refused("\(error)")
         }
+        guard spoolsAllowStart(streamID: id, arguments) else { return 1 }
         FFmpegLog.configure(level: .error)
         let session = LiveSession(settings: settings, reporter: TerminalReporter(quiet: arguments.flag(quiet)))
         let signals = SignalTrap(signals: [SIGINT, SIGTERM]) { signal in
@@ -145,6 +153,22 @@ enum LiveCommand {
                                       addressing: arguments.string(s3Addressing).flatMap(S3Location.Addressing.init(rawValue:)),
                                       region: AWSCredentials.region(explicit: arguments.string(s3Region), environment: environment),
                                       credentials: credentials)
+    }
+
+    /// Names the spools earlier runs left behind (`reel publish ID` publishes them); false, with
+    /// the reason printed, when this stream id's own spool waits (a new run would mix with it).
+    static func spoolsAllowStart(streamID id: String, _ arguments: ParsedArguments) -> Bool {
+        let waiting = SpooledStream.waiting(in: LiveSettings.defaultSpoolRoot)
+        if let own = waiting.first(where: { $0.streamID == id }) {
+            ErrorPrinter.failure(arguments.commandPath, "stream ID \(id) has \(own.segmentFiles.count) segments waiting in the spool "
+                + "\(own.directory.path) from an earlier run that did not finish publishing: publish them first with reel publish \(id) "
+                + "--origin URL (or --output DIR), or pick another --stream-id")
+            return false
+        }
+        if let line = SpoolRecovery.waitingSentence(waiting.map { ($0.streamID, $0.segmentFiles.count) }) {
+            ErrorPrinter.note(arguments.commandPath, line)
+        }
+        return true
     }
 
     /// `$XDG_VIDEOS_DIR` or `~/Videos`, then `reel/reel-{id}.mp4`.

@@ -37,6 +37,25 @@ public struct DirectoryTarget: PublishTarget {
         guard unlink(file) == 0 || errno == ENOENT else { throw Error.io(operation: "remove", path: file, errno: errno) }
     }
 
+    /// Whether `root/path` is a file.
+    public func fileExists(path: String) async throws -> Bool {
+        try Self.checkPath(path)
+        var info = stat()
+        return stat(root.appendingPathComponent(path).path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// Removes the folder `root/streams/{id}` with everything in it; a missing folder is no error.
+    public func deleteStream(_ layout: StreamLayout) async throws {
+        let folder = root.appendingPathComponent(layout.directory).path
+        var info = stat()
+        guard lstat(folder, &info) == 0 else { return }
+        do {
+            try FileManager.default.removeItem(atPath: folder)
+        } catch {
+            throw Error.streamNotDeleted(path: folder, reason: ErrorSentence.reason(error))
+        }
+    }
+
     /// The synchronous write behind ``put(path:body:contentType:)``.
     public func store(_ body: Data, at path: String) throws(Error) {
         try Self.checkPath(path)
@@ -82,12 +101,14 @@ public struct DirectoryTarget: PublishTarget {
         case invalidPath(String)
         /// A file system call failed; `errno` says why.
         case io(operation: String, path: String, errno: Int32)
+        /// `--replace`: the old stream's folder could not be removed.
+        case streamNotDeleted(path: String, reason: String)
 
         /// `false` for bad paths, missing permission and read-only file systems; `true` for
         /// anything that may pass later (disk full, I/O errors).
         public var isRetryable: Bool {
             switch self {
-            case .invalidPath: false
+            case .invalidPath, .streamNotDeleted: false
             case .io(_, _, let code): ![EACCES, EPERM, EROFS, ENOTDIR, EISDIR].contains(code)
             }
         }
@@ -97,6 +118,8 @@ public struct DirectoryTarget: PublishTarget {
             switch self {
             case .invalidPath(let path):
                 return "\"\(path)\" is not a publishable relative path (no leading '/', no empty, '.', '..' or hidden components)."
+            case .streamNotDeleted(let path, let reason):
+                return "Could not remove the old stream's folder \(path): \(reason). Remove it by hand or pick another --stream-id."
             case .io(let operation, let path, let code):
                 let reason = ErrorSentence.posix(code)
                 let advice: String

@@ -61,6 +61,8 @@ public final class HLSPublisher: Sendable {
         case noTargets
         /// The spool folder could not be created.
         case spoolUnavailable(path: String, reason: String)
+        /// Another running publisher (a `reel live` or `reel publish` of the same stream id) holds the spool.
+        case spoolInUse(path: String)
 
         /// A message for the user: what happened and what to do.
         public var description: String {
@@ -69,6 +71,8 @@ public final class HLSPublisher: Sendable {
                 "Nothing to publish to: give an origin URL, an output folder, or both."
             case .spoolUnavailable(let path, let reason):
                 "Cannot use \(path) as the publishing spool: \(reason). Choose a writable folder with free space."
+            case .spoolInUse(let path):
+                "Another reel is publishing from the spool \(path) right now (the same stream id): wait for it to end, or pick another --stream-id."
             }
         }
     }
@@ -90,6 +94,15 @@ public final class HLSPublisher: Sendable {
         } catch {
             throw Error.spoolUnavailable(path: settings.spoolDirectory.path, reason: ErrorSentence.reason(error))
         }
+        let lock: SpoolLock
+        do {
+            guard let taken = try SpoolLock.take(settings.spoolDirectory) else { throw Error.spoolInUse(path: settings.spoolDirectory.path) }
+            lock = taken
+        } catch let error as Error {
+            throw error
+        } catch {
+            throw Error.spoolUnavailable(path: settings.spoolDirectory.path, reason: ErrorSentence.reason(error))
+        }
         self.settings = settings
         targetNames = targets.map(\.name)
         let (events, input) = AsyncStream.makeStream(of: PublishLoop.Event.self, bufferingPolicy: .unbounded)
@@ -98,7 +111,9 @@ public final class HLSPublisher: Sendable {
         self.board = board
         loop = Task {
             var loop = PublishLoop(settings: settings, targets: targets, post: input, board: board)
-            return await loop.run(events: events)
+            let report = await loop.run(events: events)
+            withExtendedLifetime(lock) {}  // held until the spool is settled
+            return report
         }
     }
 

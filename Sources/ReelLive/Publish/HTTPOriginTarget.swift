@@ -70,6 +70,37 @@ public struct HTTPOriginTarget: RemotePublishTarget {
         }
     }
 
+    /// HEADs ``url(forPath:)``: 2xx is there, 404 and 410 are not; 401/403 and any other status throw.
+    public func fileExists(path: String) async throws -> Bool {
+        let url = url(forPath: path)
+        let (data, http) = try await exchange(request(url, method: "HEAD"), url: url, body: nil)
+        switch http.statusCode {
+        case 200..<300: return true
+        case 404, 410: return false
+        case 401, 403: throw Error.unauthorized(url: url, status: http.statusCode, tokenGiven: token != nil)
+        default: throw Error.httpStatus(url: url, status: http.statusCode, detail: Self.plainText(data))
+        }
+    }
+
+    /// DELETEs the stream's folder: `DELETE streams/{id}` (Reel's origin deletes a stream in one
+    /// request), then, if the stream is still there, the WebDAV collection `streams/{id}/` (nginx
+    /// answers 409 to a folder without the slash). Done once neither the playlist nor the init
+    /// segment is there any more; ``Error/streamNotDeleted(url:status:detail:)`` otherwise.
+    public func deleteStream(_ layout: StreamLayout) async throws {
+        var refusal: (status: Int, detail: String) = (0, "")
+        for path in [layout.directory, layout.directory + "/"] {
+            let url = url(forPath: path)
+            let (data, http) = try await exchange(request(url, method: "DELETE"), url: url, body: nil)
+            switch http.statusCode {
+            case 401, 403: throw Error.unauthorized(url: url, status: http.statusCode, tokenGiven: token != nil)
+            case 200..<300, 404, 410: break
+            default: refusal = (http.statusCode, Self.plainText(data))
+            }
+            if try await !fileExists(path: layout.playlistPath), try await !fileExists(path: layout.initPath) { return }
+        }
+        throw Error.streamNotDeleted(url: url(forPath: layout.directory + "/"), status: refusal.status, detail: refusal.detail)
+    }
+
     /// A request for `url` with the token, never from a cache.
     private func request(_ url: URL, method: String) -> URLRequest {
         var request = session.request(url, method: method)
@@ -112,12 +143,16 @@ public struct HTTPOriginTarget: RemotePublishTarget {
         /// A DELETE (of the uplink probe's upload) was answered with a status other than 2xx,
         /// 404 or 410: the origin keeps the file.
         case deleteRefused(url: URL, status: Int, detail: String)
+        /// `--replace`: the origin kept the old stream (it refused DELETE of the stream's folder,
+        /// or answered it and still serves the playlist); `status` 0 when every DELETE was answered
+        /// with success. Not retryable.
+        case streamNotDeleted(url: URL, status: Int, detail: String)
 
         /// `false` for ``unauthorized(url:status:tokenGiven:)``, ``invalidBaseURL(_:)`` and a
         /// 4xx status other than 408, 425 and 429.
         public var isRetryable: Bool {
             switch self {
-            case .unauthorized, .invalidBaseURL: false
+            case .unauthorized, .invalidBaseURL, .streamNotDeleted: false
             case .httpStatus(_, let status, _), .deleteRefused(_, let status, _): Self.isRetryable(status: status)
             case .unreachable, .timedOut, .invalidResponse: true
             }
@@ -164,6 +199,13 @@ public struct HTTPOriginTarget: RemotePublishTarget {
                     : "The origin must allow DELETE with the upload token"
                 return "The origin answered HTTP \(status) to DELETE \(url.absoluteString)\(body), so the file stays there. "
                     + "\(advice) (nginx: dav_methods PUT DELETE; Reel's origin does), or delete the file by hand."
+            case .streamNotDeleted(let url, let status, let detail):
+                let body = detail.isEmpty ? "" : " (\(detail.prefix(120)))"
+                let answer = status == 0 ? "answered DELETE \(url.absoluteString) with success but still serves the stream"
+                    : "answered HTTP \(status) to DELETE \(url.absoluteString)\(body)"
+                return "The origin \(answer), so the old stream stays. "
+                    + "Let the upload token DELETE a stream's folder (nginx: dav_methods PUT DELETE; Reel's origin does), "
+                    + "delete the stream by hand, or pick another --stream-id."
             }
         }
     }

@@ -20,17 +20,8 @@ final class LivePublisher: HLSSegmentSink, Sendable {
         self.settings = settings
         self.reporter = reporter
         layout = try StreamLayout(streamID: settings.streamID)
-        var targets: [any PublishTarget] = []
-        if let url = settings.origin {
-            origin = try HTTPOriginTarget(baseURL: url, token: settings.token)
-        } else if let bucket = settings.s3 {
-            origin = S3Target(configuration: bucket)
-        } else {
-            origin = nil
-        }
-        if let origin { targets.append(origin) }
-        if let folder = settings.outputDirectory { targets.append(DirectoryTarget(root: folder)) }
-        self.targets = targets
+        (origin, targets) = try LiveSettings.targets(origin: settings.origin, token: settings.token, s3: settings.s3,
+                                                     outputDirectory: settings.outputDirectory)
     }
 
     /// Where players find the stream.
@@ -59,6 +50,44 @@ final class LivePublisher: HLSSegmentSink, Sendable {
         } catch UplinkProbe.Error.uploadFailed(_, _, let reason, _) {
             let what = settings.s3 == nil ? "the origin does not" : "the bucket does not"
             throw LiveSettings.Error(description: "\(what) take the stream, so nothing was started. \(reason)")
+        }
+    }
+
+    /// Refuses a stream id that is already on a target (its playlist or its init segment is
+    /// there): a CDN keeps `immutable` segments for a year, so the same names must never carry
+    /// different bytes. With `--replace` the old stream is deleted first, where the target can
+    /// delete; a target that cannot ends the run here, before capture.
+    func claimStreamID() async throws {
+        for target in targets {
+            guard try await streamExists(on: target) else { continue }
+            let id = layout.streamID
+            guard settings.replace else {
+                throw LiveSettings.Error(description: "stream ID \(id) already exists on \(target.name): a cache may keep its "
+                    + "segments for a year, so Reel never writes different bytes under the same name. Pick another --stream-id, "
+                    + "or pass --replace to delete the old stream first")
+            }
+            do {
+                try await target.deleteStream(layout)
+            } catch {
+                throw LiveSettings.Error(description: "--replace: could not delete the old stream \(id) on \(target.name), "
+                    + "so nothing was started. \(ErrorSentence.reason(error))")
+            }
+            guard try await !streamExists(on: target) else {
+                throw LiveSettings.Error(description: "--replace: \(target.name) still has the stream \(id) after deleting it, "
+                    + "so nothing was started. Delete it by hand or pick another --stream-id")
+            }
+            reporter.info("replaced: the old stream \(id) on \(target.name) was deleted")
+        }
+    }
+
+    /// Whether the stream's playlist or init segment is on `target`.
+    private func streamExists(on target: any PublishTarget) async throws -> Bool {
+        do {
+            if try await target.fileExists(path: layout.playlistPath) { return true }
+            return try await target.fileExists(path: layout.initPath)
+        } catch {
+            throw LiveSettings.Error(description: "could not check whether stream ID \(layout.streamID) already exists on "
+                + "\(target.name), so nothing was started. \(ErrorSentence.reason(error))")
         }
     }
 

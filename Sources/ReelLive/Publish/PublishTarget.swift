@@ -1,4 +1,5 @@
 import Foundation
+import ReelCore
 
 /// Somewhere a live stream's files are published to: an HTTP origin, a local folder, object
 /// storage. Paths follow ``ReelCore/StreamLayout`` (`streams/{id}/seg/000001.m4s`).
@@ -18,6 +19,16 @@ public protocol PublishTarget: Sendable {
     /// Removes the file at `path`; a file that is not there is no error. Used for what Reel
     /// itself put and must not leave behind (the uplink probe's upload).
     func delete(path: String) async throws
+
+    /// Whether a file is stored at `path` now. Asked before a stream starts: a stream id whose
+    /// playlist exists must not be reused, since a cache may keep its immutable segments for a year.
+    /// Throws when the target cannot tell (unreachable, refused).
+    func fileExists(path: String) async throws -> Bool
+
+    /// Removes every file of the stream (`streams/{id}/` and all below it), for `--replace`.
+    /// A stream that is not there is no error. Throws, saying so, when the target cannot delete
+    /// (then nothing must be published under the id).
+    func deleteStream(_ layout: StreamLayout) async throws
 }
 
 /// An error from a ``PublishTarget`` that says whether trying again can help.

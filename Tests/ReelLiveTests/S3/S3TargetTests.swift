@@ -97,7 +97,7 @@ struct S3TargetTests {
         #expect(error(429, "").isRetryable)
         #expect(!error(400, "<Error><Code>InvalidArgument</Code><Message>bad</Message></Error>").isRetryable)
         let denied = error(403, "<Error><Code>AccessDenied</Code></Error>")
-        #expect(!denied.isRetryable && denied.description.contains("s3:PutObject and s3:DeleteObject on arn:aws:s3:::bkt/*"), "\(denied)")
+        #expect(!denied.isRetryable && denied.description.contains("s3:PutObject, s3:GetObject and s3:DeleteObject on arn:aws:s3:::bkt/* and s3:ListBucket on arn:aws:s3:::bkt "), "\(denied)")
         #expect(error(403, "<Error><Code>InvalidAccessKeyId</Code></Error>").description.contains("does not know the access key AKIAEXAMPLE"))
     }
 }

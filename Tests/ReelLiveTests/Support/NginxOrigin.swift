@@ -32,6 +32,8 @@ final class NginxOrigin: Sendable {
     let port: Int
     /// The bearer token PUTs must carry, if any.
     let token: String?
+    /// `dav_methods`: `PUT DELETE` unless a test wants an origin that refuses DELETE (`PUT`).
+    let davMethods: String
 
     private let launcher = Locked<Process?>(nil)
     private let session: URLSession
@@ -51,11 +53,12 @@ final class NginxOrigin: Sendable {
         }
     }
 
-    private init(directory: URL, port: Int, token: String?) {
+    private init(directory: URL, port: Int, token: String?, davMethods: String) {
         self.directory = directory
         root = directory.appendingPathComponent("root", isDirectory: true)
         self.port = port
         self.token = token
+        self.davMethods = davMethods
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 5
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
@@ -65,12 +68,12 @@ final class NginxOrigin: Sendable {
 
     /// Writes the config and starts nginx on a free port; retries with another port if the
     /// one found is taken in between.
-    static func start(token: String? = nil) async throws -> NginxOrigin {
+    static func start(token: String? = nil, davMethods: String = "PUT DELETE") async throws -> NginxOrigin {
         var lastError: Error = Failure.didNotStart("no attempt")
         for _ in 0..<5 {
             let directory = FileManager.default.temporaryDirectory
                 .appendingPathComponent("reel-nginx-\(UUID().uuidString)", isDirectory: true)
-            let origin = NginxOrigin(directory: directory, port: try Loopback.freePort(), token: token)
+            let origin = NginxOrigin(directory: directory, port: try Loopback.freePort(), token: token, davMethods: davMethods)
             do {
                 try origin.writeConfiguration()
                 try await origin.launch()
@@ -285,7 +288,7 @@ final class NginxOrigin: Sendable {
             server {
                 listen 127.0.0.1:\(port);
                 root \(d)/root;
-                dav_methods PUT DELETE;
+                dav_methods \(davMethods);
                 create_full_put_path on;
                 dav_access user:rw group:r all:r;
                 client_max_body_size 64m;
@@ -302,8 +305,8 @@ final class NginxOrigin: Sendable {
 }
 
 /// Runs `body` with a fresh origin; nginx is always stopped and its folder removed afterwards.
-func withNginxOrigin<T>(token: String? = nil, _ body: (NginxOrigin) async throws -> T) async throws -> T {
-    try await withStartedOrigin({ try await NginxOrigin.start(token: token) }, body)
+func withNginxOrigin<T>(token: String? = nil, davMethods: String = "PUT DELETE", _ body: (NginxOrigin) async throws -> T) async throws -> T {
+    try await withStartedOrigin({ try await NginxOrigin.start(token: token, davMethods: davMethods) }, body)
 }
 
 extension NginxOrigin: HTTPTestOrigin {

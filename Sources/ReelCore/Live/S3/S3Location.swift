@@ -127,6 +127,13 @@ public struct S3Location: Sendable, Hashable, CustomStringConvertible {
         public var url: String
     }
 
+    /// The bucket's own address (for ListObjectsV2): path-style `/BUCKET`, virtual-host `/`.
+    public func bucketAddress(endpoint: Endpoint, addressing: Addressing) -> ObjectAddress {
+        let authority = addressing == .path ? endpoint.authority : "\(bucket).\(endpoint.authority)"
+        let path = addressing == .path ? "/\(bucket)" : "/"
+        return ObjectAddress(authority: authority, path: path, url: "\(endpoint.scheme)://\(authority)\(path)")
+    }
+
     /// The address of `key` in this bucket at `endpoint`.
     public func address(ofKey key: String, endpoint: Endpoint, addressing: Addressing) -> ObjectAddress {
         let encodedKey = SigV4.uriEncode(key, keepSlash: true)

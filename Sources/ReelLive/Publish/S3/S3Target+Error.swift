@@ -117,7 +117,7 @@ extension S3Target {
             case "ExpiredToken", "TokenRefreshRequired", "InvalidToken":
                 return "the session token of the temporary access key \(accessKeyID) (from \(source)) has expired or is not valid. Get fresh credentials (AWS_SESSION_TOKEN or the profile's aws_session_token)."
             default:
-                return "the access key \(accessKeyID) (from \(source)) may not write there. Allow it s3:PutObject and s3:DeleteObject on arn:aws:s3:::\(bucket)/* (the bucket's or the user's policy)."
+                return "the access key \(accessKeyID) (from \(source)) may not do that there. Allow it s3:PutObject, s3:GetObject and s3:DeleteObject on arn:aws:s3:::\(bucket)/* and s3:ListBucket on arn:aws:s3:::\(bucket) (the bucket's or the user's policy; Reel reads the playlist to check that a stream id is new, and lists an old stream to --replace it)."
             }
         }
 

@@ -82,14 +82,57 @@ public struct S3Target: RemotePublishTarget {
         throw error
     }
 
-    /// Signs and sends one request; returns the status, body and head.
+    /// GETs the object for `path` (a GET, not a HEAD, so a refusal comes with S3's error code):
+    /// 2xx is there, 404 (`NoSuchKey`) is not; any other answer throws.
+    public func fileExists(path: String) async throws -> Bool {
+        let (status, data, http) = try await send("GET", path: path, body: nil, headers: [])
+        if (200..<300).contains(status) { return true }
+        let error = Error(status: status, body: data, response: http, key: configuration.location.key(forPath: path), configuration: configuration)
+        if case .missingObject = error { return false }
+        if status == 404, case .answered = error { return false }
+        throw error
+    }
+
+    /// Lists the keys under `PREFIX/streams/{id}/` (ListObjectsV2, page by page) and DELETEs each.
+    public func deleteStream(_ layout: StreamLayout) async throws {
+        let c = configuration
+        let prefix = c.location.key(forPath: layout.directory + "/")
+        var continuation: String?
+        repeat {
+            let query = S3ObjectList.query(prefix: prefix, continuationToken: continuation)
+            let (status, data, http) = try await send("GET", address: c.location.bucketAddress(endpoint: c.endpoint, addressing: c.addressing),
+                                                      query: query, body: nil, headers: [])
+            guard (200..<300).contains(status) else {
+                throw Error(status: status, body: data, response: http, key: prefix, configuration: c)
+            }
+            guard let page = S3ObjectList(xml: String(decoding: data, as: UTF8.self)) else {
+                throw Error.answered(status: status, code: "", message: "the object list could not be read", key: prefix)
+            }
+            for key in page.keys where key.hasPrefix(prefix) {
+                let address = c.location.address(ofKey: key, endpoint: c.endpoint, addressing: c.addressing)
+                let (status, data, http) = try await send("DELETE", address: address, query: [], body: nil, headers: [])
+                guard (200..<300).contains(status) || status == 404 else {
+                    throw Error(status: status, body: data, response: http, key: key, configuration: c)
+                }
+            }
+            continuation = page.isTruncated ? page.nextContinuationToken : nil
+        } while continuation != nil
+    }
+
+    /// Signs and sends one request for a stream path; returns the status, body and head.
     private func send(_ method: String, path: String, body: Data?, headers: [(String, String)]) async throws -> (Int, Data, HTTPURLResponse) {
-        let address = address(forPath: path)
-        let url = URL(string: address.url)!
+        try await send(method, address: address(forPath: path), query: [], body: body, headers: headers)
+    }
+
+    /// Signs and sends one request; returns the status, body and head.
+    private func send(_ method: String, address: S3Location.ObjectAddress, query: [(name: String, value: String)], body: Data?,
+                      headers: [(String, String)]) async throws -> (Int, Data, HTTPURLResponse) {
+        let queryText = SigV4.canonicalQuery(query)
+        let url = URL(string: address.url + (queryText.isEmpty ? "" : "?" + queryText))!
         var request = session.request(url, method: method)
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let payloadHash = body.map(SigV4Signer.sha256Hex) ?? SigV4.emptyPayloadHash
-        let signed = signer.sign(method: method, canonicalURI: address.path, headers: [("host", address.authority)],
+        let signed = signer.sign(method: method, canonicalURI: address.path, query: query, headers: [("host", address.authority)],
                                  payloadHash: payloadHash, timestamp: SigV4.timestamp(Date()))
         for (name, value) in signed { request.setValue(value, forHTTPHeaderField: name) }
         do {
