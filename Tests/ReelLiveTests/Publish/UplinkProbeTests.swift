@@ -40,6 +40,10 @@ import Testing
         func delete(path: String) async throws {
             throw HTTPOriginTarget.Error.deleteRefused(url: URL(string: "http://127.0.0.1:1/" + path)!, status: 405, detail: "Not Allowed")
         }
+        func fileExists(path: String) async throws -> Bool { lock.withLock { stored[path] != nil } }
+        func deleteStream(_ layout: StreamLayout) async throws {
+            throw HTTPOriginTarget.Error.streamNotDeleted(url: URL(string: "http://127.0.0.1:1/" + layout.directory + "/")!, status: 405, detail: "")
+        }
     }
 
     @Test func randomBytesAndADeleteTheTargetRefusesIsReportedNotFatal() async throws {
