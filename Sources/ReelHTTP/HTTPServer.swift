@@ -79,11 +79,15 @@ public final class HTTPServer: Sendable {
         try daemon.withLock { (daemon: inout OpaquePointer?) throws(Error) in
             guard daemon == nil else { return }
             var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_POLL.rawValue | MHD_USE_ITC.rawValue
-                | MHD_USE_ERROR_LOG.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+                | MHD_USE_ERROR_LOG.rawValue
             var poolSize: UInt32 = 0
             switch settings.threading {
-            case .pool(let threads): poolSize = UInt32(max(1, threads))
-            case .perConnection: flags |= MHD_USE_THREAD_PER_CONNECTION.rawValue
+            case .pool(let threads):
+                // Held requests (``HTTPStart/hold(key:until:)``) are suspended connections.
+                poolSize = UInt32(max(1, threads))
+                flags |= MHD_ALLOW_SUSPEND_RESUME.rawValue
+            case .perConnection:
+                flags |= MHD_USE_THREAD_PER_CONNECTION.rawValue
             }
             let address = try Self.socketAddress(host: settings.host, port: settings.port)
             if address.count == MemoryLayout<sockaddr_in6>.size { flags |= MHD_USE_IPv6.rawValue }
@@ -254,7 +258,8 @@ public final class HTTPServer: Sendable {
     private func hold(_ request: HTTPRequest, key: String, until deadline: Double, service: any HTTPService) -> MHD_Result {
         if request.holdDeadline == nil { request.holdDeadline = deadline }
         let ends = request.holdDeadline ?? deadline
-        guard ends > watchdog.now, holds.park(request, key: key, until: ends) else {
+        // Only a pool of poll loops can suspend a connection (a thread per connection would wait).
+        guard case .pool = settings.threading, ends > watchdog.now, holds.park(request, key: key, until: ends) else {
             request.holdExpired = true
             switch service.begin(request) {
             case .respond(let response): return queue(response, request: request, service: service)

@@ -111,6 +111,9 @@ public struct StudioSettings: Sendable {
         var http = HTTPServerSettings(host: host, port: port, accessLog: accessLog, threading: .perConnection,
                                       maxConnections: maxConnections, messagePrefix: "reel studio")
         http.shutdownGrace = shutdownGrace
+        // A <video> stops reading its answer while it has enough buffered: on this local app
+        // that is no attack, so no download rate is required.
+        http.deadlines.minimumDownloadRate = 0
         return http
     }
 

@@ -57,9 +57,12 @@ struct StudioLibraryBrowserTests {
                 try await title.clear()
                 try await title.sendKeys("Physics II")
                 try await browser.findElement(css: "#session-save").click()
+                // The tag's edit already said "Saved.": wait for the title in the library itself.
+                let edited = try await eventually("the title saved in the library") {
+                    (try? library().sessions().first).flatMap { $0?.title == "Physics II" ? $0 : nil }
+                }
                 try await browser.waitUntil(script: "return document.getElementById('session-message').textContent === 'Saved.'")
-                let edited = try #require(try library().sessions().first)
-                #expect(edited.title == "Physics II" && edited.tags == ["biology"])
+                #expect(edited.tags == ["biology"])
                 try await browser.waitUntil(script: "return document.querySelector('.card .card-title').textContent === 'Physics II'")
 
                 // To the Trash: the card goes, the files go; Undo (focused, so Enter) brings both back.

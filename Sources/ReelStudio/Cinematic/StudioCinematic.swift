@@ -285,6 +285,9 @@ final class ClipSlot: @unchecked Sendable {
 
     var isRecording: Bool { lock.withLock { writer != nil } }
 
+    /// The file name of the clip recording now (nil when none records).
+    var recordingName: String? { lock.withLock { writer.map { URL(fileURLWithPath: $0.path).lastPathComponent } } }
+
     /// The clip recording now, or the last one (with why it ended early, if it did).
     var answer: ClipAnswer? {
         lock.withLock {

@@ -29,9 +29,10 @@ final class StudioCinematicClips: Sendable {
 
     // MARK: Files
 
-    /// The clips and stills, newest first.
-    func list() -> ClipsList {
-        let clips = files(in: settings.cinematicFolder, kind: .clip).map { file in
+    /// The clips and stills, newest first; the clip being recorded (`recording`) is not listed
+    /// until it is finished, so it cannot be opened half written.
+    func list(excluding recording: String? = nil) -> ClipsList {
+        let clips = files(in: settings.cinematicFolder, kind: .clip).filter { $0.name != recording }.map { file in
             ClipsList.File(name: file.name, bytes: file.bytes, modified: file.modified,
                            editable: FileManager.default.fileExists(atPath: CinematicSidecarWriter.path(forVideo: settings.cinematicFolder + "/" + file.name)))
         }

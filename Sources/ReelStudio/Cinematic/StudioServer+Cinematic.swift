@@ -23,7 +23,7 @@ extension StudioServer {
             case .cinematicStill:
                 return json(StudioJSON.line(try cinematic.still()), status: 201)
             case .cinematicClips:
-                return json(StudioJSON.line(cinematicClips.list()))
+                return json(StudioJSON.line(cinematicClips.list(excluding: cinematic.clip.recordingName)))
             case .cinematicClip(let name):
                 return try SessionFile.serve(try cinematicClips.clipPath(name), request: request, contentType: "video/mp4", cacheControl: "no-store",
                                              extraHeaders: request.query("download") == "1" ? [("Content-Disposition", "attachment; filename=\"\(name)\"")] : [])
