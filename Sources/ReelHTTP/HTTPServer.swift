@@ -118,6 +118,7 @@ public final class HTTPServer: Sendable {
                 throw .cannotListen(host: settings.host, port: settings.port, code: code, detail: messages.last)
             }
             daemon = started
+            holds.reopen()
             boundPort.store(Int(reel_mhd_bound_port(started)), ordering: .relaxed)
             watchdog.run { [weak self] now in self?.holds.expire(now: now) }
         }

@@ -16,6 +16,8 @@ final class HeldRequests: Sendable {
     }
 
     private let entries = Locked<[ObjectIdentifier: Entry]>([:])
+    /// Set by ``releaseAll()``: nothing is held any more (the server is stopping).
+    private let closed = Locked(false)
     private let limit: Int
 
     init(limit: Int) {
@@ -30,7 +32,7 @@ final class HeldRequests: Sendable {
         // Suspended under the lock: a wake-up on another thread can only take the entry, and
         // resume the connection, once it is suspended.
         entries.withLock { entries -> Bool in
-            guard entries.count < limit else { return false }
+            guard entries.count < limit, !closed.withLock({ $0 }) else { return false }
             entries[ObjectIdentifier(request)] = Entry(request: request, key: key, deadline: deadline)
             MHD_suspend_connection(request.connection)
             return true
@@ -47,8 +49,15 @@ final class HeldRequests: Sendable {
         resume(entries.withLock { entries in take(from: &entries) { $0.deadline <= now } }, expired: true)
     }
 
-    /// Resumes every held request with its wait over (the server is stopping).
+    /// Holds requests again (the server starts).
+    func reopen() {
+        entries.withLock { _ in closed.withLock { $0 = false } }
+    }
+
+    /// Resumes every held request with its wait over, and holds none from now on (the server
+    /// is stopping: libmicrohttpd must not stop with a connection suspended).
     func releaseAll() {
+        entries.withLock { _ in closed.withLock { $0 = true } }
         resume(entries.withLock { entries in take(from: &entries) { _ in true } }, expired: true)
     }
 
