@@ -12,7 +12,11 @@ struct LiveFrictionTests {
         if let serve = origin as? ReelServeOrigin {
             return try serve.dataFiles().filter { $0.hasPrefix("streams/") && !$0.hasSuffix("/") }
         }
-        let root = try #require(origin as? NginxOrigin).root
+        return try streamFiles(below: try #require(origin as? NginxOrigin).root)
+    }
+
+    /// The regular files below `root`'s `streams/`, relative to `root`, sorted.
+    static func streamFiles(below root: URL) throws -> [String] {
         let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
         var files: [String] = []
         while let url = walker?.nextObject() as? URL {

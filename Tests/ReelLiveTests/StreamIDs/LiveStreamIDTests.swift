@@ -112,12 +112,6 @@ final class FolderOrigin: HTTPReadableOrigin {
 
     /// Files below `streams/`, relative to the root, sorted.
     func storedFiles() throws -> [String] {
-        let walker = FileManager.default.enumerator(at: root, includingPropertiesForKeys: [.isRegularFileKey])
-        var files: [String] = []
-        while let url = walker?.nextObject() as? URL {
-            guard try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true else { continue }
-            files.append(String(url.standardizedFileURL.path.dropFirst(root.standardizedFileURL.path.count + 1)))
-        }
-        return files.filter { $0.hasPrefix("streams/") }.sorted()
+        try LiveFrictionTests.streamFiles(below: root)
     }
 }
