@@ -92,23 +92,22 @@ struct OriginBlockingReloadTests {
     @Test func heldRequestsHoldNoThread() async throws {
         try await withOrigin(configure: { $0.maxConnectionsPerAddress = 0 }) { origin in
             #expect(try Self.put(origin, "/streams/live/playlist.m3u8", Self.playlist(segments: 3, parts: 0)) == 201)
-            var clients: [RawClient] = []
-            for _ in 0..<300 {
-                let client = try RawClient(port: origin.port)
-                client.send("GET /streams/live/playlist.m3u8?_HLS_msn=4 HTTP/1.1\r\nHost: x\r\n\r\n")
-                clients.append(client)
+            /// `count` raw connections, each asking for segment `msn`.
+            func ask(_ count: Int, msn: Int) throws -> [RawClient] {
+                try (0..<count).map { _ in
+                    let client = try RawClient(port: origin.port)
+                    client.send("GET /streams/live/playlist.m3u8?_HLS_msn=\(msn) HTTP/1.1\r\nHost: x\r\n\r\n")
+                    return client
+                }
             }
+            var clients = try ask(300, msn: 4)
             try await eventually("300 requests held") { origin.server.http.heldRequests == 300 ? true : nil }
             let started = ContinuousClock.now
             #expect(try curl([origin.base + "/health"]).status == 200)
             #expect(ContinuousClock.now - started < .seconds(1), "4 threads, 300 held requests: others are answered")
             #expect(try Self.put(origin, "/streams/live/playlist.m3u8", Self.playlist(segments: 4, parts: 0)) == 204)
             for client in clients { #expect(client.receiveStatus() == 200) }
-            for _ in 0..<50 {
-                let client = try RawClient(port: origin.port)
-                client.send("GET /streams/live/playlist.m3u8?_HLS_msn=5 HTTP/1.1\r\nHost: x\r\n\r\n")
-                clients.append(client)
-            }
+            clients += try ask(50, msn: 5)
             try await eventually("50 requests held") { origin.server.http.heldRequests == 50 ? true : nil }
             let stopping = ContinuousClock.now
             origin.server.stop()
