@@ -74,7 +74,7 @@ extension OriginServer {
             }
         }
         if case .part = file, !request.holdExpired, let hint = tally?.preloadHintURI,
-           hint == (file.location.folders + [file.location.name]).joined(separator: "/"), store.openFile(layout, file) == nil {
+           hint == (file.location.folders + [file.location.name]).joined(separator: "/"), !store.fileExists(layout, file) {
             return .hold(key: layout.streamID, until: http.now + maximumWait)
         }
         return .respond(serve(layout, file, request: request))

@@ -123,6 +123,13 @@ public final class OriginStore: Sendable {
         return OpenFile(fd: fd, version: version)
     }
 
+    /// Whether the stream file exists (as ``openFile(_:_:)`` would open it).
+    public func fileExists(_ layout: StreamLayout, _ file: OriginFile) -> Bool {
+        guard let opened = openFile(layout, file) else { return false }
+        close(opened.fd)
+        return true
+    }
+
     /// The version of the regular file open as `fd`; `nil` for anything else.
     static func version(of fd: Int32) -> FileVersion? {
         var info = stat()

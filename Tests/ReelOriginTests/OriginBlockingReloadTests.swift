@@ -72,6 +72,11 @@ struct OriginBlockingReloadTests {
             let (answer, took) = try await waiting.value
             #expect(answer.status == 200 && answer.body == bytes)
             #expect(took < .seconds(2))
+            // Stored before the playlist hints at the next one: served at once, again and again,
+            // each GET opening the file once (no descriptor left behind).
+            let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+            for _ in 0..<20 { #expect(try curl([origin.base + part]).status == 200) }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count <= descriptors + 2)
             let notHinted = try curl([origin.base + "/streams/live/" + StreamLayout.partURI(sequence: 4, index: 3)])
             #expect(notHinted.status == 404, "only the hinted part waits")
         }
