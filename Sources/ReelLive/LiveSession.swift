@@ -135,13 +135,14 @@ public final class LiveSession: Sendable {
         let hls: HLSBranch
         do {
             hls = try HLSBranch(video: video, audio: audio, segmentInterval: MediaTime(seconds: settings.segmentSeconds, timescale: 90_000),
-                                frameDuration: format.frameDuration, sink: publisher,
+                                frameDuration: format.frameDuration,
+                                partInterval: settings.partSeconds.map { MediaTime(seconds: $0, timescale: 90_000) }, sink: publisher,
                                 clock: CaptureClockMap(capture: MonotonicClock.now(), date: Date()))
         } catch {
             throw LiveStartError(description: "cannot start the live encoder: \(ErrorSentence.reason(error))")
         }
         do {
-            try publisher.start(targetDuration: hls.targetDuration)
+            try publisher.start(targetDuration: hls.targetDuration, partTarget: hls.partTarget)
         } catch {
             throw LiveStartError(description: "cannot start publishing: \(ErrorSentence.reason(error))")
         }

@@ -37,6 +37,12 @@ public struct LiveSettings: Sendable {
     /// Delete a stream with the same id on the targets before starting (`--replace`); without
     /// it, an id that is already there ends the run before capture.
     public var replace = false
+    /// LL-HLS (`--low-latency`): the nominal part length in seconds (rounded to whole frames);
+    /// nil publishes regular HLS.
+    public var partSeconds: Double?
+    /// The part length `--low-latency` uses unless `--part-seconds` says otherwise: ten frames
+    /// at 30 fps, inside the 200–500 ms LL-HLS deployments use.
+    public static let defaultPartSeconds = 1.0 / 3.0
 
     /// Settings with defaults: medium quality, portrait, 2 s segments.
     public init(source: SourceSpec, origin: URL? = nil, token: String? = nil, streamID: String = LiveSettings.newStreamID(),
@@ -82,6 +88,14 @@ public struct LiveSettings: Sendable {
         }
         if !(segmentSeconds >= 1 && segmentSeconds <= 10) {
             throw Error(description: "--segment-seconds must be between 1 and 10")
+        }
+        if let partSeconds {
+            if !(partSeconds >= 0.1 && partSeconds <= 1 && partSeconds < segmentSeconds) {
+                throw Error(description: "--part-seconds must be between 0.1 and 1 and shorter than --segment-seconds (LL-HLS parts are usually 0.2 to 0.5 s)")
+            }
+            if s3 != nil {
+                throw Error(description: "--low-latency needs an origin that holds a player's blocking playlist request until the next part exists (reel serve does); an S3 bucket answers at once, so players would poll it many times a second. Publish to reel serve (a CDN may sit in front of it), or leave out --low-latency")
+            }
         }
         if let duration, !(duration > 0) {
             throw Error(description: "--duration must be a positive number of seconds")

@@ -34,6 +34,8 @@ enum LiveCommand {
     static let fast = Option.flag("fast", help: "Deliver a file source as fast as the encoders take it (nothing dropped).")
     static let quiet = Option.flag("quiet", help: "No status line; only the start and the summary.")
     static let replace = Option.flag("replace", help: "Delete a stream with the same id on the origin or folder first (without it, an id already there is refused).")
+    static let lowLatency = Option.flag("low-latency", help: "LL-HLS: also publish each segment in parts (streams/{id}/part/NNNNNN.P.m4s) and list them, for players in lowLatencyMode; needs an origin that holds blocking playlist requests (reel serve).")
+    static let partSeconds = Option.value("part-seconds", as: Double.self, help: "LL-HLS part length, rounded to whole frames (default 0.333: ten frames at 30 fps); implies --low-latency.")
 
     static let spec = CommandSpec(
         name: "live",
@@ -53,18 +55,22 @@ enum LiveCommand {
             may keep immutable segments for a year, so a name never gets different bytes); --replace \
             deletes the old stream first. A run that was killed leaves its segments in the spool \
             ($XDG_STATE_HOME/reel/spool/ID); reel live names the spools waiting at start, and reel publish \
-            ID publishes them. Ctrl-C \
+            ID publishes them. With --low-latency each segment is also published in parts of about \
+            a third of a second as they are encoded, and the playlist lists them (EXT-X-PART, \
+            EXT-X-PRELOAD-HINT, EXT-X-SERVER-CONTROL with blocking reload): players with LL-HLS start \
+            about one second behind the capture; others play the same segments as usual. Ctrl-C \
             (SIGINT) or SIGTERM stops cleanly: the last short segment and the ENDLIST playlist are \
             published, the archive closed.
             """,
         options: [source, audio, origin, token, s3Endpoint, s3Region, s3Profile, s3Addressing, streamID, quality, landscape, segmentSeconds, archive, noArchive, archivePreset,
-                  duration, output, fast, replace, quiet],
+                  duration, output, fast, replace, lowLatency, partSeconds, quiet],
         examples: [
             "reel live --source test --origin http://127.0.0.1:8080/ --duration 30",
             "reel live --source v4l2:/dev/video0 --audio pulse:default --origin https://origin.example/ --token $TOKEN",
             "reel live --source test --origin s3://my-streams/live --s3-region eu-west-1 --duration 60",
             "reel live --source test --origin s3://reel/live --s3-endpoint http://127.0.0.1:9000 --s3-profile minio",
             "reel live --source file:talk.mp4 --output ./hls --no-archive --fast",
+            "reel live --source test --origin http://127.0.0.1:8080/ --low-latency --no-archive",
         ])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
@@ -99,6 +105,11 @@ enum LiveCommand {
             fast: arguments.flag(fast))
         settings.s3 = bucket
         settings.replace = arguments.flag(replace)
+        if let seconds = try arguments.value(partSeconds, as: Double.self) {
+            settings.partSeconds = seconds
+        } else if arguments.flag(lowLatency) {
+            settings.partSeconds = LiveSettings.defaultPartSeconds
+        }
         settings.archivePreset = try EncoderPreset(parsing: arguments.require(archivePreset))
         if !arguments.flag(noArchive) {
             settings.archivePath = arguments.string(archive).map(UserFolders.absolute) ?? defaultArchivePath(streamID: id)

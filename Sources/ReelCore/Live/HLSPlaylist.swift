@@ -24,6 +24,12 @@ import Foundation
 /// ```
 ///
 /// No EXT-X-DISCONTINUITY-SEQUENCE is needed: an EVENT playlist never drops a segment.
+///
+/// With ``lowLatency`` set it is an LL-HLS playlist (RFC 8216bis, see ``LowLatency``): the
+/// header gains `EXT-X-SERVER-CONTROL` and `EXT-X-PART-INF`, the recent segments list their
+/// parts (`EXT-X-PART`) before their `EXTINF`, the segment in progress follows as
+/// ``partial`` parts, and `EXT-X-PRELOAD-HINT` names the next part. A player without LL-HLS
+/// ignores those tags and reads the same segments.
 public struct HLSPlaylist: Sendable, Hashable {
     /// One listed media segment.
     public struct Segment: Sendable, Hashable {
@@ -36,17 +42,112 @@ public struct HLSPlaylist: Sendable, Hashable {
         /// Whether a gap in the media timeline precedes this segment (the source stalled for
         /// longer than the cut policy bridges): rendered as EXT-X-DISCONTINUITY before it.
         public var followsDiscontinuity: Bool
+        /// Its LL-HLS parts, listed before its EXTINF (empty: none listed).
+        public var parts: [Part]
 
         /// A segment listing.
-        public init(sequence: Int, duration: MediaTime, programDateTime: Date, followsDiscontinuity: Bool = false) {
+        public init(sequence: Int, duration: MediaTime, programDateTime: Date, followsDiscontinuity: Bool = false,
+                    parts: [Part] = []) {
             self.sequence = sequence
             self.duration = duration
             self.programDateTime = programDateTime
             self.followsDiscontinuity = followsDiscontinuity
+            self.parts = parts
         }
 
         /// The segment's URI relative to the playlist, e.g. `seg/000001.m4s`.
         public var uri: String { StreamLayout.segmentURI(sequence: sequence) }
+    }
+
+    /// Where a part is: its segment's sequence number and its index in that segment (0, 1, …).
+    public struct PartAddress: Sendable, Hashable {
+        /// The sequence number of the segment the part belongs to.
+        public var sequence: Int
+        /// The part's index in its segment; part 0 starts with the segment's key frame.
+        public var index: Int
+
+        /// A part's address.
+        public init(sequence: Int, index: Int) {
+            self.sequence = sequence
+            self.index = index
+        }
+
+        /// The part's URI relative to the playlist, e.g. `part/000001.0.m4s`.
+        public var uri: String { StreamLayout.partURI(sequence: sequence, index: index) }
+    }
+
+    /// One LL-HLS part (`EXT-X-PART`): a fragment of a segment, published as its own file.
+    public struct Part: Sendable, Hashable {
+        /// Where the part is.
+        public var address: PartAddress
+        /// Its real duration (printed with millisecond precision); at most the part target.
+        public var duration: MediaTime
+        /// Whether it starts with a key frame (`INDEPENDENT=YES`).
+        public var isIndependent: Bool
+
+        /// A part listing.
+        public init(address: PartAddress, duration: MediaTime, isIndependent: Bool) {
+            self.address = address
+            self.duration = duration
+            self.isIndependent = isIndependent
+        }
+    }
+
+    /// The segment in progress of an LL-HLS playlist: the parts published so far of the
+    /// segment after the last listed one.
+    public struct PartialSegment: Sendable, Hashable {
+        /// The segment's sequence number (the last listed segment's plus one).
+        public var sequence: Int
+        /// Wall-clock time of its first frame.
+        public var programDateTime: Date
+        /// Its parts so far, from part 0 on, in order.
+        public var parts: [Part]
+        /// Whether a gap in the media timeline precedes it.
+        public var followsDiscontinuity: Bool
+
+        /// A segment in progress.
+        public init(sequence: Int, programDateTime: Date, parts: [Part], followsDiscontinuity: Bool = false) {
+            self.sequence = sequence
+            self.programDateTime = programDateTime
+            self.parts = parts
+            self.followsDiscontinuity = followsDiscontinuity
+        }
+    }
+
+    /// The LL-HLS settings of a playlist (RFC 8216bis; Apple's low-latency HLS):
+    ///
+    /// ```
+    /// #EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=12.000,PART-HOLD-BACK=1.050
+    /// #EXT-X-PART-INF:PART-TARGET=0.350
+    /// ```
+    ///
+    /// - `PART-TARGET` is the longest part, rounded up to the millisecond, so every part's
+    ///   DURATION (rounded to nearest) is at most it.
+    /// - `PART-HOLD-BACK` is three part targets, the least the spec allows: how far from the
+    ///   live edge a player starts.
+    /// - `CAN-SKIP-UNTIL` is six target durations, the least the spec allows: older
+    ///   segments may be left out of a delta update (`_HLS_skip=YES`, made by `reel serve`).
+    /// - `CAN-BLOCK-RELOAD=YES`: the origin holds `_HLS_msn`/`_HLS_part` requests until the
+    ///   playlist has that part (`reel serve` does; a bucket or a plain web server cannot).
+    /// - Parts are listed for the segments of the last ``partWindowTargetDurations`` target
+    ///   durations; older segments are listed as whole segments only.
+    public struct LowLatency: Sendable, Hashable {
+        /// The longest part (its exact value; the tag prints it rounded up to milliseconds).
+        public var partTarget: MediaTime
+
+        /// LL-HLS settings for parts of at most `partTarget`.
+        public init(partTarget: MediaTime) {
+            precondition(partTarget > .zero, "the part target must be positive")
+            self.partTarget = partTarget
+        }
+
+        /// Segments ending within this many target durations of the playlist's end list their parts.
+        public static let partWindowTargetDurations = 3
+
+        /// `PART-TARGET` in seconds as printed: rounded up to whole milliseconds.
+        public var partTargetMilliseconds: Int64 { partTarget.converted(to: 1000, rounding: .up).value }
+        /// `PART-HOLD-BACK` in milliseconds: three printed part targets.
+        public var partHoldBackMilliseconds: Int64 { 3 * partTargetMilliseconds }
     }
 
     /// EXT-X-TARGETDURATION in whole seconds; fixed for the whole stream.
@@ -57,14 +158,24 @@ public struct HLSPlaylist: Sendable, Hashable {
     public var segments: [Segment]
     /// Whether the playlist ends with EXT-X-ENDLIST (no more segments will be added).
     public var isFinished: Bool
+    /// LL-HLS settings; nil for a regular playlist (then no part is ever rendered).
+    public var lowLatency: LowLatency?
+    /// LL-HLS: the segment in progress, after the listed segments.
+    public var partial: PartialSegment?
+    /// LL-HLS: the next part, named by `EXT-X-PRELOAD-HINT` (not rendered once finished).
+    public var preloadHint: PartAddress?
 
     /// A playlist with the given fixed target duration.
-    public init(targetDuration: Int, mediaSequence: Int = 1, segments: [Segment] = [], isFinished: Bool = false) {
+    public init(targetDuration: Int, mediaSequence: Int = 1, segments: [Segment] = [], isFinished: Bool = false,
+                lowLatency: LowLatency? = nil, partial: PartialSegment? = nil, preloadHint: PartAddress? = nil) {
         precondition(targetDuration > 0, "EXT-X-TARGETDURATION must be positive")
         self.targetDuration = targetDuration
         self.mediaSequence = mediaSequence
         self.segments = segments
         self.isFinished = isFinished
+        self.lowLatency = lowLatency
+        self.partial = partial
+        self.preloadHint = preloadHint
     }
 
     /// The sequence number of the last listed segment, or `nil` when none is listed.
@@ -72,10 +183,14 @@ public struct HLSPlaylist: Sendable, Hashable {
 
     /// The playlist's text: UTF-8, `\n` line endings, ending with a newline.
     public func rendered() -> String {
-        var lines = [
-            "#EXTM3U",
-            "#EXT-X-VERSION:7",
-            "#EXT-X-TARGETDURATION:\(targetDuration)",
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:\(targetDuration)"]
+        if let lowLatency {
+            let skip = Double(6 * targetDuration).formatted3
+            let holdBack = (Double(lowLatency.partHoldBackMilliseconds) / 1000).formatted3
+            lines.append("#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=\(skip),PART-HOLD-BACK=\(holdBack)")
+            lines.append("#EXT-X-PART-INF:PART-TARGET=\((Double(lowLatency.partTargetMilliseconds) / 1000).formatted3)")
+        }
+        lines += [
             "#EXT-X-PLAYLIST-TYPE:EVENT",
             "#EXT-X-INDEPENDENT-SEGMENTS",
             "#EXT-X-MEDIA-SEQUENCE:\(mediaSequence)",
@@ -85,11 +200,24 @@ public struct HLSPlaylist: Sendable, Hashable {
         for segment in segments {
             if segment.followsDiscontinuity { lines.append("#EXT-X-DISCONTINUITY") }
             lines.append("#EXT-X-PROGRAM-DATE-TIME:\(Self.programDateTimeString(segment.programDateTime))")
+            if lowLatency != nil { lines += segment.parts.map(Self.partLine) }
             lines.append("#EXTINF:\(segment.duration.seconds.formatted3),")
             lines.append(segment.uri)
         }
+        if lowLatency != nil, !isFinished {
+            if let partial, !partial.parts.isEmpty {
+                if partial.followsDiscontinuity { lines.append("#EXT-X-DISCONTINUITY") }
+                lines.append("#EXT-X-PROGRAM-DATE-TIME:\(Self.programDateTimeString(partial.programDateTime))")
+                lines += partial.parts.map(Self.partLine)
+            }
+            if let preloadHint { lines.append("#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"\(preloadHint.uri)\"") }
+        }
         if isFinished { lines.append("#EXT-X-ENDLIST") }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func partLine(_ part: Part) -> String {
+        "#EXT-X-PART:DURATION=\(part.duration.seconds.formatted3),URI=\"\(part.address.uri)\"" + (part.isIndependent ? ",INDEPENDENT=YES" : "")
     }
 
     /// ``rendered()`` as UTF-8 bytes, ready to upload.

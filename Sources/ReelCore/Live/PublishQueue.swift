@@ -32,6 +32,17 @@ import Foundation
 ///   the playlist that carries it lists them all.
 /// - A ``Failure/fatal(_:)`` result (an authorization failure) ends publishing: retrying
 ///   cannot fix it.
+///
+/// LL-HLS (``Settings/lowLatency``): the parts of the segment in progress come before it
+/// (``partReady(_:now:)``). Parts only cut latency; the segment carries the same bytes, so
+/// parts are never retried and never wait:
+/// - A part is uploaded as soon as it is ready while the target is healthy and has the init
+///   segment, at any concurrency; while the target is suspect it is skipped, and a part
+///   whose upload fails is skipped too (the failure still makes the target suspect).
+/// - The playlist lists the uploaded parts of the segment after the last listed one, from
+///   part 0 on without a gap, and the parts of listed segments that end within three target
+///   durations of the end when all of them were uploaded; its preload hint names the next
+///   part to come. Each uploaded part makes the playlist out of date, so one follows.
 public struct PublishQueue: Sendable {
     /// The fixed parameters of a queue.
     public struct Settings: Sendable, Hashable {
@@ -41,14 +52,18 @@ public struct PublishQueue: Sendable {
         public var maxSegmentUploadsInFlight: Int
         /// Waits between attempts of a failed PUT.
         public var retryPolicy: RetryPolicy
+        /// LL-HLS parts and tags; nil publishes regular HLS.
+        public var lowLatency: HLSPlaylist.LowLatency?
 
         /// Settings; 3 segment uploads in flight and the default retry policy unless told.
-        public init(targetDuration: Int, maxSegmentUploadsInFlight: Int = 3, retryPolicy: RetryPolicy = .default) {
+        public init(targetDuration: Int, maxSegmentUploadsInFlight: Int = 3, retryPolicy: RetryPolicy = .default,
+                    lowLatency: HLSPlaylist.LowLatency? = nil) {
             precondition(targetDuration > 0, "the target duration must be positive")
             precondition(maxSegmentUploadsInFlight >= 1, "at least one segment upload must be allowed")
             self.targetDuration = targetDuration
             self.maxSegmentUploadsInFlight = maxSegmentUploadsInFlight
             self.retryPolicy = retryPolicy
+            self.lowLatency = lowLatency
         }
     }
 
@@ -60,13 +75,16 @@ public struct PublishQueue: Sendable {
         case segment(Int)
         /// `playlist.m3u8` (only one is ever in flight).
         case playlist
+        /// An LL-HLS part.
+        case part(HLSPlaylist.PartAddress)
 
-        /// `init.mp4`, `segment 3` or `playlist.m3u8`, for messages.
+        /// `init.mp4`, `segment 3`, `playlist.m3u8` or `part 3.1`, for messages.
         public var description: String {
             switch self {
             case .initSegment: "init.mp4"
             case .segment(let sequence): "segment \(sequence)"
             case .playlist: "playlist.m3u8"
+            case .part(let address): "part \(address.sequence).\(address.index)"
             }
         }
     }
@@ -79,6 +97,8 @@ public struct PublishQueue: Sendable {
         case segment(Int)
         /// PUT this playlist.
         case playlist(HLSPlaylist)
+        /// PUT this LL-HLS part.
+        case part(HLSPlaylist.PartAddress)
 
         /// The item to name when reporting this upload's result.
         public var item: Item {
@@ -86,6 +106,7 @@ public struct PublishQueue: Sendable {
             case .initSegment: .initSegment
             case .segment(let sequence): .segment(sequence)
             case .playlist: .playlist
+            case .part(let address): .part(address)
             }
         }
     }
@@ -159,6 +180,10 @@ public struct PublishQueue: Sendable {
         public var isBackingOff = false
         /// The last failure's text, if any upload ever failed.
         public var lastFailure: String?
+        /// LL-HLS parts uploaded.
+        public var partsPublished = 0
+        /// LL-HLS parts not uploaded: the target was suspect, or their upload failed.
+        public var partsSkipped = 0
 
         /// Segments received but not yet listed in the committed playlist.
         public var backlog: Int { received - committed }
@@ -177,6 +202,8 @@ public struct PublishQueue: Sendable {
         case segmentAfterFinish(sequence: Int)
         /// A segment's duration was zero or negative.
         case nonPositiveDuration(sequence: Int, duration: MediaTime)
+        /// A part that is not the next one of the segment in progress, or one without LL-HLS.
+        case unexpectedPart(HLSPlaylist.PartAddress)
 
         /// A message for the user: what happened and what to do.
         public var description: String {
@@ -189,6 +216,8 @@ public struct PublishQueue: Sendable {
                 "Segment \(sequence) arrived after the stream was finished; it was not published."
             case .nonPositiveDuration(let sequence, let duration):
                 "Segment \(sequence) has duration \(duration); a segment must last longer than zero."
+            case .unexpectedPart(let address):
+                "Part \(address.index) of segment \(address.sequence) was not the next part of the segment in progress (or the stream is not low-latency); it was not published."
             }
         }
     }
@@ -197,7 +226,35 @@ public struct PublishQueue: Sendable {
         case queued
         case inFlight
         case done
+        /// A part that will never be uploaded.
+        case skipped
     }
+
+    /// An LL-HLS part ready for upload, as the writer hands it over.
+    public struct PartInfo: Sendable, Hashable {
+        /// The part's listing.
+        public var part: HLSPlaylist.Part
+        /// Wall-clock time of its segment's first frame.
+        public var segmentDate: Date
+        /// Whether a gap in the media precedes its segment.
+        public var segmentFollowsDiscontinuity: Bool
+
+        /// A part of the segment in progress.
+        public init(part: HLSPlaylist.Part, segmentDate: Date, segmentFollowsDiscontinuity: Bool = false) {
+            self.part = part
+            self.segmentDate = segmentDate
+            self.segmentFollowsDiscontinuity = segmentFollowsDiscontinuity
+        }
+    }
+
+    private struct PartRecord: Sendable {
+        var info: PartInfo
+        var phase: Phase
+    }
+
+    /// Parts kept per segment: enough for the part window at any segment length the cut
+    /// policy makes, and a bound on memory.
+    private static let partSegmentsKept = 16
 
     /// The queue's fixed parameters.
     public let settings: Settings
@@ -216,6 +273,10 @@ public struct PublishQueue: Sendable {
     private var finishRequested = false
     private var failedAttempts = 0
     private var lastFailure: String?
+    /// LL-HLS parts by their segment's sequence number (the last ``partSegmentsKept`` segments).
+    private var parts: [Int: [PartRecord]] = [:]
+    private var partsPublished = 0
+    private var partsSkipped = 0
 
     /// Failures in a row; 0 while the target is healthy.
     private var consecutiveFailures = 0
@@ -254,6 +315,18 @@ public struct PublishQueue: Sendable {
         return pump(now: now)
     }
 
+    /// LL-HLS: the next part of the segment in progress (sequence = the last segment's plus
+    /// one; index 0, 1, … in order) is ready. It is uploaded at once while the target is
+    /// healthy, and skipped otherwise.
+    public mutating func partReady(_ info: PartInfo, now: MediaTime) throws(Error) -> [Action] {
+        let address = info.part.address
+        guard settings.lowLatency != nil, !finishRequested, address.sequence == segments.count + 1,
+              address.index == parts[address.sequence]?.count ?? 0 else { throw .unexpectedPart(address) }
+        parts[address.sequence, default: []].append(PartRecord(info: info, phase: .queued))
+        parts[address.sequence - Self.partSegmentsKept] = nil
+        return pump(now: now)
+    }
+
     /// No more segments will come: publish what is left, then the playlist with ENDLIST.
     public mutating func finishRequested(now: MediaTime) -> [Action] {
         if finishRequested { return [] }
@@ -277,6 +350,9 @@ public struct PublishQueue: Sendable {
         case .playlist:
             committed = playlistInFlight
             playlistInFlight = nil
+        case .part(let address):
+            setPhase(of: address, to: .done)
+            partsPublished += 1
         }
         if item == probe {
             // The target answered again: the episode is over.
@@ -295,6 +371,9 @@ public struct PublishQueue: Sendable {
         case .initSegment: initPhase = .queued
         case .segment(let sequence): segmentPhases[sequence - 1] = .queued
         case .playlist: playlistInFlight = nil
+        case .part(let address):
+            setPhase(of: address, to: .skipped)
+            partsSkipped += 1
         }
         let message: String
         switch failure {
@@ -336,13 +415,16 @@ public struct PublishQueue: Sendable {
         stats.committed = committed?.segments.count ?? 0
         stats.pending = segments.count - uploadedCount
         if isActive {  // after a fatal failure, uploads still running are abandoned
-            stats.inFlight = (initPhase == .inFlight ? 1 : 0) + (playlistInFlight == nil ? 0 : 1) + segmentsInFlight
+            let partsInFlight = parts.values.reduce(0) { $0 + $1.count { $0.phase == .inFlight } }
+            stats.inFlight = (initPhase == .inFlight ? 1 : 0) + (playlistInFlight == nil ? 0 : 1) + segmentsInFlight + partsInFlight
         }
         stats.failedAttempts = failedAttempts
         stats.initPublished = initPhase == .done
         stats.consecutiveFailures = consecutiveFailures
         stats.isBackingOff = settings.retryPolicy.isBackingOff(afterFailures: consecutiveFailures)
         stats.lastFailure = lastFailure
+        stats.partsPublished = partsPublished
+        stats.partsSkipped = partsSkipped
         return stats
     }
 
@@ -363,13 +445,25 @@ public struct PublishQueue: Sendable {
     }
 
     /// The playlist the target should have now: every contiguously uploaded segment, with
-    /// ENDLIST once finish was requested and all segments are uploaded.
+    /// ENDLIST once finish was requested and all segments are uploaded; with LL-HLS, the
+    /// uploaded parts (see the type's rules) and the preload hint.
     public var publishablePlaylist: HLSPlaylist {
-        HLSPlaylist(
+        var playlist = HLSPlaylist(
             targetDuration: settings.targetDuration,
             segments: Array(segments[..<uploadedThrough]),
-            isFinished: finishRequested && uploadedThrough == segments.count
+            isFinished: finishRequested && uploadedThrough == segments.count,
+            lowLatency: settings.lowLatency
         )
+        guard settings.lowLatency != nil else { return playlist }
+        listParts(in: &playlist)
+        return playlist
+    }
+
+    /// Whether a part's bytes may still be asked for (queued or in flight).
+    public func awaitsUpload(of address: HLSPlaylist.PartAddress) -> Bool {
+        guard isActive, let records = parts[address.sequence], records.indices.contains(address.index) else { return false }
+        let phase = records[address.index].phase
+        return phase == .queued || phase == .inFlight
     }
 
     // MARK: Rules
@@ -386,7 +480,61 @@ public struct PublishQueue: Sendable {
         case .initSegment: initPhase == .inFlight
         case .segment(let sequence): segmentPhases.indices.contains(sequence - 1) && segmentPhases[sequence - 1] == .inFlight
         case .playlist: playlistInFlight != nil
+        case .part(let address): parts[address.sequence].map { $0.indices.contains(address.index) && $0[address.index].phase == .inFlight } ?? false
         }
+    }
+
+    private mutating func setPhase(of address: HLSPlaylist.PartAddress, to phase: Phase) {
+        guard parts[address.sequence]?.indices.contains(address.index) == true else { return }
+        parts[address.sequence]![address.index].phase = phase
+    }
+
+    /// Starts every queued part while healthy; skips them while the target is suspect.
+    private mutating func pumpParts(healthy: Bool) -> [Action] {
+        var actions: [Action] = []
+        for sequence in parts.keys.sorted() {
+            for index in parts[sequence]!.indices where parts[sequence]![index].phase == .queued {
+                if healthy {
+                    guard initPhase == .done else { return actions }
+                    parts[sequence]![index].phase = .inFlight
+                    actions.append(.upload(.part(HLSPlaylist.PartAddress(sequence: sequence, index: index))))
+                } else {
+                    parts[sequence]![index].phase = .skipped
+                    partsSkipped += 1
+                }
+            }
+        }
+        return actions
+    }
+
+    /// Adds to `playlist` (the listed segments set) the parts a player may read: those of
+    /// the recent listed segments that were all uploaded, those of the segment in progress
+    /// from part 0 on without a gap, and the hint of the next part.
+    private func listParts(in playlist: inout HLSPlaylist) {
+        let windowStart = Double(HLSPlaylist.LowLatency.partWindowTargetDurations * settings.targetDuration)
+        var fromEnd = 0.0
+        for position in playlist.segments.indices.reversed() {
+            guard fromEnd < windowStart else { break }
+            let segment = playlist.segments[position]
+            fromEnd += segment.duration.seconds
+            if let records = parts[segment.sequence], !records.isEmpty, records.allSatisfy({ $0.phase == .done }) {
+                playlist.segments[position].parts = records.map(\.info.part)
+            }
+        }
+        guard !playlist.isFinished else { return }
+        let next = uploadedThrough + 1
+        let records = parts[next] ?? []
+        let listed = records.prefix { $0.phase == .done }
+        if let first = listed.first {
+            playlist.partial = HLSPlaylist.PartialSegment(sequence: next, programDateTime: first.info.segmentDate,
+                                                          parts: listed.map(\.info.part),
+                                                          followsDiscontinuity: first.info.segmentFollowsDiscontinuity)
+        }
+        let segmentComplete = segments.count >= next
+        let gapInParts = listed.count < records.count && records[listed.count].phase == .skipped
+        playlist.preloadHint = segmentComplete && listed.count == records.count || gapInParts
+            ? HLSPlaylist.PartAddress(sequence: next + 1, index: 0)
+            : HLSPlaylist.PartAddress(sequence: next, index: listed.count)
     }
 
     private var segmentsInFlight: Int {
@@ -395,8 +543,9 @@ public struct PublishQueue: Sendable {
 
     /// The playlist to PUT now, if the committed one is out of date and none is in flight.
     private var playlistToPublish: HLSPlaylist? {
-        guard playlistInFlight == nil, uploadedThrough > 0 else { return nil }
+        guard playlistInFlight == nil else { return nil }
         let playlist = publishablePlaylist
+        guard !playlist.segments.isEmpty || playlist.partial != nil else { return nil }
         return playlist == committed ? nil : playlist
     }
 
@@ -406,11 +555,12 @@ public struct PublishQueue: Sendable {
         var actions: [Action] = []
 
         if consecutiveFailures == 0 {
-            // Healthy: init, then as many segments as allowed, then the playlist.
+            // Healthy: init, then every part, as many segments as allowed, then the playlist.
             if initPhase == .queued {
                 initPhase = .inFlight
                 actions.append(.upload(.initSegment))
             }
+            actions += pumpParts(healthy: true)
             if initPhase == .done {
                 var inFlight = segmentsInFlight
                 for index in segmentPhases.indices.dropFirst(uploadedThrough) where inFlight < settings.maxSegmentUploadsInFlight {
@@ -424,7 +574,10 @@ public struct PublishQueue: Sendable {
                 playlistInFlight = playlist
                 actions.append(.upload(.playlist(playlist)))
             }
-        } else if probe == nil {
+        } else {
+            _ = pumpParts(healthy: false)
+        }
+        if consecutiveFailures > 0, probe == nil {
             // Suspect: one probe at a time, once the retry is due. A due retry with nothing
             // to probe yet waits (retryAt == nil) for the next queued upload.
             if let at = retryAt, at <= now { retryAt = nil }
@@ -455,6 +608,7 @@ public struct PublishQueue: Sendable {
         case .initSegment: initPhase = .inFlight
         case .segment(let sequence): segmentPhases[sequence - 1] = .inFlight
         case .playlist(let playlist): playlistInFlight = playlist
+        case .part(let address): setPhase(of: address, to: .inFlight)
         }
     }
 

@@ -237,7 +237,7 @@ public struct SegmentCutPolicy: Sendable {
 extension MediaTime {
     /// Half of the time: exact when the value is even or the doubled timescale fits,
     /// otherwise rounded down (a slightly tighter tolerance, never a longer segment).
-    fileprivate var halved: MediaTime {
+    var halved: MediaTime {
         if value % 2 == 0 { return MediaTime(value: value / 2, timescale: timescale) }
         if timescale <= Int32.max / 2 { return MediaTime(value: value, timescale: timescale * 2) }
         return MediaTime(value: value / 2, timescale: timescale)
@@ -245,13 +245,13 @@ extension MediaTime {
 
     /// `lhs + rhs`, exact in the least common timescale when it fits in `Int32`;
     /// otherwise `MediaTime`'s own (rounding) `+`.
-    fileprivate static func lcmSum(_ lhs: MediaTime, _ rhs: MediaTime) -> MediaTime {
+    static func lcmSum(_ lhs: MediaTime, _ rhs: MediaTime) -> MediaTime {
         combine(lhs, rhs, negate: false) ?? lhs + rhs
     }
 
     /// `lhs - rhs`, exact in the least common timescale when it fits in `Int32`;
     /// otherwise `MediaTime`'s own (rounding) `-`.
-    fileprivate static func lcmDifference(_ lhs: MediaTime, _ rhs: MediaTime) -> MediaTime {
+    static func lcmDifference(_ lhs: MediaTime, _ rhs: MediaTime) -> MediaTime {
         combine(lhs, rhs, negate: true) ?? lhs - rhs
     }
 

@@ -40,6 +40,8 @@ public struct StreamLayout: Sendable, Hashable {
     public var playlistPath: String { "\(directory)/\(Self.playlistName)" }
     /// `streams/{id}/seg/NNNNNN.m4s`.
     public func segmentPath(sequence: Int) -> String { "\(directory)/\(Self.segmentURI(sequence: sequence))" }
+    /// `streams/{id}/part/NNNNNN.P.m4s` (LL-HLS).
+    public func partPath(sequence: Int, index: Int) -> String { "\(directory)/\(Self.partURI(sequence: sequence, index: index))" }
 
     /// A media segment's path relative to the playlist: `seg/` and the sequence number with
     /// at least six digits (`seg/000001.m4s`).

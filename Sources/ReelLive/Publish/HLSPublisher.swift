@@ -34,6 +34,9 @@ public final class HLSPublisher: Sendable {
         public var drainTimeout: Duration
         /// Keep the spool even when every target got everything.
         public var keepsSpoolWhenComplete: Bool
+        /// LL-HLS: parts published as their own files and listed in the playlist; nil for
+        /// regular HLS. The spool keeps a regular playlist either way.
+        public var lowLatency: HLSPlaylist.LowLatency?
 
         /// Settings with 3 segment uploads in flight, the default retry policy and a 60 s drain timeout.
         public init(
@@ -43,7 +46,8 @@ public final class HLSPublisher: Sendable {
             maxSegmentUploadsInFlight: Int = 3,
             retryPolicy: RetryPolicy = .default,
             drainTimeout: Duration = .seconds(60),
-            keepsSpoolWhenComplete: Bool = false
+            keepsSpoolWhenComplete: Bool = false,
+            lowLatency: HLSPlaylist.LowLatency? = nil
         ) {
             self.layout = layout
             self.targetDuration = targetDuration
@@ -52,6 +56,7 @@ public final class HLSPublisher: Sendable {
             self.retryPolicy = retryPolicy
             self.drainTimeout = drainTimeout
             self.keepsSpoolWhenComplete = keepsSpoolWhenComplete
+            self.lowLatency = lowLatency
         }
     }
 
@@ -132,6 +137,14 @@ public final class HLSPublisher: Sendable {
                               bytes: Data) {
         input.yield(.segment(sequence: sequence, duration: duration, programDateTime: programDateTime,
                              followsDiscontinuity: followsDiscontinuity, bytes: bytes))
+    }
+
+    /// LL-HLS: hands over the next part of the segment in progress; the segment itself
+    /// follows with ``submitSegment(sequence:duration:programDateTime:followsDiscontinuity:bytes:)``
+    /// after its last part. Returns at once. Ignored unless ``Settings/lowLatency`` is set.
+    public func submitPart(_ info: PublishQueue.PartInfo, bytes: Data) {
+        guard settings.lowLatency != nil else { return }
+        input.yield(.part(info, bytes: bytes))
     }
 
     /// Live counters per target, for a status line. Safe to read from any thread.

@@ -98,10 +98,12 @@ final class LivePublisher: HLSSegmentSink, Sendable {
         reporter.warning("the uplink test's upload \(origin.url(forPath: UplinkProbe.path(in: layout)).absoluteString) could not be deleted. \(reason)")
     }
 
-    /// Starts publishing with the stream's fixed target duration.
-    func start(targetDuration: Int) throws {
+    /// Starts publishing with the stream's fixed target duration, and with LL-HLS parts of
+    /// at most `partTarget` when given.
+    func start(targetDuration: Int, partTarget: MediaTime?) throws {
         let made = try HLSPublisher(
-            settings: HLSPublisher.Settings(layout: layout, targetDuration: targetDuration, spoolDirectory: settings.spoolDirectory),
+            settings: HLSPublisher.Settings(layout: layout, targetDuration: targetDuration, spoolDirectory: settings.spoolDirectory,
+                                            lowLatency: partTarget.map(HLSPlaylist.LowLatency.init(partTarget:))),
             targets: targets)
         publisher.withLock { $0 = made }
     }
@@ -114,6 +116,10 @@ final class LivePublisher: HLSSegmentSink, Sendable {
         counters.withLock { $0.produced += 1; $0.bytes += bytes.count; $0.seconds += duration.seconds }
         publisher.withLock { $0 }?.submitSegment(sequence: sequence, duration: duration, programDateTime: date,
                                                             followsDiscontinuity: followsDiscontinuity, bytes: bytes)
+    }
+
+    func publishPart(_ info: PublishQueue.PartInfo, bytes: Data) {
+        publisher.withLock { $0 }?.submitPart(info, bytes: bytes)
     }
 
     /// Numbers for the status line: the slowest target's.

@@ -10,6 +10,7 @@ struct PublishLoop {
     enum Event: Sendable {
         case initBytes(Data)
         case segment(sequence: Int, duration: MediaTime, programDateTime: Date, followsDiscontinuity: Bool, bytes: Data)
+        case part(PublishQueue.PartInfo, bytes: Data)
         case finish(drainTimeout: Duration)
         case uploaded(lane: Int, item: PublishQueue.Item, failure: PublishQueue.Failure?)
         case wake
@@ -66,6 +67,9 @@ struct PublishLoop {
     private var spooled: [String] = []
     /// Bodies that could not be spooled, by relative path.
     private var unspooled: [String: Data] = [:]
+    /// LL-HLS parts' bytes while a lane may still upload them (parts are never spooled: the
+    /// segment holds the same bytes).
+    private var partBodies: [HLSPlaylist.PartAddress: Data] = [:]
     private var spoolPlaylist: HLSPlaylist
     private var problems: [String] = []
     private var wakeUps: [ContinuousClock.Instant] = []
@@ -79,7 +83,8 @@ struct PublishLoop {
         let queueSettings = PublishQueue.Settings(
             targetDuration: settings.targetDuration,
             maxSegmentUploadsInFlight: settings.maxSegmentUploadsInFlight,
-            retryPolicy: settings.retryPolicy
+            retryPolicy: settings.retryPolicy,
+            lowLatency: settings.lowLatency
         )
         lanes = targets.map { Lane(target: $0, queue: PublishQueue(settings: queueSettings)) }
         start = clock.now
@@ -127,6 +132,12 @@ struct PublishLoop {
                                        followsDiscontinuity: followsDiscontinuity, now: now)
             }
 
+        case .part(let info, let bytes):
+            guard !finishRequested else { return }
+            partBodies[info.part.address] = bytes
+            forEachLane(group: &group) { queue, now in try queue.partReady(info, now: now) }
+            forgetPartsNobodyAwaits()
+
         case .finish(let drainTimeout):
             guard !finishRequested else { return }
             finishRequested = true
@@ -151,6 +162,7 @@ struct PublishLoop {
                 lanes[lane].queue.uploadSucceeded(item, now: now)
             }
             perform(actions, lane: lane, group: &group)
+            if case .part = item { forgetPartsNobodyAwaits() }
 
         case .wake:
             let instant = clock.now
@@ -196,6 +208,9 @@ struct PublishLoop {
             case .playlist(let playlist):
                 path = layout.playlistPath
                 body = .memory(playlist.renderedData())
+            case .part(let address):
+                path = layout.partPath(sequence: address.sequence, index: address.index)
+                body = .memory(partBodies[address] ?? Data())
             }
             let target = lanes[lane].target
             let item = upload.item
@@ -215,6 +230,12 @@ struct PublishLoop {
                 }
                 post.yield(.uploaded(lane: lane, item: item, failure: failure))
             }
+        }
+    }
+
+    private mutating func forgetPartsNobodyAwaits() {
+        for address in partBodies.keys where !lanes.contains(where: { $0.queue.awaitsUpload(of: address) }) {
+            partBodies[address] = nil
         }
     }
 

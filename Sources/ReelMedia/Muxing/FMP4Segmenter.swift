@@ -9,6 +9,10 @@ import ReelCore
 /// Segments are cut where the encoder *outputs* a key frame, so a segment always starts with
 /// its IDR whatever the encoder's delay; callers decide where key frames go (for HLS: at
 /// every segment boundary, see `SegmentCutPolicy`). Not thread-safe: one owner thread.
+///
+/// For LL-HLS (`cutsParts`) it also cuts a fragment where the caller marked a part start
+/// (`PartCutPolicy`): each part is one moof + mdat, and a segment is its parts' bytes joined,
+/// so a player reading parts and one reading the segment get the same fragments.
 public final class FMP4Segmenter {
     /// A finished media segment.
     public struct Segment: Sendable {
@@ -22,33 +26,83 @@ public final class FMP4Segmenter {
         public var duration: MediaTime { end - start }
     }
 
+    /// A finished LL-HLS part: one fragment of the segment in progress.
+    public struct Part: Sendable {
+        /// The moof + mdat bytes.
+        public var bytes: Data
+        /// Which segment of this segmenter it belongs to (1, 2, …, in the order segments are cut).
+        public var segment: Int
+        /// Its index in the segment; part 0 starts with the key frame.
+        public var index: Int
+        /// Stream time of its segment's first frame.
+        public var segmentStart: MediaTime
+        /// Stream time of its first video frame.
+        public var start: MediaTime
+        /// Stream time where the next part starts (or where its last frame ends).
+        public var end: MediaTime
+        /// Whether it ends its segment.
+        public var endsSegment: Bool
+        /// Whether it starts with a key frame.
+        public var isIndependent: Bool { index == 0 }
+    }
+
     private let core: EncodingMuxer
     private var initSegment: Data?
     private var currentStart: Int64?
     private var ready: [Segment] = []
     private let frameTicks: Int64
+    private let cutsParts: Bool
+    /// Where parts the caller marked start (1/90000), not yet cut, in order.
+    private var pendingPartStarts: [Int64] = []
+    private var partStart: Int64?
+    private var segmentNumber = 0
+    private var segmentParts: [Part] = []
+    private var readyParts: [Part] = []
 
     /// movflags that give separately deliverable init and media segments.
     static let movflags = "frag_custom+delay_moov+default_base_moof+skip_trailer"
 
-    /// A segmenter encoding with `video` and `audio` (nil: no audio track).
-    public init(video: VideoEncoderSettings, audio: AudioEncoderSettings?) throws {
+    /// A segmenter encoding with `video` and `audio` (nil: no audio track); `cutsParts` also
+    /// cuts LL-HLS parts where the caller marks them.
+    public init(video: VideoEncoderSettings, audio: AudioEncoderSettings?, cutsParts: Bool = false) throws {
         core = try EncodingMuxer(video: video, audio: audio, output: .memory, movflags: FMP4Segmenter.movflags, repeatsPictures: true)
         frameTicks = Int64(90_000 / max(video.framesPerSecond, 1))
+        self.cutsParts = cutsParts
         core.beforeVideoPacket = { [unowned self] packet in
-            guard packet.pointee.flags & reel_pkt_flag_key() != 0 else { return }
-            try self.cut(at: packet.pointee.pts)
+            let pts = packet.pointee.pts
+            if packet.pointee.flags & reel_pkt_flag_key() != 0 {
+                self.pendingPartStarts.removeAll { $0 <= pts }
+                try self.cut(at: pts)
+            } else if let next = self.pendingPartStarts.first, next <= pts {
+                self.pendingPartStarts.removeAll { $0 <= pts }
+                try self.cutPart(at: pts)
+            }
         }
     }
 
-    /// Encodes a picture at stream time `pts`; `keyFrame` makes it start a new segment.
-    public func appendVideo(_ frame: VideoFrame, pts: MediaTime, keyFrame: Bool) throws {
+    /// Encodes a picture at stream time `pts`; `keyFrame` makes it start a new segment, and
+    /// `startsPart` a new part (with `cutsParts`).
+    public func appendVideo(_ frame: VideoFrame, pts: MediaTime, keyFrame: Bool, startsPart: Bool = false) throws {
+        notePartStart(pts, startsPart && !keyFrame)
         try core.appendVideo(frame, pts: pts, keyFrame: keyFrame)
     }
 
     /// Encodes the previous picture again at `pts` (bridging a gap in the capture).
-    public func repeatLastVideo(pts: MediaTime, keyFrame: Bool) throws {
+    public func repeatLastVideo(pts: MediaTime, keyFrame: Bool, startsPart: Bool = false) throws {
+        notePartStart(pts, startsPart && !keyFrame)
         try core.repeatLastVideo(pts: pts, keyFrame: keyFrame)
+    }
+
+    private func notePartStart(_ pts: MediaTime, _ starts: Bool) {
+        guard cutsParts, starts else { return }
+        pendingPartStarts.append(pts.converted(to: VideoEncoder.timeBase.den).value)
+    }
+
+    /// Parts completed since the last call, in order (only with `cutsParts`). The parts of a
+    /// segment all come out no later than the segment.
+    public func takeParts() -> [Part] {
+        defer { readyParts.removeAll() }
+        return readyParts
     }
 
     /// Encodes audio whose first sample is at stream time `pts`.
@@ -80,9 +134,46 @@ public final class FMP4Segmenter {
     /// Ends the segment in progress at `pts` (1/90000), before the packet at `pts` is written.
     private func cut(at pts: Int64) throws {
         guard let start = currentStart else {
-            currentStart = pts
+            startSegment(at: pts)
             return
         }
+        var bytes = try flushFragment()
+        if cutsParts {
+            closePart(bytes, at: pts, endsSegment: true)
+            bytes = segmentParts.reduce(into: Data()) { $0 += $1.bytes }
+            segmentParts.removeAll()
+        }
+        ready.append(Segment(bytes: bytes, start: MediaTime(value: start, timescale: 90_000),
+                             end: MediaTime(value: pts, timescale: 90_000)))
+        startSegment(at: pts)
+    }
+
+    private func startSegment(at pts: Int64) {
+        currentStart = pts
+        partStart = pts
+        segmentNumber += 1
+    }
+
+    /// Ends the part in progress at `pts` (1/90000), inside a segment.
+    private func cutPart(at pts: Int64) throws {
+        guard currentStart != nil, let partStart, pts > partStart else { return }
+        closePart(try flushFragment(), at: pts, endsSegment: false)
+        self.partStart = pts
+    }
+
+    private func closePart(_ bytes: Data, at pts: Int64, endsSegment: Bool) {
+        guard let currentStart, let partStart else { return }
+        let part = Part(bytes: bytes, segment: segmentNumber, index: segmentParts.count,
+                        segmentStart: MediaTime(value: currentStart, timescale: 90_000),
+                        start: MediaTime(value: partStart, timescale: 90_000), end: MediaTime(value: pts, timescale: 90_000),
+                        endsSegment: endsSegment)
+        segmentParts.append(part)
+        readyParts.append(part)
+    }
+
+    /// Ends the fragment in progress and returns its moof + mdat (the init segment is taken
+    /// out of the first one).
+    private func flushFragment() throws -> Data {
         try core.muxer.flushFragment()
         var bytes = core.muxer.takeBytes()
         if initSegment == nil {
@@ -94,9 +185,7 @@ public final class FMP4Segmenter {
             initSegment = Data(bytes.prefix(split))
             bytes = Data(bytes.dropFirst(split))
         }
-        ready.append(Segment(bytes: bytes, start: MediaTime(value: start, timescale: 90_000),
-                             end: MediaTime(value: pts, timescale: 90_000)))
-        currentStart = pts
+        return bytes
     }
 }
 

@@ -177,6 +177,13 @@ struct PublishSimulation {
                 #expect(playlist.segments.count == segmentsReady, "ENDLIST only with every segment listed", sourceLocation: sourceLocation)
             }
             #expect(playlist != storedPlaylist, "a playlist is only PUT when it changed", sourceLocation: sourceLocation)
+            let listedParts = playlist.segments.flatMap(\.parts) + (playlist.partial?.parts ?? [])
+            for part in listedParts {
+                #expect(stored.contains(.part(part.address)), "playlist lists part \(part.address.uri) only after its PUT succeeded", sourceLocation: sourceLocation)
+            }
+        case .part(let address):
+            #expect(stored.contains(.initSegment), "part \(address.uri) starts only after init.mp4 is stored", sourceLocation: sourceLocation)
+            #expect(!stored.contains(.part(address)), "a stored part is not uploaded again", sourceLocation: sourceLocation)
         }
     }
 
