@@ -182,7 +182,8 @@ public final class LiveSession: Sendable {
         fanOut.start()
         reporter.info("source: \(source.name)")
         reporter.info("stream: \(settings.streamID) — \(prepared.preset) \(prepared.liveSize.width)x\(prepared.liveSize.height), "
-                      + "\(settings.segmentSeconds.formatted3.dropLast(2)) s segments")
+                      + "\(settings.segmentSeconds.formatted3.dropLast(2)) s segments"
+                      + (prepared.hls.partTarget.map { ", LL-HLS parts of at most \($0.seconds.formatted3) s" } ?? ""))
         for line in prepared.publisher.playlistLocations { reporter.info("playlist: \(line)") }
         if let archive = prepared.archive { reporter.info("archive: \(archive.path)") }
         runningSource.withLock { $0 = source }

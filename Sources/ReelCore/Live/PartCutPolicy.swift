@@ -42,7 +42,7 @@ public struct PartCutPolicy: Sendable {
         public var description: String {
             switch self {
             case .framesTooLong(let duration):
-                "Low-latency HLS needs parts of at most 1 s, but one frame lasts \(duration.seconds.formatted3) s: use a frame rate of at least 4 fps."
+                "Low-latency HLS needs parts of at most 1 s, but one frame lasts \(duration.seconds.formatted3) s: use a frame rate of at least 2 fps, or leave out --low-latency."
             case .nonPositiveInterval(let interval):
                 "The part duration must be longer than zero, got \(interval.seconds.formatted3) s."
             }

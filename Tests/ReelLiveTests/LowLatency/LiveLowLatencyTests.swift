@@ -169,4 +169,54 @@ struct LiveLowLatencyTests {
             print("blocking reload held \(reloadWait), hinted part held \(partWait)")
         }
     }
+
+    @Test("the origin goes away for 3 s: no segment lost, parts resume, every stored playlist conforms")
+    func originOutage() async throws {
+        try await withReelServeOrigin(token: Self.token) { origin in
+            let state = try TemporaryDirectory()
+            defer { state.cleanup() }
+            let live = try LineWatchedProcess(try ReelBinary.path(), ["live", "--source", "test:640x360@30"] + origin.liveArguments + [
+                "--stream-id", "ll", "--duration", "14", "--no-archive", "--quiet", "--low-latency"],
+                environment: ["XDG_STATE_HOME": state.path("state")])
+            var text = ""
+            for _ in 0..<200 where !text.contains("#EXTINF") {
+                try await Task.sleep(for: .milliseconds(50))
+                text = String(decoding: (try? await origin.get("streams/ll/playlist.m3u8").body) ?? Data(), as: UTF8.self)
+            }
+            await origin.stop()
+            try await Task.sleep(for: .seconds(3))
+            try await origin.restart()
+            let ended = await live.wait(timeout: .seconds(90))
+            #expect(ended.status == 0, "\(ended.stderr)")
+            let final = String(decoding: try await origin.get("streams/ll/playlist.m3u8").body, as: UTF8.self)
+            #expect(final.hasSuffix("#EXT-X-ENDLIST\n"))
+            #expect(LLHLSConformance.violations(final).isEmpty, "\(LLHLSConformance.violations(final))")
+            let segments = final.split(separator: "\n").filter { $0.hasPrefix("seg/") }
+            #expect(segments.count == 7, "14 s of 2 s segments, none lost: \(segments.count)")
+            for uri in final.split(separator: "\n").compactMap({ line -> String? in
+                line.hasPrefix("#EXT-X-PART:") ? LLHLSConformance.attributes(line.dropFirst("#EXT-X-PART:".count))["URI"] : nil
+            }) {
+                #expect(try await origin.get("streams/ll/\(uri)").status == 200, "listed part \(uri) is stored")
+            }
+            #expect(final.contains("part/000007.0.m4s"), "parts resumed after the outage:\n\(final)")
+        }
+    }
+
+    @Test("settings LL-HLS cannot keep are refused before capture, saying what to do")
+    func refusals() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        func live(_ arguments: [String]) throws -> Subprocess {
+            try ReelBinary.run(["live", "--no-archive", "--quiet", "--duration", "2"] + arguments,
+                               environment: ["XDG_STATE_HOME": dir.path("state"), "AWS_ACCESS_KEY_ID": "a", "AWS_SECRET_ACCESS_KEY": "b"])
+        }
+        let short = try live(["--source", "test:320x240@30", "--output", dir.path("out"), "--part-seconds", "0.05"])
+        #expect(short.status != 0 && short.stderr.contains("--part-seconds must be between 0.1 and 1"), "\(short.stderr)")
+        let bucket = try live(["--source", "test:320x240@30", "--origin", "s3://bucket/live", "--s3-endpoint", "http://127.0.0.1:9/",
+                               "--s3-region", "us-east-1", "--low-latency"])
+        #expect(bucket.status != 0 && bucket.stderr.contains("reel serve does"), "\(bucket.stderr)")
+        let slow = try live(["--source", "test:320x240@1", "--output", dir.path("slow"), "--low-latency"])
+        #expect(slow.status != 0 && slow.stderr.contains("at least 2 fps"), "\(slow.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("slow/streams/")), "nothing published")
+    }
 }
