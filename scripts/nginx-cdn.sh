@@ -118,8 +118,30 @@ http {
         # get that copy (updating), which the short timeouts bound to about 4 s at worst; an
         # origin that fails is reported (502/504), never hidden behind an old playlist.
         location ~ \.m3u8\$ {
+            error_page 418 = @blocking_reload;
+            if (\$args ~ "_HLS_(msn|part)=") { return 418; }
             proxy_cache_use_stale updating;
             proxy_read_timeout 2s;
+            proxy_pass $upstream_scheme://reel_upstream$upstream_path\$request_uri;
+        }
+        # LL-HLS blocking reload (?_HLS_msn=N[&_HLS_part=M]): the origin holds the request until
+        # the part exists, up to three target durations (6 s with 2 s segments), so the edge
+        # waits longer than that. The query is in the cache key: the players asking for the same
+        # part share one origin request (the lock lasts as long as the hold), and the answer is
+        # the playlist that has the part. Nothing stale: a held answer is new by definition.
+        location @blocking_reload {
+            proxy_read_timeout 10s;
+            proxy_cache_lock_timeout 10s;
+            proxy_cache_lock_age 10s;
+            proxy_pass $upstream_scheme://reel_upstream$upstream_path\$request_uri;
+        }
+        # LL-HLS parts: the origin holds a GET of the hinted part until it is stored; players
+        # asking for it together share that one request.
+        location ~ /part/[0-9]+\.[0-9]+\.m4s\$ {
+            proxy_cache_use_stale updating error timeout http_500 http_502 http_503 http_504;
+            proxy_read_timeout 10s;
+            proxy_cache_lock_timeout 10s;
+            proxy_cache_lock_age 10s;
             proxy_pass $upstream_scheme://reel_upstream$upstream_path\$request_uri;
         }
         # Segments and init never change once written: any stored copy is the right one.
