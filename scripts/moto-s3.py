@@ -18,6 +18,12 @@ reads a stream over plain HTTP at http://127.0.0.1:PORT/BUCKET/KEY and gets moto
 answer (its Content-Type, Cache-Control, 404 for a missing object). Every other request,
 and every request that carries a signature, reaches moto untouched: Reel's own are checked.
 
+With REEL_MOTO_ACCESS_LOG=FILE every request is appended to FILE when moto has answered it,
+in the tab-separated format of scripts/nginx-origin.sh's access log (msec, method, uri, status,
+body_bytes_sent, request_length, content_length, request_time; the sizes and time are 0 but
+content_length), so bench/latency.py reads when each object was stored. The uri loses the
+prefix REEL_MOTO_LOG_STRIP (e.g. /BUCKET/PREFIX), so it reads /streams/ID/... as on an origin.
+
 Prints one JSON line on standard output, {"endpoint", "bucket", "region", "accessKeyId",
 "secretAccessKey"}, then serves until it gets SIGTERM or SIGINT. Run it with the venv's python.
 """
@@ -26,6 +32,7 @@ import os
 import signal
 import sys
 import threading
+import time
 
 os.environ["INITIAL_NO_AUTH_ACTION_COUNT"] = "3"
 os.environ.setdefault("MOTO_ALLOW_NONEXISTENT_REGION", "false")
@@ -41,12 +48,36 @@ from werkzeug.serving import make_server  # noqa: E402
 
 
 class SignedReads:
-    """WSGI layer: signs unsigned GET and HEAD requests with the reader's key (see above)."""
+    """WSGI layer: signs unsigned GET and HEAD requests with the reader's key (see above), and
+    writes the access log when asked to."""
 
     def __init__(self, app, region):
         self.app, self.region, self.credentials = app, region, None
+        path = os.environ.get("REEL_MOTO_ACCESS_LOG")
+        self.log = open(path, "a", buffering=1, encoding="utf-8") if path else None
+        self.strip = os.environ.get("REEL_MOTO_LOG_STRIP", "")
+        self.log_lock = threading.Lock()
 
     def __call__(self, environ, start_response):
+        if self.log is None:
+            return self.answer(environ, start_response)
+        status = []
+
+        def recording(code, headers, *rest):
+            status.append(code.split(" ", 1)[0])
+            return start_response(code, headers, *rest)
+
+        body = list(self.answer(environ, start_response=recording))
+        uri = environ.get("PATH_INFO", "/")
+        if self.strip and uri.startswith(self.strip):
+            uri = uri[len(self.strip):]
+        line = "\t".join([f"{time.time():.3f}", environ.get("REQUEST_METHOD", "-"), uri, status[0] if status else "-",
+                          "0", "0", environ.get("CONTENT_LENGTH") or "-", "0"])
+        with self.log_lock:
+            self.log.write(line + "\n")
+        return body
+
+    def answer(self, environ, start_response):
         if (self.credentials is not None and environ.get("REQUEST_METHOD") in ("GET", "HEAD")
                 and "HTTP_AUTHORIZATION" not in environ):
             host = environ.get("HTTP_HOST", "127.0.0.1")
