@@ -60,8 +60,24 @@ struct FMP4SegmenterTests {
         #expect(probe.status == 0, "\(probe.stderr)")
         let keyFrames = probe.stdout.split(separator: "\n").filter { $0.hasPrefix("1,") }
         #expect(keyFrames.count == 4)
+        try Self.checkCodecString(of: initBytes, against: dir.path("all.mp4"))
         let decode = try Subprocess.run("ffmpeg", ["-v", "warning", "-i", dir.path("all.mp4"), "-f", "null", "-"])
         #expect(decode.status == 0)
         #expect(decode.stderr.isEmpty, "decoding warned: \(decode.stderr)")
+    }
+
+    /// The `CODECS` value read from the init segment names what ffprobe reads from the stream:
+    /// the H.264 profile and level, and AAC-LC.
+    static func checkCodecString(of initBytes: Data, against file: String) throws {
+        let codecs = try #require(CodecString.codecs(ofInitSegment: initBytes))
+        let probe = try Subprocess.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "stream=profile,level",
+                                                   "-of", "csv=p=0", file])
+        let fields = probe.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",")
+        let profiles = ["High": "64", "Main": "4d", "Constrained Baseline": "42", "Baseline": "42"]
+        let profile = try #require(fields.first.flatMap { profiles[String($0)] }, "ffprobe: \(probe.stdout)")
+        let level = try #require(fields.last.flatMap { Int($0) })
+        let video = try #require(codecs.split(separator: ",").first)
+        #expect(video.hasPrefix("avc1.\(profile)") && video.hasSuffix(String(format: "%02x", level)), "\(codecs) against ffprobe's \(probe.stdout)")
+        #expect(codecs.hasSuffix(",mp4a.40.2"), "\(codecs)")
     }
 }

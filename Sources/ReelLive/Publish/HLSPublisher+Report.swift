@@ -66,12 +66,22 @@ extension HLSPublisher {
             switch outcome {
             case .published:
                 let failures = stats.failedAttempts > 0 ? " (\(stats.failedAttempts) failed attempts were retried)" : ""
-                return "\(name): published all \(stats.received) segments and the final playlist\(failures)."
+                return "\(name): published all \(stats.received) segments and the final playlist\(failures).\(partsSentence)"
             case .incomplete(let missing):
                 return "\(name): NOT complete: \(missing.summary(received: stats.received))"
             case .failed(let message, let missing):
                 return "\(name): FAILED: \(message) \(missing.summary(received: stats.received))"
             }
+        }
+
+        /// LL-HLS: how many parts went out, and how many were skipped (their segments carry
+        /// the same bytes, so nothing is lost); empty without parts.
+        private var partsSentence: String {
+            let total = stats.partsPublished + stats.partsSkipped
+            guard total > 0 else { return "" }
+            let skipped = stats.partsSkipped > 0
+                ? ", \(stats.partsSkipped) skipped while it was not answering (their segments carry the same bytes)" : ""
+            return " LL-HLS parts: \(stats.partsPublished) of \(total) published\(skipped)."
         }
     }
 
