@@ -15,6 +15,7 @@ setup:
 	@bash scripts/fetch-model.sh
 	@bash scripts/fetch-segmentation-model.sh
 	@bash scripts/setup-moto.sh
+	@bash scripts/fetch-hlsjs.sh
 
 # The commit `reel --version` names lives in Sources/CBuildInfo/commit.h (not in git) only while
 # this release build runs: build-info writes it and touches build_info.c, and it is removed (and

@@ -4,6 +4,11 @@ import ReelCore
 /// capture time and frame number as text, and the frame number as a 24-bit strip along the
 /// bottom edge (large black/white blocks that survive compression, so tests can read back
 /// which source frame an encoded picture came from).
+///
+/// Just above the frame number, the source draws a second strip: the wall-clock time
+/// (CLOCK_REALTIME, milliseconds modulo 2^32) at which the picture was made. A player on the
+/// same machine reads it from the picture it shows and subtracts it from its own clock, which
+/// is how glass-to-glass latency is measured without any side channel (bench/glass-to-glass.sh).
 enum TestPattern {
     /// BT.601 limited-range YUV of the classic bars: white, yellow, cyan, green, magenta, red, blue, black.
     private static let bars: [(UInt8, UInt8, UInt8)] = [
@@ -12,6 +17,12 @@ enum TestPattern {
     ]
     /// Bits in the frame-number strip.
     static let stripBits = 24
+    /// Bits in the wall-clock strip: milliseconds modulo 2^32 (wraps every 49.7 days; a reader
+    /// compares with its own clock modulo 2^32).
+    static let clockBits = 32
+
+    /// Rows of each strip: 1/16 of the height, even, at least 8.
+    static func stripHeight(pictureHeight h: Int) -> Int { max(8, h / 16) & ~1 }
 
     /// "HH:MM:SS.mmm #NNNNNN" for a time since the start and a frame number.
     static func label(time: MediaTime, frameIndex: Int64) -> String {
@@ -21,9 +32,11 @@ enum TestPattern {
         return "\(pad(h, 2)):\(pad(m, 2)):\(pad(s, 2)).\(pad(f, 3)) #\(pad(frameIndex, 6))"
     }
 
-    static func draw(into p: PlanarPicture, frameIndex: Int, label: String) {
+    /// Draws frame `frameIndex`; with `clockMilliseconds`, the wall-clock strip above the
+    /// frame-number strip too (without it, the bars run down to the frame-number strip).
+    static func draw(into p: PlanarPicture, frameIndex: Int, label: String, clockMilliseconds: UInt64? = nil) {
         let (w, h) = (p.width, p.height)
-        let stripHeight = max(8, h / 16) & ~1
+        let stripHeight = stripHeight(pictureHeight: h)
         let barsHeight = h - stripHeight
         // Bars scroll left by 4 px a frame.
         let barWidth = max(1, w / bars.count)
@@ -57,13 +70,36 @@ enum TestPattern {
         fill(p, x: 0, y: 0, width: min(w, textWidth + scale * 2) & ~1, height: (9 * scale + scale * 2) & ~1 + 2, yuv: (16, 128, 128))
         BitmapFont.draw(label, into: p, x: 2 * scale, y: 2 * scale, scale: scale, luma: 235)
         // The frame number, most significant bit first, white = 1.
-        let cell = w / stripBits
-        for bit in 0..<stripBits {
-            let on = (frameIndex >> (stripBits - 1 - bit)) & 1 == 1
-            fill(p, x: bit * cell & ~1, y: barsHeight, width: cell & ~1, height: stripHeight, yuv: on ? (235, 128, 128) : (16, 128, 128))
+        drawBits(UInt64(truncatingIfNeeded: frameIndex), count: stripBits, into: p, y: barsHeight, height: stripHeight)
+        if let clockMilliseconds {
+            drawClock(clockMilliseconds, into: p, y: barsHeight - stripHeight, height: stripHeight)
         }
-        if cell * stripBits < w {
-            fill(p, x: cell * stripBits & ~1, y: barsHeight, width: w - (cell * stripBits & ~1), height: stripHeight, yuv: (16, 128, 128))
+    }
+
+    /// The low ``clockBits`` bits of `milliseconds`, white = 1, most significant first. Unlike
+    /// the frame number's, these cells divide the width exactly (cell i spans i/32 to (i+1)/32
+    /// of it, rounded to even pixels), so a reader finds each centre at (i + ½)/32 of any
+    /// picture scaled from this one, without knowing the source's size.
+    static func drawClock(_ milliseconds: UInt64, into p: PlanarPicture, y: Int, height: Int) {
+        for bit in 0..<clockBits {
+            let on = (milliseconds >> UInt64(clockBits - 1 - bit)) & 1 == 1
+            let x0 = bit * p.width / clockBits & ~1
+            let x1 = bit == clockBits - 1 ? p.width : (bit + 1) * p.width / clockBits & ~1
+            fill(p, x: x0, y: y, width: x1 - x0, height: height, yuv: on ? (235, 128, 128) : (16, 128, 128))
+        }
+    }
+
+    /// The low `count` bits of `value` as a row of equal cells across the width, most
+    /// significant first, white = 1; the rest of the row black.
+    static func drawBits(_ value: UInt64, count: Int, into p: PlanarPicture, y: Int, height: Int) {
+        let w = p.width
+        let cell = w / count
+        for bit in 0..<count {
+            let on = (value >> UInt64(count - 1 - bit)) & 1 == 1
+            fill(p, x: bit * cell & ~1, y: y, width: cell & ~1, height: height, yuv: on ? (235, 128, 128) : (16, 128, 128))
+        }
+        if cell * count < w {
+            fill(p, x: cell * count & ~1, y: y, width: w - (cell * count & ~1), height: height, yuv: (16, 128, 128))
         }
     }
 
@@ -83,15 +119,38 @@ enum TestPattern {
     /// Reads the frame number back from a decoded picture's luma plane (nil when the strip
     /// is not there). Thresholds each cell's centre at mid-grey.
     static func readFrameIndex(luma: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int) -> Int? {
-        let stripHeight = max(8, height / 16) & ~1
-        let yMid = height - stripHeight / 2
-        let cell = width / stripBits
-        guard cell >= 2 else { return nil }
-        var value = 0
-        for bit in 0..<stripBits {
+        let stripHeight = stripHeight(pictureHeight: height)
+        return readBits(stripBits, luma: luma, stride: stride, width: width, row: height - stripHeight / 2).map { Int($0) }
+    }
+
+    /// Reads the wall-clock strip (milliseconds modulo 2^32 when the picture was made) from a
+    /// decoded picture's luma plane, also one scaled from the source's size; nil when the
+    /// picture is too small to hold it. A picture drawn without the clock reads as whatever the
+    /// bars there threshold to.
+    static func readClockMilliseconds(luma: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int) -> UInt32? {
+        let stripHeight = stripHeight(pictureHeight: height)
+        let row = height - stripHeight - stripHeight / 2
+        guard width / clockBits >= 4, row >= 1 else { return nil }
+        var value: UInt32 = 0
+        for bit in 0..<clockBits {
+            let x = (2 * bit + 1) * width / (2 * clockBits)
+            var sum = 0
+            for dy in -1...1 { for dx in -1...1 { sum += Int(luma[(row + dy) * stride + x + dx]) } }
+            value = value << 1 | (sum / 9 > 125 ? 1 : 0)
+        }
+        return value
+    }
+
+    /// `count` cells across the width on `row`, each the mean of the 3x3 pixels at its
+    /// centre thresholded at mid-grey, most significant first.
+    private static func readBits(_ count: Int, luma: UnsafePointer<UInt8>, stride: Int, width: Int, row: Int) -> UInt64? {
+        let cell = width / count
+        guard cell >= 2, row >= 1 else { return nil }
+        var value: UInt64 = 0
+        for bit in 0..<count {
             let x = (bit * cell & ~1) + cell / 2
             var sum = 0
-            for dy in -1...1 { for dx in -1...1 { sum += Int(luma[(yMid + dy) * stride + x + dx]) } }
+            for dy in -1...1 { for dx in -1...1 { sum += Int(luma[(row + dy) * stride + x + dx]) } }
             value = value << 1 | (sum / 9 > 125 ? 1 : 0)
         }
         return value

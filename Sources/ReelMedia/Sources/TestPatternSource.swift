@@ -4,7 +4,9 @@ import ReelCore
 import Synchronization
 
 /// The synthetic source: moving colour bars and a sweeping box with the frame's capture
-/// timestamp and number drawn in, plus a 440 Hz tone at 48 kHz.
+/// timestamp and number drawn in, plus a 440 Hz tone at 48 kHz. Each picture also carries the
+/// wall-clock time it was made at (``TestPattern/clockBits`` cells above the frame number), so
+/// a player on this machine can tell how old the picture it shows is.
 ///
 /// In real time it paces itself on the monotonic clock like a camera; otherwise it produces
 /// frames as fast as they are taken, stamped as if they had been captured at the frame rate.
@@ -55,8 +57,16 @@ public final class TestPatternSource: CaptureSource {
         let frame = try VideoFrame.allocate(width: format.width, height: format.height, format: AV_PIX_FMT_YUV420P)
         let picture = PlanarPicture(frame)
         TestPattern.draw(into: picture, frameIndex: Int(index),
-                         label: TestPattern.label(time: sinceStart, frameIndex: index))
+                         label: TestPattern.label(time: sinceStart, frameIndex: index),
+                         clockMilliseconds: Self.wallClockMilliseconds())
         return VideoFrame(taking: frame, captureTime: captureTime)
+    }
+
+    /// CLOCK_REALTIME now, in milliseconds since 1970: the clock a browser's `Date.now()` reads.
+    static func wallClockMilliseconds() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return UInt64(now.tv_sec) * 1000 + UInt64(now.tv_nsec) / 1_000_000
     }
 
     private func makeTone(block: Int64, captureTime: MediaTime) throws -> AudioBlock {

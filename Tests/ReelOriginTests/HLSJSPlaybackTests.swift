@@ -1,0 +1,70 @@
+import Foundation
+import ReelTestSupport
+import Testing
+
+/// hls.js acceptance (issue 18): what `reel live` publishes to `reel serve` plays in a real
+/// browser with the player most web pages use. Headless chromium runs hls.js 1.6.15
+/// (``HLSJSPage``; `make setup` fetches it) on a regular HLS stream of the test source, and the
+/// page reads the capture time drawn into every picture it shows, so the test also sees that
+/// the pictures are live ones. Timing is only checked for sanity here: how low the latency
+/// is belongs to bench/glass-to-glass.sh.
+@Suite("hls.js playback in chromium", .serialized)
+struct HLSJSPlaybackTests {
+    /// Seconds `reel live` publishes.
+    static let liveSeconds = 20
+
+    @Test("hls.js plays reel live's regular HLS from reel serve: many live pictures, no fatal error, sane ages")
+    func regularHLSPlaysInHLSJS() async throws {
+        let page = try await HLSJSPage()
+        defer { page.stop() }
+        try await withReelServeOrigin { origin in
+            let live = try BackgroundProcess(ReelBinary.path(), [
+                "live", "--source", "test:640x360@30", "--landscape", "--quality", "low", "--origin", origin.baseURL.absoluteString,
+                "--token", origin.token, "--stream-id", "g2g", "--no-archive", "--duration", String(Self.liveSeconds), "--quiet",
+            ])
+            let playlist = origin.baseURL.absoluteString + "streams/g2g/playlist.m3u8"
+            try await Self.waitForPlaylist(origin, live: live)
+            let summary = try await withWebDriver(extraArguments: ["--autoplay-policy=no-user-gesture-required"]) { browser in
+                try await browser.navigate(to: page.url(playlist: playlist, lowLatency: false))
+                try await browser.waitUntil(script: "return window.reelG2G && (window.reelG2G.frames >= 30 || window.reelG2G.phase === 'failed')",
+                                            timeout: .seconds(30))
+                // Play on until the stream has ended and its last segments had time to show.
+                _ = await live.wait(timeout: .seconds(Self.liveSeconds + 30))
+                try await Task.sleep(for: .seconds(3))
+                return try await HLSJSPage.summary(browser)
+            }
+            let ended = await live.wait(timeout: .seconds(5))
+            #expect(ended.status == 0 && !ended.timedOut, "reel live: \(ended.stderr)")
+            Self.check(summary)
+        }
+    }
+
+    /// What the page measured: it played, pictures kept coming, and each one's age is positive
+    /// and below a minute.
+    static func check(_ summary: WebDriver.JSON) {
+        #expect(summary["phase"]?.string == "playing", "page: \(summary)")
+        #expect(summary["hlsVersion"]?.string == "1.6.15", "\(summary)")
+        #expect(summary["fatalErrors"]?.array?.isEmpty == true, "hls.js fatal errors: \(summary)")
+        // About 10 s of 30 fps pictures at the least (it plays ~15 s of the 20 s stream).
+        #expect((summary["frames"]?.number ?? 0) >= 300, "distinct pictures shown: \(summary)")
+        #expect(summary["implausible"]?.number == 0, "pictures whose capture time read as nonsense: \(summary)")
+        #expect(summary["unreadable"]?.number == 0, "\(summary)")
+        let minimum = summary["min"]?.number ?? -1, p50 = summary["p50"]?.number ?? -1, maximum = summary["max"]?.number ?? .infinity
+        #expect(minimum > 0, "a picture shown before it was captured: \(summary)")
+        #expect(p50 > 0 && maximum < 60_000, "glass-to-glass ages in ms: \(summary)")
+    }
+
+    /// Waits until `reel live` has published the playlist (it probes the origin first).
+    static func waitForPlaylist(_ origin: ReelServeOrigin, live: BackgroundProcess) async throws {
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            if try await origin.get("streams/g2g/playlist.m3u8").status == 200 { return }
+            guard live.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        let output = await live.wait(timeout: .seconds(1))
+        throw NoPlaylist(description: "no playlist on the origin; reel live said: \(output.stderr)")
+    }
+
+    struct NoPlaylist: Error, CustomStringConvertible { var description: String }
+}
