@@ -15,17 +15,38 @@ struct HLSJSPlaybackTests {
 
     @Test("hls.js plays reel live's regular HLS from reel serve: many live pictures, no fatal error, sane ages")
     func regularHLSPlaysInHLSJS() async throws {
+        let summary = try await Self.play(lowLatency: false)
+        Self.check(summary)
+    }
+
+    /// LL-HLS: hls.js in lowLatencyMode plays `reel live --low-latency`, reloading the playlist
+    /// with blocking requests (`_HLS_msn`/`_HLS_part`) that `reel serve` holds, and reports its
+    /// latency. How low it is belongs to bench/glass-to-glass.sh; here it must be measured,
+    /// and below hls.js's reading of a regular stream's start (three segments back).
+    @Test("hls.js in lowLatencyMode plays reel live --low-latency with blocking reloads and reports its latency")
+    func lowLatencyHLSPlaysInHLSJS() async throws {
+        let summary = try await Self.play(lowLatency: true)
+        Self.check(summary)
+        let loads = summary["playlistLoads"]?.number ?? 0, blocking = summary["playlistLoadsWithDirectives"]?.number ?? 0
+        #expect(blocking >= 20 && blocking >= loads * 0.8, "playlist loads with _HLS_ directives: \(summary)")
+        let reported = summary["hlsLatencyP50"]?.number ?? .infinity
+        #expect(reported > 0 && reported < 6, "hls.js's latency in s, below the 6 s a regular start costs: \(summary)")
+    }
+
+    /// Publishes the test source to `reel serve` for ``liveSeconds`` and plays it in hls.js
+    /// until it ended; returns the page's summary.
+    static func play(lowLatency: Bool) async throws -> WebDriver.JSON {
         let page = try await HLSJSPage()
         defer { page.stop() }
-        try await withReelServeOrigin { origin in
+        return try await withReelServeOrigin { origin in
             let live = try BackgroundProcess(ReelBinary.path(), [
                 "live", "--source", "test:640x360@30", "--landscape", "--quality", "low", "--origin", origin.baseURL.absoluteString,
                 "--token", origin.token, "--stream-id", "g2g", "--no-archive", "--duration", String(Self.liveSeconds), "--quiet",
-            ])
+            ] + (lowLatency ? ["--low-latency"] : []))
             let playlist = origin.baseURL.absoluteString + "streams/g2g/playlist.m3u8"
             try await Self.waitForPlaylist(origin, live: live)
             let summary = try await withWebDriver(extraArguments: ["--autoplay-policy=no-user-gesture-required"]) { browser in
-                try await browser.navigate(to: page.url(playlist: playlist, lowLatency: false))
+                try await browser.navigate(to: page.url(playlist: playlist, lowLatency: lowLatency))
                 try await browser.waitUntil(script: "return window.reelG2G && (window.reelG2G.frames >= 30 || window.reelG2G.phase === 'failed')",
                                             timeout: .seconds(30))
                 // Play on until the stream has ended and its last segments had time to show.
@@ -35,7 +56,7 @@ struct HLSJSPlaybackTests {
             }
             let ended = await live.wait(timeout: .seconds(5))
             #expect(ended.status == 0 && !ended.timedOut, "reel live: \(ended.stderr)")
-            Self.check(summary)
+            return summary
         }
     }
 
