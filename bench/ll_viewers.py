@@ -1,0 +1,299 @@
+#!/usr/bin/python3
+"""Simulated LL-HLS players on one live playlist (standard library only, one process).
+
+    ll_viewers.py --url http://127.0.0.1:PORT/streams/ID/playlist.m3u8 --viewers 2000
+                  --duration SECONDS [--mode parts|hint] [--per-address 16]
+                  [--source-net 127.1] [--ramp 2] [--json FILE]
+
+Each viewer behaves like hls.js in lowLatencyMode, on one keep-alive HTTP/1.1 connection
+(hls.js runs the playlist and the part loads on two connections at once; here they take
+turns on one, so a viewer holds one connection to the origin):
+
+1. GET the playlist (a 404 before the stream exists is retried every second), then init.mp4;
+   it joins PART-HOLD-BACK behind the live edge (the newest three listed parts are fetched).
+2. Loop: a blocking reload `playlist.m3u8?_HLS_msn=N&_HLS_part=M` for the part the playlist's
+   EXT-X-PRELOAD-HINT names (the part after the last listed one; part 0 of the next segment
+   when a segment was completed), which reel serve holds until that part is listed; then
+   GET every part listed that it has not fetched yet (`--mode parts`, as hls.js does).
+   `--mode hint` GETs the hinted part first (reel serve holds it until it is stored), then
+   makes the blocking reload for it.
+   A 503 (the hold timed out) is retried at once, as a player does after Retry-After.
+   The playlist with ENDLIST ends the viewer.
+
+Viewer i connects from the loopback address SOURCE_NET.(i // PER_ADDRESS // 250).(1 +
+(i // PER_ADDRESS) % 250) so reel serve's per-address cap (32) applies unchanged.
+
+Times are wall-clock (time.time(), the clock of reel serve's access log). For every part
+the JSON holds, per viewer, when the first blocking-reload answer listing it arrived ("listed_seen")
+and when its body had been read ("part_done"), as offsets in ms from "t0", so the caller can
+join them with the access log. Media bodies are read in 64 KiB pieces and dropped.
+"""
+import argparse
+import asyncio
+import json
+import random
+import resource
+import sys
+import time
+import urllib.parse
+
+CHUNK = 1 << 16
+
+
+def percentile(values, p):
+    v = sorted(values)
+    if not v:
+        return float("nan")
+    k = (len(v) - 1) * p / 100
+    lo, hi = int(k), min(int(k) + 1, len(v) - 1)
+    return v[lo] + (v[hi] - v[lo]) * (k - lo)
+
+
+class Stats:
+    def __init__(self, t0):
+        self.t0 = t0
+        self.counts = {}          # what -> count ("blocking 200", "blocking 503", "part 200", ...)
+        self.errors = {}          # what -> count
+        self.connections = 0
+        self.bytes = 0
+        self.connected = 0        # viewers that got their first playlist
+        self.finished = 0         # viewers that saw ENDLIST
+        self.blocking_ms = []     # request sent -> playlist answer read, blocking reloads (200)
+        self.part_ms = []         # request sent -> part body read
+        self.listed_seen = {}     # "msn.part" -> [ms after t0, one per viewer]
+        self.part_done = {}       # "msn.part" -> [ms after t0, one per viewer]
+
+    def count(self, what):
+        self.counts[what] = self.counts.get(what, 0) + 1
+
+    def error(self, what):
+        self.errors[what] = self.errors.get(what, 0) + 1
+
+    def stamp(self, table, key, when):
+        table.setdefault(key, []).append(round((when - self.t0) * 1000, 1))
+
+
+class Connection:
+    """One keep-alive HTTP/1.1 connection from one source address, reopened when closed."""
+
+    def __init__(self, host, port, source, stats, timeout):
+        self.host, self.port, self.source, self.stats, self.timeout = host, port, source, stats, timeout
+        self.reader = self.writer = None
+
+    async def close(self):
+        if self.writer is not None:
+            self.writer.close()
+            try:
+                await self.writer.wait_closed()
+            except (ConnectionError, OSError):
+                pass
+        self.reader = self.writer = None
+
+    async def get(self, path, keep_body):
+        """GET path: (status, body bytes or None). Raises TimeoutError past --timeout."""
+        return await asyncio.wait_for(self._get(path, keep_body), self.timeout)
+
+    async def _get(self, path, keep_body):
+        for _ in (0, 1):
+            if self.writer is None:
+                self.reader, self.writer = await asyncio.open_connection(
+                    self.host, self.port, limit=CHUNK, local_addr=(self.source, 0) if self.source else None)
+                self.stats.connections += 1
+            self.writer.write(f"GET {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+                              f"User-Agent: reel-bench-ll-viewer\r\n\r\n".encode())
+            try:
+                head = await self.reader.readuntil(b"\r\n\r\n")
+            except (asyncio.IncompleteReadError, ConnectionError, OSError):
+                await self.close()  # a kept-alive connection closed by the server: once more
+                continue
+            lines = head.decode("latin-1").split("\r\n")
+            status = int(lines[0].split(" ")[1])
+            length, close = 0, False
+            for line in lines[1:]:
+                name, _, value = line.partition(":")
+                name = name.strip().lower()
+                if name == "content-length":
+                    length = int(value.strip())
+                elif name == "connection" and value.strip().lower() == "close":
+                    close = True
+            body = bytearray() if keep_body else None
+            left = length
+            while left > 0:
+                chunk = await self.reader.read(min(left, CHUNK))
+                if not chunk:
+                    raise ConnectionError("closed in the middle of a body")
+                left -= len(chunk)
+                if keep_body:
+                    body += chunk
+            if close:
+                await self.close()
+            self.stats.bytes += length
+            return status, body
+        raise ConnectionError("the server closed the connection twice")
+
+
+def part_name(uri):
+    """'part/000003.2.m4s' -> '3.2'."""
+    stem = uri.rsplit("/", 1)[-1]
+    msn, part, _ = stem.split(".")
+    return f"{int(msn)}.{int(part)}"
+
+
+class Playlist:
+    """What a player needs from an LL-HLS playlist: its parts, its preload hint, ENDLIST."""
+
+    def __init__(self, text):
+        self.parts = []           # URIs of EXT-X-PART lines, in order
+        self.hint = None          # URI of the EXT-X-PRELOAD-HINT
+        self.ended = "#EXT-X-ENDLIST" in text
+        self.has_map = "#EXT-X-MAP:" in text
+        for line in text.splitlines():
+            if line.startswith("#EXT-X-PART:"):
+                self.parts.append(line.split('URI="', 1)[1].split('"', 1)[0])
+            elif line.startswith("#EXT-X-PRELOAD-HINT:"):
+                self.hint = line.split('URI="', 1)[1].split('"', 1)[0]
+
+
+async def viewer(index, args, host, port, path, deadline, stats):
+    base = path.rsplit("/", 1)[0] + "/"
+    source = None
+    if args.source_net:
+        group = index // args.per_address
+        source = f"{args.source_net}.{group // 250}.{1 + group % 250}"
+    connection = Connection(host, port, source, stats, args.timeout)
+    fetched = set()
+    await asyncio.sleep(random.random() * args.ramp)
+    try:
+        # 1. The first playlist (the stream may not exist yet).
+        playlist = None
+        while time.time() < deadline:
+            try:
+                status, body = await connection.get(path, keep_body=True)
+            except (ConnectionError, OSError, asyncio.IncompleteReadError, asyncio.TimeoutError, ValueError) as error:
+                stats.error(f"first {type(error).__name__}")
+                await connection.close()
+                await asyncio.sleep(1)
+                continue
+            stats.count(f"first {status}")
+            if status == 200:
+                playlist = Playlist(body.decode("utf-8", "replace"))
+                if playlist.parts or playlist.ended:
+                    break
+            await asyncio.sleep(1)
+        if playlist is None:
+            return
+        stats.connected += 1
+        status, _ = await connection.get(base + "init.mp4", keep_body=False)
+        stats.count(f"init {status}")
+        fetched.update(playlist.parts[:-3])  # join PART-HOLD-BACK (three parts) behind the edge
+        # 2. Parts, blocking reloads.
+        seen = set(playlist.parts)  # only blocking reloads' answers are timed ("listed_seen")
+        while time.time() < deadline:
+            now = time.time()
+            for uri in playlist.parts:
+                if uri not in seen:
+                    seen.add(uri)
+                    stats.stamp(stats.listed_seen, part_name(uri), now)
+            for uri in playlist.parts:
+                if uri in fetched or time.time() >= deadline:
+                    continue
+                fetched.add(uri)
+                t = time.time()
+                status, _ = await connection.get(urllib.parse.urljoin(base, uri), keep_body=False)
+                stats.count(f"part {status}")
+                if status == 200:
+                    stats.part_ms.append((time.time() - t) * 1000)
+                    stats.stamp(stats.part_done, part_name(uri), time.time())
+            if playlist.ended:
+                stats.finished += 1
+                return
+            if playlist.hint is None:
+                stats.error("no preload hint")
+                return
+            msn, part = part_name(playlist.hint).split(".")
+            if args.mode == "hint" and playlist.hint not in fetched:
+                t = time.time()
+                status, _ = await connection.get(urllib.parse.urljoin(base, playlist.hint), keep_body=False)
+                stats.count(f"hinted part {status}")
+                if status == 200:
+                    fetched.add(playlist.hint)
+                    stats.part_ms.append((time.time() - t) * 1000)
+                    stats.stamp(stats.part_done, part_name(playlist.hint), time.time())
+            while time.time() < deadline:
+                t = time.time()
+                status, body = await connection.get(f"{path}?_HLS_msn={msn}&_HLS_part={part}", keep_body=True)
+                stats.count(f"blocking {status}")
+                if status == 200:
+                    stats.blocking_ms.append((time.time() - t) * 1000)
+                    playlist = Playlist(body.decode("utf-8", "replace"))
+                    break
+                if status != 503:  # 503: the hold ran out (three target durations): ask again
+                    stats.error(f"blocking {status}")
+                    await asyncio.sleep(1)
+    except (ConnectionError, OSError, asyncio.IncompleteReadError, asyncio.TimeoutError, ValueError, IndexError) as error:
+        stats.error(type(error).__name__)
+    finally:
+        await connection.close()
+
+
+async def run(args, stats):
+    url = urllib.parse.urlsplit(args.url)
+    host, port, path = url.hostname, url.port or 80, url.path
+    deadline = time.time() + args.duration
+    tasks = [asyncio.create_task(viewer(i, args, host, port, path, deadline, stats)) for i in range(args.viewers)]
+    await asyncio.gather(*tasks)
+
+
+def main():
+    ap = argparse.ArgumentParser(description="simulated LL-HLS players (blocking reload) on one playlist")
+    ap.add_argument("--url", required=True, help="the playlist URL")
+    ap.add_argument("--viewers", type=int, default=2000)
+    ap.add_argument("--duration", type=float, required=True, help="seconds to run at most (ENDLIST ends a viewer sooner)")
+    ap.add_argument("--mode", choices=["parts", "hint"], default="parts",
+                    help="parts: GET each part once listed (hls.js); hint: GET the hinted part, held until stored")
+    ap.add_argument("--source-net", default="127.1",
+                    help="first two bytes of the loopback source addresses ('' binds no address)")
+    ap.add_argument("--per-address", type=int, default=16, help="viewers per source address")
+    ap.add_argument("--ramp", type=float, default=2.0, help="viewers start spread over this many seconds")
+    ap.add_argument("--timeout", type=float, default=20.0, help="seconds a request may take before it counts as an error")
+    ap.add_argument("--json", help="write the results here")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    random.seed(args.seed)
+    t0 = time.time()
+    stats = Stats(t0)
+    started = time.monotonic()
+    try:
+        asyncio.run(run(args, stats))
+    except KeyboardInterrupt:
+        stats.error("interrupted")
+    wall = time.monotonic() - started
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = usage.ru_utime + usage.ru_stime
+    blocking = {k: v for k, v in stats.counts.items() if k.startswith("blocking")}
+    result = {
+        "viewers": args.viewers, "mode": args.mode, "t0": t0, "wall_s": round(wall, 2), "cpu_s": round(cpu, 2),
+        "max_rss_mb": round(usage.ru_maxrss / 1024), "connected": stats.connected, "finished": stats.finished,
+        "connections": stats.connections, "mb": round(stats.bytes / 1e6, 1), "counts": stats.counts,
+        "errors": stats.errors,
+        "blocking_ms": {"p50": percentile(stats.blocking_ms, 50), "p95": percentile(stats.blocking_ms, 95),
+                        "max": max(stats.blocking_ms, default=float("nan"))},
+        "part_ms": {"p50": percentile(stats.part_ms, 50), "p95": percentile(stats.part_ms, 95),
+                    "max": max(stats.part_ms, default=float("nan"))},
+        "listed_seen": stats.listed_seen, "part_done": stats.part_done,
+    }
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(result, f, separators=(",", ":"))
+    errors = sum(stats.errors.values())
+    print(f"{args.viewers} viewers ({args.mode}), {wall:.0f} s: {stats.connected} got the stream, {stats.finished} saw ENDLIST, "
+          f"{stats.connections} connections; blocking reloads {blocking}; "
+          f"part GETs {stats.counts.get('part 200', 0) + stats.counts.get('hinted part 200', 0)}; "
+          f"{stats.bytes / 1e6:.0f} MB; {errors} errors {stats.errors or ''}; "
+          f"blocking reload answered p50 {result['blocking_ms']['p50']:.0f} ms (held) p95 {result['blocking_ms']['p95']:.0f} ms; "
+          f"viewers' CPU {cpu:.1f} s ({100 * cpu / wall:.0f} % of one core), max RSS {result['max_rss_mb']} MB")
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
