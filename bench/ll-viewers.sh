@@ -23,11 +23,15 @@
 #
 # The viewers connect from loopback addresses 127.1.X.Y, PER_ADDRESS (16) each, so reel
 # serve's per-address cap (32) applies unchanged; its --max-connections (default 512) is
-# raised to VIEWERS + 64, since every viewer holds a connection. `ulimit -n` is raised for
-# both processes (a viewer costs one descriptor on each side).
+# raised to MAX_CONNECTIONS (default 2 x VIEWERS + 64), since every viewer holds a connection:
+# at three quarters of --max-connections open, reel serve counts itself "under pressure" and
+# drops keep-alive connections idle for over 1 s (at VIEWERS + 64 the 2,000 viewers would be
+# past that line and lose their connections while waiting for the stream). `ulimit -n` is
+# raised for both processes (a viewer costs one descriptor on each side).
 #
 # Environment: SECONDS_TO_RUN (60), VIEWERS (2000), MODE (parts: GET parts once listed, as
-# hls.js; hint: GET the hinted part, held until stored), SOURCE (test:640x360@30), QUALITY
+# hls.js; hint: GET the hinted part, held until stored; playlist: blocking reloads only, no
+# media), MAX_CONNECTIONS, SOURCE (test:640x360@30), QUALITY
 # (medium), PER_ADDRESS (16), PORT (a free one), REEL_BIN, KEEP_WORK=1 keeps the data folder,
 # the access log, the memory samples, a per-part CSV and the viewers' JSON.
 BENCH_NAME=ll-viewers
@@ -39,14 +43,14 @@ mode=${MODE:-parts}
 source_spec=${SOURCE:-test:640x360@30}
 quality=${QUALITY:-medium}
 per_address=${PER_ADDRESS:-16}
-max_connections=$((viewers + 64))
+max_connections=${MAX_CONNECTIONS:-$((2 * viewers + 64))}
 machine=$(machine_line)
 [[ "$viewers" =~ ^[0-9]+$ ]] || fail "VIEWERS must be a whole number, not '$viewers'"
 [[ "$seconds" =~ ^[0-9]+$ ]] && [ "$seconds" -ge 10 ] || fail "SECONDS_TO_RUN must be a whole number of at least 10, not '$seconds'"
-[ "$mode" = parts ] || [ "$mode" = hint ] || fail "MODE must be parts or hint, not '$mode'"
+[[ "$mode" =~ ^(parts|hint|playlist)$ ]] || fail "MODE must be parts, hint or playlist, not '$mode'"
 
 # Descriptors: each viewer holds one socket here and one in reel serve (plus files, the log).
-need_fds=$((viewers + 1024))
+need_fds=$((max_connections + 1024))
 if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt "$need_fds" ]; then
     hard=$(ulimit -Hn)
     if [ "$hard" != unlimited ] && [ "$hard" -lt "$need_fds" ]; then
@@ -221,9 +225,9 @@ cat <<RESULT
 reel:     $(reel_version)
 machine:  $machine
 stream:   --source $source_spec --quality $quality --low-latency --no-archive (2 s segments, parts of 1/3 s)
-origin:   reel serve --max-connections $max_connections (default 512), per-address cap 32 (default); ulimit -n $(ulimit -n)
+origin:   reel serve --max-connections $max_connections (default 512; "under pressure" from $((max_connections * 3 / 4)) open), per-address cap 32 (default); ulimit -n $(ulimit -n)
 viewers:  $viewers in one Python process (asyncio), one keep-alive connection each from $source_net.x.y ($per_address per address), mode $mode:
-          blocking reload for the hinted part, then $([ "$mode" = parts ] && echo "a GET of each new part" || echo "the hinted part's GET first (held until stored)")
+          blocking reload for the hinted part$(case $mode in parts) echo ", then a GET of each new part";; hint) echo ", after the hinted part's GET (held until stored)";; *) echo " only, no media";; esac)
           $(tail -n 1 "$work/viewers.out")
 order:    idle, then viewers (one after the other, the same reel serve)
 $table

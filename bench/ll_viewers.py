@@ -16,7 +16,8 @@ turns on one, so a viewer holds one connection to the origin):
    when a segment was completed), which reel serve holds until that part is listed; then
    GET every part listed that it has not fetched yet (`--mode parts`, as hls.js does).
    `--mode hint` GETs the hinted part first (reel serve holds it until it is stored), then
-   makes the blocking reload for it.
+   makes the blocking reload for it. `--mode playlist` makes the blocking reloads only (no
+   media: the cost of holding and answering them alone).
    A 503 (the hold timed out) is retried at once, as a player does after Retry-After.
    The playlist with ENDLIST ends the viewer.
 
@@ -26,7 +27,8 @@ Viewer i connects from the loopback address SOURCE_NET.(i // PER_ADDRESS // 250)
 Times are wall-clock (time.time(), the clock of reel serve's access log). For every part
 the JSON holds, per viewer, when the first blocking-reload answer listing it arrived ("listed_seen")
 and when its body had been read ("part_done"), as offsets in ms from "t0", so the caller can
-join them with the access log. Media bodies are read in 64 KiB pieces and dropped.
+join them with the access log. Bodies are read into one shared 256 KiB buffer; media
+bodies are only counted.
 """
 import argparse
 import asyncio
@@ -37,7 +39,6 @@ import sys
 import time
 import urllib.parse
 
-CHUNK = 1 << 16
 
 
 def percentile(values, p):
@@ -73,61 +74,112 @@ class Stats:
         table.setdefault(key, []).append(round((when - self.t0) * 1000, 1))
 
 
+class Wire(asyncio.BufferedProtocol):
+    """One TCP connection's reading side: the answer to the request in flight.
+
+    A BufferedProtocol: the kernel copies each read into one buffer shared by every
+    connection (reads are handled one at a time on the event loop), and a media body is only
+    counted, so 2,000 viewers reading ~3 parts a second each cost little Python work."""
+
+    shared = memoryview(bytearray(1 << 18))
+
+    def __init__(self, stats):
+        self.stats = stats
+        self.transport = None
+        self.lost = False
+        self.waiter = None
+
+    def connection_made(self, transport):
+        self.transport = transport
+
+    def get_buffer(self, sizehint):
+        return self.shared
+
+    def expect(self, waiter, keep_body):
+        self.head, self.status, self.left, self.close_after = bytearray(), None, 0, False
+        self.body = bytearray() if keep_body else None
+        self.waiter = waiter
+
+    def buffer_updated(self, n):
+        if self.waiter is None or self.waiter.done():
+            return  # bytes nobody asked for: ignored
+        data = self.shared[:n]
+        if self.status is None:
+            self.head += data
+            end = self.head.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            lines = bytes(self.head[:end]).decode("latin-1").split("\r\n")
+            data = memoryview(bytes(self.head[end + 4:]))
+            self.status = int(lines[0].split(" ")[1])
+            for line in lines[1:]:
+                name, _, value = line.partition(":")
+                name = name.strip().lower()
+                if name == "content-length":
+                    self.left = int(value.strip())
+                elif name == "connection" and value.strip().lower() == "close":
+                    self.close_after = True
+            self.stats.bytes += self.left
+        if len(data):
+            take = min(len(data), self.left)
+            if self.body is not None:
+                self.body += data[:take]
+            self.left -= take
+        if self.left == 0:
+            self.waiter.set_result((self.status, self.body))
+
+    def connection_lost(self, exc):
+        self.lost = True
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_exception(ConnectionError("closed by the server" if self.status is None
+                                                      else "closed in the middle of a body"))
+
+
 class Connection:
     """One keep-alive HTTP/1.1 connection from one source address, reopened when closed."""
 
     def __init__(self, host, port, source, stats, timeout):
         self.host, self.port, self.source, self.stats, self.timeout = host, port, source, stats, timeout
-        self.reader = self.writer = None
+        self.wire = None
 
     async def close(self):
-        if self.writer is not None:
-            self.writer.close()
-            try:
-                await self.writer.wait_closed()
-            except (ConnectionError, OSError):
-                pass
-        self.reader = self.writer = None
+        if self.wire is not None and self.wire.transport is not None:
+            self.wire.transport.close()
+        self.wire = None
 
     async def get(self, path, keep_body):
         """GET path: (status, body bytes or None). Raises TimeoutError past --timeout."""
-        return await asyncio.wait_for(self._get(path, keep_body), self.timeout)
+        try:
+            return await asyncio.wait_for(self._get(path, keep_body), self.timeout)
+        except asyncio.TimeoutError:
+            await self.close()
+            raise
 
     async def _get(self, path, keep_body):
-        for _ in (0, 1):
-            if self.writer is None:
-                self.reader, self.writer = await asyncio.open_connection(
-                    self.host, self.port, limit=CHUNK, local_addr=(self.source, 0) if self.source else None)
+        loop = asyncio.get_running_loop()
+        for attempt in (0, 1):
+            if self.wire is None or self.wire.lost:
+                wire = Wire(self.stats)
+                await loop.create_connection(lambda: wire, self.host, self.port,
+                                             local_addr=(self.source, 0) if self.source else None)
+                self.wire = wire
                 self.stats.connections += 1
-            self.writer.write(f"GET {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
-                              f"User-Agent: reel-bench-ll-viewer\r\n\r\n".encode())
+            wire = self.wire
+            wire.expect(loop.create_future(), keep_body)
+            wire.transport.write(f"GET {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
+                                 f"User-Agent: reel-bench-ll-viewer\r\n\r\n".encode())
             try:
-                head = await self.reader.readuntil(b"\r\n\r\n")
-            except (asyncio.IncompleteReadError, ConnectionError, OSError):
-                await self.close()  # a kept-alive connection closed by the server: once more
-                continue
-            lines = head.decode("latin-1").split("\r\n")
-            status = int(lines[0].split(" ")[1])
-            length, close = 0, False
-            for line in lines[1:]:
-                name, _, value = line.partition(":")
-                name = name.strip().lower()
-                if name == "content-length":
-                    length = int(value.strip())
-                elif name == "connection" and value.strip().lower() == "close":
-                    close = True
-            body = bytearray() if keep_body else None
-            left = length
-            while left > 0:
-                chunk = await self.reader.read(min(left, CHUNK))
-                if not chunk:
-                    raise ConnectionError("closed in the middle of a body")
-                left -= len(chunk)
-                if keep_body:
-                    body += chunk
-            if close:
+                status, body = await wire.waiter
+            except ConnectionError:
                 await self.close()
-            self.stats.bytes += length
+                if wire.status is not None or attempt == 1:
+                    raise
+                # The server closed a kept-alive connection before answering: once more on a
+                # new one (counted: the origin drops idle connections when most are in use).
+                self.stats.count("re-sent on a new connection")
+                continue
+            if wire.close_after:
+                await self.close()
             return status, body
         raise ConnectionError("the server closed the connection twice")
 
@@ -197,6 +249,9 @@ async def viewer(index, args, host, port, path, deadline, stats):
             for uri in playlist.parts:
                 if uri in fetched or time.time() >= deadline:
                     continue
+                if args.mode == "playlist":  # blocking reloads only, no media
+                    fetched.add(uri)
+                    continue
                 fetched.add(uri)
                 t = time.time()
                 status, _ = await connection.get(urllib.parse.urljoin(base, uri), keep_body=False)
@@ -249,8 +304,9 @@ def main():
     ap.add_argument("--url", required=True, help="the playlist URL")
     ap.add_argument("--viewers", type=int, default=2000)
     ap.add_argument("--duration", type=float, required=True, help="seconds to run at most (ENDLIST ends a viewer sooner)")
-    ap.add_argument("--mode", choices=["parts", "hint"], default="parts",
-                    help="parts: GET each part once listed (hls.js); hint: GET the hinted part, held until stored")
+    ap.add_argument("--mode", choices=["parts", "hint", "playlist"], default="parts",
+                    help="parts: GET each part once listed (hls.js); hint: GET the hinted part, held until stored; "
+                         "playlist: blocking reloads only, no media")
     ap.add_argument("--source-net", default="127.1",
                     help="first two bytes of the loopback source addresses ('' binds no address)")
     ap.add_argument("--per-address", type=int, default=16, help="viewers per source address")
