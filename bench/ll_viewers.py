@@ -148,14 +148,9 @@ class Connection:
         self.wire = None
 
     async def get(self, path, keep_body):
-        """GET path: (status, body bytes or None). Raises TimeoutError past --timeout."""
-        try:
-            return await asyncio.wait_for(self._get(path, keep_body), self.timeout)
-        except asyncio.TimeoutError:
-            await self.close()
-            raise
-
-    async def _get(self, path, keep_body):
+        """GET path: (status, body bytes or None). Raises TimeoutError when no answer came
+        within --timeout (a timer on the answer's future: asyncio.wait_for would cost a task
+        per request)."""
         loop = asyncio.get_running_loop()
         for attempt in (0, 1):
             if self.wire is None or self.wire.lost:
@@ -165,11 +160,17 @@ class Connection:
                 self.wire = wire
                 self.stats.connections += 1
             wire = self.wire
-            wire.expect(loop.create_future(), keep_body)
+            waiter = loop.create_future()
+            wire.expect(waiter, keep_body)
+            timer = loop.call_later(self.timeout, lambda: waiter.done() or waiter.set_exception(
+                asyncio.TimeoutError(f"no answer to GET {path} in {self.timeout:.0f} s")))
             wire.transport.write(f"GET {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
                                  f"User-Agent: reel-bench-ll-viewer\r\n\r\n".encode())
             try:
-                status, body = await wire.waiter
+                status, body = await waiter
+            except asyncio.TimeoutError:
+                await self.close()
+                raise
             except ConnectionError:
                 await self.close()
                 if wire.status is not None or attempt == 1:
@@ -178,6 +179,8 @@ class Connection:
                 # new one (counted: the origin drops idle connections when most are in use).
                 self.stats.count("re-sent on a new connection")
                 continue
+            finally:
+                timer.cancel()
             if wire.close_after:
                 await self.close()
             return status, body
