@@ -231,6 +231,8 @@ viewers:  $viewers in one Python process (asyncio), one keep-alive connection ea
           $(tail -n 1 "$work/viewers.out")
 order:    idle, then viewers (one after the other, the same reel serve)
 $table
+reel live idle:    $(grep '^live:' "$work/idle.log" || tail -n 1 "$work/idle.log")
+reel live viewers: $(grep '^live:' "$work/viewers.log" || tail -n 1 "$work/viewers.log")
 cpu idle:    $(cpu_line idle)
 cpu viewers: $(cpu_line viewers)
 reel serve memory (VmRSS, MB): idle run ${rss_before[idle]} -> peak $(peak_between "${window_from[idle]}" "${window_to[idle]}") -> ${rss_after[idle]}; viewers run ${rss_before[viewers]} -> peak $(peak_between "${window_from[viewers]}" "${window_to[viewers]}") -> ${rss_after[viewers]}; 5 s after: $rss_settled; VmHWM $hwm; $threads threads

@@ -94,6 +94,7 @@ def analyse(stream, log, www, fps):
     else:
         nominal = 10 / fps
     part_stored, seg_stored, playlist_puts, failed = {}, {}, [], 0
+    part_put_ms, playlist_put_ms = [], []  # reel serve's own time for each PUT (its log's duration)
     for end, client, method, uri, status, took in log:
         if method != "PUT" or not uri.startswith(prefix):
             continue
@@ -107,6 +108,10 @@ def analyse(stream, log, www, fps):
             seg_stored.setdefault(int(SEG_RE.search(uri).group(1)), end)
         elif uri == playlist_path:
             playlist_puts.append((end - took, end))
+        if PART_RE.search(uri):
+            part_put_ms.append(took * 1000)
+        elif uri == playlist_path:
+            playlist_put_ms.append(took * 1000)
 
     ambiguous = 0
 
@@ -149,7 +154,7 @@ def analyse(stream, log, www, fps):
             if listed is not None:
                 segs.append({"msn": s["msn"], "captured": s["pdt"] + s["extinf"] - frame, "listed": listed})
     return {"stream": stream, "segments": len(segments), "ended": ended, "nominal": nominal, "parts": parts,
-            "segs": segs, "skipped": skipped, "ambiguous": ambiguous, "failed": failed, "playlist_puts": len(playlist_puts),
+            "segs": segs, "part_put_ms": part_put_ms, "playlist_put_ms": playlist_put_ms, "skipped": skipped, "ambiguous": ambiguous, "failed": failed, "playlist_puts": len(playlist_puts),
             "problems": problems, "lat": [r["listed"] - r["captured"] for r in parts],
             "stored_lat": [r["stored"] - r["captured"] for r in parts],
             "seg_lat": [r["listed"] - r["captured"] for r in segs]}
@@ -237,6 +242,10 @@ def main():
                  f"its PUT's logged end)", f"{r['failed']} failed PUTs",
                  "ENDLIST" if r["ended"] else "NO ENDLIST"]
         print(f"    {r['stream']}: " + "; ".join(notes))
+        print(f"    {r['stream']}: reel serve's time per PUT (the duration its log gives): part p50 "
+              f"{percentile(r['part_put_ms'], 50):.1f} ms p95 {percentile(r['part_put_ms'], 95):.1f} ms max "
+              f"{max(r['part_put_ms'], default=float('nan')):.1f} ms; playlist p50 {percentile(r['playlist_put_ms'], 50):.1f} ms "
+              f"p95 {percentile(r['playlist_put_ms'], 95):.1f} ms max {max(r['playlist_put_ms'], default=float('nan')):.1f} ms")
         for p in r["problems"][:5]:
             print(f"    {r['stream']}: PROBLEM: {p}")
         bad = bad or bool(r["problems"]) or not r["lat"]
