@@ -181,13 +181,16 @@ def viewer_delays(result, path, log):
             continue
         at_viewer.extend(t0 + ms / 1000 - r["captured"] for ms in stamps)
     prefix = f"/streams/{result['stream']}/"
-    statuses = {}
+    statuses, held, playlist_gets = {}, 0, 0
     for end, client, method, uri, status, took in log:
         if method == "GET" and uri.startswith(prefix):
             what = "playlist" if uri.endswith(".m3u8") else "part" if "/part/" in uri else "other"
             statuses[f"{what} {status}"] = statuses.get(f"{what} {status}", 0) + 1
+            if what == "playlist" and status == "200":
+                playlist_gets += 1
+                held += took > 0.010
     return {"answer": answer, "answer_listed": answer_listed, "at_viewer": at_viewer, "early": early,
-            "statuses": statuses, "data": data}
+            "statuses": statuses, "held": held, "playlist_gets": playlist_gets, "data": data}
 
 
 def fmt(x):
@@ -263,6 +266,9 @@ def main():
               f"names as listing the part (0 expected: else the listing rule is late)")
         print(f"    origin's answers to GETs under /streams/{stream}/ (access log): "
               + ", ".join(f"{k}: {n}" for k, n in sorted(v["statuses"].items())))
+        print(f"    held by the origin: {v['held']} of {v['playlist_gets']} playlist answers took over 10 ms in reel serve "
+              f"(its log's duration): the rest were answered at once, the part being listed already when the "
+              f"reload came (viewers behind the live edge)")
         blocking = {k: n for k, n in d["counts"].items() if k.startswith("blocking")}
         print(f"    viewers: {d['connected']} of {d['viewers']} got the stream, {d['finished']} saw ENDLIST, "
               f"{d['connections']} connections; blocking reloads {blocking}; part GETs {d['counts'].get('part 200', 0)}; "
