@@ -129,13 +129,15 @@ say "reel serve on $origin (--max-connections $max_connections, per-address cap 
 monitor_pid=$!
 
 serve_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.2f\n", ($14 + $15) / hz }' "/proc/$serve_pid/stat"; }
+# Seconds reel serve's threads were runnable but waited for a CPU (schedstat, all threads).
+serve_waited() { cat /proc/"$serve_pid"/task/*/schedstat 2>/dev/null | awk '{ w += $2 } END { printf "%.2f\n", w / 1e9 }'; }
 serve_threads() { awk '/^Threads/ { print $2 }' "/proc/$serve_pid/status"; }
 rss_mb() { awk -v f="$1" '$0 ~ "^" f { printf "%.0f", $2 / 1024 }' "/proc/$serve_pid/status"; }
 peak_between() {  # peak_between FROM TO: the highest VmRSS sample (MB) in that window
     awk -v a="$1" -v b="$2" '$1 >= a && $1 <= b && $2 > m { m = $2 } END { printf "%.0f", m / 1024 }' "$work/rss.txt"
 }
 
-declare -A serve_used window_from window_to rss_before rss_after
+declare -A serve_used serve_wait window_from window_to rss_before rss_after
 publish() {  # publish ID: reel live --low-latency for SECONDS_TO_RUN under /usr/bin/time
     local before after status=0
     before=$(machine_busy)
@@ -155,18 +157,23 @@ run_idle() {
     say "idle: reel live --low-latency publishes $source_spec for $seconds s, nobody watching"
     local before
     before=$(serve_cpu)
+    local waited_before
+    waited_before=$(serve_waited)
     rss_before[idle]=$(rss_mb VmRSS)
     window_from[idle]=$(date +%s.%N)
     publish idle
     window_to[idle]=$(date +%s.%N)
     rss_after[idle]=$(rss_mb VmRSS)
     serve_used[idle]=$(awk -v a="$before" -v b="$(serve_cpu)" 'BEGIN { printf "%.2f", b - a }')
+    serve_wait[idle]=$(awk -v a="$waited_before" -v b="$(serve_waited)" 'BEGIN { printf "%.1f", b - a }')
 }
 
 run_viewers() {
     say "viewers: $viewers simulated LL-HLS players (blocking reload, mode $mode) from $source_net.x.y; reel live publishes for $seconds s"
     local before
     before=$(serve_cpu)
+    local waited_before
+    waited_before=$(serve_waited)
     rss_before[viewers]=$(rss_mb VmRSS)
     window_from[viewers]=$(date +%s.%N)
     # The viewers connect over RAMP (2 s), a few seconds before the stream exists (404s,
@@ -187,6 +194,7 @@ run_viewers() {
     window_to[viewers]=$(date +%s.%N)
     rss_after[viewers]=$(rss_mb VmRSS)
     serve_used[viewers]=$(awk -v a="$before" -v b="$(serve_cpu)" 'BEGIN { printf "%.2f", b - a }')
+    serve_wait[viewers]=$(awk -v a="$waited_before" -v b="$(serve_waited)" 'BEGIN { printf "%.1f", b - a }')
     grep -v '^Command' "$work/viewers-python.time.raw" | tail -n 1 > "$work/viewers-python.time"
 }
 
@@ -211,11 +219,11 @@ cpu_line() {  # cpu_line RUN
         local python
         python=$(awk '{ printf "%.2f", $2 + $3 }' "$work/viewers-python.time")
         other=$(awk -v o="$other" -v s="${serve_used[$1]}" -v p="$python" 'BEGIN { v = o - s - p; printf "%.1f", (v > 0 ? v : 0) }')
-        printf 'reel live %s, reel serve %s, viewers (Python) %s CPU-s (the whole viewers process, %s s); rest of the machine %s CPU-s while reel live ran %s s' \
-            "$live" "${serve_used[$1]}" "$python" "$(awk '{ print $1 }' "$work/viewers-python.time")" "$other" "$wall"
+        printf 'reel live %s, reel serve %s, viewers (Python) %s CPU-s (the whole viewers process, %s s); rest of the machine %s CPU-s while reel live ran %s s; reel serve threads waited %s s for a CPU' \
+            "$live" "${serve_used[$1]}" "$python" "$(awk '{ print $1 }' "$work/viewers-python.time")" "$other" "$wall" "${serve_wait[$1]}"
     else
         other=$(awk -v o="$other" -v s="${serve_used[$1]}" 'BEGIN { v = o - s; printf "%.1f", (v > 0 ? v : 0) }')
-        printf 'reel live %s, reel serve %s CPU-s in %s s; rest of the machine %s CPU-s' "$live" "${serve_used[$1]}" "$wall" "$other"
+        printf 'reel live %s, reel serve %s CPU-s in %s s; rest of the machine %s CPU-s; reel serve threads waited %s s for a CPU' "$live" "${serve_used[$1]}" "$wall" "$other" "${serve_wait[$1]}"
     fi
 }
 

@@ -330,9 +330,13 @@ def main():
     usage = resource.getrusage(resource.RUSAGE_SELF)
     cpu = usage.ru_utime + usage.ru_stime
     blocking = {k: v for k, v in stats.counts.items() if k.startswith("blocking")}
+    try:  # on CPU, waiting for a CPU while runnable (ns): starvation on a shared machine shows here
+        on_cpu, waited, _ = (int(x) for x in open("/proc/self/schedstat").read().split())
+    except (OSError, ValueError):
+        on_cpu = waited = 0
     result = {
         "viewers": args.viewers, "mode": args.mode, "t0": t0, "wall_s": round(wall, 2), "cpu_s": round(cpu, 2),
-        "max_rss_mb": round(usage.ru_maxrss / 1024), "connected": stats.connected, "finished": stats.finished,
+        "max_rss_mb": round(usage.ru_maxrss / 1024), "runqueue_wait_s": round(waited / 1e9, 2), "connected": stats.connected, "finished": stats.finished,
         "connections": stats.connections, "mb": round(stats.bytes / 1e6, 1), "counts": stats.counts,
         "errors": stats.errors,
         "blocking_ms": {"p50": percentile(stats.blocking_ms, 50), "p95": percentile(stats.blocking_ms, 95),
@@ -350,7 +354,8 @@ def main():
           f"part GETs {stats.counts.get('part 200', 0) + stats.counts.get('hinted part 200', 0)}; "
           f"{stats.bytes / 1e6:.0f} MB; {errors} errors {stats.errors or ''}; "
           f"blocking reload answered p50 {result['blocking_ms']['p50']:.0f} ms (held) p95 {result['blocking_ms']['p95']:.0f} ms; "
-          f"viewers' CPU {cpu:.1f} s ({100 * cpu / wall:.0f} % of one core), max RSS {result['max_rss_mb']} MB")
+          f"viewers' CPU {cpu:.1f} s ({100 * cpu / wall:.0f} % of one core), runnable but waiting for a CPU "
+          f"{waited / 1e9:.1f} s, max RSS {result['max_rss_mb']} MB")
     return 1 if errors else 0
 
 
