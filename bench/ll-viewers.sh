@@ -70,8 +70,10 @@ serve_pid=""
 monitor_pid=""
 wrapped=()   # /usr/bin/time wrappers running in the background (reel live, the viewers)
 stop_wrapped() {  # stop_wrapped PID: the command under /usr/bin/time PID, then the wrapper
+    # SIGTERM, not SIGINT: commands started with & by a script ignore SIGINT (reel live stops
+    # cleanly on either; the viewers just end).
     local child
-    for child in $(pgrep -P "$1" 2>/dev/null); do kill -INT "$child" 2>/dev/null || true; done
+    for child in $(pgrep -P "$1" 2>/dev/null); do kill -TERM "$child" 2>/dev/null || true; done
     wait "$1" 2>/dev/null || true
 }
 stop_children() {
@@ -79,14 +81,16 @@ stop_children() {
     for pid in "${wrapped[@]}"; do stop_wrapped "$pid"; done
     [ -n "$monitor_pid" ] && { kill "$monitor_pid" 2>/dev/null || true; wait "$monitor_pid" 2>/dev/null || true; }
     if [ -n "$serve_pid" ] && kill -0 "$serve_pid" 2>/dev/null; then
-        kill -INT "$serve_pid" 2>/dev/null || true
+        kill -TERM "$serve_pid" 2>/dev/null || true
         for _ in $(seq 1 150); do kill -0 "$serve_pid" 2>/dev/null || break; sleep 0.1; done
-        kill -0 "$serve_pid" 2>/dev/null && { say "reel serve did not stop in 15 s after SIGINT: killing it"; kill -KILL "$serve_pid" 2>/dev/null || true; }
+        kill -0 "$serve_pid" 2>/dev/null && { say "reel serve did not stop in 15 s after SIGTERM: killing it"; kill -KILL "$serve_pid" 2>/dev/null || true; }
         wait "$serve_pid" 2>/dev/null || true
     fi
     serve_pid=""
 }
-trap 'st=$?; stop_children; (exit $st); bench_cleanup' EXIT
+# set +e: under errexit, the (exit $st) that hands the status on would end the trap before
+# bench_cleanup removes the work folder.
+trap 'st=$?; stop_children; set +e; (exit $st); bench_cleanup' EXIT
 
 # reel serve on loopback: its own data folder and token, the access log in a file.
 data="$work/data"
