@@ -42,6 +42,7 @@ import re
 import sys
 import urllib.parse
 
+sys.dont_write_bytecode = True  # no bench/__pycache__ in the work tree
 sys.path.insert(0, __import__("os").path.dirname(__file__))
 from latency import parse_date, percentile  # noqa: E402
 
