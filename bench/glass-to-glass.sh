@@ -3,8 +3,8 @@
 # picture to the moment a browser shows it, through the whole chain a viewer sees: x264, fMP4
 # cuts, PUTs to reel serve, playlist polls, hls.js 1.6.15 in headless chromium.
 #
-#   bash bench/glass-to-glass.sh                         # regular HLS, 60 s
-#   SECONDS_TO_RUN=20 MODES="regular low-latency" bash bench/glass-to-glass.sh
+#   bash bench/glass-to-glass.sh                         # regular HLS, then LL-HLS, 60 s each
+#   SECONDS_TO_RUN=20 MODES=low-latency bash bench/glass-to-glass.sh
 #
 # For each mode, reel serve runs on a free loopback port and reel live publishes
 # --source test:WxH@FPS (SOURCE, default 640x360@30; --landscape --quality low: 854x480 at
@@ -26,7 +26,7 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 seconds=${SECONDS_TO_RUN:-60}
 warmup=${WARMUP:-10}
-modes=${MODES:-regular}
+modes=${MODES:-regular low-latency}
 source_size=${SOURCE:-640x360@30}
 machine=$(machine_line)
 

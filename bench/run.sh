@@ -20,7 +20,9 @@
 #  18. bench/overlay-studio.sh  the studio's overlay camera: two previews of one 720p30 capture, the shutter (about 2 min)
 #  19. bench/cutout.sh          reel overlay cutout against GrabCut alone and u2netp: IoU and time (about 1.5 min; a venv the first time)
 #  20. bench/s3-latency.sh      publish latency to an S3 bucket (moto) against nginx (about 2.5 min)
-# About 105 minutes on a 2-core machine, plus about 2 minutes the first time to make the
+#  21. bench/glass-to-glass.sh  capture → shown in hls.js in chromium, regular HLS and LL-HLS (about 3 min)
+#  22. bench/ll-viewers.sh      LL-HLS part publish latency and reel serve's memory, idle and with 2,000 viewers (about 3 min)
+# About 111 minutes on a 2-core machine, plus about 2 minutes the first time to make the
 # inputs (cached in bench/.cache/).
 #
 #   make bench                                   # builds, then runs this
@@ -40,7 +42,7 @@ trap 'echo "run: interrupted" >&2; exit 130' INT
 trap 'exit 143' TERM
 
 failed=()
-for name in realtime fast-vs-ffmpeg latency origin-vs-nginx viewers record detector compose export deface backup pomodoro studio-preview studio-latency studio-record studio-library overlay-stills overlay-studio cutout s3-latency; do
+for name in realtime fast-vs-ffmpeg latency origin-vs-nginx viewers record detector compose export deface backup pomodoro studio-preview studio-latency studio-record studio-library overlay-stills overlay-studio cutout s3-latency glass-to-glass ll-viewers; do
     echo "run: ---- bench/$name.sh ----" | tee -a "$log" >&2
     # Result blocks (stdout) are kept; progress (stderr) goes to the terminal and the log.
     if ! bash "$here/$name.sh" 2> >(tee -a "$log" >&2) | tee -a "$log" >> "$results"; then
