@@ -530,6 +530,7 @@ public struct PublishQueue: Sendable {
                                                           parts: listed.map(\.info.part),
                                                           followsDiscontinuity: first.info.segmentFollowsDiscontinuity)
         }
+        guard !finishRequested else { return }  // no part comes after the last segment: nothing to hint
         let segmentComplete = segments.count >= next
         let gapInParts = listed.count < records.count && records[listed.count].phase == .skipped
         playlist.preloadHint = segmentComplete && listed.count == records.count || gapInParts

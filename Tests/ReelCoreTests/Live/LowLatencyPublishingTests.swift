@@ -280,9 +280,14 @@ struct LowLatencyPublishingTests {
         _ = queue.uploadSucceeded(.part(.init(sequence: 1, index: 0)), now: .zero)
         _ = queue.uploadSucceeded(.playlist, now: .zero)
         _ = try queue.segmentReady(sequence: 1, duration: MediaTime(value: 1, timescale: 3), programDateTime: Self.date, now: .zero)
-        _ = queue.finishRequested(now: .zero)
-        _ = queue.uploadSucceeded(.playlist, now: .zero)  // the one hinting segment 2
-        let last = Self.playlists(queue.uploadSucceeded(.segment(1), now: .zero)).first
+        let ending = Self.playlists(queue.finishRequested(now: .zero))
+        #expect(queue.publishablePlaylist.preloadHint == nil, "once the stream is ending no part is hinted: none will come")
+        #expect(ending.isEmpty, "a playlist is already in flight")
+        // The one hinting segment 2 was in flight: the hint-less one follows it.
+        let unhinted = try #require(Self.playlists(queue.uploadSucceeded(.playlist, now: .zero)).first)
+        #expect(unhinted.preloadHint == nil && !unhinted.isFinished)
+        #expect(Self.playlists(queue.uploadSucceeded(.segment(1), now: .zero)).isEmpty)
+        let last = Self.playlists(queue.uploadSucceeded(.playlist, now: .zero)).first
         #expect(last?.isFinished == true)
         #expect(last?.rendered().contains("PRELOAD-HINT") == false)
         #expect(last?.segments.first?.parts.count == 1)
