@@ -13,8 +13,8 @@ import Foundation
 /// - Parts after the last `EXTINF` belong to the next segment and start at part 0.
 /// - No parts for a segment that ends more than three target durations plus one segment
 ///   before the end.
-/// - `EXT-X-PRELOAD-HINT:TYPE=PART` names the part after the last listed one (the next
-///   index, or part 0 of the next segment), unless the playlist has `EXT-X-ENDLIST`.
+/// - `EXT-X-PRELOAD-HINT:TYPE=PART`, when present, names the part after the last listed one
+///   (the next index, or part 0 of the next segment); none with `EXT-X-ENDLIST`.
 /// - Every `EXTINF` rounds to at most `EXT-X-TARGETDURATION`.
 public enum LLHLSConformance {
     struct Part {
@@ -171,7 +171,9 @@ public enum LLHLSConformance {
 
     static func hintViolations(_ reading: Reading) -> [String] {
         if reading.finished { return reading.hint == nil ? [] : ["a finished playlist with a preload hint"] }
-        guard let hint = reading.hint else { return ["no EXT-X-PRELOAD-HINT in a live LL-HLS playlist"] }
+        // A hint is optional (a server MAY send one; Reel's leaves it out once the stream is
+        // ending, as no part will come); when there is one it must name the next part.
+        guard let hint = reading.hint else { return [] }
         guard let (sequence, index) = partAddress(hint) else { return ["unreadable preload hint \(hint)"] }
         let next = (reading.segments.last?.sequence ?? 0) + 1
         if let last = reading.trailing.last {

@@ -323,7 +323,7 @@ struct LLHLSConformanceCheckerTests {
         ("PART-HOLD-BACK=1.050", "PART-HOLD-BACK=1.000", "less than 3 × PART-TARGET"),
         ("CAN-BLOCK-RELOAD=YES,", "", "lacks CAN-BLOCK-RELOAD=YES"),
         ("URI=\"part/000002.1.m4s\"", "URI=\"part/000002.2.m4s\"", "does not follow the last part"),
-        ("#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"part/000002.1.m4s\"\n", "", "no EXT-X-PRELOAD-HINT"),
+        ("#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"part/000002.1.m4s\"\n", "#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"part/000002.1.m4s\"\n#EXT-X-ENDLIST\n", "a finished playlist with a preload hint"),
         ("URI=\"part/000001.1.m4s\"", "URI=\"part/000001.1.m4s\",INDEPENDENT=YES", "only part 0 starts with the key frame"),
         ("#EXTINF:0.667,", "#EXTINF:0.900,", "add up to"),
         ("URI=\"part/000002.0.m4s\"", "URI=\"part/000002.1.m4s\"", "at position 0"),
