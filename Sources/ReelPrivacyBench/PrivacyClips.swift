@@ -72,7 +72,9 @@ public enum PrivacyClips {
     public static func name(_ scenario: Scenario, width: Int, height: Int) -> String { "\(scenario.rawValue)-\(width)x\(height)" }
 
     /// The filter graph: background, heads, dimming; output label `[v]`. Inputs: 0 cellauto,
-    /// 1 testsrc2, 2 the photo (looped).
+    /// 1 testsrc2, 2 the photo (one picture at 30 fps). The head is cut from it once and the
+    /// `loop` filter repeats it for every frame: `geq` costs tens of milliseconds a picture,
+    /// and run on the looped photo it was most of a clip's making.
     public static func filterGraph(_ scenario: Scenario, width: Int, height: Int) -> String {
         let layers = layers(scenario, width: width, height: height)
         let c = Double(cropSize) / 2
@@ -81,7 +83,7 @@ public enum PrivacyClips {
         var graph = "[0:v]scale=\(width):\(height):flags=neighbor,format=yuv420p[ca];[1:v]format=yuv420p[ts];"
         graph += "[ca][ts]blend=all_mode=average[bg0];"
         graph += "[2:v]crop=\(cropSize):\(cropSize):\(cropX):\(cropY),format=rgba,"
-        graph += "geq=r='r(X,Y)':g='g(X,Y)':b='b(X,Y)':a='\(alpha)'"
+        graph += "geq=r='r(X,Y)':g='g(X,Y)':b='b(X,Y)':a='\(alpha)',loop=loop=-1:size=1:start=0"
         graph += layers.count > 1 ? ",split=\(layers.count)" + layers.indices.map { "[head\($0)]" }.joined() + ";" : "[head0];"
         for (i, layer) in layers.enumerated() {
             graph += "[head\(i)]"
@@ -129,7 +131,7 @@ public enum PrivacyClips {
             "-nostdin", "-v", "error", "-y",
             "-f", "lavfi", "-i", "cellauto=s=\(width / 2)x\(height / 2):rate=\(fps):rule=30:seed=7:random_fill_ratio=0.5",
             "-f", "lavfi", "-i", "testsrc2=s=\(width)x\(height):rate=\(fps)",
-            "-loop", "1", "-framerate", String(fps), "-i", photo,
+            "-framerate", String(fps), "-i", photo,
             "-f", "lavfi", "-t", seconds, "-i", "sine=frequency=440:sample_rate=48000",
             "-filter_complex_script", graphFile, "-map", "[v]", "-map", "3:a", "-frames:v", String(frames),
             "-c:v", "libx264", "-preset", "veryfast", "-crf", "16", "-g", "60", "-pix_fmt", "yuv420p",

@@ -42,10 +42,17 @@ struct PrivacyAcceptanceTests {
         try singleFace(width: 1920, height: 1080)
     }
 
+    /// The `.single` clip at 720p is read by two tests (hidden, and `--privacy none`): made once.
+    static func sharedClip(_ scenario: PrivacyClips.Scenario, width: Int, height: Int) throws -> PrivacyClips.Clip {
+        try SharedFixtures.shared("privacy-\(PrivacyClips.name(scenario, width: width, height: height))") { folder in
+            try PrivacyClips.make(scenario, width: width, height: height, in: folder, photo: TestPhotos.astronautPath)
+        }
+    }
+
     func singleFace(width: Int, height: Int) throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
-        let clip = try PrivacyClips.make(.single, width: width, height: height, in: dir.path("clips"), photo: TestPhotos.astronautPath)
+        let clip = try Self.sharedClip(.single, width: width, height: height)
         let started = Date()
         let (output, run) = try Self.export(clip, dir)
         let seconds = Date().timeIntervalSince(started)
@@ -97,7 +104,7 @@ struct PrivacyAcceptanceTests {
     func privacyNoneLeaks() throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
-        let clip = try PrivacyClips.make(.single, width: 1280, height: 720, in: dir.path("clips"), photo: TestPhotos.astronautPath)
+        let clip = try Self.sharedClip(.single, width: 1280, height: 720)
         let (output, run) = try Self.export(clip, dir, ["--privacy", "none"])
         try #require(run.status == 0, "reel export failed: \(run.stderr)")
         let report = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: output)

@@ -38,8 +38,15 @@ struct VlogCommandTests {
                  removeVideo: Bool = false, track: Bool = true) throws {
             let video = dir.path("rec/\(letter).mp4"), trackPath = dir.path("rec/\(letter).faces.json")
             if !removeVideo {
-                try TestMedia.makeClip(at: video, seconds: seconds, width: size.0, height: size.1, audio: false,
-                                       extraArguments: ["-vf", "noise=alls=60:allf=u", "-crf", "14"])
+                // The same clip for every home (ffmpeg's noise has a fixed seed): made once per
+                // test process, copied here so a test may change its own.
+                let made = try SharedFixtures.shared("vlog-session-\(seconds)s-\(size.0)x\(size.1)") { folder in
+                    let path = folder + "/session.mp4"
+                    try TestMedia.makeClip(at: path, seconds: seconds, width: size.0, height: size.1, audio: false,
+                                           extraArguments: ["-vf", "noise=alls=60:allf=u", "-crf", "14"])
+                    return path
+                }
+                try FileManager.default.copyItem(atPath: made, toPath: video)
             }
             if track {
                 let samples = (0...(seconds * 5)).map { k in

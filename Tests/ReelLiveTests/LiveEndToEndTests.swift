@@ -110,7 +110,10 @@ struct LiveEndToEndTests {
         return summed
     }
 
-    @Test("20 s of the test source: the growing playlist never lists a missing segment; the result keeps every HLS rule; the archive matches",
+    /// 12 s: six 2 s segments listed one by one while the reader polls every 100 ms (about 120
+    /// polls), enough to see the playlist grow; the rules are per segment, so a longer stream
+    /// repeats them.
+    @Test("12 s of the test source: the growing playlist never lists a missing segment; the result keeps every HLS rule; the archive matches",
           arguments: OriginKind.allCases)
     func liveToOrigin(_ kind: OriginKind) async throws {
         try await withOrigin(kind) { origin in
@@ -118,7 +121,7 @@ struct LiveEndToEndTests {
             defer { dir.cleanup() }
             let archive = dir.path("archive.mp4")
             let reel = try BackgroundProcess(ReelBinary.path(), ["live", "--source", "test"] + origin.liveArguments + [
-                "--stream-id", "e2e", "--duration", "20", "--archive", archive, "--quiet"], environment: ["XDG_STATE_HOME": dir.path("state")])
+                "--stream-id", "e2e", "--duration", "12", "--archive", archive, "--quiet"], environment: ["XDG_STATE_HOME": dir.path("state")])
             let log = ReaderLog()
             let reader = Task { await Self.read(origin: origin, streamID: "e2e", log: log, until: { !reel.isRunning }) }
             let result = await reel.wait(timeout: .seconds(90))
@@ -126,9 +129,10 @@ struct LiveEndToEndTests {
             #expect(!result.timedOut)
             #expect(result.status == 0, "reel live failed:\n\(result.stderr)")
             #expect(log.problems.isEmpty, "reader saw: \(log.problems)")
-            #expect(log.segmentsFetched >= 8, "the reader saw the stream grow (\(log.segmentsFetched) fetched in \(log.polls) polls)")
+            // init and six segments; the last one or two may be published as reel exits.
+            #expect(log.segmentsFetched >= 5, "the reader saw the stream grow (\(log.segmentsFetched) fetched in \(log.polls) polls)")
             let summed = try await Self.checkFinishedStream(origin: origin, streamID: "e2e")
-            #expect(summed > 19 && summed < 21)
+            #expect(summed > 11 && summed < 13)
 
             let probe = try Subprocess.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,width,height:format=duration",
                                                        "-of", "compact=p=0", archive])
@@ -140,20 +144,27 @@ struct LiveEndToEndTests {
         }
     }
 
-    @Test("origin down from 6 s to 16 s of a 30 s stream: nothing lost, the final playlist complete and contiguous",
-          arguments: OriginKind.allCases)
+    /// The outage lasts 10 s so that the publisher's backoff reaches its 8 s cap (waits 0.25,
+    /// 0.5, 1, 2, 4, then 8 s: the capped wait starts 7.75 s after the first failure) and the
+    /// catch-up comes about 6 s after the origin is back, well before the stream ends.
+    /// Against `reel serve` (whose restart keeps its data: the origin side of the seam Reel
+    /// owns); against nginx in the long tier only. The publisher sees the same refused
+    /// connections from either, and the default tier still runs it against nginx in process
+    /// (`HLSPublisherTests`: outage, backoff, catch-up) and runs nginx end to end above.
+    @Test("origin down from 4 s to 14 s of a 24 s stream: nothing lost, the final playlist complete and contiguous (nginx: long tier)",
+          arguments: TestTier.long ? OriginKind.allCases : [.reelServe])
     func outage(_ kind: OriginKind) async throws {
         try await withOrigin(kind) { origin in
             let dir = try TemporaryDirectory()
             defer { dir.cleanup() }
             let reel = try BackgroundProcess(ReelBinary.path(), ["live", "--source", "test"] + origin.liveArguments + [
-                "--stream-id", "outage", "--duration", "30", "--no-archive", "--quiet"], environment: ["XDG_STATE_HOME": dir.path("state")])
+                "--stream-id", "outage", "--duration", "24", "--no-archive", "--quiet"], environment: ["XDG_STATE_HOME": dir.path("state")])
             let up = Locked(true)
             let log = ReaderLog()
             let reader = Task {
                 await Self.read(origin: origin, streamID: "outage", log: log, until: { !reel.isRunning }, originUp: { up.withLock { $0 } })
             }
-            try await Task.sleep(for: .seconds(6))
+            try await Task.sleep(for: .seconds(4))
             up.withLock { $0 = false }
             await origin.stop()
             try await Task.sleep(for: .seconds(10))
@@ -165,7 +176,7 @@ struct LiveEndToEndTests {
             #expect(result.status == 0, "reel live failed:\n\(result.stderr)")
             #expect(log.problems.isEmpty, "reader saw: \(log.problems)")
             let summed = try await Self.checkFinishedStream(origin: origin, streamID: "outage")
-            #expect(summed > 29 && summed < 31, "the whole 30 s arrived: \(summed)")
+            #expect(summed > 23 && summed < 25, "the whole 24 s arrived: \(summed)")
         }
     }
 

@@ -6,8 +6,9 @@ import Testing
 /// The meter on exports made with ffmpeg: untouched (every face frame leaks), whole-frame and
 /// box mosaics (none leaks; coverage), and its failure paths.
 @Suite struct LeakMeterTests {
+    /// The 640×360 clip, made once per test process (`SharedClips`): the tests only read it.
     static func clip(_ dir: TemporaryDirectory, _ scenario: PrivacyClips.Scenario = .single) throws -> PrivacyClips.Clip {
-        try PrivacyClips.make(scenario, width: 640, height: 360, in: dir.path("clips"), photo: TestPhotos.astronautPath)
+        try SharedClips.clip(scenario, width: 640, height: 360)
     }
 
     @Test func anUnprocessedExportLeaksInEveryFaceFrame() throws {

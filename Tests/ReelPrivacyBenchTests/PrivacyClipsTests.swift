@@ -111,9 +111,8 @@ import Testing
     /// frame's pixels inside the face correlate with the photo mapped through the truth.
     @Test(arguments: [PrivacyClips.Scenario.single, .twoFaces, .edges, .roll, .fast, .crossing])
     func truthBoxesLandOnTheFace(_ scenario: PrivacyClips.Scenario) throws {
-        let dir = try TemporaryDirectory()
-        defer { dir.cleanup() }
-        let clip = try PrivacyClips.make(scenario, width: 640, height: 360, in: dir.path("clips"), photo: TestPhotos.astronautPath)
+        // Made once per test process (`SharedClips`), as `LeakMeterTests` reads the same clips.
+        let clip = try SharedClips.clip(scenario, width: 640, height: 360)
         #expect(try FFmpegTool.probe(clip.video).frames == scenario.frameCount)
         #expect(try ClipTruth.read(from: clip.truthPath) == clip.truth)
         let photoReader = try GrayVideoReader(path: TestPhotos.astronautPath, width: 512, height: 512)

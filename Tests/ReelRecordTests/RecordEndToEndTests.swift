@@ -3,8 +3,9 @@ import ReelCore
 import ReelTestSupport
 import Testing
 
-/// `reel record`, the real binary, in real time (issue 4's acceptance): the 24 s script with a
-/// pause from 8 s to 14 s in both modes, SIGUSR1 and SIGINT, and bad input. The test source is
+/// `reel record`, the real binary, in real time (issue 4's acceptance): a pause script in both
+/// modes (12 s paused from 4 s to 8 s; the issue's own 24 s script, paused from 8 s to 14 s, in
+/// the long tier), SIGUSR1 and SIGINT, and bad input. The test source is
 /// 1280x720@30 and draws each frame's number into the picture, so the output tells exactly
 /// which captured frames it holds.
 @Suite("reel record end to end", .serialized)
@@ -52,12 +53,25 @@ struct RecordEndToEndTests {
         return Run(result)
     }
 
-    /// The 24 s script: pause (stdin) at 8 s, resume at 14 s, the run ends by --duration 24.
-    func pauseFrom8To14(_ process: BackgroundProcess) async throws {
-        try await Task.sleep(for: .seconds(8))
-        process.send(line: "pause")
-        try await Task.sleep(for: .seconds(6))
-        process.send(line: "resume")
+    /// A pause script: pause (stdin) `pauseAt` s after the launch, resume `pauseLength` s later,
+    /// the run ends by `--duration`.
+    struct Script: Sendable {
+        var duration: Int, pauseAt: Int, pauseLength: Int
+        /// The default tier's: 12 s paused from 4 s to 8 s. The same rules as the issue's script
+        /// (frames before, during and after a pause of several timelapse intervals), in half the time.
+        static let short = Script(duration: 12, pauseAt: 4, pauseLength: 4)
+        /// Issue 4's acceptance script, 24 s paused from 8 s to 14 s (long tier: the same rules at
+        /// the issue's size).
+        static let issue = Script(duration: 24, pauseAt: 8, pauseLength: 6)
+        /// Seconds of capture that are recorded.
+        var activeSeconds: Int { duration - pauseLength }
+
+        func run(_ process: BackgroundProcess) async throws {
+            try await Task.sleep(for: .seconds(pauseAt))
+            process.send(line: "pause")
+            try await Task.sleep(for: .seconds(pauseLength))
+            process.send(line: "resume")
+        }
     }
 
     /// Files left anywhere below `folder`.
@@ -91,25 +105,38 @@ struct RecordEndToEndTests {
     /// No captured frame between the pause and the resume is in the video: frames up to the
     /// last one seen before the pause may be, frames after it up to the last one seen before
     /// the resume may not.
-    func checkNothingFromThePause(_ indices: [Int], _ run: Run) throws {
+    func checkNothingFromThePause(_ indices: [Int], _ run: Run, _ script: Script) throws {
         let paused = try #require(run.pausedAt, "\(run.stdout)"), resumed = try #require(run.resumedAt, "\(run.stdout)")
         let (p, r) = (Int((paused * 30).rounded()), Int((resumed * 30).rounded()))
-        #expect(abs(Double(r - p) / 30 - 6) < 0.5, "the pause lasted about 6 s of capture: frames \(p)…\(r)")
+        #expect(abs(Double(r - p) / 30 - Double(script.pauseLength)) < 0.5,
+                "the pause lasted about \(script.pauseLength) s of capture: frames \(p)…\(r)")
         let inside = indices.filter { $0 > p && $0 <= r }
         #expect(inside.isEmpty, "frames \(inside) were captured during the pause (\(p)…\(r))")
         #expect(indices.contains { $0 <= p } && indices.contains { $0 > r }, "frames from before and after the pause")
     }
 
-    @Test("timelapse, interval 1 s, 24 s paused from 8 s to 14 s: 17–20 frames at 10 fps, none from the pause, ≥ 1 s of capture apart")
+    @Test("timelapse, interval 1 s, 12 s paused from 4 s to 8 s: 7–10 frames at 10 fps, none from the pause, ≥ 1 s of capture apart")
     func timelapse() async throws {
+        try await timelapse(.short)
+    }
+
+    @Test("timelapse, issue 4's 24 s script paused from 8 s to 14 s: 17–20 frames (long tier: make test-long)",
+          .enabled(if: TestTier.long, Comment(rawValue: TestTier.reason)))
+    func timelapseIssueScript() async throws {
+        try await timelapse(.issue)
+    }
+
+    /// One frame a second of active capture, give or take the first and the pause's edges:
+    /// from one under to two over the active seconds (17–20 for the issue's 18 s).
+    func timelapse(_ script: Script) async throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
         let output = dir.path("out/timelapse.mp4")
-        let run = try await record(["--source", "test", "--mode", "timelapse", "--interval", "1", "--duration", "24",
-                                    "--output", output], in: dir, script: pauseFrom8To14)
+        let run = try await record(["--source", "test", "--mode", "timelapse", "--interval", "1", "--duration", String(script.duration),
+                                    "--output", output], in: dir, script: script.run)
         #expect(run.status == 0, "\(run.stderr)")
         let frames = try #require(run.frames, "\(run.stdout)")
-        #expect((17...20).contains(frames))
+        #expect((script.activeSeconds - 1...script.activeSeconds + 2).contains(frames), "\(frames) frames for \(script.activeSeconds) s of capture")
         let packets = try VideoInspection.packets(of: output)
         #expect(packets.count == frames)
         #expect(packets.map(\.pts) == (0..<frames).map { Double($0) / 10 }, "frame k at k/10 s")
@@ -117,19 +144,28 @@ struct RecordEndToEndTests {
         let indices = try VideoInspection.frameIndices(of: output, width: 1280, height: 720)
         #expect(indices.count == frames)
         for (a, b) in zip(indices, indices.dropFirst()) { #expect(b - a >= 30, "frames \(a) and \(b) are less than 1 s apart") }
-        try checkNothingFromThePause(indices, run)
+        try checkNothingFromThePause(indices, run, script)
         let active = try #require(run.activeSeconds)
-        #expect(abs(active - (24 - (run.resumedAt! - run.pausedAt!))) < 0.1, "active \(active) s")
+        #expect(abs(active - (Double(script.duration) - (run.resumedAt! - run.pausedAt!))) < 0.1, "active \(active) s")
         try checkFinished(output, in: dir)
     }
 
-    @Test("full mode, the same script: duration = active time ± 1 frame, strictly increasing timestamps, nothing from the pause")
+    @Test("full mode, the same 12 s script: duration = active time ± 1 frame, strictly increasing timestamps, nothing from the pause")
     func full() async throws {
+        try await full(.short)
+    }
+
+    @Test("full mode, issue 4's 24 s script (long tier: make test-long)", .enabled(if: TestTier.long, Comment(rawValue: TestTier.reason)))
+    func fullIssueScript() async throws {
+        try await full(.issue)
+    }
+
+    func full(_ script: Script) async throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
         let output = dir.path("out/full.mp4")
-        let run = try await record(["--source", "test", "--mode", "full", "--canvas", "1280x720", "--duration", "24",
-                                    "--output", output], in: dir, script: pauseFrom8To14)
+        let run = try await record(["--source", "test", "--mode", "full", "--canvas", "1280x720", "--duration", String(script.duration),
+                                    "--output", output], in: dir, script: script.run)
         #expect(run.status == 0, "\(run.stderr)")
         let active = try #require(run.activeSeconds, "\(run.stdout)")
         let duration = try VideoInspection.duration(of: output)
@@ -140,7 +176,7 @@ struct RecordEndToEndTests {
         #expect(indices.count == pts.count && indices.count == run.frames)
         let jumps = zip(indices, indices.dropFirst()).filter { $1 - $0 != 1 }
         #expect(jumps.count == 1, "every captured frame except the pause: \(jumps)")
-        try checkNothingFromThePause(indices, run)
+        try checkNothingFromThePause(indices, run, script)
         #expect(abs(Double(indices.count) / 30 - active) < 0.1)
         try checkFinished(output, in: dir)
     }
