@@ -12,7 +12,8 @@ public struct HTTPServerSettings: Sendable {
     public var accessLog: AccessLogDestination
     /// How connections get threads.
     public var threading: Threading
-    /// Simultaneous connections at most; more are refused at accept.
+    /// Simultaneous connections at most; more wait in the listen queue (libmicrohttpd stops
+    /// accepting at the limit) until one closes.
     public var maxConnections: Int
     /// Simultaneous connections one address may hold (trusted proxies excepted); 0 leaves
     /// addresses uncapped.

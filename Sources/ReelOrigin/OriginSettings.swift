@@ -18,7 +18,8 @@ public struct OriginSettings: Sendable {
     /// `nil`: such browsers are told to use another browser or player.
     public var hlsJS: URL?
 
-    /// Simultaneous connections at most; more are refused at accept.
+    /// Simultaneous connections at most; more wait in the listen queue (libmicrohttpd stops
+    /// accepting at the limit) until one closes.
     public var maxConnections: Int = 512
     /// Simultaneous connections one address may hold (``trustedProxies`` are not capped);
     /// 0 leaves addresses uncapped.
