@@ -42,13 +42,14 @@ stop_children() {
     local pid
     for pid in "$live_pid" "$serve_pid"; do
         [ -n "$pid" ] || continue
-        kill -INT "$pid" 2>/dev/null || true
+        # SIGTERM: children started with & by a script ignore SIGINT.
+        kill -TERM "$pid" 2>/dev/null || true
         wait "$pid" 2>/dev/null || true
     done
     live_pid=""
     serve_pid=""
 }
-trap 'st=$?; stop_children; (exit $st); bench_cleanup' EXIT
+trap 'st=$?; stop_children; set +e; (exit $st); bench_cleanup' EXIT
 
 # start_serve DIR: reel serve on a free loopback port with its own data folder and token.
 start_serve() {

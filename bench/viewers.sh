@@ -29,11 +29,12 @@ stop_children() {
     local pid
     for pid in "$viewers_pid" "$serve_pid"; do
         [ -n "$pid" ] || continue
-        kill -INT "$pid" 2>/dev/null || true
+        # SIGTERM: children started with & by a script ignore SIGINT.
+        kill -TERM "$pid" 2>/dev/null || true
         wait "$pid" 2>/dev/null || true
     done
 }
-trap 'st=$?; stop_children; (exit $st); bench_cleanup' EXIT
+trap 'st=$?; stop_children; set +e; (exit $st); bench_cleanup' EXIT
 
 # reel serve on a free loopback port, its own data folder and token, the access log in a file.
 data="$work/data"
