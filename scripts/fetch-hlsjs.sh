@@ -24,12 +24,8 @@ fail() { printf 'fetch-hlsjs: error: %s\n' "$*" >&2; exit 1; }
 cache_home="${XDG_CACHE_HOME:-}"
 case "$cache_home" in /*) ;; *) cache_home="$HOME/.cache" ;; esac
 dest="${REEL_HLSJS:-$cache_home/reel/hlsjs/hls-1.6.15.mjs}"
-dest_dir=$(dirname "$dest")
 
-sha_of() { sha256sum "$1" | awk '{ print $1 }'; }
-matches() {
-    [ -f "$1" ] && [ "$(stat -c %s "$1")" = "$expected_size" ] && [ "$(sha_of "$1")" = "$expected_sha256" ]
-}
+source "$(dirname "${BASH_SOURCE[0]}")/wheel-member.sh"
 
 if matches "$dest"; then
     exit 0
@@ -49,32 +45,5 @@ else
     pip=("$cache_venv/bin/pip")
 fi
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/reel-fetch-hlsjs.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-say "downloading $wheel_spec from PyPI for hls.js 1.6.15 (Apache-2.0)"
-if ! "${pip[@]}" download --quiet --no-deps --only-binary=:all: --disable-pip-version-check \
-        --dest "$work" "$wheel_spec" >"$work/pip.log" 2>&1; then
-    sed 's/^/  pip: /' "$work/pip.log" | tail -n 5 >&2
-    fail "could not download $wheel_spec from PyPI (offline, or PyPI unreachable?). Run 'make setup' again when online, or copy hls.js 1.6.15 as an ES module (SHA-256 $expected_sha256) to $dest"
-fi
-
-wheel=$(find "$work" -maxdepth 1 -name 'gradio-6.31.0-*.whl' | head -n 1)
-[ -n "$wheel" ] || fail "pip reported success but left no gradio wheel in $work"
-
-python3 - "$wheel" "$member" "$work/hls.mjs" <<'PY' || fail "could not extract $member from $(basename "$wheel")"
-import sys, zipfile
-wheel, member, out = sys.argv[1:4]
-with zipfile.ZipFile(wheel) as z, open(out, "wb") as f:
-    f.write(z.read(member))
-PY
-rm -f "$wheel"
-
-matches "$work/hls.mjs" || fail "the extracted hls.js does not match: size $(stat -c %s "$work/hls.mjs") (want $expected_size), SHA-256 $(sha_of "$work/hls.mjs") (want $expected_sha256)"
-
-mkdir -p "$dest_dir"
-tmp="$dest_dir/.hls-1.6.15.mjs.$$"
-cp "$work/hls.mjs" "$tmp"
-chmod 0644 "$tmp"
-mv -f "$tmp" "$dest"
-say "installed $dest"
+fetch_wheel_member "$wheel_spec" 'gradio-6.31.0-*.whl' "$member" "$dest" "for hls.js 1.6.15, Apache-2.0" \
+    "Run 'make setup' again when online, or copy hls.js 1.6.15 as an ES module (SHA-256 $expected_sha256) to $dest"

