@@ -27,13 +27,9 @@ import urllib.parse
 import zlib
 
 
-def percentile(values, p):
-    v = sorted(values)
-    if not v:
-        return float("nan")
-    k = (len(v) - 1) * p / 100
-    lo, hi = int(k), min(int(k) + 1, len(v) - 1)
-    return v[lo] + (v[hi] - v[lo]) * (k - lo)
+sys.dont_write_bytecode = True  # no bench/__pycache__ in the work tree
+sys.path.insert(0, __import__("os").path.dirname(__file__))
+from latency import percentile  # noqa: E402  (the same interpolation as the latency tables)
 
 
 class Stats:
