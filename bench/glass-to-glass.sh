@@ -39,13 +39,7 @@ hlsjs="${REEL_HLSJS:-$cache_home/reel/hlsjs/hls-1.6.15.mjs}"
 serve_pid=""
 live_pid=""
 stop_children() {
-    local pid
-    for pid in "$live_pid" "$serve_pid"; do
-        [ -n "$pid" ] || continue
-        # SIGTERM: children started with & by a script ignore SIGINT.
-        kill -TERM "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
-    done
+    stop_pids "$live_pid" "$serve_pid"
     live_pid=""
     serve_pid=""
 }
@@ -57,7 +51,7 @@ start_serve() {
     mkdir -p "$dir"
     head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$dir/token"
     chmod 600 "$dir/token"
-    port=$("$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+    port=$(free_port)
     "$reel" serve --host 127.0.0.1 --port "$port" --data "$dir/data" --token-file "$dir/token" --access-log none \
         > "$dir/serve.log" 2>&1 &
     serve_pid=$!

@@ -43,6 +43,22 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/reel-bench-$BENCH_NAME.XXXXXX")
 chmod 755 "$work"
 origin_prefix=""
 
+# free_port: a TCP port that is free on 127.0.0.1 now.
+free_port() {
+    "$py" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()'
+}
+
+# stop_pids PID...: SIGTERM to each (commands a script starts with & ignore SIGINT), then waits
+# for it; empty arguments are skipped.
+stop_pids() {
+    local pid
+    for pid in "$@"; do
+        [ -n "$pid" ] || continue
+        kill -TERM "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+}
+
 bench_cleanup() {
     local status=$?
     trap - EXIT INT TERM

@@ -104,7 +104,7 @@ if [ -n "${PORT:-}" ]; then
         fail "port $port on 127.0.0.1 is taken (another program listens there): stop it, pick another PORT, or leave PORT unset for a free one"
     fi
 else
-    port=$("$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+    port=$(free_port)
 fi
 "$reel" serve --host 127.0.0.1 --port "$port" --data "$data" --token-file "$token_file" --access-log "$log" \
     --max-connections "$max_connections" > "$work/serve.log" 2>&1 &

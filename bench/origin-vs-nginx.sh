@@ -28,7 +28,7 @@ data="$origin_prefix/www"
 token_file="$work/token"
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$token_file"
 chmod 600 "$token_file"
-serve_port=$("$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+serve_port=$(free_port)
 "$reel" serve --host 127.0.0.1 --port "$serve_port" --data "$data" --token-file "$token_file" --access-log /dev/null \
     --max-connections-per-address 0 \
     > "$work/serve.log" 2>&1 &

@@ -36,7 +36,7 @@ data="$work/data"
 token_file="$work/token"
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$token_file"
 chmod 600 "$token_file"
-port=$("$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+port=$(free_port)
 valgrind --tool=callgrind --callgrind-out-file="$work/callgrind.out" "$harness" "$port" "$data" "$token_file" /dev/null \
     > "$work/harness.log" 2>&1 &
 harness_pid=$!

@@ -35,9 +35,8 @@ start_origin "$work/origin"
 
 # moto on a free loopback port, logging what it stores; stopped with the bench.
 moto_pid=""
-stop_moto() { [ -z "$moto_pid" ] || { kill -TERM "$moto_pid" 2>/dev/null || true; wait "$moto_pid" 2>/dev/null || true; }; }
-trap 'st=$?; stop_moto; set +e; (exit $st); bench_cleanup' EXIT
-moto_port=$("$py" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+trap 'st=$?; stop_pids "$moto_pid"; set +e; (exit $st); bench_cleanup' EXIT
+moto_port=$(free_port)
 moto_log="$work/moto-access.log"
 REEL_MOTO_ACCESS_LOG="$moto_log" REEL_MOTO_LOG_STRIP=/reel-bench/live \
     "$venv/bin/python" "$root/scripts/moto-s3.py" "$moto_port" reel-bench > "$work/moto.json" 2> "$work/moto.err" &

@@ -54,7 +54,7 @@ address=$(awk '/open:/ { print $2 }' "$work/b.out")
 [ -n "$address" ] || fail "the studio did not start: $(cat "$work/b.log")"
 base=${address%%\?*} token=${address##*=}
 auth=(-H "Authorization: Bearer $token" -H "Origin: ${base%/}")
-driver_port=$("$py" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+driver_port=$(free_port)
 /usr/bin/chromedriver --port="$driver_port" >"$work/driver.log" 2>&1 &
 driver_pid=$!
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$driver_port/status" >/dev/null && break; sleep 0.1; done

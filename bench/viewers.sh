@@ -25,15 +25,7 @@ machine=$(machine_line)
 
 serve_pid=""
 viewers_pid=""
-stop_children() {
-    local pid
-    for pid in "$viewers_pid" "$serve_pid"; do
-        [ -n "$pid" ] || continue
-        # SIGTERM: children started with & by a script ignore SIGINT.
-        kill -TERM "$pid" 2>/dev/null || true
-        wait "$pid" 2>/dev/null || true
-    done
-}
+stop_children() { stop_pids "$viewers_pid" "$serve_pid"; }
 trap 'st=$?; stop_children; set +e; (exit $st); bench_cleanup' EXIT
 
 # reel serve on a free loopback port, its own data folder and token, the access log in a file.
@@ -42,7 +34,7 @@ log="$work/access.log"
 token_file="$work/token"
 head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$token_file"
 chmod 600 "$token_file"
-port=$("$py" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
+port=$(free_port)
 "$reel" serve --host 127.0.0.1 --port "$port" --data "$data" --token-file "$token_file" --access-log "$log" \
     --max-connections-per-address 0 \
     > "$work/serve.log" 2>&1 &
