@@ -31,10 +31,12 @@ struct OriginBlockingReloadTests {
 
     /// A GET started now in the background; its answer and when it came.
     static func getLater(_ url: String) -> Task<(CurlResponse, Duration), Error> {
-        Task.detached {
-            let started = ContinuousClock.now
-            let answer = try curl([url])
-            return (answer, ContinuousClock.now - started)
+        Task {
+            try await onItsOwnThread {
+                let started = ContinuousClock.now
+                let answer = try curl([url])
+                return (answer, ContinuousClock.now - started)
+            }
         }
     }
 

@@ -137,12 +137,8 @@ enum LoopbackHTTP {
     /// body. Runs on a thread of its own (the socket calls block); throws after `timeout` seconds.
     static func send(port: Int, _ method: String, _ path: String, body: Data?, timeout: TimeInterval) async throws
         -> (status: Int, body: Data) {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(with: Result {
-                    try exchange(port: port, method, path, body: body, deadline: Date().addingTimeInterval(timeout), timeout: timeout)
-                })
-            }.start()
+        try await onItsOwnThread {
+            try exchange(port: port, method, path, body: body, deadline: Date().addingTimeInterval(timeout), timeout: timeout)
         }
     }
 

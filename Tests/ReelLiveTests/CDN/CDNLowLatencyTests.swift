@@ -19,12 +19,6 @@ struct CDNLowLatencyTests {
                            preloadHint: .init(sequence: 1, index: parts)).renderedData()
     }
 
-    static func onItsOwnThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread { continuation.resume(with: Result { try body() }) }.start()
-        }
-    }
-
     @Test("held past the playlist timeout, answered with the part, one origin request for five players")
     func blockingRequestsThroughTheEdge() async throws {
         try await withReelServeOrigin { origin in
@@ -33,12 +27,11 @@ struct CDNLowLatencyTests {
                 #expect(try await origin.put("/streams/ll/part/000001.0.m4s", Data("part 0".utf8)).status == 201)
                 #expect(try await origin.put("/streams/ll/playlist.m3u8", Self.playlist(parts: 1)).status == 201)
                 let edge = cdn.baseURL.absoluteString + "streams/ll/"
-                // curl blocks its thread for the whole hold: each runs on a thread of its own, not
-                // on the concurrency pool the test's own sleep needs.
+                // curl blocks its thread for the whole hold: each runs on a thread of its own.
                 let reloads = (0..<5).map { _ in
-                    Task { try await Self.onItsOwnThread { try CDNEdgeTests.get(edge + "playlist.m3u8?_HLS_msn=1&_HLS_part=1") } }
+                    Task { try await onItsOwnThread { try CDNEdgeTests.get(edge + "playlist.m3u8?_HLS_msn=1&_HLS_part=1") } }
                 }
-                let hinted = Task { try await Self.onItsOwnThread { try CDNEdgeTests.get(edge + "part/000001.1.m4s") } }
+                let hinted = Task { try await onItsOwnThread { try CDNEdgeTests.get(edge + "part/000001.1.m4s") } }
                 // Longer than the edge's 2 s playlist read timeout: the old config answered 504 here.
                 try await Task.sleep(for: .seconds(3))
                 #expect(try await origin.put("/streams/ll/part/000001.1.m4s", Data("part 1".utf8)).status == 201)
