@@ -46,7 +46,7 @@ public struct DirectoryTarget: PublishTarget {
 
     /// Removes the folder `root/streams/{id}` with everything in it; a missing folder is no error.
     public func deleteStream(_ layout: StreamLayout) async throws {
-        let folder = root.appendingPathComponent(layout.directory).path
+        let folder = root.appendingPathComponent(layout.streamDirectory).path
         var info = stat()
         guard lstat(folder, &info) == 0 else { return }
         do {

@@ -88,7 +88,7 @@ public struct HTTPOriginTarget: RemotePublishTarget {
     /// segment is there any more; ``Error/streamNotDeleted(url:status:detail:)`` otherwise.
     public func deleteStream(_ layout: StreamLayout) async throws {
         var refusal: (status: Int, detail: String) = (0, "")
-        for path in [layout.directory, layout.directory + "/"] {
+        for path in [layout.streamDirectory, layout.streamDirectory + "/"] {
             let url = url(forPath: path)
             let (data, http) = try await exchange(request(url, method: "DELETE"), url: url, body: nil)
             switch http.statusCode {
@@ -98,7 +98,7 @@ public struct HTTPOriginTarget: RemotePublishTarget {
             }
             if try await !fileExists(path: layout.playlistPath), try await !fileExists(path: layout.initPath) { return }
         }
-        throw Error.streamNotDeleted(url: url(forPath: layout.directory + "/"), status: refusal.status, detail: refusal.detail)
+        throw Error.streamNotDeleted(url: url(forPath: layout.streamDirectory + "/"), status: refusal.status, detail: refusal.detail)
     }
 
     /// A request for `url` with the token, never from a cache.

@@ -114,4 +114,26 @@ import Testing
         #expect(StreamLayout.contentType(forPath: layout.segmentPath(sequence: 1)) == "video/iso.segment")
         #expect(StreamLayout.contentType(forPath: layout.initPath) == "video/mp4")
     }
+
+    @Test func aRungsLayoutIsOneFolderBelowTheStream() throws {
+        let stream = try StreamLayout(streamID: "desk")
+        let rung = try stream.rung("360p-800k")
+        #expect(rung.rung == "360p-800k" && stream.rung == nil)
+        #expect(rung.directory == "streams/desk/360p-800k" && rung.streamDirectory == "streams/desk")
+        #expect(rung.directoryComponents == ["streams", "desk", "360p-800k"] && stream.directoryComponents == ["streams", "desk"])
+        #expect(rung.initPath == "streams/desk/360p-800k/init.mp4")
+        #expect(rung.playlistPath == "streams/desk/360p-800k/playlist.m3u8")
+        #expect(rung.segmentPath(sequence: 3) == "streams/desk/360p-800k/seg/000003.m4s")
+        #expect(rung.partPath(sequence: 3, index: 1) == "streams/desk/360p-800k/part/000003.1.m4s")
+        #expect(rung.playlistURIFromStream == "360p-800k/playlist.m3u8" && stream.playlistURIFromStream == "playlist.m3u8")
+        #expect(rung.stream == stream && stream.stream == stream)
+        // A rung never names a stream's own folder, a file, or anything that needs escaping.
+        for bad in ["", "seg", "part", "-a", "High", "a.b", "..", "a/b", "a_b", "a b", String(repeating: "x", count: 33)] {
+            #expect(!StreamLayout.isValidRungName(bad))
+            #expect(throws: StreamLayout.Error.invalidRungName(bad)) { try StreamLayout(streamID: "desk", rung: bad) }
+        }
+        for good in ["low", "medium", "high", "720p-2500k", "a", String(repeating: "9", count: 32)] {
+            #expect(StreamLayout.isValidRungName(good))
+        }
+    }
 }

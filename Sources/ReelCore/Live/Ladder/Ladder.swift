@@ -75,6 +75,7 @@ public struct Ladder: Sendable, Hashable {
         for rung in rungs {
             let key = "\(rung.size)@\(rung.videoBitsPerSecond)"
             guard seen.insert(key).inserted else { throw .duplicate(rung.name) }
+            guard StreamLayout.isValidRungName(rung.name) else { throw .unreadable(rung.name) }
             let sides = [rung.size.width, rung.size.height]
             guard sides.allSatisfy({ $0 % 2 == 0 && (64...3840).contains($0) }),
                   (100_000...20_000_000).contains(rung.videoBitsPerSecond) else { throw .outOfRange(rung.name) }

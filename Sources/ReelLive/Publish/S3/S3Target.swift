@@ -96,7 +96,7 @@ public struct S3Target: RemotePublishTarget {
     /// Lists the keys under `PREFIX/streams/{id}/` (ListObjectsV2, page by page) and DELETEs each.
     public func deleteStream(_ layout: StreamLayout) async throws {
         let c = configuration
-        let prefix = c.location.key(forPath: layout.directory + "/")
+        let prefix = c.location.key(forPath: layout.streamDirectory + "/")
         var continuation: String?
         repeat {
             let query = S3ObjectList.query(prefix: prefix, continuationToken: continuation)
