@@ -125,18 +125,28 @@ public final class LiveSession: Sendable {
         return Prepared(source: source, publisher: publisher, preset: preset, liveSize: liveSize, hls: hls, archive: archive)
     }
 
-    /// The live encoder and segmenter, and the publisher started with its target duration.
+    /// The live encoders and segmenters (one per rung of a ladder), and the publisher started
+    /// with the target duration.
     private func makeLiveBranch(format: CaptureFormat, preset: QualityPreset, size: VideoDimensions,
                                 publisher: LivePublisher) throws(LiveStartError) -> HLSBranch {
-        let video = VideoEncoderSettings(codec: .h264, width: size.width, height: size.height,
-                                         framesPerSecond: Int(format.framesPerSecond.rounded()), bitRate: preset.videoBitsPerSecond,
-                                         preset: .veryfast, keyFramesOnDemand: true, zeroLatency: true)
-        let audio = format.audio == nil ? nil : AudioEncoderSettings(channels: min(format.audio?.channels ?? 0, 2), bitRate: preset.audioBitsPerSecond)
+        let fps = Int(format.framesPerSecond.rounded())
         let hls: HLSBranch
         do {
-            hls = try HLSBranch(video: video, audio: audio, segmentInterval: MediaTime(seconds: settings.segmentSeconds, timescale: 90_000),
+            let sinks = try publisher.makeSinks(framesPerSecond: format.framesPerSecond)
+            let rungs = settings.ladder?.oriented(settings.landscape ? .landscape : .portrait)
+                ?? [Ladder.Rung(name: preset.rawValue, size: size, videoBitsPerSecond: preset.videoBitsPerSecond,
+                                audioBitsPerSecond: preset.audioBitsPerSecond)]
+            let renditions = zip(rungs, sinks).map { rung, sink in
+                HLSBranch.Rendition(
+                    video: VideoEncoderSettings(codec: .h264, width: rung.size.width, height: rung.size.height, framesPerSecond: fps,
+                                                bitRate: rung.videoBitsPerSecond, preset: .veryfast, keyFramesOnDemand: true, zeroLatency: true),
+                    audio: format.audio == nil ? nil : AudioEncoderSettings(channels: min(format.audio?.channels ?? 0, 2),
+                                                                             bitRate: rung.audioBitsPerSecond),
+                    sink: sink)
+            }
+            hls = try HLSBranch(renditions: renditions, segmentInterval: MediaTime(seconds: settings.segmentSeconds, timescale: 90_000),
                                 frameDuration: format.frameDuration,
-                                partInterval: settings.partSeconds.map { MediaTime(seconds: $0, timescale: 90_000) }, sink: publisher,
+                                partInterval: settings.partSeconds.map { MediaTime(seconds: $0, timescale: 90_000) },
                                 clock: CaptureClockMap(capture: MonotonicClock.now(), date: Date()))
         } catch {
             throw LiveStartError(description: "cannot start the live encoder: \(ErrorSentence.reason(error))")
@@ -181,7 +191,7 @@ public final class LiveSession: Sendable {
         let fanOut = FanOut(branches: branches)
         fanOut.start()
         reporter.info("source: \(source.name)")
-        reporter.info("stream: \(settings.streamID) — \(prepared.preset) \(prepared.liveSize.width)x\(prepared.liveSize.height), "
+        reporter.info("stream: \(settings.streamID) — \(renditionsLine(prepared)), "
                       + "\(settings.segmentSeconds.formatted3.dropLast(2)) s segments"
                       + (prepared.hls.partTarget.map { ", LL-HLS parts of at most \($0.seconds.formatted3) s" } ?? ""))
         for line in prepared.publisher.playlistLocations { reporter.info("playlist: \(line)") }
@@ -291,6 +301,14 @@ public final class LiveSession: Sendable {
         if !settings.fast { archive.queueLoad = { queue.load } }
         branches.append(.init(id: .archive, queue: queue) { sample in try archive.handle(sample) })
         return (branches, liveQueue, queue)
+    }
+
+    /// `medium 720x1280`, or the ladder's rungs: `ladder high 720x1280 2500 kbps, low 480x854 900 kbps`.
+    private func renditionsLine(_ prepared: Prepared) -> String {
+        guard let ladder = settings.ladder else { return "\(prepared.preset) \(prepared.liveSize.width)x\(prepared.liveSize.height)" }
+        return "ladder " + ladder.oriented(settings.landscape ? .landscape : .portrait).map { rung in
+            "\(rung.name) \(rung.size.width)x\(rung.size.height) \(rung.videoBitsPerSecond / 1000) kbps"
+        }.joined(separator: ", ")
     }
 
     private func status(elapsed: Double, _ running: Running) -> LiveStatus {

@@ -14,8 +14,11 @@ public struct LiveSettings: Sendable {
     public var s3: S3Target.Configuration?
     /// The stream id (`[A-Za-z0-9_-]{1,128}`).
     public var streamID: String
-    /// Quality preset or auto (measure the uplink first).
+    /// Quality preset or auto (measure the uplink first); unused with a ``ladder``.
     public var quality: QualityPreset.Selection
+    /// ABR (`--ladder`): the renditions to encode and publish, each in its own folder below the
+    /// stream, with a multivariant playlist naming them; nil publishes one rendition at ``quality``.
+    public var ladder: Ladder?
     /// Landscape instead of the default portrait.
     public var landscape: Bool
     /// Segment length (and key-frame interval) in seconds.
@@ -99,6 +102,9 @@ public struct LiveSettings: Sendable {
         }
         if let duration, !(duration > 0) {
             throw Error(description: "--duration must be a positive number of seconds")
+        }
+        if ladder != nil, case .auto = quality {
+            throw Error(description: "--ladder encodes every rung it lists, so --quality auto has nothing to pick: give one or the other")
         }
         if case .auto = quality, origin == nil && s3 == nil {
             throw Error(description: "--quality auto measures the uplink to the origin: give --origin, or pick low, medium or high")

@@ -22,6 +22,8 @@ enum LiveCommand {
     static let streamID = Option.value("stream-id", placeholder: "ID", help: "Stream id, [A-Za-z0-9_-]{1,128} (default: date, time and a random suffix).")
     static let quality = Option.value("quality", short: "q", default: "medium", choices: QualityPreset.Selection.choices,
                                       help: "low 480x854 0.9 Mbps, medium 720x1280 1.5 Mbps, high 720x1280 2.5 Mbps, or auto (measure the uplink first).")
+    static let ladder = Option.value("ladder", placeholder: "RUNGS",
+                                     help: "ABR: encode every rung from the one capture, e.g. low,medium,high or 640x360@800k,1280x720@2.5M (at most 4); players switch between them. Instead of --quality.")
     static let landscape = Option.flag("landscape", help: "Landscape output (sizes swapped); portrait is the default.")
     static let segmentSeconds = Option.value("segment-seconds", as: Double.self, default: "2", help: "Segment length and key-frame interval.")
     static let archive = Option.value("archive", placeholder: "FILE.mp4",
@@ -58,11 +60,15 @@ enum LiveCommand {
             ID publishes them. With --low-latency each segment is also published in parts of about \
             a third of a second as they are encoded, and the playlist lists them (EXT-X-PART, \
             EXT-X-PRELOAD-HINT, EXT-X-SERVER-CONTROL with blocking reload): players with LL-HLS start \
-            about one second behind the capture; others play the same segments as usual. Ctrl-C \
+            about one second behind the capture; others play the same segments as usual. With \
+            --ladder the capture is encoded once per rung, with key frames and segment boundaries at \
+            the same times in every rung; each rung's files go to streams/{id}/{rung}/, and \
+            streams/{id}/playlist.m3u8 becomes the multivariant playlist naming them, with the bit \
+            rates measured from what was produced (published once every rung has a segment). Ctrl-C \
             (SIGINT) or SIGTERM stops cleanly: the last short segment and the ENDLIST playlist are \
             published, the archive closed.
             """,
-        options: [source, audio, origin, token, s3Endpoint, s3Region, s3Profile, s3Addressing, streamID, quality, landscape, segmentSeconds, archive, noArchive, archivePreset,
+        options: [source, audio, origin, token, s3Endpoint, s3Region, s3Profile, s3Addressing, streamID, quality, ladder, landscape, segmentSeconds, archive, noArchive, archivePreset,
                   duration, output, fast, replace, lowLatency, partSeconds, quiet],
         examples: [
             "reel live --source test --origin http://127.0.0.1:8080/ --duration 30",
@@ -71,6 +77,7 @@ enum LiveCommand {
             "reel live --source test --origin s3://reel/live --s3-endpoint http://127.0.0.1:9000 --s3-profile minio",
             "reel live --source file:talk.mp4 --output ./hls --no-archive --fast",
             "reel live --source test --origin http://127.0.0.1:8080/ --low-latency --no-archive",
+            "reel live --source test --origin http://127.0.0.1:8080/ --ladder low,medium,high --no-archive",
         ])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
@@ -93,7 +100,7 @@ enum LiveCommand {
             guard let url = LiveSettings.originURL(text) else { throw arguments.invalid(origin, expected: "an http:// or https:// URL, or s3://BUCKET/PREFIX") }
             originURL = url
         }
-        if let conflict = arguments.conflict(archive, noArchive) { throw conflict }
+        if let conflict = arguments.conflict(archive, noArchive) ?? arguments.conflict(quality, ladder) { throw conflict }
         let id = arguments.string(streamID) ?? LiveSettings.newStreamID()
         var settings = LiveSettings(
             source: sourceSpec, origin: originURL,
@@ -105,6 +112,13 @@ enum LiveCommand {
             fast: arguments.flag(fast))
         settings.s3 = bucket
         settings.replace = arguments.flag(replace)
+        if let text = arguments.string(ladder) {
+            do {
+                settings.ladder = try Ladder(parsing: text)
+            } catch {
+                throw arguments.invalid(ladder, expected: "\(error)")
+            }
+        }
         if let seconds = try arguments.value(partSeconds, as: Double.self) {
             settings.partSeconds = seconds
         } else if arguments.flag(lowLatency) {

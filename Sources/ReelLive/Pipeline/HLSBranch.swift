@@ -25,31 +25,64 @@ extension HLSSegmentSink {
 /// (LL-HLS) a ``PartCutPolicy`` marks the parts inside each segment, and each part goes to
 /// the sink as soon as the segmenter cuts it, before its segment.
 ///
+/// An ABR ladder is several renditions of the one capture: one timeline and one pair of cut
+/// policies decide every key frame and part start once, and each rendition's segmenter (its
+/// own scaler and encoders) gets the same pictures at the same times with the same marks, so
+/// segment and part boundaries are identical across the rungs, as players switching rungs need.
+///
 /// Runs on the fan-out's consumer thread only; nothing here is shared.
 /// `@unchecked Sendable`: its state is used only by the live branch's thread; the owner reads the counters after that thread ended.
 final class HLSBranch: @unchecked Sendable {
+    /// One output of the branch: what to encode and where its files go.
+    struct Rendition {
+        var video: VideoEncoderSettings
+        var audio: AudioEncoderSettings?
+        var sink: HLSSegmentSink
+    }
+
+    /// A rendition's segmenter and what it has handed over so far.
+    private final class Output {
+        let segmenter: FMP4Segmenter
+        let sink: HLSSegmentSink
+        var published = 0
+        var initSent = false
+
+        init(segmenter: FMP4Segmenter, sink: HLSSegmentSink) {
+            self.segmenter = segmenter
+            self.sink = sink
+        }
+    }
+
     private var timeline = SampleTimeline()
     private var policy: SegmentCutPolicy
     private var partPolicy: PartCutPolicy?
     /// Segments (by index) that follow a discontinuity.
     private var segmentsAfterGaps: Set<Int> = []
-    private let segmenter: FMP4Segmenter
-    private let sink: HLSSegmentSink
+    private let outputs: [Output]
     private let clock: CaptureClockMap
-    private var published = 0
-    private var initSent = false
     private(set) var framesEncoded = 0
     private(set) var framesRepeated = 0
     private(set) var framesRejected = 0
 
-    init(video: VideoEncoderSettings, audio: AudioEncoderSettings?, segmentInterval: MediaTime,
-         frameDuration: MediaTime, partInterval: MediaTime? = nil, sink: HLSSegmentSink, clock: CaptureClockMap) throws {
+    /// A branch encoding one rendition.
+    convenience init(video: VideoEncoderSettings, audio: AudioEncoderSettings?, segmentInterval: MediaTime,
+                     frameDuration: MediaTime, partInterval: MediaTime? = nil, sink: HLSSegmentSink, clock: CaptureClockMap) throws {
+        try self.init(renditions: [Rendition(video: video, audio: audio, sink: sink)], segmentInterval: segmentInterval,
+                      frameDuration: frameDuration, partInterval: partInterval, clock: clock)
+    }
+
+    /// A branch encoding every rendition (at least one) from the same cuts.
+    init(renditions: [Rendition], segmentInterval: MediaTime, frameDuration: MediaTime, partInterval: MediaTime? = nil,
+         clock: CaptureClockMap) throws {
+        precondition(!renditions.isEmpty, "an HLS branch encodes at least one rendition")
         policy = try SegmentCutPolicy(interval: segmentInterval, frameDuration: frameDuration)
         partPolicy = try partInterval.map { interval throws(PartCutPolicy.Error) in
             try PartCutPolicy(requestedInterval: interval, frameDuration: frameDuration)
         }
-        segmenter = try FMP4Segmenter(video: video, audio: audio, cutsParts: partInterval != nil)
-        self.sink = sink
+        outputs = try renditions.map { rendition in
+            Output(segmenter: try FMP4Segmenter(video: rendition.video, audio: rendition.audio, cutsParts: partInterval != nil),
+                   sink: rendition.sink)
+        }
         self.clock = clock
     }
 
@@ -81,69 +114,77 @@ final class HLSBranch: @unchecked Sendable {
             }
         case .audio(let block):
             if let pts = timeline.audio(block.captureTime) {
-                try segmenter.appendAudio(block, pts: pts)
+                for output in outputs { try output.segmenter.appendAudio(block, pts: pts) }
             }
         }
-        deliver()
+        for output in outputs { deliver(output) }
     }
 
-    /// Encodes `frame` (nil: the previous picture again) at `pts`, with the parts' fill and marks.
+    /// Encodes `frame` (nil: the previous picture again) at `pts` in every rendition, with the
+    /// parts' fill and marks.
     private func place(_ frame: VideoFrame?, pts: MediaTime, keyFrame: Bool) throws {
         guard partPolicy != nil else {
-            if let frame { try segmenter.appendVideo(frame, pts: pts, keyFrame: keyFrame) } else {
-                try segmenter.repeatLastVideo(pts: pts, keyFrame: keyFrame)
-            }
+            try encode(frame, pts: pts, keyFrame: keyFrame, startsPart: false)
             return
         }
         for action in partPolicy!.frame(pts: pts, keyFrame: keyFrame) {
             switch action {
             case .repeatPrevious(let fill):
-                try segmenter.repeatLastVideo(pts: fill, keyFrame: false, startsPart: true)
+                try encode(nil, pts: fill, keyFrame: false, startsPart: true)
                 framesRepeated += 1
             case let .place(pts, keyFrame, startsPart):
-                if let frame { try segmenter.appendVideo(frame, pts: pts, keyFrame: keyFrame, startsPart: startsPart) } else {
-                    try segmenter.repeatLastVideo(pts: pts, keyFrame: keyFrame, startsPart: startsPart)
-                }
+                try encode(frame, pts: pts, keyFrame: keyFrame, startsPart: startsPart)
             }
         }
     }
 
-    /// Flushes the encoders and publishes the last (short) segment.
-    func finish() throws {
-        try segmenter.finish()
-        deliver(final: policy.finish())
+    private func encode(_ frame: VideoFrame?, pts: MediaTime, keyFrame: Bool, startsPart: Bool) throws {
+        for output in outputs {
+            if let frame {
+                try output.segmenter.appendVideo(frame, pts: pts, keyFrame: keyFrame, startsPart: startsPart)
+            } else {
+                try output.segmenter.repeatLastVideo(pts: pts, keyFrame: keyFrame, startsPart: startsPart)
+            }
+        }
     }
 
-    private func deliver(final: SegmentCutPolicy.Segment? = nil) {
-        if !initSent, let bytes = segmenter.takeInitSegment() {
-            sink.publishInit(bytes)
-            initSent = true
+    /// Flushes the encoders and publishes the last (short) segment of every rendition.
+    func finish() throws {
+        for output in outputs { try output.segmenter.finish() }
+        let final = policy.finish()
+        for output in outputs { deliver(output, final: final) }
+    }
+
+    private func deliver(_ output: Output, final: SegmentCutPolicy.Segment? = nil) {
+        if !output.initSent, let bytes = output.segmenter.takeInitSegment() {
+            output.sink.publishInit(bytes)
+            output.initSent = true
         }
-        var parts = segmenter.takeParts()[...]
-        for segment in segmenter.takeSegments() {
+        var parts = output.segmenter.takeParts()[...]
+        for segment in output.segmenter.takeSegments() {
             // The policy closed segment k when it asked for the key frame of k + 1, before the
             // segmenter saw that key frame; the last one comes from `finish()`.
-            let index = published
+            let index = output.published
             let cut = index < policy.completedSegments.count ? policy.completedSegments[index] : final
             while let part = parts.first, part.segment <= index + 1 {
-                deliver(part, segmentEnd: cut?.end)
+                deliver(part, segmentEnd: cut?.end, to: output.sink)
                 parts = parts.dropFirst()
             }
-            published += 1
+            output.published += 1
             // The policy's cut is the truth for EXTINF; the segmenter's own times agree
             // except around a discontinuity, where the policy leaves the gap out.
             let duration = cut?.duration ?? segment.duration
             let start = cut?.start ?? segment.start
             let capture = start - (timeline.delta ?? .zero)
-            sink.publishSegment(sequence: published, duration: duration, date: clock.date(of: capture),
-                                followsDiscontinuity: cut?.followsDiscontinuity ?? false, bytes: segment.bytes)
+            output.sink.publishSegment(sequence: output.published, duration: duration, date: clock.date(of: capture),
+                                       followsDiscontinuity: cut?.followsDiscontinuity ?? false, bytes: segment.bytes)
         }
-        for part in parts { deliver(part, segmentEnd: nil) }
+        for part in parts { deliver(part, segmentEnd: nil, to: output.sink) }
     }
 
     /// Hands a part to the sink. A segment's last part ends where the policy ended the segment
     /// (before a discontinuity the segmenter would count the gap in).
-    private func deliver(_ part: FMP4Segmenter.Part, segmentEnd: MediaTime?) {
+    private func deliver(_ part: FMP4Segmenter.Part, segmentEnd: MediaTime?, to sink: HLSSegmentSink) {
         let end = part.endsSegment ? (segmentEnd ?? part.end) : part.end
         let capture = part.segmentStart - (timeline.delta ?? .zero)
         let listing = HLSPlaylist.Part(address: .init(sequence: part.segment, index: part.index), duration: end - part.start,

@@ -82,3 +82,103 @@ struct LadderTests {
         #expect(CodecString.codecs(ofInitSegment: Data()) == nil)
     }
 }
+
+/// When the multivariant playlist is due, and what it says.
+@Suite("Multivariant schedule")
+struct MultivariantScheduleTests {
+    static let two = MediaTime(value: 2, timescale: 1)
+
+    static func schedule() -> MultivariantSchedule {
+        MultivariantSchedule(rungs: [.init(uri: "high/playlist.m3u8", size: VideoDimensions(width: 720, height: 1280)),
+                                     .init(uri: "low/playlist.m3u8", size: VideoDimensions(width: 480, height: 854))],
+                             framesPerSecond: 30, segmentInterval: two)
+    }
+
+    @Test func nothingIsDueUntilEveryRungHasItsInitAndASegment() throws {
+        var schedule = Self.schedule()
+        schedule.initSegment(rung: 0, codecs: "avc1.64001f,mp4a.40.2")
+        schedule.segment(rung: 0, bytes: 625_000, duration: Self.two)
+        let due7 = schedule.due()
+        #expect(due7 == nil, "the low rung has nothing yet")
+        schedule.segment(rung: 1, bytes: 250_000, duration: Self.two)
+        let due8 = schedule.due()
+        #expect(due8 == nil, "the low rung has no init segment yet")
+        #expect(schedule.final == nil)
+        schedule.initSegment(rung: 1, codecs: "avc1.64001e,mp4a.40.2")
+        let due1 = schedule.due()
+        let first = try #require(due1)
+        #expect(first.rendered() == """
+            #EXTM3U
+            #EXT-X-VERSION:7
+            #EXT-X-INDEPENDENT-SEGMENTS
+            #EXT-X-STREAM-INF:BANDWIDTH=2500000,AVERAGE-BANDWIDTH=2500000,CODECS="avc1.64001f,mp4a.40.2",RESOLUTION=720x1280,FRAME-RATE=30.000
+            high/playlist.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=1000000,AVERAGE-BANDWIDTH=1000000,CODECS="avc1.64001e,mp4a.40.2",RESOLUTION=480x854,FRAME-RATE=30.000
+            low/playlist.m3u8
+
+            """)
+        #expect(schedule.published == first)
+        let due9 = schedule.due()
+        #expect(due9 == nil, "nothing changed")
+    }
+
+    @Test func aPeakMoreThanTenPercentUpOrAnAverageTenPercentOffMakesANewVersion() throws {
+        var schedule = Self.schedule()
+        for rung in 0..<2 {
+            schedule.initSegment(rung: rung, codecs: "avc1.64001f")
+            schedule.segment(rung: rung, bytes: 500_000, duration: Self.two)  // 2 Mbps
+        }
+        let due2 = schedule.due()
+        _ = try #require(due2)
+        // A segment at 2.2 Mbps: the peak is 10 % up, not more; the average 5 %.
+        schedule.segment(rung: 0, bytes: 550_000, duration: Self.two)
+        let due10 = schedule.due()
+        #expect(due10 == nil)
+        // 2.3 Mbps: 15 % over the published peak.
+        schedule.segment(rung: 0, bytes: 575_000, duration: Self.two)
+        let due3 = schedule.due()
+        let grown = try #require(due3)
+        #expect(grown.variants[0].peakBitsPerSecond == 2_300_000)
+        // Quieter segments pull the low rung's average down, never its peak: 1.8 Mbps makes the
+        // average 1.9 (5 % off), then 1.2 Mbps makes it 1.67 (17 % off).
+        schedule.segment(rung: 1, bytes: 450_000, duration: Self.two)
+        let due11 = schedule.due()
+        #expect(due11 == nil)
+        schedule.segment(rung: 1, bytes: 300_000, duration: Self.two)
+        let due4 = schedule.due()
+        let moved = try #require(due4)
+        #expect(moved.variants[1].averageBitsPerSecond == 1_666_667 && moved.variants[1].peakBitsPerSecond == 2_000_000)
+    }
+
+    @Test func aShortLastSegmentCountsInTheAverageButNotThePeak() throws {
+        var schedule = Self.schedule()
+        for rung in 0..<2 {
+            schedule.initSegment(rung: rung, codecs: "avc1.64001f")
+            schedule.segment(rung: rung, bytes: 500_000, duration: Self.two)
+        }
+        let due5 = schedule.due()
+        _ = try #require(due5)
+        // 0.2 s at 2.2 Mbps (a key frame and little else): a burst that is not the rung's peak.
+        // BANDWIDTH is never below AVERAGE-BANDWIDTH, which the short segment did raise.
+        schedule.segment(rung: 0, bytes: 55_000, duration: MediaTime(value: 1, timescale: 5))
+        let final = try #require(schedule.final)
+        let average = Int((555_000.0 * 8 / 2.2).rounded(.up))
+        #expect(final.variants[0].averageBitsPerSecond == average)
+        #expect(final.variants[0].peakBitsPerSecond == average, "not 2.2 Mbps")
+        // A segment of exactly half the interval still counts.
+        schedule.segment(rung: 1, bytes: 300_000, duration: MediaTime(value: 1, timescale: 1))
+        #expect(schedule.final?.variants[1].peakBitsPerSecond == 2_400_000)
+    }
+
+    @Test func unknownCodecsLeaveTheAttributeOut() throws {
+        var schedule = Self.schedule()
+        for rung in 0..<2 {
+            schedule.initSegment(rung: rung, codecs: rung == 0 ? nil : "avc1.64001e")
+            schedule.segment(rung: rung, bytes: 250_000, duration: Self.two)
+        }
+        let due6 = schedule.due()
+        let text = try #require(due6).rendered()
+        #expect(text.contains("#EXT-X-STREAM-INF:BANDWIDTH=1000000,AVERAGE-BANDWIDTH=1000000,RESOLUTION=720x1280,FRAME-RATE=30.000\nhigh/"))
+        #expect(text.contains("CODECS=\"avc1.64001e\",RESOLUTION=480x854"))
+    }
+}

@@ -23,7 +23,7 @@ public struct MultivariantPlaylist: Sendable, Hashable {
         public var peakBitsPerSecond: Int
         /// `AVERAGE-BANDWIDTH`: bits a second over all segments.
         public var averageBitsPerSecond: Int
-        /// `CODECS`, e.g. `avc1.64001f,mp4a.40.2` (``CodecString``).
+        /// `CODECS`, e.g. `avc1.64001f,mp4a.40.2` (``CodecString``); empty leaves the attribute out.
         public var codecs: String
         /// `RESOLUTION`.
         public var size: VideoDimensions
@@ -54,8 +54,9 @@ public struct MultivariantPlaylist: Sendable, Hashable {
     public func rendered() -> String {
         var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-INDEPENDENT-SEGMENTS"]
         for variant in variants {
+            let codecs = variant.codecs.isEmpty ? "" : "CODECS=\"\(variant.codecs)\","
             lines.append("#EXT-X-STREAM-INF:BANDWIDTH=\(variant.peakBitsPerSecond),AVERAGE-BANDWIDTH=\(variant.averageBitsPerSecond),"
-                + "CODECS=\"\(variant.codecs)\",RESOLUTION=\(variant.size),FRAME-RATE=\(variant.framesPerSecond.formatted3)")
+                + "\(codecs)RESOLUTION=\(variant.size),FRAME-RATE=\(variant.framesPerSecond.formatted3)")
             lines.append(variant.uri)
         }
         return lines.joined(separator: "\n") + "\n"
@@ -73,11 +74,12 @@ public struct BandwidthMeter: Sendable, Hashable {
     /// Nothing measured.
     public init() {}
 
-    /// A segment of `bytes` lasting `duration` (a segment of no duration is left out).
-    public mutating func add(bytes: Int, duration: MediaTime) {
+    /// A segment of `bytes` lasting `duration` (a segment of no duration is left out); one
+    /// that does not `countsTowardPeak` (a short last segment) counts only in the average.
+    public mutating func add(bytes: Int, duration: MediaTime, countsTowardPeak: Bool = true) {
         guard duration > .zero else { return }
         let rate = Int((Double(bytes * 8) / duration.seconds).rounded(.up))
-        peakBitsPerSecond = max(peakBitsPerSecond ?? 0, rate)
+        if countsTowardPeak { peakBitsPerSecond = max(peakBitsPerSecond ?? 0, rate) }
         bits += Double(bytes * 8)
         seconds += duration.seconds
     }

@@ -1,0 +1,104 @@
+/// When a ladder's multivariant playlist is (re)published, and what it says: players pick a
+/// rung by `BANDWIDTH`, so it must never list a rung before that rung can be played, and
+/// should follow what the encoders really produce.
+///
+/// - The first version is due once every rung has its init segment (for `CODECS`) and one
+///   segment (for the bit rates): the multivariant playlist never names a rung whose media
+///   playlist does not exist yet.
+/// - Another version is due when a rung's peak has grown more than ``tolerance`` above the
+///   value last published (an understated `BANDWIDTH` makes players pick a rung they cannot
+///   keep up with), or its average moved by more than that either way; smaller changes wait,
+///   so the file is not rewritten for every segment.
+/// - ``final`` is the exact version for the end of the stream.
+///
+/// A segment shorter than half the segment interval (the stream's last, cut short) counts
+/// toward the average but not the peak: its key frame alone would make it look like a burst.
+/// `BANDWIDTH` is never below `AVERAGE-BANDWIDTH`.
+public struct MultivariantSchedule: Sendable, Hashable {
+    /// A rung as the schedule knows it.
+    public struct Rung: Sendable, Hashable {
+        /// The rung's media playlist relative to the multivariant one (`high/playlist.m3u8`).
+        public var uri: String
+        /// Its picture size.
+        public var size: VideoDimensions
+        /// `CODECS` read from its init segment; nil until it came (or when it named no known codec).
+        public var codecs: String?
+        /// Whether its init segment came.
+        public var hasInit = false
+        /// Bit rates of the segments so far.
+        public var meter = BandwidthMeter()
+
+        /// A rung with nothing produced yet.
+        public init(uri: String, size: VideoDimensions) {
+            self.uri = uri
+            self.size = size
+        }
+    }
+
+    /// The relative change of a rung's bit rate that makes a new version due: 10 %.
+    public static let tolerance = 0.10
+
+    /// The rungs, in the order the playlist lists them (highest first).
+    public private(set) var rungs: [Rung]
+    /// The frame rate every rung has.
+    public let framesPerSecond: Double
+    /// The nominal segment length: shorter segments do not count toward a peak.
+    public let segmentInterval: MediaTime
+    /// What was last handed out by ``due()``; nil before the first version.
+    public private(set) var published: MultivariantPlaylist?
+
+    /// A schedule for `rungs` (highest first) at `framesPerSecond`, cut every `segmentInterval`.
+    public init(rungs: [Rung], framesPerSecond: Double, segmentInterval: MediaTime) {
+        self.rungs = rungs
+        self.framesPerSecond = framesPerSecond
+        self.segmentInterval = segmentInterval
+    }
+
+    /// Rung `index` produced its init segment, whose tracks read as `codecs` (``CodecString``).
+    public mutating func initSegment(rung index: Int, codecs: String?) {
+        rungs[index].hasInit = true
+        rungs[index].codecs = codecs
+    }
+
+    /// Rung `index` produced a media segment of `bytes` lasting `duration`.
+    public mutating func segment(rung index: Int, bytes: Int, duration: MediaTime) {
+        rungs[index].meter.add(bytes: bytes, duration: duration, countsTowardPeak: duration * 2 >= segmentInterval)
+    }
+
+    /// The version to publish now, if one is due (it is then the one ``published``).
+    public mutating func due() -> MultivariantPlaylist? {
+        guard let current = playlist() else { return nil }
+        if let published, !Self.differs(current, from: published) { return nil }
+        published = current
+        return current
+    }
+
+    /// The playlist from everything measured (nil until every rung has its init and a segment):
+    /// what to publish when the stream ends.
+    public var final: MultivariantPlaylist? { playlist() }
+
+    private func playlist() -> MultivariantPlaylist? {
+        var variants: [MultivariantPlaylist.Variant] = []
+        for rung in rungs {
+            guard rung.hasInit, let peak = rung.meter.peakBitsPerSecond ?? rung.meter.averageBitsPerSecond,
+                  let average = rung.meter.averageBitsPerSecond else { return nil }
+            variants.append(.init(uri: rung.uri, peakBitsPerSecond: max(peak, average), averageBitsPerSecond: average,
+                                  codecs: rung.codecs ?? "", size: rung.size, framesPerSecond: framesPerSecond))
+        }
+        return MultivariantPlaylist(variants: variants)
+    }
+
+    /// Whether `current` is worth a new version over `published`: a peak above it by more than
+    /// the tolerance, an average off by more than it, or anything else changed.
+    static func differs(_ current: MultivariantPlaylist, from published: MultivariantPlaylist) -> Bool {
+        guard current.variants.count == published.variants.count else { return true }
+        for (now, then) in zip(current.variants, published.variants) {
+            if now.uri != then.uri || now.codecs != then.codecs || now.size != then.size { return true }
+            if Double(now.peakBitsPerSecond) > Double(then.peakBitsPerSecond) * (1 + tolerance) { return true }
+            if abs(Double(now.averageBitsPerSecond - then.averageBitsPerSecond)) > Double(then.averageBitsPerSecond) * tolerance {
+                return true
+            }
+        }
+        return false
+    }
+}
