@@ -116,7 +116,7 @@ enum LiveCommand {
             do {
                 settings.ladder = try Ladder(parsing: text)
             } catch {
-                throw arguments.invalid(ladder, expected: "\(error)")
+                throw arguments.refused("--ladder \(text): \(error)")
             }
         }
         if let seconds = try arguments.value(partSeconds, as: Double.self) {

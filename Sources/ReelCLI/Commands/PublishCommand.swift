@@ -45,27 +45,48 @@ enum PublishCommand {
             return 1
         }
         let targets = try makeTargets(arguments)
+        var complete = true
+        // A ladder's rungs one after the other, then its multivariant playlist.
+        for part in spool.rungs.isEmpty ? [spool] : spool.rungs {
+            complete = await publish(part, to: targets.all, arguments) && complete
+        }
+        for line in await spool.publishMultivariant(to: targets.all) {
+            print(line)
+            complete = false
+        }
+        if !spool.rungs.isEmpty && spool.multivariantPlaylist == nil {
+            ErrorPrinter.warning(arguments.commandPath, "the run ended before every rung had a segment, so there is no multivariant "
+                                 + "playlist: players can play each rung's playlist (streams/\(id)/RUNG/playlist.m3u8)")
+        }
+        if let remote = targets.remote { print("playlist: \(remote.url(forPath: try StreamLayout(streamID: id).playlistPath).absoluteString)") }
+        guard complete else {
+            ErrorPrinter.failure(arguments.commandPath, "not every segment reached every target; the spool stays in \(folder.path): "
+                                 + "run reel publish \(id) again once the target is back")
+            return 1
+        }
+        return 0
+    }
+
+    /// Publishes one spool (a stream's, or a ladder rung's) and prints what happened; false
+    /// when not everything reached every target.
+    static func publish(_ spool: SpooledStream, to targets: [any PublishTarget], _ arguments: ParsedArguments) async -> Bool {
         let plan = spool.recovery()
-        print("publishing \(id) from \(folder.path): init and \(plan.segments.count == 1 ? "1 segment" : "\(plan.segments.count) segments"), then the playlist with ENDLIST")
+        let name = spool.rung.map { "rung \($0) of \(spool.streamID)" } ?? spool.streamID
+        print("publishing \(name) from \(spool.directory.path): init and \(plan.segments.count == 1 ? "1 segment" : "\(plan.segments.count) segments"), then the playlist with ENDLIST")
         if !plan.stranded.isEmpty {
             ErrorPrinter.warning(arguments.commandPath, "segment files \(plan.stranded.map(String.init).joined(separator: ", ")) follow a missing "
                                  + "segment, so no playlist can list them without a gap; they stay in the spool")
         }
         let report: HLSPublisher.Report
         do {
-            report = try await spool.publish(to: targets.all, plan: plan)
+            report = try await spool.publish(to: targets, plan: plan)
         } catch {
             ErrorPrinter.failure(arguments.commandPath, ErrorSentence.reason(error))
-            return 1
+            return false
         }
-        for line in report.targets.map(\.description) + report.problems { print(line) }
-        if let remote = targets.remote { print("playlist: \(remote.url(forPath: try StreamLayout(streamID: id).playlistPath).absoluteString)") }
-        guard report.isComplete else {
-            ErrorPrinter.failure(arguments.commandPath, "not every segment reached every target; the spool stays in \(folder.path): "
-                                 + "run reel publish \(id) again once the target is back")
-            return 1
-        }
-        return 0
+        let prefix = spool.rung.map { "\($0): " } ?? ""
+        for line in report.targets.map(\.description) + report.problems { print(prefix + line) }
+        return report.isComplete
     }
 
     /// The origin (HTTP or S3) and/or folder from the options, as reel live builds them.

@@ -6,22 +6,61 @@ import ReelCore
 /// ``HLSPublisher`` like a live run (init, segments, a playlist listing only uploaded contiguous
 /// segments), then the playlist with ENDLIST; the spool is removed only when every target
 /// acknowledged everything.
+///
+/// An ABR ladder's spool holds one such spool per rung (`{id}/{rung}/`) and the multivariant
+/// playlist (`{id}/playlist.m3u8`): each rung is published like a stream of its own, then the
+/// multivariant playlist.
 public struct SpooledStream: Sendable, Hashable {
-    /// The stream id (the spool folder's name).
+    /// The stream id (the spool folder's name, or its parent's for a rung).
     public let streamID: String
-    /// `…/reel/spool/{id}`.
+    /// The rung whose spool this is; nil for a stream's.
+    public let rung: String?
+    /// `…/reel/spool/{id}` (`…/{id}/{rung}` for a rung).
     public let directory: URL
-    /// Sequence numbers of the segment files in `seg/`, ascending.
+    /// Sequence numbers of the segment files in `seg/`, ascending (a ladder's: its first rung's).
     public let segmentFiles: [Int]
+    /// A ladder's rungs, by name (empty for one rendition).
+    public let rungs: [SpooledStream]
 
-    /// The spool in `directory`; nil when it holds no init segment and no segment file.
+    /// The spool in `directory`; nil when it holds no init segment and no segment file, and no
+    /// rung folder that does.
     public init?(directory: URL) {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("seg").path)) ?? []
-        segmentFiles = names.compactMap { HLSPlaylist.segmentSequence(uri: "seg/" + $0) }.filter { $0 > 0 }.sorted()
-        let hasInit = FileManager.default.fileExists(atPath: directory.appendingPathComponent(StreamLayout.initURI).path)
-        guard hasInit || !segmentFiles.isEmpty else { return nil }
+        if let own = Self.files(in: directory) {
+            segmentFiles = own
+            rungs = []
+        } else {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            rungs = names.sorted().filter(StreamLayout.isValidRungName).compactMap { name in
+                let folder = directory.appendingPathComponent(name)
+                return Self.files(in: folder).map { SpooledStream(rung: name, directory: folder, segmentFiles: $0) }
+            }
+            guard let most = rungs.max(by: { $0.segmentFiles.count < $1.segmentFiles.count }) else { return nil }
+            segmentFiles = most.segmentFiles
+        }
         self.directory = directory
         streamID = directory.lastPathComponent
+        rung = nil
+    }
+
+    private init(rung: String, directory: URL, segmentFiles: [Int]) {
+        streamID = directory.deletingLastPathComponent().lastPathComponent
+        self.rung = rung
+        self.directory = directory
+        self.segmentFiles = segmentFiles
+        rungs = []
+    }
+
+    /// The segment files of the spool in `folder`; nil when it has neither init nor segments.
+    private static func files(in folder: URL) -> [Int]? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("seg").path)) ?? []
+        let segments = names.compactMap { HLSPlaylist.segmentSequence(uri: "seg/" + $0) }.filter { $0 > 0 }.sorted()
+        let hasInit = FileManager.default.fileExists(atPath: folder.appendingPathComponent(StreamLayout.initURI).path)
+        return hasInit || !segments.isEmpty ? segments : nil
+    }
+
+    /// The layout this spool publishes to: the stream's, or the rung's.
+    public var layout: StreamLayout {
+        get throws { try StreamLayout(streamID: streamID, rung: rung) }
     }
 
     /// The spools under `root` that wait: not held by a running reel, with something in them, by id.
@@ -30,12 +69,42 @@ public struct SpooledStream: Sendable, Hashable {
         return names.sorted().compactMap { name in
             guard LiveSettings.isValidStreamID(name) else { return nil }
             let folder = root.appendingPathComponent(name)
-            return SpoolLock.isHeld(folder) ? nil : SpooledStream(directory: folder)
+            return SpooledStream(directory: folder).flatMap { $0.isInUse ? nil : $0 }
         }
     }
 
-    /// Whether a running reel (a live stream, another `reel publish`) holds this spool now.
-    public var isInUse: Bool { SpoolLock.isHeld(directory) }
+    /// Whether a running reel (a live stream, another `reel publish`) holds this spool, or one
+    /// of its rungs', now.
+    public var isInUse: Bool { SpoolLock.isHeld(directory) || rungs.contains(where: \.isInUse) }
+
+    /// A ladder's multivariant playlist as spooled; nil for one rendition, or when the run ended
+    /// before every rung had a segment (then there is none to publish).
+    public var multivariantPlaylist: Data? {
+        rungs.isEmpty ? nil : FileManager.default.contents(atPath: directory.appendingPathComponent(StreamLayout.playlistName).path)
+    }
+
+    /// After every rung was published: puts the multivariant playlist on every target, and
+    /// removes it and the stream's spool folder when all took it and nothing else is left.
+    /// Returns a line for each target that did not take it.
+    public func publishMultivariant(to targets: [any PublishTarget]) async -> [String] {
+        guard let text = multivariantPlaylist else { return [] }
+        let path = try! StreamLayout(streamID: streamID).playlistPath
+        var problems: [String] = []
+        for target in targets {
+            do {
+                try await target.put(path: path, body: text, contentType: StreamLayout.contentType(forPath: path))
+            } catch {
+                problems.append("\(target.name): the multivariant playlist was not published: \(ErrorSentence.reason(error))")
+            }
+        }
+        if problems.isEmpty {
+            try? FileManager.default.removeItem(at: directory.appendingPathComponent(StreamLayout.playlistName))
+            if (try? FileManager.default.contentsOfDirectory(atPath: directory.path))?.isEmpty == true {
+                try? FileManager.default.removeItem(at: directory)
+            }
+        }
+        return problems
+    }
 
     /// What to publish, from the spool's playlist and files.
     public func recovery(fallbackTargetDuration: Int = 2) -> SpoolRecovery {
@@ -52,7 +121,8 @@ public struct SpooledStream: Sendable, Hashable {
         guard let initBytes = FileManager.default.contents(atPath: directory.appendingPathComponent(StreamLayout.initURI).path) else {
             throw Error.noInitSegment(directory.path)
         }
-        let settings = HLSPublisher.Settings(layout: try StreamLayout(streamID: streamID), targetDuration: plan.targetDuration,
+        precondition(rungs.isEmpty, "a ladder's spool is published rung by rung")
+        let settings = HLSPublisher.Settings(layout: try layout, targetDuration: plan.targetDuration,
                                              spoolDirectory: directory,
                                              drainTimeout: drainTimeout ?? .seconds(60 + 5 * plan.segments.count))
         let publisher = try HLSPublisher(settings: settings, targets: targets)

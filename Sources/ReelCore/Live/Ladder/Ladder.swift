@@ -2,7 +2,7 @@
 /// 18), each a rung with its own size and bit rates, highest bit rate first.
 ///
 /// Written as a comma-separated list of presets (`low,medium,high`, see ``QualityPreset``) or
-/// custom rungs `WIDTHxHEIGHT@RATE` (portrait or landscape as written; RATE in bits a second
+/// custom rungs `WIDTHxHEIGHT@RATE` (turned to the stream's orientation like the presets; RATE in bits a second
 /// with an optional `k` or `M`: `640x360@800k`, `1280x720@2.5M`), mixed freely.
 ///
 /// Rules: 1 to ``maximumRungs`` rungs; no two with the same size and video bit rate; sizes
