@@ -152,7 +152,7 @@ let package = Package(
         // Helpers for tests only: subprocesses (ffprobe, ffmpeg, nginx), temporary folders.
         .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelCore", "CFFmpeg", "ReelTestSupport"]),
-        .testTarget(name: "ReelLiveTests", dependencies: ["ReelLive", "ReelMedia", "ReelRuntime", "ReelCore", "ReelTestSupport"]),
+        .testTarget(name: "ReelLiveTests", dependencies: ["ReelLive", "ReelMedia", "ReelRuntime", "ReelCore", "CFFmpeg", "ReelTestSupport"]),
         .testTarget(name: "ReelExportTests", dependencies: ["ReelExport", "ReelMedia", "ReelVision", "ReelStore", "ReelCore", "ReelTestSupport", "ReelPrivacyBench"]),
         .testTarget(name: "ReelRecordTests", dependencies: ["ReelRecord", "ReelStore", "ReelMedia", "ReelRuntime", "ReelCore", "CFFmpeg", "ReelTestSupport"]),
         .testTarget(name: "ReelStoreTests", dependencies: ["ReelStore", "ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),

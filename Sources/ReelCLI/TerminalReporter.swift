@@ -35,6 +35,11 @@ final class TerminalReporter: LiveReporter, Sendable {
         var lines: [String] = []
         lines.append("live: \(r.liveError.map { "FAILED — \($0)" } ?? "ok") — \(r.segmentsPublished) of \(r.segmentsProduced) segments published, \(r.droppedFrames) frames dropped")
         for target in r.targets { lines.append("  \(target)") }
+        if !r.ladderRateChanges.isEmpty {
+            lines.append("  the live encoders could not keep up with every rung in real time, so the top rungs were thinned on purpose "
+                         + "(\(r.ladderRepeatedPictures.joined(separator: ", ")))")
+            for change in r.ladderRateChanges { lines.append("    \(change)") }
+        }
         if let path = r.archivePath {
             let state = r.archiveError.map { "FAILED — \($0)" } ?? "ok"
             lines.append(String(format: "archive: %@ — %@, %.2f s, %d frames", state, path, r.archiveDuration, r.archiveFrames))

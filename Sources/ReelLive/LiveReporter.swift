@@ -33,6 +33,10 @@ public struct LiveReport: Sendable {
     public var liveError: String?
     /// Video frames the live branch dropped under overload.
     public var droppedFrames = 0
+    /// An ABR ladder's rungs thinned because the encoders could not keep up (``ReelCore/LadderLoadPolicy``):
+    /// one line per change, and the pictures each thinned rung repeated.
+    public var ladderRateChanges: [String] = []
+    public var ladderRepeatedPictures: [String] = []
     /// The archive file (nil: none), its media duration and frames, or its failure.
     public var archivePath: String?
     public var archiveDuration = 0.0

@@ -239,6 +239,7 @@ public final class LiveSession: Sendable {
     /// archive.
     private func finish(_ running: Running, _ report: inout LiveReport) async {
         let reports = running.fanOut.finish()
+        reportLadderLoad(running.prepared.hls, &report)
         if let branch = reports[.live] {
             report.droppedFrames = branch.stats.dropped
             if let failure = branch.failure { report.liveError = "live encoder failed: \(failure)" }
@@ -261,6 +262,20 @@ public final class LiveSession: Sendable {
         report.segmentsProduced = outcome.produced
         report.targets = outcome.targets
         if let error = outcome.error, report.liveError == nil { report.liveError = error }
+    }
+
+    /// What the ladder's load policy did, in the rungs' names and the stream's time.
+    private func reportLadderLoad(_ hls: HLSBranch, _ report: inout LiveReport) {
+        guard let load = hls.load, let ladder = settings.ladder, !load.events.isEmpty else { return }
+        let names = ladder.rungs.map(\.name), start = hls.startPTS ?? .zero
+        func every(_ factor: Int) -> String { factor == 1 ? "every frame" : factor == 2 ? "every 2nd frame" : "every \(factor)th frame" }
+        report.ladderRateChanges = load.events.map { event in
+            switch event {
+            case let .thinned(at, rung, factor): "from \(at - start): \(names[rung]) takes a new picture \(every(factor)), repeating the one before in between"
+            case let .restored(at, rung, factor): "from \(at - start): \(names[rung]) takes a new picture \(every(factor)) again"
+            }
+        }
+        report.ladderRepeatedPictures = zip(names, load.repeated).filter { $1 > 0 }.map { "\($0): \($1) pictures repeated" }
     }
 
     /// Closes the archive (or abandons it after a failure) and notes what it holds.
@@ -295,6 +310,7 @@ public final class LiveSession: Sendable {
                      width: format.width, height: format.height)
         }
         let liveQueue = bounds(seconds: BranchQueueBounds.liveSeconds).queue(name: LiveBranchID.live.rawValue, policy: policy)
+        if !settings.fast { hls.queueLoad = { liveQueue.load } }
         var branches: [FanOut<CaptureSample, LiveBranchID>.Branch] = [.init(id: .live, queue: liveQueue) { sample in try hls.handle(sample) }]
         guard let archive else { return (branches, liveQueue, nil) }
         let queue = bounds(seconds: BranchQueueBounds.archiveSeconds).queue(name: LiveBranchID.archive.rawValue, policy: policy)

@@ -60,6 +60,13 @@ final class HLSBranch: @unchecked Sendable {
     private var segmentsAfterGaps: Set<Int> = []
     private let outputs: [Output]
     private let clock: CaptureClockMap
+    /// A ladder's rungs thinned from the top when the live queue fills (nil for one rendition).
+    private(set) var load: LadderLoadPolicy?
+    /// The live queue's fill, which ``load`` reads for every captured frame; nil (with
+    /// `--fast`, where the queue never drops) leaves every rung at every picture.
+    var queueLoad: (@Sendable () -> (depth: Int, capacity: Int))?
+    /// Stream time of the first video frame, for the report's times.
+    private(set) var startPTS: MediaTime?
     private(set) var framesEncoded = 0
     private(set) var framesRepeated = 0
     private(set) var framesRejected = 0
@@ -83,6 +90,7 @@ final class HLSBranch: @unchecked Sendable {
             Output(segmenter: try FMP4Segmenter(video: rendition.video, audio: rendition.audio, cutsParts: partInterval != nil),
                    sink: rendition.sink)
         }
+        load = renditions.count > 1 ? LadderLoadPolicy(rungCount: renditions.count) : nil
         self.clock = clock
     }
 
@@ -96,10 +104,16 @@ final class HLSBranch: @unchecked Sendable {
         switch sample {
         case .video(let frame):
             let pts = timeline.video(frame.captureTime)
+            if startPTS == nil { startPTS = pts }
+            var fresh: [Bool]?
+            if let queueLoad, load != nil {
+                let now = queueLoad()
+                fresh = load!.frame(at: pts, depth: now.depth, capacity: now.capacity)
+            }
             for action in policy.frame(pts: pts) {
                 switch action {
                 case let .encode(pts, keyFrame, _):
-                    try place(frame, pts: pts, keyFrame: keyFrame)
+                    try place(frame, pts: pts, keyFrame: keyFrame, fresh: fresh)
                     framesEncoded += 1
                 case let .repeatPrevious(pts, _):
                     try place(nil, pts: pts, keyFrame: true)
@@ -121,10 +135,11 @@ final class HLSBranch: @unchecked Sendable {
     }
 
     /// Encodes `frame` (nil: the previous picture again) at `pts` in every rendition, with the
-    /// parts' fill and marks.
-    private func place(_ frame: VideoFrame?, pts: MediaTime, keyFrame: Bool) throws {
+    /// parts' fill and marks; a rendition whose `fresh` entry is false repeats its previous
+    /// picture instead (``LadderLoadPolicy``).
+    private func place(_ frame: VideoFrame?, pts: MediaTime, keyFrame: Bool, fresh: [Bool]? = nil) throws {
         guard partPolicy != nil else {
-            try encode(frame, pts: pts, keyFrame: keyFrame, startsPart: false)
+            try encode(frame, pts: pts, keyFrame: keyFrame, startsPart: false, fresh: fresh)
             return
         }
         for action in partPolicy!.frame(pts: pts, keyFrame: keyFrame) {
@@ -133,14 +148,14 @@ final class HLSBranch: @unchecked Sendable {
                 try encode(nil, pts: fill, keyFrame: false, startsPart: true)
                 framesRepeated += 1
             case let .place(pts, keyFrame, startsPart):
-                try encode(frame, pts: pts, keyFrame: keyFrame, startsPart: startsPart)
+                try encode(frame, pts: pts, keyFrame: keyFrame, startsPart: startsPart, fresh: fresh)
             }
         }
     }
 
-    private func encode(_ frame: VideoFrame?, pts: MediaTime, keyFrame: Bool, startsPart: Bool) throws {
-        for output in outputs {
-            if let frame {
+    private func encode(_ frame: VideoFrame?, pts: MediaTime, keyFrame: Bool, startsPart: Bool, fresh: [Bool]? = nil) throws {
+        for (index, output) in outputs.enumerated() {
+            if let frame, fresh?[index] ?? true {
                 try output.segmenter.appendVideo(frame, pts: pts, keyFrame: keyFrame, startsPart: startsPart)
             } else {
                 try output.segmenter.repeatLastVideo(pts: pts, keyFrame: keyFrame, startsPart: startsPart)

@@ -182,3 +182,68 @@ struct MultivariantScheduleTests {
         #expect(text.contains("CODECS=\"avc1.64001e\",RESOLUTION=480x854"))
     }
 }
+
+/// The ladder's load rule on virtual time: thinned from the top in steps while the live
+/// queue is full, the lowest rung never, restored one step at a time once it keeps up.
+@Suite("Ladder load policy")
+struct LadderLoadPolicyTests {
+    /// Frame `index` at 30 fps.
+    static func time(_ index: Int) -> MediaTime { MediaTime(value: Int64(index), timescale: 30) }
+
+    @Test func aQueueThatKeepsUpThinsNothing() {
+        var policy = LadderLoadPolicy(rungCount: 3)
+        for index in 0..<300 {
+            let fresh = policy.frame(at: Self.time(index), depth: 44, capacity: 60)  // 73 %: just under the high water
+            #expect(fresh == [true, true, true])
+        }
+        #expect(policy.events.isEmpty && policy.repeated == [0, 0, 0])
+    }
+
+    @Test func aFullQueueThinsFromTheTopOneStepEveryTwoSecondsButNeverTheLowestRung() {
+        var policy = LadderLoadPolicy(rungCount: 3)
+        var seen: [[Bool]] = []
+        for index in 0..<(12 * 30) { seen.append(policy.frame(at: Self.time(index), depth: 60, capacity: 60)) }
+        #expect(policy.events == [
+            .thinned(at: Self.time(0), rung: 0, factor: 2), .thinned(at: Self.time(60), rung: 0, factor: 4),
+            .thinned(at: Self.time(120), rung: 1, factor: 2), .thinned(at: Self.time(180), rung: 1, factor: 4),
+        ])
+        #expect(policy.isExhausted && policy.maximumSteps == 4)
+        #expect(seen[0..<4].map { $0[0] } == [true, false, true, false], "1 in 2 from the first frame")
+        #expect(seen[60..<64].map { $0[0] } == [true, false, false, false], "1 in 4 two seconds later")
+        #expect(seen.allSatisfy { $0[2] }, "the lowest rung keeps every picture")
+        #expect(seen[120..<124].map { $0[1] } == [true, false, true, false], "the second rung 1 in 2 from 4 s")
+        #expect(policy.repeated[2] == 0 && policy.repeated[0] > policy.repeated[1] && policy.repeated[1] > 0, "\(policy.repeated)")
+    }
+
+    @Test func tenSecondsOfAQuietQueueUndoOneStepAtATime() {
+        var policy = LadderLoadPolicy(rungCount: 2)
+        var index = 0
+        func run(seconds: Int, depth: Int) {
+            for _ in 0..<(seconds * 30) {
+                _ = policy.frame(at: Self.time(index), depth: depth, capacity: 60)
+                index += 1
+            }
+        }
+        run(seconds: 3, depth: 60)
+        #expect(policy.factors == [4, 1], "two steps: the top rung only, of two")
+        run(seconds: 9, depth: 10)
+        #expect(policy.factors == [4, 1], "9 s quiet: not yet")
+        run(seconds: 1, depth: 30)  // half full: neither full nor quiet, the quiet time starts again
+        run(seconds: 9, depth: 10)
+        #expect(policy.factors == [4, 1])
+        run(seconds: 2, depth: 10)
+        #expect(policy.factors == [2, 1], "10 s quiet undoes the last step")
+        run(seconds: 10, depth: 10)
+        #expect(policy.factors == [1, 1])
+        #expect(policy.events.map { if case .restored(_, let rung, let factor) = $0 { "\(rung)→\(factor)" } else { "thin" } }
+                == ["thin", "thin", "0→2", "0→1"])
+        run(seconds: 20, depth: 10)
+        #expect(policy.events.count == 4, "nothing more to undo")
+    }
+
+    @Test func oneRungIsNeverThinned() {
+        var policy = LadderLoadPolicy(rungCount: 1)
+        for index in 0..<120 { #expect(policy.frame(at: Self.time(index), depth: 60, capacity: 60) == [true]) }
+        #expect(policy.events.isEmpty && policy.maximumSteps == 0 && policy.isExhausted)
+    }
+}

@@ -1,7 +1,8 @@
+import CFFmpeg
 import ReelRuntime
 import Foundation
 import ReelCore
-import ReelMedia
+@testable import ReelMedia
 import ReelTestSupport
 import Synchronization
 import Testing
@@ -83,4 +84,74 @@ struct HLSBranchLadderTests {
         #expect(keyFrames[0].count == segments[0].count, "one key frame a segment: \(keyFrames[0])")
         #expect(keyFrames[1] == keyFrames[0] && keyFrames[2] == keyFrames[0], "\(keyFrames)")
     }
+
+    /// A flat grey picture at `level` (chroma neutral), captured at frame `index` of 30 fps.
+    static func flatFrame(level: UInt8, index: Int, width: Int, height: Int) throws -> VideoFrame {
+        let frame = try VideoFrame.allocate(width: width, height: height, format: AV_PIX_FMT_YUV420P)
+        let f = frame.pointee
+        for y in 0..<height { memset(f.data.0! + y * Int(f.linesize.0), Int32(level), width) }
+        for y in 0..<(height / 2) {
+            memset(f.data.1! + y * Int(f.linesize.1), 128, width / 2)
+            memset(f.data.2! + y * Int(f.linesize.2), 128, width / 2)
+        }
+        return VideoFrame(taking: frame, captureTime: MediaTime(value: Int64(index), timescale: 30))
+    }
+
+    /// The mean luma of every decoded frame of `file`, in order.
+    static func meanLuma(_ file: String, width: Int, height: Int) throws -> [Double] {
+        let raw = file + ".gray"
+        let decoded = try Subprocess.run("ffmpeg", ["-nostdin", "-v", "error", "-i", file, "-map", "0:v", "-f", "rawvideo", "-pix_fmt", "gray", raw])
+        #expect(decoded.status == 0, "\(decoded.stderr)")
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
+        let size = width * height
+        return stride(from: 0, to: bytes.count - size + 1, by: size).map { start in
+            Double(bytes[start..<(start + size)].reduce(0) { $0 + Int($1) }) / Double(size)
+        }
+    }
+
+    /// A live queue that stays full: the top rung takes a new picture every second frame, then
+    /// every fourth two seconds later, repeating the one before in between; the low rung keeps
+    /// every picture, and both keep every frame, key frame and segment.
+    @Test func aFullLiveQueueThinsTheTopRungWithRepeatedPictures() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let sinks = [RenditionSink(), RenditionSink()]
+        let renditions = zip([(320, 180), (160, 90)], sinks).map { size, sink in
+            HLSBranch.Rendition(video: VideoEncoderSettings(codec: .h264, width: size.0, height: size.1, framesPerSecond: 30, bitRate: 300_000,
+                                                            preset: .veryfast, keyFramesOnDemand: true, zeroLatency: true),
+                                audio: nil, sink: sink)
+        }
+        let branch = try HLSBranch(renditions: renditions, segmentInterval: MediaTime(value: 2, timescale: 1),
+                                   frameDuration: MediaTime(value: 1, timescale: 30),
+                                   clock: CaptureClockMap(capture: MonotonicClock.now(), date: Date()))
+        branch.queueLoad = { (depth: 60, capacity: 60) }
+        // Every frame a different flat grey, far from the one before: a repeated picture shows.
+        for index in 0..<150 {
+            try branch.handle(.video(try Self.flatFrame(level: UInt8(16 + (index * 53) % 200), index: index, width: 320, height: 180)))
+        }
+        try branch.finish()
+        let start = MediaTime(value: 10, timescale: 1)
+        #expect(branch.load?.events == [.thinned(at: start, rung: 0, factor: 2), .thinned(at: start + MediaTime(value: 2, timescale: 1), rung: 0, factor: 4)])
+
+        var means: [[Double]] = []
+        for (index, sink) in sinks.enumerated() {
+            var whole = try #require(sink.initBytes.withLock { $0 })
+            for segment in sink.segments.withLock({ $0 }) { whole += segment.bytes }
+            let file = dir.path("rung\(index).mp4")
+            try whole.write(to: URL(fileURLWithPath: file))
+            means.append(try Self.meanLuma(file, width: [320, 160][index], height: [180, 90][index]))
+        }
+        #expect(means[0].count == 150 && means[1].count == 150, "every frame is there: \(means.map(\.count))")
+        // The top rung's distinct pictures, as runs of frames of the same grey: 2 long for 2 s, then 4.
+        var runs: [Int] = []
+        for (index, mean) in means[0].enumerated() {
+            if index > 0 && abs(mean - means[0][index - 1]) < 4 { runs[runs.count - 1] += 1 } else { runs.append(1) }
+        }
+        let expectedRuns: [Int] = Array(repeating: 2, count: 30) + Array(repeating: 4, count: 22) + [2]
+        #expect(runs == expectedRuns, "\(runs)")
+        let lowChanges = zip(means[1], means[1].dropFirst()).filter { pair in abs(pair.0 - pair.1) >= 4 }.count
+        #expect(lowChanges == 149, "the low rung has a new picture every frame")
+        #expect(branch.load?.repeated == [30 + 88 * 3 / 4 + 1, 0])
+    }
 }
+
