@@ -271,4 +271,17 @@ struct OriginLadderBlockingReloadTests {
             #expect(took >= .milliseconds(300) && took < .seconds(3))
         }
     }
+
+    @Test func deletingTheLadderAnswersItsRungsHeldRequests() async throws {
+        try await withOrigin { origin in
+            #expect(try OriginLadderTests.put(origin, "/streams/live/high/playlist.m3u8", Self.playlist("high", segments: 3, parts: 0)) == 201)
+            let waiting = OriginBlockingReloadTests.getLater(origin.base + "/streams/live/high/playlist.m3u8?_HLS_msn=4")
+            try await eventually("the request held") { origin.server.http.heldRequests == 1 ? true : nil }
+            #expect(try curl(["-X", "DELETE", "-H", "Authorization: Bearer \(origin.token)", origin.base + "/streams/live"]).status == 204)
+            let (answer, took) = try await waiting.value
+            // Judged again at once: no playlist now, so nothing to wait for (not 503 after three target durations).
+            #expect(answer.status == 404 && took < .milliseconds(2500), "\(answer.status) after \(took)")
+            #expect(origin.server.http.heldRequests == 0)
+        }
+    }
 }
