@@ -173,6 +173,36 @@ struct OriginLadderTests {
         #expect(desk.renditions == ["low"] && desk.segmentCount == 2)
     }
 
+    @Test func aSymlinkedRungFolderIsNeverFollowed() throws {
+        let origin = try TestOrigin()
+        defer { origin.close() }
+        let fm = FileManager.default
+        let secret = Data("outside".utf8)
+        try fm.createDirectory(at: origin.outside.appendingPathComponent("seg"), withIntermediateDirectories: true)
+        for name in ["init.mp4", "playlist.m3u8", "seg/000001.m4s"] { try secret.write(to: origin.outside.appendingPathComponent(name)) }
+        let desk = origin.data.appendingPathComponent("streams/desk")
+        try fm.createDirectory(at: desk, withIntermediateDirectories: true)
+        try fm.createSymbolicLink(atPath: desk.appendingPathComponent("low").path, withDestinationPath: origin.outside.path)
+        for path in ["/streams/desk/low/init.mp4", "/streams/desk/low/playlist.m3u8", "/streams/desk/low/seg/000001.m4s"] {
+            let get = try curl([origin.base + path])
+            #expect(get.status == 404 && get.body != secret, "GET \(path) → \(get.status)")
+        }
+        #expect(try Self.put(origin, "/streams/desk/low/init.mp4", Data("evil".utf8)) == 409)
+        #expect(try Self.put(origin, "/streams/desk/low/seg/000002.m4s", Data("evil".utf8)) == 409)
+        #expect(try Listing.get(origin.base).streams.isEmpty, "a refused rung is no stream")
+        // Not listed after a restart either, nor cleaned through (a temp file's name outside stays);
+        // the DELETE removes the link, not what it points at.
+        let bait = origin.outside.appendingPathComponent(".init.mp4.1.tmp")
+        try secret.write(to: bait)
+        let restarted = try OriginServer(settings: OriginSettings(host: "127.0.0.1", port: 0, dataDirectory: origin.data, accessLog: .none))
+        #expect(restarted.store.streams().isEmpty && fm.fileExists(atPath: bait.path))
+        #expect(try curl(["-X", "DELETE", "-H", "Authorization: Bearer \(origin.token)", origin.base + "/streams/desk"]).status == 204)
+        for name in ["init.mp4", "playlist.m3u8", "seg/000001.m4s"] {
+            #expect(try Data(contentsOf: origin.outside.appendingPathComponent(name)) == secret, "\(name) outside is untouched")
+        }
+        #expect(try fm.contentsOfDirectory(atPath: origin.outside.appendingPathComponent("seg").path) == ["000001.m4s"])
+    }
+
     @Test func aRestartRebuildsTheLadderFromDisk() throws {
         let origin = try TestOrigin()
         defer { origin.close() }
