@@ -16,8 +16,9 @@ extension OriginServer {
         let cors = method == "GET" || method == "HEAD" || method == "OPTIONS" ? Self.corsHeaders : []
         guard let route = OriginRoute(path: request.path) else {
             return .respond(.text(404, "no such path. Reel's origin serves the viewer at / and /watch/{id}, /streams/{id}/init.mp4, "
-                + "/streams/{id}/playlist.m3u8, /streams/{id}/seg/NNNNNN.m4s, /api/streams and /health; "
-                + "ids are 1 to 128 of A-Z a-z 0-9 _ -.", headers: cors))
+                + "/streams/{id}/playlist.m3u8, /streams/{id}/seg/NNNNNN.m4s, /streams/{id}/part/NNNNNN.P.m4s, the same files "
+                + "of a ladder's rung under /streams/{id}/{rung}/, /api/streams and /health; "
+                + "ids are 1 to 128 of A-Z a-z 0-9 _ -; rungs 1 to 32 of a-z 0-9 - (not seg or part).", headers: cors))
         }
         switch route {
         case .index, .watch, .viewerAsset, .health, .streamList:
@@ -26,9 +27,11 @@ extension OriginServer {
         case .stream(let layout):
             guard method == "DELETE" else { return .respond(otherMethod(method, allowed: "DELETE")) }
             if let refusal = authorize(request) { return .respond(refusal) }
+            // Every rung's held requests too (judged again: the playlists they wait for are gone).
+            let held = [layout] + store.rungs(of: layout).compactMap { try? layout.rung($0) }
             defer {
-                cache.invalidate(streamID: layout.streamID, file: nil)
-                http.wake(layout.streamID)
+                cache.invalidate(layout, file: nil)
+                for folder in held { http.wake(Self.holdKey(folder)) }
             }
             do {
                 return .respond(try store.deleteStream(layout)
@@ -51,8 +54,12 @@ extension OriginServer {
     /// A stream file, or the wait LL-HLS asks for: a playlist requested with `_HLS_msn` (and
     /// `_HLS_part`) is held until the stored playlist holds that segment or part; the part a
     /// playlist hints at (`EXT-X-PRELOAD-HINT`) is held until it is stored. Each stored file of
-    /// the stream wakes its held requests, which are judged again; a wait ends after three
+    /// the folder wakes the requests held on it, which are judged again; a wait ends after three
     /// target durations (503 for a playlist, 404 for a part).
+    ///
+    /// A ladder's rungs are judged each by its own media playlist, and each rung folder is its
+    /// own hold key (``holdKey(_:)``): a file stored in `low/` wakes only the requests waiting
+    /// on `low/`.
     func serveOrHold(_ layout: StreamLayout, _ file: OriginFile, request: HTTPRequest) -> HTTPStart {
         let tally = store.playlistTally(layout)
         let maximumWait = BlockingReload.maximumWait(targetDuration: tally?.targetDuration ?? 2)
@@ -68,17 +75,21 @@ extension OriginServer {
                     return .respond(.text(503, "the segment or part asked for did not come within \(Int(maximumWait)) s",
                                           headers: Self.corsHeaders + [("Retry-After", "1")]))
                 }
-                return .hold(key: layout.streamID, until: http.now + maximumWait)
+                return .hold(key: Self.holdKey(layout), until: http.now + maximumWait)
             case .success(.answer):
                 break
             }
         }
         if case .part = file, !request.holdExpired, let hint = tally?.preloadHintURI,
            hint == (file.location.folders + [file.location.name]).joined(separator: "/"), !store.fileExists(layout, file) {
-            return .hold(key: layout.streamID, until: http.now + maximumWait)
+            return .hold(key: Self.holdKey(layout), until: http.now + maximumWait)
         }
         return .respond(serve(layout, file, request: request))
     }
+
+    /// What requests held for a file of `layout` wait under, and what a stored file of it wakes:
+    /// its folder (`streams/{id}`, or `streams/{id}/{rung}` for a rung of a ladder).
+    static func holdKey(_ layout: StreamLayout) -> String { layout.directory }
 
     func serve(_ layout: StreamLayout, _ file: OriginFile, request: HTTPRequest) -> HTTPResponse {
         let generation = cache.generation  // before opening: see AnswerCache
@@ -97,7 +108,7 @@ extension OriginServer {
         }
         let wantsGzip = file.isCompressible && rangeHeader == nil && opened.size <= Int64(settings.maxCompressedFileBytes)
             && ContentCoding.acceptsGzip(request.header("Accept-Encoding"))
-        let gzipKey = ResponseCache.Key(streamID: layout.streamID, file: file, gzip: true, delta: false)
+        let gzipKey = ResponseCache.Key(layout: layout, file: file, gzip: true, delta: false)
         // The gzip answer of this very version, made earlier (for any size it was worth keeping).
         if wantsGzip, !Self.notModified(request, tag: opened.tag.gzipVariant, version: opened.version),
            let ready = cache.lookup(gzipKey, version: opened.version) {
@@ -135,7 +146,7 @@ extension OriginServer {
     /// descriptor still open) when the playlist cannot skip or nothing is old enough.
     private func deltaAnswer(_ opened: OriginStore.OpenFile, layout: StreamLayout, request: HTTPRequest,
                              generation: UInt64) -> HTTPResponse? {
-        let key = ResponseCache.Key(streamID: layout.streamID, file: .playlist, gzip: false, delta: true)
+        let key = ResponseCache.Key(layout: layout, file: .playlist, gzip: false, delta: true)
         if let ready = cache.lookup(key, version: opened.version) {
             close(opened.fd)
             return HTTPResponse(status: ready.status, body: .prepared(ready))
@@ -185,7 +196,7 @@ extension OriginServer {
     /// descriptor when it answers. Nil when it cannot be kept (then the caller sends the file).
     private func keptIdentityAnswer(_ opened: OriginStore.OpenFile, layout: StreamLayout, file: OriginFile,
                                     headers: [(String, String)], generation: UInt64) -> PreparedResponse? {
-        let key = ResponseCache.Key(streamID: layout.streamID, file: file, gzip: false, delta: false)
+        let key = ResponseCache.Key(layout: layout, file: file, gzip: false, delta: false)
         if let ready = cache.lookup(key, version: opened.version) {
             close(opened.fd)
             return ready
@@ -332,7 +343,7 @@ extension OriginServer {
     /// again): the same token, cap and path rules as a PUT; 204, or 404 when it is not there.
     func deleteFile(_ layout: StreamLayout, _ file: OriginFile, request: HTTPRequest) -> HTTPResponse {
         if let refusal = authorize(request) { return refusal }
-        defer { cache.invalidate(streamID: layout.streamID, file: file) }
+        defer { cache.invalidate(layout, file: file) }
         do {
             return try store.deleteFile(layout, file)
                 ? HTTPResponse(status: 204) : .text(404, "\(OriginStore.displayPath(layout, file)) does not exist")
@@ -345,10 +356,10 @@ extension OriginServer {
         guard let upload = upload as? PendingFile else { return .text(500, "unexpected upload") }
         defer {
             // After the rename: no response of the replaced version is used, or kept, from now
-            // on; requests held for this stream are judged again.
+            // on; requests held for this stream (or this rung) are judged again.
             if case .streamFile(let layout, let file) = OriginRoute(path: request.path) {
-                cache.invalidate(streamID: layout.streamID, file: file)
-                http.wake(layout.streamID)
+                cache.invalidate(layout, file: file)
+                http.wake(Self.holdKey(layout))
             }
         }
         do {

@@ -7,8 +7,13 @@ import Synchronization
 /// The data folder, reached only through file descriptors: every path is walked from the
 /// folder's own descriptor one component at a time with `openat(O_NOFOLLOW | O_DIRECTORY)`,
 /// and files are opened with `O_NOFOLLOW`, so a symlink planted anywhere below the data
-/// folder (a stream folder, `seg`, a file) is never followed. Names come only from
-/// ``OriginRoute`` (an allow-list grammar), never from the raw URL.
+/// folder (a stream folder, a rung folder, `seg`, a file) is never followed. Names come only
+/// from ``OriginRoute`` (an allow-list grammar), never from the raw URL.
+///
+/// A rung of an ABR ladder keeps its files in `streams/{id}/{rung}/` (``StreamLayout``), but
+/// everything that guards a stream stays per stream: one lock, one folder identity, one
+/// DELETE for `streams/{id}` and every rung in it. What blocking reload decides on is per
+/// media playlist (each rung's, by its layout).
 ///
 /// Writes go through ``DurableFile`` (a temp file in the destination folder, fsynced, renamed
 /// over the destination, the folder fsynced): readers see the old complete file or the new one.
@@ -21,13 +26,14 @@ public final class OriginStore: Sendable {
     /// Whether reads still try `openat2` (cleared once it proved unavailable).
     let beneathAvailable = Atomic<Bool>(true)
     /// One lock per stream (striped by id): a stream's DELETE, and each upload's start and
-    /// commit, hold it, so no file is created in or renamed into a stream being deleted.
+    /// commit (whatever the rung), hold it, so no file is created in or renamed into a stream
+    /// being deleted.
     private let streamLocks = (0..<64).map { _ in Locked(()) }
-    /// Every stream's summary for `/api/streams`: read from the folder at start, then kept
-    /// current by each commit and delete (under the stream's lock), so a listing reads no file.
-    private let summaries = Locked<[String: StreamSummary]>([:])
-    /// Each stream's playlist as last stored, tallied (what blocking reload decides on).
-    private let tallies = Locked<[String: PlaylistTally]>([:])
+    /// What is known of every stream's playlists (its own and each rung's), by stream id: read
+    /// from the folder at start, then kept current by each commit and delete (under the
+    /// stream's lock), so neither a listing (`/api/streams`) nor blocking reload (each media
+    /// playlist's tally) reads a file.
+    private let records = Locked<[String: StreamRecord]>([:])
 
     /// Opens (and creates, mode 0700, when missing) the data folder.
     public init(directory: URL) throws(Error) {
@@ -43,14 +49,14 @@ public final class OriginStore: Sendable {
         root = fd
         if mkdirat(root, "streams", 0o755) == 0 { fsync(root) }
         removeLeftovers()
-        let found = scanSummaries()
-        summaries.withLock { $0 = found.mapValues(\.summary) }
-        tallies.withLock { $0 = found.compactMapValues(\.tally) }
+        let found = scanRecords()
+        records.withLock { $0 = found }
     }
 
     /// Removes what a crash can leave behind: temp files of unfinished uploads
-    /// (`streams/{id}/.NAME.PID.RANDOM.tmp`, also in `seg/`) and stream folders a DELETE had
-    /// renamed away but not yet removed (`streams/.deleted-*`).
+    /// (`streams/{id}/.NAME.PID.RANDOM.tmp`, also in `seg/` and `part/`, and the same in every
+    /// rung folder) and stream folders a DELETE had renamed away but not yet removed
+    /// (`streams/.deleted-*`).
     func removeLeftovers() {
         guard let streams = try? openFolder(["streams"], create: false) else { return }
         defer { close(streams) }
@@ -59,15 +65,27 @@ public final class OriginStore: Sendable {
                 removeTree(parent: streams, name: name)
                 continue
             }
-            guard let layout = try? StreamLayout(streamID: name) else { continue }
-            for folders in [[String](), ["seg"]] {
-                guard let folder = try? openFolder(["streams", layout.streamID] + folders, create: false) else { continue }
-                for entry in Self.entries(of: folder) where entry.hasPrefix(".") && entry.hasSuffix(".tmp") {
-                    unlinkat(folder, entry, 0)
+            guard let stream = try? StreamLayout(streamID: name) else { continue }
+            // Any folder with a rung's name: an upload may have died before the rung's first file.
+            let rungs = rungFolderNames(stream).compactMap { try? stream.rung($0) }
+            for layout in [stream] + rungs {
+                for folders in [[String](), ["seg"], ["part"]] {
+                    guard let folder = try? openFolder(layout.directoryComponents + folders, create: false) else { continue }
+                    for entry in Self.entries(of: folder) where entry.hasPrefix(".") && entry.hasSuffix(".tmp") {
+                        unlinkat(folder, entry, 0)
+                    }
+                    close(folder)
                 }
-                close(folder)
             }
         }
+    }
+
+    /// The names in the stream's folder that can be rung folders (``StreamLayout/isValidRungName(_:)``);
+    /// whether each is a folder is up to whoever opens it.
+    private func rungFolderNames(_ stream: StreamLayout) -> [String] {
+        guard let folder = try? openFolder(stream.directoryComponents, create: false) else { return [] }
+        defer { close(folder) }
+        return Self.entries(of: folder).filter(StreamLayout.isValidRungName)
     }
 
     deinit { close(root) }
@@ -93,7 +111,7 @@ public final class OriginStore: Sendable {
     /// something other than a regular file stands in its way).
     ///
     /// One `openat2(RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS)` from the data folder's descriptor
-    /// resolves `streams/{id}/[seg/]NAME` without following a symlink anywhere on the way;
+    /// resolves `streams/{id}/[{rung}/][seg/]NAME` without following a symlink anywhere on the way;
     /// where the kernel lacks `openat2` (before Linux 5.6, or a seccomp filter refuses it)
     /// the same walk is done one `openat(O_NOFOLLOW)` per component.
     public func openFile(_ layout: StreamLayout, _ file: OriginFile) -> OpenFile? {
@@ -102,7 +120,7 @@ public final class OriginStore: Sendable {
         var fd: Int32 = -1
         var fallBack = !beneathAvailable.load(ordering: .relaxed)
         if !fallBack {
-            var path = "streams/" + layout.streamID + "/"
+            var path = layout.directory + "/"
             for folder in location.folders { path += folder + "/" }
             path += location.name
             fd = reel_open_beneath(root, path, flags)
@@ -110,7 +128,7 @@ public final class OriginStore: Sendable {
             if fd < 0 && (errno == ENOSYS || errno == EPERM) { fallBack = true }
         }
         if fallBack {
-            guard let folder = try? openFolder(["streams", layout.streamID] + location.folders, create: false) else { return nil }
+            guard let folder = try? openFolder(layout.directoryComponents + location.folders, create: false) else { return nil }
             fd = openat(folder, location.name, flags)
             close(folder)
             if fd >= 0 { beneathAvailable.store(false, ordering: .relaxed) }
@@ -139,17 +157,18 @@ public final class OriginStore: Sendable {
                            changeNanoseconds: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec))
     }
 
-    /// Starts writing a new version of a stream file: creates the folders, starts a
-    /// ``DurableFile`` in the destination's folder (reached without following a symlink), and
-    /// remembers which stream folder it is in, so that ``commit(_:)`` can tell whether the
-    /// stream was deleted meanwhile.
+    /// Starts writing a new version of a stream file: creates the folders (a rung's too), starts
+    /// a ``DurableFile`` in the destination's folder (reached without following a symlink), and
+    /// remembers which stream folder (`streams/{id}`, whatever the rung) it is in, so that
+    /// ``commit(_:)`` can tell whether the stream was deleted meanwhile.
     public func beginWrite(_ layout: StreamLayout, _ file: OriginFile) throws(Error) -> PendingFile {
         let displayPath = Self.displayPath(layout, file)
         return try withStreamLock(layout.streamID) { () throws(Error) -> PendingFile in
             let streamFolder = try openFolder(["streams", layout.streamID], create: true)
             defer { close(streamFolder) }
             let identity = Self.identity(of: streamFolder)
-            let folder = try openFolder(file.location.folders, create: true, from: streamFolder)
+            let below = (layout.rung.map { [$0] } ?? []) + file.location.folders
+            let folder = try openFolder(below, create: true, from: streamFolder)
             defer { close(folder) }
             do throws(DurableFile.Error) {
                 let durable = try DurableFile(in: folder, name: file.location.name, displayPath: displayPath, ifExists: .replace)
@@ -175,14 +194,15 @@ public final class OriginStore: Sendable {
             } catch {
                 throw Self.fileError(error.code, upload.displayPath)
             }
-            let id = upload.layout.streamID
+            let layout = upload.layout
             if let tally = upload.tally {
-                let done = tally.finished()
-                summaries.withLock { $0[id] = StreamSummary(layout: upload.layout, updatedAt: Date(), tally: done) }
-                tallies.withLock { $0[id] = done }
+                let entry = StreamRecord.Entry(updatedAt: Date(), tally: tally.finished())
+                records.withLock { $0[layout.streamID, default: StreamRecord()][layout.rung] = entry }
             } else if upload.file == .initSegment {
-                summaries.withLock { list in
-                    if list[id] == nil { list[id] = StreamSummary(layout: upload.layout, updatedAt: Date(), tally: PlaylistTally()) }
+                records.withLock { all in
+                    if all[layout.streamID]?[layout.rung] == nil {
+                        all[layout.streamID, default: StreamRecord()][layout.rung] = StreamRecord.Entry(updatedAt: Date(), tally: nil)
+                    }
                 }
             }
             return replaced
@@ -224,7 +244,7 @@ public final class OriginStore: Sendable {
         let location = file.location
         let folder: Int32
         do {
-            folder = try openFolder(["streams", layout.streamID] + location.folders, create: false)
+            folder = try openFolder(layout.directoryComponents + location.folders, create: false)
         } catch .notFound {
             return false
         }
@@ -236,22 +256,25 @@ public final class OriginStore: Sendable {
         fsync(folder)
         if file == .playlist || file == .initSegment {
             try withStreamLock(layout.streamID) { () throws(Error) -> Void in
-                let found = summary(of: layout)
-                summaries.withLock { $0[layout.streamID] = found?.summary }
-                tallies.withLock { $0[layout.streamID] = found?.tally }
+                let found = entry(of: layout)
+                records.withLock { all in
+                    var record = all[layout.streamID] ?? StreamRecord()
+                    record[layout.rung] = found
+                    all[layout.streamID] = record.isEmpty ? nil : record
+                }
             }
         }
         return true
     }
 
-    /// `streams/{id}/[seg/]NAME`, for messages.
+    /// `streams/{id}/[{rung}/][seg/]NAME`, for messages.
     static func displayPath(_ layout: StreamLayout, _ file: OriginFile) -> String {
         "\(layout.directory)/\((file.location.folders + [file.location.name]).joined(separator: "/"))"
     }
 
-    /// Removes a stream: its folder is first renamed out of the layout (one atomic step that
-    /// readers observe), then deleted without following any symlink inside. `false` when
-    /// there was no such stream.
+    /// Removes a stream, every rung of a ladder with it: its folder is first renamed out of the
+    /// layout (one atomic step that readers observe), then deleted without following any
+    /// symlink inside. `false` when there was no such stream.
     public func deleteStream(_ layout: StreamLayout) throws(Error) -> Bool {
         let streams: Int32
         do {
@@ -277,38 +300,52 @@ public final class OriginStore: Sendable {
                 if errno == ENOENT { throw .notFound }
                 throw Self.fileError(errno, layout.directory)
             }
-            _ = summaries.withLock { $0.removeValue(forKey: layout.streamID) }
-            _ = tallies.withLock { $0.removeValue(forKey: layout.streamID) }
+            _ = records.withLock { $0.removeValue(forKey: layout.streamID) }
         }
         fsync(streams)
         removeTree(parent: streams, name: trash)
     }
 
-    /// The tally of the stream's playlist as last stored (nil before one was).
+    /// The tally of the layout's playlist (the stream's own, or a rung's) as last stored (nil
+    /// before one was).
     public func playlistTally(_ layout: StreamLayout) -> PlaylistTally? {
-        tallies.withLock { $0[layout.streamID] }
+        records.withLock { $0[layout.streamID]?[layout.rung]?.tally }
     }
 
-    /// Every stream with a playlist or an init segment, unsorted (from memory).
+    /// The rungs of the stream known now (files stored in them), in name order.
+    public func rungs(of layout: StreamLayout) -> [String] {
+        records.withLock { $0[layout.streamID]?.rungs.keys.sorted() ?? [] }
+    }
+
+    /// Every stream with a playlist or an init segment (its own or a rung's), unsorted (from memory).
     public func streams() -> [StreamSummary] {
-        summaries.withLock { Array($0.values) }
+        records.withLock { all in
+            all.compactMap { stream in (try? StreamLayout(streamID: stream.key)).flatMap(stream.value.summary(layout:)) }
+        }
     }
 
-    /// Reads every stream's summary from the folder (at start).
-    private func scanSummaries() -> [String: (summary: StreamSummary, tally: PlaylistTally?)] {
+    /// Reads what is stored of every stream from the folder (at start): its own playlist or init
+    /// segment, and each rung folder's (a folder with a rung's name holding either).
+    private func scanRecords() -> [String: StreamRecord] {
         guard let streams = try? openFolder(["streams"], create: false) else { return [:] }
         defer { close(streams) }
-        var result: [String: (summary: StreamSummary, tally: PlaylistTally?)] = [:]
+        var result: [String: StreamRecord] = [:]
         for name in Self.entries(of: streams) {
             guard let layout = try? StreamLayout(streamID: name) else { continue }
-            result[name] = summary(of: layout)
+            var record = StreamRecord(own: entry(of: layout))
+            for rung in rungFolderNames(layout) {
+                guard let rungLayout = try? layout.rung(rung), let found = entry(of: rungLayout) else { continue }
+                record.rungs[rung] = found
+            }
+            if !record.isEmpty { result[name] = record }
         }
         return result
     }
 
-    /// A stream's summary (and its playlist's tally) from its files: the whole playlist read in
-    /// pieces, whatever its length; `nil` when it has neither a playlist nor an init segment.
-    private func summary(of layout: StreamLayout) -> (summary: StreamSummary, tally: PlaylistTally?)? {
+    /// What the layout's folder holds (the stream's own, or a rung's), from its files: the whole
+    /// playlist read in pieces, whatever its length; `nil` when it has neither a playlist nor an
+    /// init segment.
+    private func entry(of layout: StreamLayout) -> StreamRecord.Entry? {
         if let playlist = openFile(layout, .playlist) {
             defer { close(playlist.fd) }
             var tally = PlaylistTally()
@@ -321,12 +358,11 @@ public final class OriginStore: Sendable {
                 buffer.withUnsafeBytes { tally.consume(UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
                 offset += off_t(count)
             }
-            let done = tally.finished()
-            return (StreamSummary(layout: layout, updatedAt: playlist.modified, tally: done), done)
+            return StreamRecord.Entry(updatedAt: playlist.modified, tally: tally.finished())
         }
         guard let initSegment = openFile(layout, .initSegment) else { return nil }
         close(initSegment.fd)
-        return (StreamSummary(layout: layout, updatedAt: initSegment.modified, tally: PlaylistTally()), nil)
+        return StreamRecord.Entry(updatedAt: initSegment.modified, tally: nil)
     }
 
     // MARK: Folders

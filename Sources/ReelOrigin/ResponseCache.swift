@@ -14,7 +14,9 @@ import ReelCore
 /// versions still being sent).
 final class ResponseCache: Sendable {
     struct Key: Hashable {
-        var streamID: String
+        /// The stream, and the rung for a ladder's rung: `high/playlist.m3u8`, `low/playlist.m3u8`
+        /// and the multivariant `playlist.m3u8` of one stream are three keys.
+        var layout: StreamLayout
         var file: OriginFile
         var gzip: Bool
         /// The playlist's delta update (`_HLS_skip`) rather than the playlist.
@@ -72,11 +74,13 @@ final class ResponseCache: Sendable {
         _ = dropped  // released here, outside the lock
     }
 
-    /// Drops the responses of one file of a stream (both representations), or of every file of
-    /// the stream when `file` is nil.
-    func invalidate(streamID: String, file: OriginFile?) {
+    /// Drops the responses of one file of a stream or rung (every representation), or of every
+    /// file of the stream, every rung's too, when `file` is nil.
+    func invalidate(_ layout: StreamLayout, file: OriginFile?) {
         let dropped = state.withLock { cache in
-            cache.invalidate { $0.streamID == streamID && (file == nil || $0.file == file) }
+            cache.invalidate { key in
+                file == nil ? key.layout.streamID == layout.streamID : key.layout == layout && key.file == file
+            }
         }
         _ = dropped
     }

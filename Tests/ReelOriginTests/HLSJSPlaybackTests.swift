@@ -1,4 +1,5 @@
 import Foundation
+import ReelOrigin
 import ReelTestSupport
 import Testing
 
@@ -31,6 +32,57 @@ struct HLSJSPlaybackTests {
         #expect(blocking >= 20 && blocking >= loads * 0.8, "playlist loads with _HLS_ directives: \(summary)")
         let reported = summary["hlsLatencyP50"]?.number ?? .infinity
         #expect(reported > 0 && reported < 6, "hls.js's latency in s, below the 6 s a regular start costs: \(summary)")
+    }
+
+    /// An ABR ladder (`streams/{id}/playlist.m3u8` multivariant, each rung's files in
+    /// `streams/{id}/{rung}/`) plays in hls.js straight from the origin: hls.js reads the
+    /// multivariant playlist, picks a rung and fetches that rung's playlist, init and segments.
+    /// The rungs are copies of one stream `reel live` wrote to a folder (the media is real; two
+    /// bit rates are not what is tested here).
+    @Test("hls.js plays an ABR ladder from the origin: the multivariant playlist, then a rung's files")
+    func aLadderPlaysInHLSJS() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanup() }
+        let live = try BackgroundProcess(ReelBinary.path(), [
+            "live", "--source", "test:640x360@30", "--landscape", "--quality", "low", "--output", folder.path("out"),
+            "--stream-id", "g2g", "--no-archive", "--duration", "8", "--quiet"], environment: ["XDG_STATE_HOME": folder.path("state")])
+        let published = await live.wait(timeout: .seconds(60))
+        #expect(published.status == 0, "reel live: \(published.stderr)")
+        let stream = URL(fileURLWithPath: folder.path("out")).appendingPathComponent("streams/g2g")
+        let segments = try FileManager.default.contentsOfDirectory(atPath: stream.appendingPathComponent("seg").path).filter { $0.hasSuffix(".m4s") }
+        #expect(segments.count >= 3, "reel live wrote \(segments)")
+        let multivariant = """
+            #EXTM3U
+            #EXT-X-VERSION:7
+            #EXT-X-INDEPENDENT-SEGMENTS
+            #EXT-X-STREAM-INF:BANDWIDTH=1200000,RESOLUTION=640x360
+            high/playlist.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=600000,RESOLUTION=640x360
+            low/playlist.m3u8
+
+            """
+        let page = try await HLSJSPage()
+        defer { page.stop() }
+        try await withOrigin { origin in
+            for rung in ["low", "high"] {
+                for name in ["init.mp4"] + segments.map({ "seg/" + $0 }) + ["playlist.m3u8"] {
+                    let body = try Data(contentsOf: stream.appendingPathComponent(name))
+                    #expect(try OriginServerTests.put(origin, "/streams/g2g/\(rung)/\(name)", body, token: origin.token).status == 201)
+                }
+            }
+            #expect(try OriginServerTests.put(origin, "/streams/g2g/playlist.m3u8", Data(multivariant.utf8), token: origin.token).status == 201)
+            let summary = try await withWebDriver(extraArguments: ["--autoplay-policy=no-user-gesture-required"]) { browser in
+                try await browser.navigate(to: page.url(playlist: origin.base + "/streams/g2g/playlist.m3u8", lowLatency: false))
+                try await browser.waitUntil(script: "return window.reelG2G && (window.reelG2G.frames >= 30 || window.reelG2G.phase === 'failed')",
+                                            timeout: .seconds(30))
+                return try await HLSJSPage.summary(browser)
+            }
+            #expect(summary["phase"]?.string == "playing" && summary["fatalErrors"]?.array?.isEmpty == true, "page: \(summary)")
+            #expect((summary["frames"]?.number ?? 0) >= 30, "distinct pictures shown: \(summary)")
+            let log = try String(contentsOf: origin.accessLog, encoding: .utf8)
+            #expect(log.contains("/streams/g2g/playlist.m3u8") && log.contains("/init.mp4"), "\(log)")
+            #expect(["low", "high"].contains { log.contains("/streams/g2g/\($0)/seg/") }, "a rung's segments were read: \(log)")
+        }
     }
 
     /// Publishes the test source to `reel serve` for ``liveSeconds`` and plays it in hls.js

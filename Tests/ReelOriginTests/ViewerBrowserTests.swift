@@ -1,4 +1,5 @@
 import Foundation
+import ReelOrigin
 import ReelTestSupport
 import Testing
 
@@ -125,5 +126,33 @@ struct ViewerBrowserTests {
         _ = await server.wait(timeout: .seconds(15))
         let failed = await viewer.waitFor("reel-viewer", timeout: .seconds(15)) { $0.string("state") == "SERVER ERROR" }
         #expect(failed != nil, "the viewer says SERVER ERROR when the origin is gone:\n\(viewer.log())")
+    }
+
+    /// An ABR ladder is one stream in the viewer, live while its rungs are and ended only once
+    /// every rung's playlist ended, its counts said with its renditions. (The media here is
+    /// not real: this is about what the viewer says; OriginLadderTests and
+    /// HLSJSPlaybackTests play a ladder.)
+    @Test func viewerShowsALadderAsOneStreamEndedOnlyWhenEveryRungIs() async throws {
+        try await withOrigin { origin in
+            func put(_ path: String, _ body: Data) throws {
+                #expect(try OriginServerTests.put(origin, path, body, token: origin.token).status < 300, "\(path)")
+            }
+            try put("/streams/ladder/playlist.m3u8", Data(OriginLadderTests.multivariant.utf8))
+            for rung in ["low", "high"] {
+                try put("/streams/ladder/\(rung)/init.mp4", Data("init".utf8))
+                try put("/streams/ladder/\(rung)/playlist.m3u8", OriginLadderTests.media(rung, segments: rung == "low" ? 3 : 2))
+            }
+            let viewer = try HeadlessChromium(url: origin.base + "/watch/ladder?debug=1")
+            defer { viewer.stop() }
+            let live = await viewer.waitFor("reel-viewer", timeout: .seconds(30)) { $0.string("state") == "LIVE" }
+            #expect(live?.string("stream") == "ladder" && live?.string("detail")?.hasPrefix("2 segments in 2 renditions") == true,
+                    "the fewest segments of any rung, and the rungs:\n\(viewer.log())")
+            try put("/streams/ladder/low/playlist.m3u8", OriginLadderTests.media("low", segments: 3, ended: true))
+            try await Task.sleep(for: .seconds(3))
+            #expect(!viewer.messages("reel-viewer").contains { $0.string("state") == "ENDED" }, "high goes on:\n\(viewer.log())")
+            try put("/streams/ladder/high/playlist.m3u8", OriginLadderTests.media("high", segments: 3, ended: true))
+            let ended = await viewer.waitFor("reel-viewer", timeout: .seconds(15)) { $0.string("state") == "ENDED" }
+            #expect(ended?.string("detail")?.contains("(3 segments in 2 renditions)") == true, "every rung ended:\n\(viewer.log())")
+        }
     }
 }

@@ -13,7 +13,16 @@
 /// /streams/{id}/playlist.m3u8          media playlist         (GET, HEAD, PUT, DELETE)
 /// /streams/{id}/seg/NNNNNN.m4s         media segment (6 to 10 digits; GET, HEAD, PUT, DELETE)
 /// /streams/{id}/part/NNNNNN.P.m4s      part P of a segment, LL-HLS (GET, HEAD, PUT, DELETE)
+/// /streams/{id}/{rung}/init.mp4        the same four files of one rung of an ABR ladder,
+/// /streams/{id}/{rung}/playlist.m3u8   whose /streams/{id}/playlist.m3u8 is then the
+/// /streams/{id}/{rung}/seg/NNNNNN.m4s  multivariant playlist (same methods)
+/// /streams/{id}/{rung}/part/NNNNNN.P.m4s
 /// ```
+///
+/// Rung names follow ``StreamLayout/isValidRungName(_:)`` (`[a-z0-9-]{1,32}`, not starting
+/// with `-`, never `seg` or `part`), so `/streams/{id}/seg/…` is never read as a rung and a
+/// rung's path is never a stream file's. A rung alone (`/streams/{id}/{rung}`) names
+/// nothing: a ladder is deleted as a whole, with `DELETE /streams/{id}`.
 ///
 /// Each component is matched against an allow-list grammar (ids are `[A-Za-z0-9_-]{1,128}`,
 /// see ``StreamLayout``). No name Reel serves needs a percent-escape, so a path holding one
@@ -57,19 +66,12 @@ public enum OriginRoute: Sendable, Hashable {
             guard components[0] == "streams" || components[0] == "watch",
                   let layout = try? StreamLayout(streamID: components[1]) else { return nil }
             self = components[0] == "watch" ? .watch(layout) : .stream(layout)
-        case 3:
+        case 3, 4, 5:
             guard components[0] == "streams", let layout = try? StreamLayout(streamID: components[1]) else { return nil }
-            switch components[2] {
-            case StreamLayout.initURI: self = .streamFile(layout, .initSegment)
-            case StreamLayout.playlistName: self = .streamFile(layout, .playlist)
-            default: return nil
-            }
-        case 4:
-            guard components[0] == "streams", let layout = try? StreamLayout(streamID: components[1]) else { return nil }
-            if components[2] == "seg", let sequence = OriginFile.segmentSequence(fileName: components[3]) {
-                self = .streamFile(layout, .segment(sequence: sequence))
-            } else if components[2] == "part", let part = OriginFile.partName(fileName: components[3]) {
-                self = .streamFile(layout, .part(sequence: part.sequence, index: part.index))
+            if let file = Self.file(components[2...]) {
+                self = .streamFile(layout, file)
+            } else if components.count > 3, let rung = try? layout.rung(components[2]), let file = Self.file(components[3...]) {
+                self = .streamFile(rung, file)
             } else {
                 return nil
             }
@@ -78,15 +80,27 @@ public enum OriginRoute: Sendable, Hashable {
         }
     }
 
+    /// The file the components below a stream's (or a rung's) folder name: `init.mp4`,
+    /// `playlist.m3u8`, `seg/NNNNNN.m4s` or `part/NNNNNN.P.m4s`.
+    static func file(_ components: ArraySlice<String>) -> OriginFile? {
+        switch (components.count, components.first ?? "") {
+        case (1, StreamLayout.initURI): .initSegment
+        case (1, StreamLayout.playlistName): .playlist
+        case (2, "seg"): OriginFile.segmentSequence(fileName: components.last!).map { .segment(sequence: $0) }
+        case (2, "part"): OriginFile.partName(fileName: components.last!).map { .part(sequence: $0.sequence, index: $0.index) }
+        default: nil
+        }
+    }
+
     /// The path's components after the leading `/`; `nil` for a path that is too long, not
-    /// absolute, has more than four components (no route has) or a percent-escape.
+    /// absolute, has more than five components (no route has) or a percent-escape.
     static func components(_ path: UnsafeBufferPointer<UInt8>) -> [String]? {
         guard path.count <= maximumPathLength, path.first == UInt8(ascii: "/") else { return nil }
         var components: [String] = []
-        components.reserveCapacity(4)
+        components.reserveCapacity(5)
         var start = 1
         while true {
-            guard components.count < 4 else { return nil }
+            guard components.count < 5 else { return nil }
             var end = start
             while end < path.count && path[end] != UInt8(ascii: "/") {
                 if path[end] == UInt8(ascii: "%") { return nil }

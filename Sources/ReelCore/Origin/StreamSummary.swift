@@ -1,17 +1,23 @@
 import Foundation
 
-/// One stream in `GET /api/streams`.
+/// One stream in `GET /api/streams`. An ABR ladder is one stream: its summary is made from
+/// its rungs' playlists (``StreamRecord/summary(layout:)``).
 public struct StreamSummary: Codable, Sendable, Hashable {
     /// The stream id.
     public var streamId: String
-    /// The playlist's path on the origin: `/streams/{id}/playlist.m3u8`.
+    /// The playlist's path on the origin: `/streams/{id}/playlist.m3u8` (a ladder's
+    /// multivariant playlist, which players open as they open a media playlist).
     public var playlistURL: String
-    /// When the stream last changed (its playlist, else its init segment, was written).
+    /// When the stream last changed (its playlist, else its init segment, was written; for a
+    /// ladder, any of its playlists).
     public var updatedAt: Date
-    /// Segments the playlist lists.
+    /// Segments the playlist lists (a ladder: the fewest any rung's playlist lists).
     public var segmentCount: Int
-    /// Whether the playlist ends with `#EXT-X-ENDLIST`.
+    /// Whether the playlist ends with `#EXT-X-ENDLIST` (a ladder: every rung's playlist does).
     public var isFinished: Bool
+    /// A ladder's rung names, in name order; nil (absent from the JSON) for a stream of one
+    /// rendition, so its JSON is what it always was.
+    public var renditions: [String]?
 
     /// A summary of stream `layout` from its playlist text (empty when there is none yet).
     public init(layout: StreamLayout, updatedAt: Date, playlistText: String) {
@@ -27,6 +33,7 @@ public struct StreamSummary: Codable, Sendable, Hashable {
         self.updatedAt = updatedAt
         segmentCount = tally.segmentCount
         isFinished = tally.isFinished
+        renditions = nil
     }
 
     /// The `/api/streams` body: `{"serverTime":…,"streams":[…]}`, newest first (ties by id),

@@ -54,6 +54,12 @@ enum ViewerScript {
             return Math.round(seconds / 86400) + " days ago";
           }
 
+          // " in 3 renditions" for an ABR ladder (whose counts are its rungs', see /api/streams), else "".
+          function renditionsOf(stream) {
+            const names = Array.isArray(stream.renditions) ? stream.renditions : [];
+            return names.length > 1 ? " in " + names.length + " renditions" : "";
+          }
+
           function ageOf(stream, now) { return Math.max(0, (now - Date.parse(stream.updatedAt)) / 1000); }
           function isLive(stream, now) { return !stream.isFinished && stream.segmentCount > 0 && ageOf(stream, now) <= STALE_SECONDS; }
 
@@ -102,7 +108,7 @@ enum ViewerScript {
               return;
             }
             play(stream);
-            const count = segments + (segments === 1 ? " segment" : " segments");
+            const count = segments + (segments === 1 ? " segment" : " segments") + renditionsOf(stream);
             if (stream.isFinished) {
               report("ENDED", id, "The stream ended " + ago(age) + " (" + count + "); it stays playable from the start.");
             } else if (age > STALE_SECONDS) {
@@ -213,7 +219,7 @@ enum ViewerScript {
               tag.textContent = kind;
               const meta = document.createElement("span");
               meta.className = "meta";
-              meta.textContent = stream.segmentCount + " seg · " + ago(ageOf(stream, now));
+              meta.textContent = stream.segmentCount + " seg" + renditionsOf(stream).replace(" in ", " · ") + " · " + ago(ageOf(stream, now));
               item.append(link, tag, meta);
               return item;
             });

@@ -84,3 +84,57 @@ import Testing
         #expect(OriginFile.part(sequence: 2, index: 5).cacheControl.contains("immutable"))
     }
 }
+
+@Suite struct OriginRungRouteTests {
+    @Test func aRungsFilesRouteToTheRungsLayout() throws {
+        let desk = try StreamLayout(streamID: "desk")
+        let high = try desk.rung("high")
+        #expect(OriginRoute(path: "/streams/desk/high/init.mp4") == .streamFile(high, .initSegment))
+        #expect(OriginRoute(path: "/streams/desk/high/playlist.m3u8") == .streamFile(high, .playlist))
+        #expect(OriginRoute(path: "/streams/desk/high/seg/000007.m4s") == .streamFile(high, .segment(sequence: 7)))
+        #expect(OriginRoute(path: "/streams/desk/high/part/000007.3.m4s") == .streamFile(high, .part(sequence: 7, index: 3)))
+        // Every path a ladder's publisher writes routes back to its rung's file.
+        let rung = try desk.rung("720p-2")
+        #expect(OriginRoute(path: "/" + rung.initPath) == .streamFile(rung, .initSegment))
+        #expect(OriginRoute(path: "/" + rung.playlistPath) == .streamFile(rung, .playlist))
+        #expect(OriginRoute(path: "/" + rung.segmentPath(sequence: 1_000_000)) == .streamFile(rung, .segment(sequence: 1_000_000)))
+        #expect(OriginRoute(path: "/" + rung.partPath(sequence: 12, index: 0)) == .streamFile(rung, .part(sequence: 12, index: 0)))
+        // The stream's own files are still the stream's (no rung): the multivariant playlist among them.
+        #expect(OriginRoute(path: "/streams/desk/playlist.m3u8") == .streamFile(desk, .playlist))
+        #expect(OriginRoute(path: "/streams/desk/seg/000001.m4s") == .streamFile(desk, .segment(sequence: 1)))
+        #expect(OriginRoute(path: "/streams/desk/part/000001.0.m4s") == .streamFile(desk, .part(sequence: 1, index: 0)))
+        // Longest rung name, longest id: still one route.
+        let long = String(repeating: "a", count: 128), rungName = String(repeating: "9", count: 32)
+        #expect(OriginRoute(path: "/streams/\(long)/\(rungName)/seg/1234567890.m4s")
+                == .streamFile(try StreamLayout(streamID: long, rung: rungName), .segment(sequence: 1_234_567_890)))
+    }
+
+    @Test(arguments: [
+        // seg and part are never rungs, whatever follows them.
+        "/streams/a/seg/init.mp4", "/streams/a/part/playlist.m3u8", "/streams/a/seg/x/init.mp4", "/streams/a/part/seg/000001.m4s",
+        "/streams/a/seg/seg/000001.m4s",
+        // Names a rung cannot have.
+        "/streams/a/High/init.mp4", "/streams/a/-x/init.mp4", "/streams/a/hi_gh/init.mp4", "/streams/a/hi.gh/playlist.m3u8",
+        "/streams/a/\(String(repeating: "a", count: 33))/init.mp4", "/streams/a/h%69gh/init.mp4", "/streams/a/%2e%2e/init.mp4",
+        "/streams/a/../init.mp4", "/streams/a/./init.mp4",
+        // One rung level only, and only the four files in it.
+        "/streams/a/low/low/init.mp4", "/streams/a/low/low/seg/000001.m4s", "/streams/a/low/token", "/streams/a/low/seg/0000001.m4s",
+        "/streams/a/low/part/000001.00.m4s", "/streams/a/low/seg/000001.m4s/", "/streams/a/low/seg", "/streams/a/low/seg/",
+        // A rung alone is no route (DELETE /streams/{id} removes a ladder), nor empty or trailing components.
+        "/streams/a/low", "/streams/a/low/", "/streams/a//init.mp4", "/streams/a/low//init.mp4", "/streams/a/low/init.mp4/",
+        "/streams//low/init.mp4", "/watch/a/low", "/streams/a.b/low/init.mp4",
+    ])
+    func whatIsNotARungsFileIsNothing(path: String) {
+        #expect(OriginRoute(path: path) == nil, "\(path)")
+    }
+
+    @Test func lengthLimitHoldsForRungPaths() {
+        let id = String(repeating: "a", count: 128)
+        let path = "/streams/\(id)/low/seg/000001.m4s"
+        #expect(OriginRoute(path: path) != nil)
+        #expect(OriginRoute(path: path + String(repeating: "/x", count: 500)) == nil, "over the length limit")
+        #expect(Array("/a/b/c/d/e".utf8).withUnsafeBufferPointer(OriginRoute.components) == ["a", "b", "c", "d", "e"])
+        #expect(Array("/a/b/c/d/e/f".utf8).withUnsafeBufferPointer(OriginRoute.components) == nil, "no route has six")
+        #expect(OriginRoute(path: "/streams/a/low/seg/000001.m4s/x") == nil)
+    }
+}
