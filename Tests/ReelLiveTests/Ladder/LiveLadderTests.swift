@@ -185,5 +185,34 @@ struct LiveLadderTests {
             #expect(rows.allSatisfy { abs((Int($0[1]) ?? 0) - 30 * seconds) <= 2 }, "\(seconds) s at 30 fps in every variant: \(probe.stdout)")
         }
     }
+
+    @Test("a low-latency ladder to reel serve: every rung's playlist keeps the LL-HLS rules, the stream is listed once, ffmpeg plays each variant")
+    func lowLatencyLadderThroughReelServe() async throws {
+        try await withReelServeOrigin(token: "ladder-test-token") { origin in
+            let state = try TemporaryDirectory()
+            defer { state.cleanup() }
+            let run = try ReelBinary.run(["live", "--source", "test:640x360@30", "--ladder", "480x270@500k,320x180@250k", "--landscape",
+                                          "--low-latency"] + origin.liveArguments + ["--stream-id", "llabr", "--duration", "8", "--no-archive", "--quiet"],
+                                         environment: ["XDG_STATE_HOME": state.path("state")])
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            let multivariant = String(decoding: try await origin.get("streams/llabr/playlist.m3u8").body, as: UTF8.self)
+            #expect(multivariant.split(separator: "\n").filter { !$0.hasPrefix("#") } == ["270p-500k/playlist.m3u8", "180p-250k/playlist.m3u8"],
+                    "\(multivariant)")
+            for rung in ["270p-500k", "180p-250k"] {
+                let playlist = String(decoding: try await origin.get("streams/llabr/\(rung)/playlist.m3u8").body, as: UTF8.self)
+                #expect(playlist.hasSuffix("#EXT-X-ENDLIST\n") && playlist.contains("#EXT-X-PART:"), "\(rung): \(playlist)")
+                #expect(LLHLSConformance.violations(playlist).isEmpty, "\(rung): \(LLHLSConformance.violations(playlist))")
+            }
+            let list = String(decoding: try await origin.get("api/streams").body, as: UTF8.self)
+            #expect(list.contains("\"playlistURL\":\"/streams/llabr/playlist.m3u8\"") && list.contains("\"isFinished\":true"), "\(list)")
+            #expect(list.contains("\"renditions\":[\"180p-250k\",\"270p-500k\"]"), "\(list)")
+            let probe = try Subprocess.run("/usr/bin/timeout", ["60", "/usr/bin/ffprobe", "-v", "error", "-count_frames", "-select_streams", "v",
+                                                                "-show_entries", "stream=width,nb_read_frames", "-of", "csv=p=0",
+                                                                origin.baseURL.appendingPathComponent("streams/llabr/playlist.m3u8").absoluteString])
+            #expect(probe.status == 0, "\(probe.stderr)")
+            let rows = probe.stdout.split(separator: "\n").map { $0.split(separator: ",").map(String.init) }.filter { $0.count == 2 }
+            #expect(Set(rows.map { $0[0] }) == ["480", "320"] && rows.allSatisfy { abs((Int($0[1]) ?? 0) - 240) <= 2 }, "\(probe.stdout)")
+        }
+    }
 }
 
