@@ -16,6 +16,8 @@ import Foundation
 /// - `EXT-X-PRELOAD-HINT:TYPE=PART`, when present, names the part after the last listed one
 ///   (the next index, or part 0 of the next segment); none with `EXT-X-ENDLIST`.
 /// - Every `EXTINF` rounds to at most `EXT-X-TARGETDURATION`.
+/// - `EXT-X-RENDITION-REPORT` (an ABR ladder's other renditions) has a quoted URI and an
+///   integer LAST-MSN, and LAST-PART whenever the playlist lists parts; no URI twice.
 public enum LLHLSConformance {
     struct Part {
         var sequence: Int
@@ -38,6 +40,7 @@ public enum LLHLSConformance {
         var segments: [Segment] = []
         var trailing: [Part] = []
         var hint: String?
+        var reports: [[String: String]] = []
         var finished = false
         var problems: [String] = []
     }
@@ -49,6 +52,7 @@ public enum LLHLSConformance {
         problems += headerViolations(reading)
         problems += partViolations(reading)
         problems += hintViolations(reading)
+        problems += reportViolations(reading)
         return problems
     }
 
@@ -96,6 +100,8 @@ public enum LLHLSConformance {
                 let attributes = attributes(value)
                 if attributes["TYPE"] != "PART" { reading.problems.append("a preload hint that is not TYPE=PART: \(line)") }
                 reading.hint = attributes["URI"]
+            } else if let value = line.value(after: "#EXT-X-RENDITION-REPORT:") {
+                reading.reports.append(attributes(value))
             } else if let value = line.value(after: "#EXTINF:") {
                 extinf = Double(value.split(separator: ",").first ?? "")
             } else if line == "#EXT-X-ENDLIST" {
@@ -112,6 +118,20 @@ public enum LLHLSConformance {
         }
         reading.trailing = pending
         return reading
+    }
+
+    static func reportViolations(_ reading: Reading) -> [String] {
+        var problems: [String] = []
+        let hasParts = !reading.trailing.isEmpty || reading.segments.contains { !$0.parts.isEmpty }
+        for report in reading.reports {
+            guard let uri = report["URI"], !uri.isEmpty else { problems.append("a rendition report without a URI"); continue }
+            if report["LAST-MSN"].flatMap(Int.init) == nil { problems.append("the rendition report of \(uri) lacks an integer LAST-MSN") }
+            if hasParts && report["LAST-PART"].flatMap(Int.init) == nil {
+                problems.append("the rendition report of \(uri) lacks LAST-PART, though the playlist lists parts")
+            }
+        }
+        if Set(reading.reports.compactMap { $0["URI"] }).count != reading.reports.count { problems.append("a rendition reported twice") }
+        return problems
     }
 
     static func headerViolations(_ reading: Reading) -> [String] {

@@ -131,14 +131,23 @@ public struct HLSPlaylist: Sendable, Hashable {
     ///   playlist has that part (`reel serve` does; a bucket or a plain web server cannot).
     /// - Parts are listed for the segments of the last ``partWindowTargetDurations`` target
     ///   durations; older segments are listed as whole segments only.
+    /// - In an ABR ladder, `EXT-X-RENDITION-REPORT` names each other rung's playlist with this
+    ///   playlist's own last segment and part: every rung is cut at the same times, so each
+    ///   reaches that part at about the same moment, and a player switching rungs asks the new
+    ///   one for it with a blocking reload (which the origin holds until it is there) instead of
+    ///   loading its playlist twice.
     public struct LowLatency: Sendable, Hashable {
         /// The longest part (its exact value; the tag prints it rounded up to milliseconds).
         public var partTarget: MediaTime
+        /// The other rungs' media playlists relative to this one (`../low/playlist.m3u8`), for
+        /// `EXT-X-RENDITION-REPORT`; empty for a stream of one rendition.
+        public var renditionReports: [String]
 
-        /// LL-HLS settings for parts of at most `partTarget`.
-        public init(partTarget: MediaTime) {
+        /// LL-HLS settings for parts of at most `partTarget`, reporting on `renditionReports`.
+        public init(partTarget: MediaTime, renditionReports: [String] = []) {
             precondition(partTarget > .zero, "the part target must be positive")
             self.partTarget = partTarget
+            self.renditionReports = renditionReports
         }
 
         /// Segments ending within this many target durations of the playlist's end list their parts.
@@ -211,9 +220,27 @@ public struct HLSPlaylist: Sendable, Hashable {
                 lines += partial.parts.map(Self.partLine)
             }
             if let preloadHint { lines.append("#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"\(preloadHint.uri)\"") }
+            lines += renditionReportLines()
         }
         if isFinished { lines.append("#EXT-X-ENDLIST") }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// `EXT-X-RENDITION-REPORT` for each other rung: this playlist's last segment (the one in
+    /// progress, when it has parts) and its last part.
+    private func renditionReportLines() -> [String] {
+        guard let reports = lowLatency?.renditionReports, !reports.isEmpty else { return [] }
+        let last: (sequence: Int, part: Int?)
+        if let partial, let part = partial.parts.last {
+            last = (partial.sequence, part.address.index)
+        } else if let segment = segments.last {
+            last = (segment.sequence, segment.parts.last?.address.index)
+        } else {
+            return []
+        }
+        return reports.map { uri in
+            "#EXT-X-RENDITION-REPORT:URI=\"\(uri)\",LAST-MSN=\(last.sequence)" + (last.part.map { ",LAST-PART=\($0)" } ?? "")
+        }
     }
 
     private static func partLine(_ part: Part) -> String {

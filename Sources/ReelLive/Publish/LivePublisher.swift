@@ -184,8 +184,11 @@ final class LivePublisher: Sendable {
     /// Starts publishing every sink with the stream's fixed target duration, and with LL-HLS
     /// parts of at most `partTarget` when given.
     func start(targetDuration: Int, partTarget: MediaTime?) throws {
-        let lowLatency = partTarget.map(HLSPlaylist.LowLatency.init(partTarget:))
-        for sink in started.withLock({ $0 }) {
+        let sinks = started.withLock { $0 }
+        for sink in sinks {
+            // A ladder's rungs report on each other (EXT-X-RENDITION-REPORT).
+            let others = sinks.compactMap { $0.name == sink.name ? nil : $0.name.map { "../\($0)/\(StreamLayout.playlistName)" } }
+            let lowLatency = partTarget.map { HLSPlaylist.LowLatency(partTarget: $0, renditionReports: others) }
             let made = try HLSPublisher(
                 settings: HLSPublisher.Settings(layout: sink.layout, targetDuration: targetDuration, spoolDirectory: sink.spoolDirectory,
                                                 lowLatency: lowLatency),

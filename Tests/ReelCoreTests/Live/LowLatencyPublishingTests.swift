@@ -160,6 +160,33 @@ struct LowLatencyPublishingTests {
         #expect(!regular.rendered().contains("PART"), "a regular playlist never renders parts")
     }
 
+    @Test func aLadderRungReportsTheOtherRungsAtItsOwnLastPart() {
+        let lowLatency = HLSPlaylist.LowLatency(partTarget: MediaTime(value: 7, timescale: 20),
+                                                renditionReports: ["../high/playlist.m3u8", "../low/playlist.m3u8"])
+        let segment = HLSPlaylist.Segment(sequence: 1, duration: MediaTime(value: 2, timescale: 1), programDateTime: Self.date,
+                                          parts: (0..<6).map { Self.part(1, $0) })
+        var playlist = HLSPlaylist(targetDuration: 2, segments: [segment], lowLatency: lowLatency,
+                                   partial: .init(sequence: 2, programDateTime: Self.date, parts: [Self.part(2, 0), Self.part(2, 1)]),
+                                   preloadHint: .init(sequence: 2, index: 2))
+        #expect(playlist.rendered().hasSuffix("""
+            #EXT-X-PRELOAD-HINT:TYPE=PART,URI="part/000002.2.m4s"
+            #EXT-X-RENDITION-REPORT:URI="../high/playlist.m3u8",LAST-MSN=2,LAST-PART=1
+            #EXT-X-RENDITION-REPORT:URI="../low/playlist.m3u8",LAST-MSN=2,LAST-PART=1
+
+            """))
+        #expect(LLHLSConformance.violations(playlist.rendered()) == [])
+        // A segment just completed: its own last part.
+        playlist.partial = nil
+        playlist.preloadHint = .init(sequence: 2, index: 0)
+        #expect(playlist.rendered().contains("#EXT-X-RENDITION-REPORT:URI=\"../low/playlist.m3u8\",LAST-MSN=1,LAST-PART=5\n"))
+        // None before anything is listed, none once finished.
+        var empty = playlist
+        empty.segments = []
+        #expect(!empty.rendered().contains("RENDITION-REPORT"))
+        playlist.isFinished = true
+        #expect(!playlist.rendered().contains("RENDITION-REPORT"))
+    }
+
     // MARK: Queue
 
     static let lowLatency = HLSPlaylist.LowLatency(partTarget: MediaTime(value: 7, timescale: 20))
@@ -311,6 +338,7 @@ struct LLHLSConformanceCheckerTests {
         seg/000001.m4s
         #EXT-X-PART:DURATION=0.333,URI="part/000002.0.m4s",INDEPENDENT=YES
         #EXT-X-PRELOAD-HINT:TYPE=PART,URI="part/000002.1.m4s"
+        #EXT-X-RENDITION-REPORT:URI="../low/playlist.m3u8",LAST-MSN=2,LAST-PART=0
 
         """
 
@@ -329,6 +357,10 @@ struct LLHLSConformanceCheckerTests {
         ("URI=\"part/000002.0.m4s\"", "URI=\"part/000002.1.m4s\"", "at position 0"),
         ("CAN-SKIP-UNTIL=12.000", "CAN-SKIP-UNTIL=6.000", "less than 6 × the target duration"),
         ("#EXT-X-PART-INF:PART-TARGET=0.350\n", "", "PART-TARGET must appear once"),
+        (",LAST-MSN=2,LAST-PART=0", ",LAST-MSN=2", "lacks LAST-PART"),
+        (",LAST-MSN=2,LAST-PART=0", ",LAST-PART=0", "lacks an integer LAST-MSN"),
+        ("URI=\"../low/playlist.m3u8\",", "", "without a URI"),
+        ("LAST-PART=0\n", "LAST-PART=0\n#EXT-X-RENDITION-REPORT:URI=\"../low/playlist.m3u8\",LAST-MSN=2,LAST-PART=0\n", "reported twice"),
     ])
     func eachBrokenRuleIsFound(_ original: String, _ broken: String, _ expected: String) {
         #expect(Self.good.contains(original))

@@ -191,10 +191,31 @@ struct LiveLadderTests {
         try await withReelServeOrigin(token: "ladder-test-token") { origin in
             let state = try TemporaryDirectory()
             defer { state.cleanup() }
-            let run = try ReelBinary.run(["live", "--source", "test:640x360@30", "--ladder", "480x270@500k,320x180@250k", "--landscape",
-                                          "--low-latency"] + origin.liveArguments + ["--stream-id", "llabr", "--duration", "8", "--no-archive", "--quiet"],
-                                         environment: ["XDG_STATE_HOME": state.path("state")])
-            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            let live = try BackgroundProcess(ReelBinary.path(), ["live", "--source", "test:640x360@30", "--ladder", "480x270@500k,320x180@250k",
+                                                                 "--landscape", "--low-latency"] + origin.liveArguments
+                                                 + ["--stream-id", "llabr", "--duration", "8", "--no-archive", "--quiet"],
+                                             environment: ["XDG_STATE_HOME": state.path("state")])
+            // While it runs: the top rung reports the other at its own last part, and a blocking
+            // reload of the other rung at that part (what a player switching rungs asks) is answered.
+            var report: [String: String]?
+            let deadline = ContinuousClock.now + .seconds(20)
+            while report == nil, ContinuousClock.now < deadline {
+                let answer = try await origin.get("streams/llabr/270p-500k/playlist.m3u8")
+                let text = String(decoding: answer.body, as: UTF8.self)
+                if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("#EXT-X-RENDITION-REPORT:") }) {
+                    #expect(LLHLSConformance.violations(text).isEmpty, "\(LLHLSConformance.violations(text))\n\(text)")
+                    report = LLHLSConformance.attributes(line.dropFirst("#EXT-X-RENDITION-REPORT:".count))
+                } else {
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+            }
+            let reported = try #require(report, "no rendition report in the top rung's playlist")
+            #expect(reported["URI"] == "../180p-250k/playlist.m3u8", "\(reported)")
+            let msn = try #require(reported["LAST-MSN"]), part = try #require(reported["LAST-PART"])
+            let switched = try await origin.get("streams/llabr/180p-250k/playlist.m3u8?_HLS_msn=\(msn)&_HLS_part=\(part)")
+            let switchedText = String(decoding: switched.body, as: UTF8.self)
+            #expect(switched.status == 200 && switchedText.contains("part/\(String(format: "%06d", Int(msn) ?? 0)).\(part).m4s"), "\(switchedText)")
+            let run = await live.wait(timeout: .seconds(60))
             let multivariant = String(decoding: try await origin.get("streams/llabr/playlist.m3u8").body, as: UTF8.self)
             #expect(multivariant.split(separator: "\n").filter { !$0.hasPrefix("#") } == ["270p-500k/playlist.m3u8", "180p-250k/playlist.m3u8"],
                     "\(multivariant)")
