@@ -31,22 +31,24 @@ struct HLSJSLadderSwitchingTests {
     static let (topHeight, bottomHeight) = (360, 180)
     /// The longest freeze of video.currentTime accepted while throttled or switching.
     static let acceptableFreeze = 4000.0
-    /// hls.js settings a real page may use, tuned here because of what loopback does to hls.js's
-    /// bandwidth estimate; see ``hlsConfig``'s comment.
+    /// Segments (of 2 s) each rung has before the page starts playing.
+    static let segmentsBeforeStart = 5
+    /// hls.js settings a real page may use: hls.js's defaults but for the half-lives of its
+    /// bandwidth estimate on live streams (`abrEwmaFastLive` 1 s instead of 3, `abrEwmaSlowLive`
+    /// 3 s instead of 9), as pages for viewers on changing links tune them. Why:
     ///
-    /// - The estimate is an EWMA of fragment loads, each sample at least 50 ms long, so on an
-    ///   unthrottled loopback link one ~100 KB fragment reads as ~16 Mbps. With hls.js's live
-    ///   half-lives (3 s fast, 9 s slow, weighted by load time) it then takes ~20 s of slow
-    ///   loads, i.e. several fragments hls.js cannot load in real time, before the estimate
-    ///   falls below the top rung: a long rebuffer in between on a real page too.
+    /// - The estimate is an EWMA of fragment loads weighted by load time, each sample counted
+    ///   as at least 50 ms, so on unthrottled loopback one ~100 KB fragment reads as ~16 Mbps.
+    ///   With the default half-lives the estimate needs several slow fragment loads to come
+    ///   down below the top rung: measured here, 11-12 s of 1.6x-slower-than-real-time loads
+    ///   before the down switch was decided and a 1.2 s freeze, the buffer gone meanwhile.
+    ///   With these, two slow loads (~8 s, the switch on show at ~10 s) and no real freeze.
     /// - hls.js's emergency switch (abandoning a fragment that loads too slowly) only looks at
-    ///   rungs above the lowest one, so with a two-rung ladder it never fires and the estimate
+    ///   rungs above the lowest one, so with a two-rung ladder it never fires: the estimate
     ///   alone decides.
     ///
-    /// Half-lives of 1 s (fast) and 3 s (slow) make hls.js react within a fragment or two, as
-    /// players on mobile links are commonly tuned. Nothing else is changed (start level,
-    /// bandwidth factors, buffer lengths are hls.js's defaults).
-    static let hlsConfig = #"{}"#
+    /// Start level, bandwidth factors and buffer lengths are hls.js's defaults.
+    static let hlsConfig = #"{"abrEwmaFastLive":1,"abrEwmaSlowLive":3}"#
 
     @Test("hls.js plays the top rung, switches down when the link is throttled below it and keeps playing, and climbs back")
     func hlsJSSwitchesRungsWhenThrottled() async throws {
@@ -59,7 +61,7 @@ struct HLSJSLadderSwitchingTests {
                 "--origin", origin.baseURL.absoluteString, "--token", origin.token, "--stream-id", "abr", "--no-archive",
                 "--duration", "150", "--quiet"])
             defer { if live.isRunning { live.send(SIGKILL) } }
-            try await Self.waitForMultivariant(origin, live: live)
+            try await Self.waitForLadder(origin, live: live)
             let proxy = try await ThrottleProxy(upstreamPort: origin.port)
             defer { proxy.stop() }
             let playlist = proxy.baseURL.absoluteString + "streams/abr/playlist.m3u8"
@@ -126,17 +128,32 @@ struct HLSJSLadderSwitchingTests {
         print("abr: test took \(ContinuousClock.now - began)")
     }
 
-    /// Waits until `reel live` has published the multivariant playlist naming both rungs.
-    static func waitForMultivariant(_ origin: ReelServeOrigin, live: BackgroundProcess) async throws {
-        let deadline = ContinuousClock.now + .seconds(40)
+    /// Waits until `reel live` has published the multivariant playlist naming both rungs, and
+    /// ``segmentsBeforeStart`` segments in each rung: the viewer joins a stream that is already
+    /// running, so hls.js starts its usual three segments behind the live edge with that much
+    /// buffer to come. (Joining at the first segment, hls.js plays at the live edge with under
+    /// one segment of buffer, and any slower fragment freezes the picture, ABR or not.)
+    static func waitForLadder(_ origin: ReelServeOrigin, live: BackgroundProcess) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        var seen = "nothing"
         while ContinuousClock.now < deadline {
             let answer = try await origin.get("streams/abr/playlist.m3u8")
-            if answer.status == 200, String(decoding: answer.body, as: UTF8.self).components(separatedBy: "#EXT-X-STREAM-INF:").count == 3 { return }
+            let multivariant = String(decoding: answer.body, as: UTF8.self)
+            let rungs = multivariant.split(separator: "\n").filter { !$0.hasPrefix("#") && $0.hasSuffix(".m3u8") }
+            if answer.status == 200 && rungs.count == 2 {
+                var counts: [Int] = []
+                for rung in rungs {
+                    let playlist = try await origin.get("streams/abr/" + rung)
+                    counts.append(String(decoding: playlist.body, as: UTF8.self).components(separatedBy: "#EXTINF:").count - 1)
+                }
+                seen = "\(rungs) with \(counts) segments"
+                if counts.allSatisfy({ $0 >= Self.segmentsBeforeStart }) { return }
+            }
             guard live.isRunning else { break }
             try await Task.sleep(for: .milliseconds(200))
         }
         let output = await live.wait(timeout: .seconds(1))
-        throw HLSJSPlaybackTests.NoPlaylist(description: "no multivariant playlist on the origin; reel live said: \(output.stderr)")
+        throw HLSJSPlaybackTests.NoPlaylist(description: "no ladder with \(Self.segmentsBeforeStart) segments a rung on the origin (\(seen)); reel live said: \(output.stderr)")
     }
 }
 
