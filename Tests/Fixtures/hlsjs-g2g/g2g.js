@@ -18,7 +18,12 @@
 // bandwidth estimate then), currentLevel, loadLevel, bandwidthEstimate, and playback progress:
 // currentTime, presentedFrames, and longestFreezeMs, the longest time video.currentTime did
 // not advance (sampled every 200 ms) since summary(sinceMs)'s sinceMs (page time, ms since the
-// page started: pageMs). Times in the summary are page times.
+// page started: pageMs). Times in the summary are page times. The ABR test
+// (Tests/ReelOriginTests/HLSJSLadderSwitchingTests.swift) passes
+// config={"abrEwmaFastLive":1,"abrEwmaSlowLive":3}: on loopback hls.js's bandwidth estimate
+// starts near 16 Mbps, and with two rungs its emergency down switch never fires, so with the
+// default half-lives (3 s, 9 s) it takes several too-slow fragments to switch down; the test
+// explains the numbers.
 
 const params = new URLSearchParams(location.search);
 const lowLatencyMode = params.get("low") === "1";

@@ -3,9 +3,11 @@
 
 It stands between a player and an origin (`reel serve`) on loopback and plays a slow link
 whose speed the test changes while the player runs: every request is forwarded to the
-origin unchanged (method, path, query string, `Range` and every other header, body), and
-the answer's bytes (status line and headers included) go back to the client no faster than
-the current rate.
+origin with its method, path and query string, `Range` and every other end-to-end header and
+its body unchanged (only `Host` names the origin, and the hop-by-hop headers `Connection`,
+`Keep-Alive`, `Proxy-Connection`, `TE`, `Trailer`, `Upgrade` are dropped), and the answer,
+unchanged but for `Connection: close`, goes back to the client no faster than the current
+rate (status line and headers included).
 
 Usage:
     throttle_proxy.py --upstream-port PORT [--upstream-host 127.0.0.1] [--port 0] [--bps 0]
@@ -108,7 +110,7 @@ class Proxy:
                 await self.answer(writer, 503, b"too many connections\n")
                 return
             await self.serve_one(reader, writer)
-        except (asyncio.TimeoutError, ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError):
+        except (asyncio.TimeoutError, OSError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, ValueError):
             pass
         except Exception as error:  # a bug here must not stop the proxy; say what it was
             print(f"throttle_proxy: {type(error).__name__}: {error}", file=sys.stderr, flush=True)
