@@ -61,11 +61,18 @@ public final class HLSJSPage: @unchecked Sendable {
         folder.cleanup()
     }
 
-    /// The page's address for `playlist`; `lowLatency` sets hls.js's `lowLatencyMode`.
-    public func url(playlist: String, lowLatency: Bool) -> String {
+    /// The page's address for `playlist`; `lowLatency` sets hls.js's `lowLatencyMode`; `config`
+    /// (a JSON object) is merged into hls.js's config.
+    public func url(playlist: String, lowLatency: Bool, config: String? = nil) -> String {
         var components = URLComponents(string: "http://127.0.0.1:\(port)/index.html")!
         components.queryItems = [URLQueryItem(name: "src", value: playlist), URLQueryItem(name: "low", value: lowLatency ? "1" : "0")]
+            + (config.map { [URLQueryItem(name: "config", value: $0)] } ?? [])
         return components.string!
+    }
+
+    /// ``summary(_:)`` with the longest freeze counted from `sinceMs` (page time).
+    public static func summary(_ browser: WebDriver, sinceMs: Double) async throws -> WebDriver.JSON {
+        try await browser.executeScript("return window.reelG2G ? window.reelG2G.summary(arguments[0]) : null", args: [.number(sinceMs)])
     }
 
     /// What the page measured so far (`window.reelG2G.summary()`), or null before the script ran.

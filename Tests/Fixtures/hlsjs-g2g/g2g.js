@@ -10,6 +10,20 @@
 // Query: src (the playlist URL, required), low=1 (hls.js lowLatencyMode: true), hls (the hls.js
 // ES module, default ./hls.js), config (JSON merged into the hls.js config).
 // Everything is kept in window.reelG2G; window.reelG2G.summary() is what WebDriver reads.
+//
+// ABR (an ABR ladder's multivariant playlist): the summary also has the rungs hls.js read
+// (levels: height, width, BANDWIDTH as bitrate, AVERAGE-BANDWIDTH), every LEVEL_SWITCHED
+// (switches: the level, its height and BANDWIDTH, when: the rung of the picture on show
+// changed) and LEVEL_SWITCHING (loadSwitches: the rung hls.js loads from next, with its
+// bandwidth estimate then), currentLevel, loadLevel, bandwidthEstimate, and playback progress:
+// currentTime, presentedFrames, and longestFreezeMs, the longest time video.currentTime did
+// not advance (sampled every 200 ms) since summary(sinceMs)'s sinceMs (page time, ms since the
+// page started: pageMs). Times in the summary are page times. The ABR test
+// (Tests/ReelOriginTests/HLSJSLadderSwitchingTests.swift) passes
+// config={"abrEwmaFastLive":1,"abrEwmaSlowLive":3}: on loopback hls.js's bandwidth estimate
+// starts near 16 Mbps, and with two rungs its emergency down switch never fires, so with the
+// default half-lives (3 s, 9 s) it takes several too-slow fragments to switch down; the test
+// explains the numbers.
 
 const params = new URLSearchParams(location.search);
 const lowLatencyMode = params.get("low") === "1";
@@ -18,6 +32,7 @@ const state = {
   firstPictureAt: null, samples: [], sampleAt: [], frames: 0, lastClock: -1, callbacks: 0, unreadable: 0, implausible: [],
   errors: [], fatalErrors: [], levelSwitches: [], hlsLatency: [], targetLatency: null,
   playlistLoads: 0, playlistLoadsWithDirectives: 0, stalls: 0, size: null,
+  hls: null, loadSwitches: [], emergencyAborts: 0, progress: [], presentedFrames: 0,
 };
 window.reelG2G = state;
 
@@ -32,7 +47,25 @@ function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
-state.summary = () => {
+// The longest run of progress samples at or after sinceMs in which currentTime did not advance.
+function longestFreeze(sinceMs) {
+  let longest = 0, previous = null, advancedAt = null;
+  for (const sample of state.progress) {
+    if (sample.at < sinceMs) { previous = sample.t; continue; }
+    if (advancedAt === null) advancedAt = sample.at;
+    if (previous === null || sample.t > previous) advancedAt = sample.at;
+    else longest = Math.max(longest, sample.at - advancedAt);
+    previous = sample.t;
+  }
+  return longest;
+}
+
+function describeLevel(index) {
+  const level = state.hls && state.hls.levels ? state.hls.levels[index] : null;
+  return level ? { height: level.height, width: level.width, bitrate: level.maxBitrate, averageBitrate: level.averageBitrate } : {};
+}
+
+state.summary = (sinceMs = 0) => {
   const sorted = state.samples.slice().sort((a, b) => a - b);
   const latency = state.hlsLatency.map((s) => s.latency).sort((a, b) => a - b);
   return {
@@ -46,6 +79,13 @@ state.summary = () => {
     fatalErrors: state.fatalErrors, levelSwitches: state.levelSwitches.length,
     playlistLoads: state.playlistLoads, playlistLoadsWithDirectives: state.playlistLoadsWithDirectives,
     stalls: state.stalls, size: state.size,
+    pageMs: Date.now() - state.startedAt,
+    levels: state.hls && state.hls.levels ? state.hls.levels.map((_, i) => describeLevel(i)) : [],
+    switches: state.levelSwitches, loadSwitches: state.loadSwitches, emergencyAborts: state.emergencyAborts,
+    currentLevel: state.hls ? state.hls.currentLevel : null, loadLevel: state.hls ? state.hls.loadLevel : null,
+    bandwidthEstimate: state.hls ? Math.round(state.hls.bandwidthEstimate) : null,
+    currentTime: video.currentTime, presentedFrames: state.presentedFrames,
+    longestFreezeMs: longestFreeze(sinceMs), sinceMs,
   };
 };
 
@@ -103,7 +143,8 @@ function onPicture() {
 }
 
 function watchPictures() {
-  const next = () => video.requestVideoFrameCallback(() => {
+  const next = () => video.requestVideoFrameCallback((_, metadata) => {
+    state.presentedFrames = metadata.presentedFrames;
     try { onPicture(); } catch (e) { state.error = "reading a picture: " + e.message; }
     next();
   });
@@ -136,7 +177,15 @@ function listen(hls, Hls) {
     state.playlistLoads += 1;
     if (data.deliveryDirectives) state.playlistLoadsWithDirectives += 1;
   });
-  hls.on(Hls.Events.LEVEL_SWITCHED, (_, data) => state.levelSwitches.push({ level: data.level, at: Date.now() - state.startedAt }));
+  hls.on(Hls.Events.LEVEL_SWITCHED, (_, data) => {
+    state.levelSwitches.push(Object.assign({ level: data.level, at: Date.now() - state.startedAt }, describeLevel(data.level)));
+  });
+  hls.on(Hls.Events.LEVEL_SWITCHING, (_, data) => {
+    if (state.loadSwitches.length < 500) {
+      state.loadSwitches.push({ level: data.level, at: Date.now() - state.startedAt, bandwidthEstimate: Math.round(hls.bandwidthEstimate) });
+    }
+  });
+  hls.on(Hls.Events.FRAG_LOAD_EMERGENCY_ABORTED, () => { state.emergencyAborts += 1; });
   hls.on(Hls.Events.ERROR, (_, data) => {
     const entry = { type: data.type, details: data.details, fatal: !!data.fatal, at: Date.now() - state.startedAt };
     if (state.errors.length < 500) state.errors.push(entry);
@@ -153,6 +202,9 @@ function listen(hls, Hls) {
     if (Number.isFinite(latency) && latency > 0) state.hlsLatency.push({ at: Date.now() - state.startedAt, latency });
     if (Number.isFinite(hls.targetLatency)) state.targetLatency = hls.targetLatency;
   }, 500);
+  setInterval(() => {
+    if (state.progress.length < 6000) state.progress.push({ at: Date.now() - state.startedAt, t: video.currentTime });
+  }, 200);
 }
 
 async function start() {
@@ -163,6 +215,7 @@ async function start() {
   if (!Hls.isSupported()) throw new Error("hls.js says this browser has no MSE");
   const config = Object.assign({ lowLatencyMode }, JSON.parse(params.get("config") || "{}"));
   const hls = new Hls(config);
+  state.hls = hls;
   listen(hls, Hls);
   hls.loadSource(src);
   hls.attachMedia(video);
