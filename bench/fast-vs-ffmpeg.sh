@@ -78,18 +78,15 @@ check_run() {  # check_run NAME: probe both outputs, one line each
 
 say "input: $input"
 say "$runs runs each, alternating"
-for i in $(seq "$runs"); do
-    if [ $((i % 2)) = 1 ]; then order="reel ffmpeg"; else order="ffmpeg reel"; fi
-    for who in $order; do
-        say "run $i/$runs: $who"
-        "run_$who" "$i"
-        check_run "$who-$i"
-        # Keep only the first run's outputs (for the picture comparison); the rest are large.
-        if [ "$i" -gt 1 ] && [ "${KEEP_WORK:-0}" != 1 ]; then
-            rm -rf "$work/$who-$i/hls" "$work/$who-$i/archive.mp4"
-        fi
-    done
-done
+one_run() {  # one_run WHO I
+    "run_$1" "$2"
+    check_run "$1-$2"
+    # Keep only the first run's outputs (for the picture comparison); the rest are large.
+    if [ "$2" -gt 1 ] && [ "${KEEP_WORK:-0}" != 1 ]; then
+        rm -rf "$work/$1-$2/hls" "$work/$1-$2/archive.mp4"
+    fi
+}
+alternate_runs "$runs" one_run
 
 # Same picture? Both live outputs, frame by frame: the same crop and scale give a high PSNR
 # (the encoders are the same); a different crop or aspect gives a low one.

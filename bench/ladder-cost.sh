@@ -104,16 +104,13 @@ check_run() {  # check_run NAME
 
 say "input: $input"
 say "$runs runs each, alternating"
-for i in $(seq "$runs"); do
-    if [ $((i % 2)) = 1 ]; then order="reel ffmpeg"; else order="ffmpeg reel"; fi
-    for who in $order; do
-        say "run $i/$runs: $who"
-        "run_$who" "$i"
-        check_run "$who-$i"
-        # Keep the outputs only with KEEP_WORK=1 (three rungs a run add up).
-        [ "${KEEP_WORK:-0}" = 1 ] || rm -rf "$work/$who-$i/hls"
-    done
-done
+one_run() {  # one_run WHO I
+    "run_$1" "$2"
+    check_run "$1-$2"
+    # Keep the outputs only with KEEP_WORK=1 (three rungs a run add up).
+    [ "${KEEP_WORK:-0}" = 1 ] || rm -rf "$work/$1-$2/hls"
+}
+alternate_runs "$runs" one_run
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 stat() {  # stat WHO FIELD: median over the runs

@@ -8,6 +8,7 @@
 #   start_origin DIR  starts scripts/nginx-origin.sh in DIR (sets origin_port, origin_url);
 #                     it is stopped at exit, also on Ctrl-C
 #   timed FILE CMD…   runs CMD under /usr/bin/time, CPU and memory into FILE (see read_time)
+#   alternate_runs N FN  calls FN WHO I for N runs of reel and ffmpeg, taking turns first
 #   py                /usr/bin/python3 (Debian's; the scripts use its standard library only)
 #
 # Every script cleans up what it started on exit, error or Ctrl-C (INT/TERM exit 130/143).
@@ -89,6 +90,18 @@ start_origin() {
 # CPU seconds the whole machine has spent busy since boot (all cores; /proc/stat).
 machine_busy() {
     awk -v hz="$(getconf CLK_TCK)" '/^cpu / { printf "%.2f\n", ($2 + $3 + $4 + $7 + $8 + $9) / hz }' /proc/stat
+}
+
+alternate_runs() {  # alternate_runs N FN: FN WHO I for runs 1..N, reel and ffmpeg taking turns first
+    # (reel ffmpeg, ffmpeg reel, ...), so drift on the machine hits both alike.
+    local i who order
+    for i in $(seq "$1"); do
+        if [ $((i % 2)) = 1 ]; then order="reel ffmpeg"; else order="ffmpeg reel"; fi
+        for who in $order; do
+            say "run $i/$1: $who"
+            "$2" "$who" "$i"
+        done
+    done
 }
 
 # timed FILE CMD...: runs CMD, then writes "wall user sys maxrss_kb exit machine_busy" to
