@@ -96,17 +96,18 @@ struct MultivariantScheduleTests {
 
     @Test func nothingIsDueUntilEveryRungHasItsInitAndASegment() throws {
         var schedule = Self.schedule()
+        var due: MultivariantPlaylist?
         schedule.initSegment(rung: 0, codecs: "avc1.64001f,mp4a.40.2")
         schedule.segment(rung: 0, bytes: 625_000, duration: Self.two)
-        let due7 = schedule.due()
-        #expect(due7 == nil, "the low rung has nothing yet")
+        due = schedule.due()
+        #expect(due == nil, "the low rung has nothing yet")
         schedule.segment(rung: 1, bytes: 250_000, duration: Self.two)
-        let due8 = schedule.due()
-        #expect(due8 == nil, "the low rung has no init segment yet")
+        due = schedule.due()
+        #expect(due == nil, "the low rung has no init segment yet")
         #expect(schedule.final == nil)
         schedule.initSegment(rung: 1, codecs: "avc1.64001e,mp4a.40.2")
-        let due1 = schedule.due()
-        let first = try #require(due1)
+        due = schedule.due()
+        let first = try #require(due)
         #expect(first.rendered() == """
             #EXTM3U
             #EXT-X-VERSION:7
@@ -118,46 +119,48 @@ struct MultivariantScheduleTests {
 
             """)
         #expect(schedule.published == first)
-        let due9 = schedule.due()
-        #expect(due9 == nil, "nothing changed")
+        due = schedule.due()
+        #expect(due == nil, "nothing changed")
     }
 
     @Test func aPeakMoreThanTenPercentUpOrAnAverageTenPercentOffMakesANewVersion() throws {
         var schedule = Self.schedule()
+        var due: MultivariantPlaylist?
         for rung in 0..<2 {
             schedule.initSegment(rung: rung, codecs: "avc1.64001f")
             schedule.segment(rung: rung, bytes: 500_000, duration: Self.two)  // 2 Mbps
         }
-        let due2 = schedule.due()
-        _ = try #require(due2)
+        due = schedule.due()
+        _ = try #require(due)
         // A segment at 2.2 Mbps: the peak is 10 % up, not more; the average 5 %.
         schedule.segment(rung: 0, bytes: 550_000, duration: Self.two)
-        let due10 = schedule.due()
-        #expect(due10 == nil)
+        due = schedule.due()
+        #expect(due == nil)
         // 2.3 Mbps: 15 % over the published peak.
         schedule.segment(rung: 0, bytes: 575_000, duration: Self.two)
-        let due3 = schedule.due()
-        let grown = try #require(due3)
+        due = schedule.due()
+        let grown = try #require(due)
         #expect(grown.variants[0].peakBitsPerSecond == 2_300_000)
         // Quieter segments pull the low rung's average down, never its peak: 1.8 Mbps makes the
         // average 1.9 (5 % off), then 1.2 Mbps makes it 1.67 (17 % off).
         schedule.segment(rung: 1, bytes: 450_000, duration: Self.two)
-        let due11 = schedule.due()
-        #expect(due11 == nil)
+        due = schedule.due()
+        #expect(due == nil)
         schedule.segment(rung: 1, bytes: 300_000, duration: Self.two)
-        let due4 = schedule.due()
-        let moved = try #require(due4)
+        due = schedule.due()
+        let moved = try #require(due)
         #expect(moved.variants[1].averageBitsPerSecond == 1_666_667 && moved.variants[1].peakBitsPerSecond == 2_000_000)
     }
 
     @Test func aShortLastSegmentCountsInTheAverageButNotThePeak() throws {
         var schedule = Self.schedule()
+        var due: MultivariantPlaylist?
         for rung in 0..<2 {
             schedule.initSegment(rung: rung, codecs: "avc1.64001f")
             schedule.segment(rung: rung, bytes: 500_000, duration: Self.two)
         }
-        let due5 = schedule.due()
-        _ = try #require(due5)
+        due = schedule.due()
+        _ = try #require(due)
         // 0.2 s at 2.2 Mbps (a key frame and little else): a burst that is not the rung's peak.
         // BANDWIDTH is never below AVERAGE-BANDWIDTH, which the short segment did raise.
         schedule.segment(rung: 0, bytes: 55_000, duration: MediaTime(value: 1, timescale: 5))
@@ -172,12 +175,13 @@ struct MultivariantScheduleTests {
 
     @Test func unknownCodecsLeaveTheAttributeOut() throws {
         var schedule = Self.schedule()
+        var due: MultivariantPlaylist?
         for rung in 0..<2 {
             schedule.initSegment(rung: rung, codecs: rung == 0 ? nil : "avc1.64001e")
             schedule.segment(rung: rung, bytes: 250_000, duration: Self.two)
         }
-        let due6 = schedule.due()
-        let text = try #require(due6).rendered()
+        due = schedule.due()
+        let text = try #require(due).rendered()
         #expect(text.contains("#EXT-X-STREAM-INF:BANDWIDTH=1000000,AVERAGE-BANDWIDTH=1000000,RESOLUTION=720x1280,FRAME-RATE=30.000\nhigh/"))
         #expect(text.contains("CODECS=\"avc1.64001e\",RESOLUTION=480x854"))
     }
