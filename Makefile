@@ -34,13 +34,16 @@ build-info:
 
 # Integration tests run the optimized binary through REEL_BIN. Tests run one at a time
 # (--no-parallel): several of them run in real time and must not starve each other.
+# scripts/test-watchdog.py passes the output through line by line and turns a hang (no output
+# for REEL_TEST_SILENCE seconds) into every process's stacks and exit 124.
+WATCHDOG = python3 scripts/test-watchdog.py
 test: build
-	REEL_BIN="$(RELEASE_BIN)/reel" $(SWIFT) test --no-parallel
+	REEL_BIN="$(RELEASE_BIN)/reel" $(WATCHDOG) --silence $${REEL_TEST_SILENCE:-600} -- $(SWIFT) test --no-parallel
 
 # The default tier plus the long one (Tests/ReelTestSupport/TestTier.swift): repeats of an
 # acceptance at another size, minutes each.
 test-long: build
-	REEL_TEST_LONG=1 REEL_BIN="$(RELEASE_BIN)/reel" $(SWIFT) test --no-parallel
+	REEL_TEST_LONG=1 REEL_BIN="$(RELEASE_BIN)/reel" $(WATCHDOG) --silence $${REEL_TEST_SILENCE:-1800} -- $(SWIFT) test --no-parallel
 
 # ThreadSanitizer over the concurrency-heavy suites: the runtime (queues, fan-out, clocks,
 # threads), the recorder and the live pipeline in process, and the origin server. A separate
