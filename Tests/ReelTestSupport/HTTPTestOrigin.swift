@@ -68,14 +68,26 @@ extension HTTPTestOrigin {
 /// A URLSession for tests' own requests to a loopback server: no cache, short timeouts.
 public final class TestHTTPClient: Sendable {
     private let session: URLSession
+    private let deadline: TimeInterval
 
-    /// A client whose requests fail after `timeout` seconds without progress.
-    public init(timeout: TimeInterval = 5) {
+    /// The whole exchange took longer than the client's deadline (URLSession's own timeouts
+    /// did not end it).
+    public struct NoAnswer: Error, CustomStringConvertible {
+        public let url: URL
+        public let seconds: TimeInterval
+        public var description: String { "no answer from \(url.absoluteString) within \(Int(seconds)) s" }
+    }
+
+    /// A client whose requests fail after `timeout` seconds without progress, and after
+    /// `deadline` (default 12 × `timeout`, at least a minute) in all whatever happens: a test
+    /// never waits for ever on a server.
+    public init(timeout: TimeInterval = 5, deadline: TimeInterval? = nil) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         session = URLSession(configuration: configuration)
+        self.deadline = deadline ?? max(60, timeout * 12)
     }
 
     /// Sends `method` to `url` with `body` and `headers`; returns the status, the body and the
@@ -86,19 +98,56 @@ public final class TestHTTPClient: Sendable {
         request.httpMethod = method
         request.cachePolicy = .reloadIgnoringLocalCacheData
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let (data, response): (Data, URLResponse)
-        if let body {
-            request.setValue(String(body.count), forHTTPHeaderField: "Content-Length")
-            (data, response) = try await session.upload(for: request, from: body)
-        } else {
-            (data, response) = try await session.data(for: request)
-        }
+        if let body { request.setValue(String(body.count), forHTTPHeaderField: "Content-Length") }
+        let (data, response) = try await exchange(request, body: body)
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
         var names: [String: String] = [:]
         for (key, value) in http.allHeaderFields {
             if let key = key as? String, let value = value as? String { names[key.lowercased()] = value }
         }
         return (http.statusCode, data, names)
+    }
+
+    /// One exchange through a completion-handler task, answered exactly once: by URLSession,
+    /// or by the deadline (which cancels the task). Cancelling the caller cancels the task.
+    private func exchange(_ request: URLRequest, body: Data?) async throws -> (Data, URLResponse) {
+        let once = Once<Result<(Data, URLResponse), any Error>>()
+        let completion: @Sendable (Data?, URLResponse?, (any Error)?) -> Void = { data, response, error in
+            if let response { once.answer(.success((data ?? Data(), response))) } else {
+                once.answer(.failure(error ?? URLError(.badServerResponse)))
+            }
+        }
+        let task = body.map { session.uploadTask(with: request, from: $0, completionHandler: completion) }
+            ?? session.dataTask(with: request, completionHandler: completion)
+        let url = request.url!, seconds = deadline
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                once.onAnswer { continuation.resume(with: $0) }
+                task.resume()
+                DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+                    task.cancel()
+                    once.answer(.failure(NoAnswer(url: url, seconds: seconds)))
+                }
+            }
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    /// The first answer wins; later ones are dropped.
+    private final class Once<Value: Sendable>: @unchecked Sendable {
+        private let lock = NSLock()
+        private var handler: ((Value) -> Void)?
+        private var answered = false
+        func onAnswer(_ body: @escaping (Value) -> Void) { lock.withLock { handler = body } }
+        func answer(_ value: Value) {
+            let handler: ((Value) -> Void)? = lock.withLock {
+                guard !answered else { return nil }
+                answered = true
+                return self.handler
+            }
+            handler?(value)
+        }
     }
 
     deinit { session.invalidateAndCancel() }
