@@ -43,7 +43,9 @@ public final class BackgroundProcess: @unchecked Sendable {
     /// Waits until it exits or `timeout` passes (then kills it and says so).
     public func wait(timeout: Duration) async -> (status: Int32, stdout: String, stderr: String, timedOut: Bool) {
         let timedOut = await Self.waitForExit(process, timeout: timeout)
-        while !(out.isSet && err.isSet) { try? await Task.sleep(for: .milliseconds(5)) }
+        // The pipes end with the process, unless something it started holds them: then what came.
+        let readers = ContinuousClock.now + .seconds(10)
+        while !(out.isSet && err.isSet) && ContinuousClock.now < readers { try? await Task.sleep(for: .milliseconds(5)) }
         return (process.terminationStatus, String(decoding: out.get(), as: UTF8.self),
                 String(decoding: err.get(), as: UTF8.self), timedOut)
     }

@@ -72,7 +72,9 @@ public final class LineWatchedProcess: @unchecked Sendable {
     /// all its output.
     public func wait(timeout: Duration) async -> (status: Int32, stdout: String, stderr: String, timedOut: Bool, signalled: Bool) {
         let timedOut = await BackgroundProcess.waitForExit(process, timeout: timeout)
-        while !(lock.withLock { outputEnded } && err.isSet) { try? await Task.sleep(for: .milliseconds(5)) }
+        // As BackgroundProcess: at most 10 s more for pipes something it started may hold.
+        let readers = ContinuousClock.now + .seconds(10)
+        while !(lock.withLock { outputEnded } && err.isSet) && ContinuousClock.now < readers { try? await Task.sleep(for: .milliseconds(5)) }
         let stdout = lock.withLock { (lines + [String(decoding: partial, as: UTF8.self)]).joined(separator: "\n") }
         return (process.terminationStatus, stdout, String(decoding: err.get(), as: UTF8.self), timedOut,
                 process.terminationReason == .uncaughtSignal)
