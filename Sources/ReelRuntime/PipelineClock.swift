@@ -51,6 +51,11 @@ public struct RealClock: PipelineClock {
 
 /// A real clock's ticks on their own thread; ``stop()`` wakes it at once (a condition, not a
 /// poll) and joins it.
+///
+/// The thread's body holds the ticker (and through `tick` whatever the tick captures: a whole
+/// recorder, with its encoder and the encoder's threads), and the ticker holds the thread: the
+/// thread lets go of its reference once it ended, so the pair is released with its last
+/// outside owner instead of living for ever.
 private final class ThreadTicker: Ticker, @unchecked Sendable {
     // @unchecked: `stopped`, `finished` and `thread` are only touched with `condition` held.
     private let condition = NSCondition()
@@ -68,6 +73,7 @@ private final class ThreadTicker: Ticker, @unchecked Sendable {
             }
             condition.withLock {
                 finished = true
+                self.thread = nil
                 condition.broadcast()
             }
         }
@@ -92,7 +98,7 @@ private final class ThreadTicker: Ticker, @unchecked Sendable {
         condition.withLock {
             stopped = true
             condition.broadcast()
-            guard Thread.current !== thread else { return }
+            guard thread != nil, Thread.current !== thread else { return }
             while !finished { condition.wait() }
         }
     }

@@ -82,6 +82,28 @@ struct RecorderLoadTests {
         #expect(try StudyLibrary(path: s.libraryPath!).sessions().first?.load == report.load)
     }
 
+    /// `reel studio` records again and again in one process: each recording must let go of its
+    /// encoder (x264's threads and picture buffers) when it ends. A ticker that kept its tick
+    /// kept the whole recorder: the test run grew to 140 threads and 1.9 GB that way.
+    @Test("a finished recording leaves nothing behind: the recorder and its encoder are released")
+    func aFinishedRecordingIsReleased() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let openBefore = VideoEncoder.openCount
+        weak var weakRecorder: StudyRecorder?
+        do {
+            let base = MonotonicClock.now() + MediaTime(seconds: 0.2)
+            let opener = SourceOpener([.success(ScriptedSource([.realTimeFrames(from: 0, to: 30, at: 0, fps: 20)], base: base))])
+            let recorder = try StudyRecorder(settings: settings(dir, mode: .full), reporter: CollectingReporter(), openSource: opener.open)
+            weakRecorder = recorder
+            let report = await recorder.run()
+            #expect(report.succeeded, "\(report)")
+        }
+        _ = try await eventually("the recorder and its encoder released") {
+            weakRecorder == nil && VideoEncoder.openCount <= openBefore ? true : nil
+        }
+    }
+
     /// Takes 0.3 s a call: at the full-mode cadence (5 calls a second of video) the writer cannot keep up.
     final class SlowTracker: FaceTracker, @unchecked Sendable {
         private let lock = NSLock()

@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import Synchronization
+import ReelTestSupport
 import Testing
 @testable import ReelRuntime
 
@@ -53,6 +54,26 @@ struct PipelineClockTests {
         let after = count.load(ordering: .relaxed)
         try await Task.sleep(for: .milliseconds(60))
         #expect(count.load(ordering: .relaxed) == after, "no tick after stop returned")
+    }
+
+    /// What a tick captures, to see when it is released.
+    final class Held: Sendable {}
+
+    @Test("a stopped real ticker lets go of its tick and what the tick holds (a recorder, its encoder and the encoder's threads)")
+    func aStoppedTickerReleasesItsTick() async throws {
+        weak var weakHeld: Held?
+        weak var weakTicker: AnyObject?
+        do {
+            let held = Held()
+            weakHeld = held
+            let ticker = RealClock().every(MediaTime(seconds: 0.01), name: "test.release") { _ in _ = held }
+            weakTicker = ticker as AnyObject
+            try await Task.sleep(for: .milliseconds(30))
+            ticker.stop()
+            ticker.stop()  // a second stop returns at once
+        }
+        // The ticker's thread lets go of it as it ends; Foundation drops the thread right after.
+        _ = try await eventually("the stopped ticker and its tick's captures released") { weakHeld == nil && weakTicker == nil ? true : nil }
     }
 
     @Test("a worker thread is waited for by async code and joined by threads, with its error")

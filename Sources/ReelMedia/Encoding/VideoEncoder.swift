@@ -1,5 +1,6 @@
 import CFFmpeg
 import ReelCore
+import Synchronization
 
 /// An H.264 or HEVC encoder (libx264 / libx265) with no frame reordering, so packets leave in
 /// presentation order with pts = dts, and key frames where the caller asks for them.
@@ -10,6 +11,12 @@ final class VideoEncoder {
     static let timeBase = AVRational(num: 1, den: 90_000)
     private let packet: UnsafeMutablePointer<AVPacket>
     private let frameDuration: Int64
+    /// Encoders open in this process now. Each holds its codec's threads (x264 starts several)
+    /// and its picture buffers until it is released, so a long-running process (`reel studio`,
+    /// the test run) must come back to where it was after each recording or stream.
+    static let open = Atomic<Int>(0)
+    /// ``open``, for diagnostics and for tests that check nothing is left behind.
+    static var openCount: Int { open.load(ordering: .relaxed) }
 
     init(_ settings: VideoEncoderSettings, globalHeader: Bool) throws {
         self.settings = settings
@@ -68,9 +75,11 @@ final class VideoEncoder {
             av_packet_free(&p)
             throw FFmpegError("opening encoder \(settings.codec.encoderName) \(settings.width)x\(settings.height)", code: status)
         }
+        Self.open.add(1, ordering: .relaxed)
     }
 
     deinit {
+        Self.open.subtract(1, ordering: .relaxed)
         var c: UnsafeMutablePointer<AVCodecContext>? = context
         avcodec_free_context(&c)
         var p: UnsafeMutablePointer<AVPacket>? = packet
