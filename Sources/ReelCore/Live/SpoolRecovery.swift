@@ -49,7 +49,7 @@ public struct SpoolRecovery: Sendable, Hashable {
     /// nil when none waits. `waiting` is (stream id, segment files) in the order to name them.
     public static func waitingSentence(_ waiting: [(streamID: String, segments: Int)]) -> String? {
         guard let first = waiting.first else { return nil }
-        func segments(_ n: Int) -> String { n == 1 ? "1 segment" : "\(n) segments" }
+        func segments(_ n: Int) -> String { n == 0 ? "its playlist" : n == 1 ? "1 segment" : "\(n) segments" }
         let names = waiting.map { "\($0.streamID) (\(segments($0.segments)) not published)" }.joined(separator: ", ")
         let head = waiting.count == 1 ? "1 stream waits in the spool" : "\(waiting.count) streams wait in the spool"
         let command = "reel publish \(waiting.count == 1 ? first.streamID : "ID") --origin URL (or --output DIR)"

@@ -91,7 +91,7 @@ struct MultivariantScheduleTests {
     static func schedule() -> MultivariantSchedule {
         MultivariantSchedule(rungs: [.init(uri: "high/playlist.m3u8", size: VideoDimensions(width: 720, height: 1280)),
                                      .init(uri: "low/playlist.m3u8", size: VideoDimensions(width: 480, height: 854))],
-                             framesPerSecond: 30, segmentInterval: two)
+                             framesPerSecond: 30, segmentInterval: two, firstVersionAfter: 1)
     }
 
     @Test func nothingIsDueUntilEveryRungHasItsInitAndASegment() throws {
@@ -121,6 +121,29 @@ struct MultivariantScheduleTests {
         #expect(schedule.published == first)
         due = schedule.due()
         #expect(due == nil, "nothing changed")
+    }
+
+    @Test func aRegularLadderWaitsForThreeSegmentsOfEveryRungButTheFinalVersionNeedsOne() throws {
+        var schedule = MultivariantSchedule(rungs: Self.schedule().rungs, framesPerSecond: 30, segmentInterval: Self.two,
+                                            firstVersionAfter: 3)
+        var due: MultivariantPlaylist?
+        for rung in 0..<2 { schedule.initSegment(rung: rung, codecs: "avc1.64001f") }
+        for _ in 0..<3 { schedule.segment(rung: 0, bytes: 500_000, duration: Self.two) }
+        for count in 1...2 {
+            schedule.segment(rung: 1, bytes: 250_000, duration: Self.two)
+            due = schedule.due()
+            #expect(due == nil, "the low rung has \(count) of 3 segments")
+        }
+        #expect(schedule.final != nil, "a stream that ends now still gets its playlist")
+        schedule.segment(rung: 1, bytes: 250_000, duration: Self.two)
+        due = schedule.due()
+        let first = try #require(due)
+        #expect(first.variants.map(\.averageBitsPerSecond) == [2_000_000, 1_000_000])
+        // Later versions follow the bit rates as before, with no count to wait for.
+        schedule.segment(rung: 1, bytes: 500_000, duration: Self.two)
+        due = schedule.due()
+        #expect(due?.variants[1].peakBitsPerSecond == 2_000_000)
+        #expect(MultivariantSchedule(rungs: [], framesPerSecond: 30, segmentInterval: Self.two, firstVersionAfter: 0).firstVersionAfter == 1)
     }
 
     @Test func aPeakMoreThanTenPercentUpOrAnAverageTenPercentOffMakesANewVersion() throws {

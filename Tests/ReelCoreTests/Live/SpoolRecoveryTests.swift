@@ -77,5 +77,8 @@ struct SpoolRecoveryTests {
                 == "1 stream waits in the spool: desk (12 segments not published); publish it with reel publish desk --origin URL (or --output DIR)")
         #expect(SpoolRecovery.waitingSentence([("a", 1), ("b", 3)])
                 == "2 streams wait in the spool: a (1 segment not published), b (3 segments not published); publish each with reel publish ID --origin URL (or --output DIR)")
+        // A ladder whose rungs were all published but not its last multivariant playlist.
+        #expect(SpoolRecovery.waitingSentence([("abr", 0)])
+                == "1 stream waits in the spool: abr (its playlist not published); publish it with reel publish abr --origin URL (or --output DIR)")
     }
 }

@@ -107,6 +107,46 @@ struct LiveLadderTests {
         #expect(!FileManager.default.fileExists(atPath: dir.path("out")), "nothing was written")
     }
 
+    @Test("a ladder whose rungs were all published but not its last multivariant playlist: reel live names it, reel publish puts it, or keeps it when the target fails")
+    func aSpooledMultivariantAloneIsPublished() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let environment = ["XDG_STATE_HOME": dir.path("state")]
+        // What LivePublisher leaves when every rung's spool was removed but the final PUT failed.
+        let spool = dir.path("state/reel/spool/abr")
+        let text = """
+            #EXTM3U
+            #EXT-X-VERSION:7
+            #EXT-X-INDEPENDENT-SEGMENTS
+            #EXT-X-STREAM-INF:BANDWIDTH=436000,AVERAGE-BANDWIDTH=402000,CODECS="avc1.64001e,mp4a.40.2",RESOLUTION=640x360,FRAME-RATE=30.000
+            360p-1500k/playlist.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=171000,AVERAGE-BANDWIDTH=160000,CODECS="avc1.64000c,mp4a.40.2",RESOLUTION=320x180,FRAME-RATE=30.000
+            180p-100k/playlist.m3u8
+
+            """
+        try FileManager.default.createDirectory(atPath: spool, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: spool + "/playlist.m3u8"))
+
+        let same = try ReelBinary.run(["live", "--source", "test", "--output", dir.path("x"), "--stream-id", "abr", "--duration", "1",
+                                       "--no-archive", "--quiet"], environment: environment)
+        #expect(same.status == 1 && same.stderr.contains("stream ID abr has its playlist waiting in the spool"), "\(same.stderr)")
+        let other = try ReelBinary.run(["live", "--source", "test", "--output", dir.path("x"), "--stream-id", "other", "--duration", "1",
+                                        "--no-archive", "--quiet"], environment: environment)
+        #expect(other.stderr.contains("1 stream waits in the spool: abr (its playlist not published)"), "\(other.stderr)")
+
+        // A target that cannot take it (its streams folder is a file): said, and the spool stays.
+        try FileManager.default.createDirectory(atPath: dir.path("blocked"), withIntermediateDirectories: true)
+        try Data("not a folder".utf8).write(to: URL(fileURLWithPath: dir.path("blocked/streams")))
+        let failed = try ReelBinary.run(["publish", "abr", "--output", dir.path("blocked")], environment: environment)
+        #expect(failed.status == 1 && failed.stdout.contains("the multivariant playlist was not published"), "\(failed.stdout)\(failed.stderr)")
+        #expect(FileManager.default.contents(atPath: spool + "/playlist.m3u8") == Data(text.utf8), "kept, unchanged")
+
+        let published = try ReelBinary.run(["publish", "abr", "--output", dir.path("second")], environment: environment)
+        #expect(published.status == 0 && published.stdout.contains("every rung was published before"), "\(published.stdout)\(published.stderr)")
+        #expect(FileManager.default.contents(atPath: dir.path("second/streams/abr/playlist.m3u8")) == Data(text.utf8))
+        #expect(!FileManager.default.fileExists(atPath: spool), "the spool is removed once the playlist was published")
+    }
+
     @Test("a ladder run killed mid-stream: reel live names its spool, reel publish publishes every rung and the multivariant playlist")
     func killedLadderIsPublished() async throws {
         let dir = try TemporaryDirectory()

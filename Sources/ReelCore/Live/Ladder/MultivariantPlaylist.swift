@@ -68,6 +68,8 @@ public struct MultivariantPlaylist: Sendable, Hashable {
 public struct BandwidthMeter: Sendable, Hashable {
     /// The highest bit rate of any segment so far; nil before the first.
     public private(set) var peakBitsPerSecond: Int?
+    /// How many segments were measured.
+    public private(set) var segments = 0
     private var bits: Double = 0
     private var seconds: Double = 0
 
@@ -82,6 +84,7 @@ public struct BandwidthMeter: Sendable, Hashable {
         if countsTowardPeak { peakBitsPerSecond = max(peakBitsPerSecond ?? 0, rate) }
         bits += Double(bytes * 8)
         seconds += duration.seconds
+        segments += 1
     }
 
     /// The average over the segments so far; nil before the first.

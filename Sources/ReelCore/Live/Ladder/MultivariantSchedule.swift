@@ -2,9 +2,12 @@
 /// rung by `BANDWIDTH`, so it must never list a rung before that rung can be played, and
 /// should follow what the encoders really produce.
 ///
-/// - The first version is due once every rung has its init segment (for `CODECS`) and one
-///   segment (for the bit rates): the multivariant playlist never names a rung whose media
-///   playlist does not exist yet.
+/// - The first version is due once every rung has its init segment (for `CODECS`) and
+///   ``firstVersionAfter`` segments (for the bit rates): the multivariant playlist never names
+///   a rung whose media playlist does not exist yet. A regular HLS player starts three
+///   segments back from the live edge, so a ladder waits for three: one that found a single
+///   segment would start with no cushion and freeze on its first slow fragment. An LL-HLS
+///   player starts a part hold-back from the edge: one segment is enough.
 /// - Another version is due when a rung's peak has grown more than ``tolerance`` above the
 ///   value last published (an understated `BANDWIDTH` makes players pick a rung they cannot
 ///   keep up with), or its average moved by more than that either way; smaller changes wait,
@@ -44,14 +47,18 @@ public struct MultivariantSchedule: Sendable, Hashable {
     public let framesPerSecond: Double
     /// The nominal segment length: shorter segments do not count toward a peak.
     public let segmentInterval: MediaTime
+    /// How many segments every rung has before the first version is due (``final`` needs one).
+    public let firstVersionAfter: Int
     /// What was last handed out by ``due()``; nil before the first version.
     public private(set) var published: MultivariantPlaylist?
 
-    /// A schedule for `rungs` (highest first) at `framesPerSecond`, cut every `segmentInterval`.
-    public init(rungs: [Rung], framesPerSecond: Double, segmentInterval: MediaTime) {
+    /// A schedule for `rungs` (highest first) at `framesPerSecond`, cut every `segmentInterval`,
+    /// whose first version waits for `firstVersionAfter` segments of every rung (at least one).
+    public init(rungs: [Rung], framesPerSecond: Double, segmentInterval: MediaTime, firstVersionAfter: Int) {
         self.rungs = rungs
         self.framesPerSecond = framesPerSecond
         self.segmentInterval = segmentInterval
+        self.firstVersionAfter = max(1, firstVersionAfter)
     }
 
     /// Rung `index` produced its init segment, whose tracks read as `codecs` (``CodecString``).
@@ -67,6 +74,7 @@ public struct MultivariantSchedule: Sendable, Hashable {
 
     /// The version to publish now, if one is due (it is then the one ``published``).
     public mutating func due() -> MultivariantPlaylist? {
+        if published == nil, rungs.contains(where: { $0.meter.segments < firstVersionAfter }) { return nil }
         guard let current = playlist() else { return nil }
         if let published, !Self.differs(current, from: published) { return nil }
         published = current
