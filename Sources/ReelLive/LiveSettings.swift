@@ -46,6 +46,18 @@ public struct LiveSettings: Sendable {
     /// The part length `--low-latency` uses unless `--part-seconds` says otherwise: ten frames
     /// at 30 fps, inside the 200–500 ms LL-HLS deployments use.
     public static let defaultPartSeconds = 1.0 / 3.0
+    /// A sliding-window playlist (`--window`): the playlist lists only the segments of about the
+    /// last this many seconds (whole segments, at least ``minimumWindowSegments``); nil lists
+    /// every segment in an EVENT playlist (the spec's default).
+    public var windowSeconds: Double?
+    /// The fewest segments a sliding window lists: a player starts three segments back from
+    /// the live edge and needs as many again to ride out a slow reload.
+    public static let minimumWindowSegments = 6
+
+    /// The segments a sliding window lists (nil without one): `windowSeconds` in whole segments.
+    public var windowSegments: Int? {
+        windowSeconds.map { max(Self.minimumWindowSegments, Int(($0 / segmentSeconds).rounded(.up))) }
+    }
 
     /// Settings with defaults: medium quality, portrait, 2 s segments.
     public init(source: SourceSpec, origin: URL? = nil, token: String? = nil, streamID: String = LiveSettings.newStreamID(),
@@ -99,6 +111,9 @@ public struct LiveSettings: Sendable {
             if s3 != nil {
                 throw Error(description: "--low-latency needs an origin that holds a player's blocking playlist request until the next part exists (reel serve does); an S3 bucket answers at once, so players would poll it many times a second. Publish to reel serve (a CDN may sit in front of it), or leave out --low-latency")
             }
+        }
+        if let windowSeconds, !(windowSeconds >= Double(Self.minimumWindowSegments) * segmentSeconds) {
+            throw Error(description: "--window must be at least \(Self.minimumWindowSegments) segments long (\((Double(Self.minimumWindowSegments) * segmentSeconds).formatted()) s with --segment-seconds \(segmentSeconds.formatted())): a player starts three segments back from the live edge and needs as many again")
         }
         if let duration, !(duration > 0) {
             throw Error(description: "--duration must be a positive number of seconds")

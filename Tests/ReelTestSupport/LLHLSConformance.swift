@@ -18,6 +18,10 @@ import Foundation
 /// - Every `EXTINF` rounds to at most `EXT-X-TARGETDURATION`.
 /// - `EXT-X-RENDITION-REPORT` (an ABR ladder's other renditions) has a quoted URI and an
 ///   integer LAST-MSN, and LAST-PART whenever the playlist lists parts; no URI twice.
+/// - `EXT-X-MEDIA-SEQUENCE` names the first listed segment, and the segments follow it
+///   without a gap; an `EXT-X-PLAYLIST-TYPE:EVENT` playlist (which may never drop a segment)
+///   starts at segment 1, the first of a Reel stream; a sliding window has
+///   `EXT-X-DISCONTINUITY-SEQUENCE`.
 public enum LLHLSConformance {
     struct Part {
         var sequence: Int
@@ -42,6 +46,11 @@ public enum LLHLSConformance {
         var hint: String?
         var reports: [[String: String]] = []
         var finished = false
+        var mediaSequence: Int?
+        /// `EXT-X-SKIP:SKIPPED-SEGMENTS` of a delta update.
+        var skipped = 0
+        var isEvent = false
+        var hasDiscontinuitySequence = false
         var problems: [String] = []
     }
 
@@ -53,6 +62,7 @@ public enum LLHLSConformance {
         problems += partViolations(reading)
         problems += hintViolations(reading)
         problems += reportViolations(reading)
+        problems += sequenceViolations(reading)
         return problems
     }
 
@@ -83,6 +93,14 @@ public enum LLHLSConformance {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if let value = line.value(after: "#EXT-X-TARGETDURATION:") {
                 reading.targetDuration = Int(value)
+            } else if let value = line.value(after: "#EXT-X-MEDIA-SEQUENCE:") {
+                reading.mediaSequence = Int(value)
+            } else if let value = line.value(after: "#EXT-X-SKIP:") {
+                reading.skipped = attributes(value)["SKIPPED-SEGMENTS"].flatMap(Int.init) ?? 0
+            } else if line == "#EXT-X-PLAYLIST-TYPE:EVENT" {
+                reading.isEvent = true
+            } else if line.hasPrefix("#EXT-X-DISCONTINUITY-SEQUENCE:") {
+                reading.hasDiscontinuitySequence = true
             } else if let value = line.value(after: "#EXT-X-PART-INF:") {
                 reading.partTargetTags += 1
                 reading.partTarget = attributes(value)["PART-TARGET"].flatMap(Double.init)
@@ -118,6 +136,22 @@ public enum LLHLSConformance {
         }
         reading.trailing = pending
         return reading
+    }
+
+    static func sequenceViolations(_ reading: Reading) -> [String] {
+        guard let mediaSequence = reading.mediaSequence else { return ["no readable EXT-X-MEDIA-SEQUENCE"] }
+        var problems: [String] = []
+        if let first = reading.segments.first, first.sequence != mediaSequence + reading.skipped {
+            problems.append("EXT-X-MEDIA-SEQUENCE is \(mediaSequence) (\(reading.skipped) skipped) but the first listed segment is \(first.sequence)")
+        }
+        for (before, after) in zip(reading.segments, reading.segments.dropFirst()) where after.sequence != before.sequence + 1 {
+            problems.append("segment \(after.sequence) follows segment \(before.sequence)")
+        }
+        if reading.isEvent && mediaSequence != 1 { problems.append("an EVENT playlist that does not start at segment 1 dropped segments") }
+        if !reading.isEvent && !reading.hasDiscontinuitySequence {
+            problems.append("a sliding window (no PLAYLIST-TYPE:EVENT) without EXT-X-DISCONTINUITY-SEQUENCE")
+        }
+        return problems
     }
 
     static func reportViolations(_ reading: Reading) -> [String] {

@@ -37,6 +37,8 @@ enum LiveCommand {
     static let quiet = Option.flag("quiet", help: "No status line; only the start and the summary.")
     static let replace = Option.flag("replace", help: "Delete a stream with the same id on the origin or folder first (without it, an id already there is refused).")
     static let lowLatency = Option.flag("low-latency", help: "LL-HLS: also publish each segment in parts (streams/{id}/part/NNNNNN.P.m4s) and list them, for players in lowLatencyMode; needs an origin that holds blocking playlist requests (reel serve).")
+    static let window = Option.value("window", as: Duration.self,
+                                     help: "List only the segments of about the last this long in the playlist (e.g. 10m; at least 6 segments); older segments stay on the origin, unlisted. Default: every segment (an EVENT playlist, which grows all stream long).")
     static let partSeconds = Option.value("part-seconds", as: Double.self, help: "LL-HLS part length, rounded to whole frames (default 0.333: ten frames at 30 fps); implies --low-latency.")
 
     static let spec = CommandSpec(
@@ -64,19 +66,22 @@ enum LiveCommand {
             --ladder the capture is encoded once per rung, with key frames and segment boundaries at \
             the same times in every rung; each rung's files go to streams/{id}/{rung}/, and \
             streams/{id}/playlist.m3u8 becomes the multivariant playlist naming them, with the bit \
-            rates measured from what was produced (published once every rung has a segment). Ctrl-C \
+            rates measured from what was produced (published once every rung has three segments, one \
+            with --low-latency). The playlist lists every segment unless --window makes it a sliding \
+            window: it grows by about 80 bytes a segment and is sent again after every segment (every \
+            part with --low-latency), so give long streams a window. Ctrl-C \
             (SIGINT) or SIGTERM stops cleanly: the last short segment and the ENDLIST playlist are \
             published, the archive closed.
             """,
         options: [source, audio, origin, token, s3Endpoint, s3Region, s3Profile, s3Addressing, streamID, quality, ladder, landscape, segmentSeconds, archive, noArchive, archivePreset,
-                  duration, output, fast, replace, lowLatency, partSeconds, quiet],
+                  duration, output, fast, replace, lowLatency, partSeconds, window, quiet],
         examples: [
             "reel live --source test --origin http://127.0.0.1:8080/ --duration 30",
             "reel live --source v4l2:/dev/video0 --audio pulse:default --origin https://origin.example/ --token $TOKEN",
             "reel live --source test --origin s3://my-streams/live --s3-region eu-west-1 --duration 60",
             "reel live --source test --origin s3://reel/live --s3-endpoint http://127.0.0.1:9000 --s3-profile minio",
             "reel live --source file:talk.mp4 --output ./hls --no-archive --fast",
-            "reel live --source test --origin http://127.0.0.1:8080/ --low-latency --no-archive",
+            "reel live --source test --origin http://127.0.0.1:8080/ --low-latency --window 10m --no-archive",
             "reel live --source test --origin http://127.0.0.1:8080/ --ladder low,medium,high --no-archive",
         ])
 
@@ -124,6 +129,7 @@ enum LiveCommand {
         } else if arguments.flag(lowLatency) {
             settings.partSeconds = LiveSettings.defaultPartSeconds
         }
+        settings.windowSeconds = try arguments.seconds(window)
         settings.archivePreset = try EncoderPreset(parsing: arguments.require(archivePreset))
         if !arguments.flag(noArchive) {
             settings.archivePath = arguments.string(archive).map(UserFolders.absolute) ?? defaultArchivePath(streamID: id)
@@ -185,7 +191,8 @@ enum LiveCommand {
     static func spoolsAllowStart(streamID id: String, _ arguments: ParsedArguments) -> Bool {
         let waiting = SpooledStream.waiting(in: LiveSettings.defaultSpoolRoot)
         if let own = waiting.first(where: { $0.streamID == id }) {
-            ErrorPrinter.failure(arguments.commandPath, "stream ID \(id) has \(own.segmentFiles.count) segments waiting in the spool "
+            let what = own.segmentFiles.isEmpty ? "its playlist" : own.segmentFiles.count == 1 ? "1 segment" : "\(own.segmentFiles.count) segments"
+            ErrorPrinter.failure(arguments.commandPath, "stream ID \(id) has \(what) waiting in the spool "
                 + "\(own.directory.path) from an earlier run that did not finish publishing: publish them first with reel publish \(id) "
                 + "--origin URL (or --output DIR), or pick another --stream-id")
             return false

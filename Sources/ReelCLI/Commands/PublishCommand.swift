@@ -7,6 +7,9 @@ import ReelLive
 enum PublishCommand {
     static let streamID = Positional("ID", help: "The stream id whose spool to publish (reel live names the spools waiting when it starts).")
 
+    static let window = Option.value("window", as: Duration.self,
+                                     help: "The --window the stream had: the playlist lists only the segments of about the last this long. Without it, every segment (an EVENT playlist).")
+
     static let spec = CommandSpec(
         name: "publish",
         summary: "Publish a stream's spool that a reel live left behind, then close its playlist with ENDLIST.",
@@ -20,10 +23,11 @@ enum PublishCommand {
             with #EXT-X-ENDLIST, and removes the spool only when every target acknowledged everything. \
             Give the target again (--origin with --token or REEL_TOKEN, or s3:// with the --s3-* options, \
             and/or --output): the spool records no URL and no credentials. Files already on the origin \
-            are uploaded again with the same bytes, so publishing twice is harmless.
+            are uploaded again with the same bytes, so publishing twice is harmless. Give --window again \
+            for a stream that had one: without it the playlist lists every segment.
             """,
         options: [LiveCommand.origin, LiveCommand.token, LiveCommand.s3Endpoint, LiveCommand.s3Region, LiveCommand.s3Profile,
-                  LiveCommand.s3Addressing, LiveCommand.output],
+                  LiveCommand.s3Addressing, LiveCommand.output, window],
         positionals: [streamID],
         examples: [
             "reel publish desk --origin http://127.0.0.1:8080/ --token $TOKEN",
@@ -45,22 +49,26 @@ enum PublishCommand {
             return 1
         }
         let targets = try makeTargets(arguments)
+        let windowSeconds = try arguments.seconds(window)
         var complete = true
         // A ladder's rungs one after the other, then its multivariant playlist.
-        for part in spool.rungs.isEmpty ? [spool] : spool.rungs {
-            complete = await publish(part, to: targets.all, arguments) && complete
+        for part in spool.isLadder ? spool.rungs : [spool] {
+            complete = await publish(part, to: targets.all, windowSeconds: windowSeconds, arguments) && complete
+        }
+        if spool.isLadder && spool.rungs.isEmpty {
+            print("publishing the multivariant playlist of \(id) from \(folder.path): every rung was published before")
         }
         for line in await spool.publishMultivariant(to: targets.all) {
             print(line)
             complete = false
         }
-        if !spool.rungs.isEmpty && spool.multivariantPlaylist == nil {
+        if spool.isLadder && spool.multivariantPlaylist == nil {
             ErrorPrinter.warning(arguments.commandPath, "the run ended before every rung had a segment, so there is no multivariant "
                                  + "playlist: players can play each rung's playlist (streams/\(id)/RUNG/playlist.m3u8)")
         }
         if let remote = targets.remote { print("playlist: \(remote.url(forPath: try StreamLayout(streamID: id).playlistPath).absoluteString)") }
         guard complete else {
-            ErrorPrinter.failure(arguments.commandPath, "not every segment reached every target; the spool stays in \(folder.path): "
+            ErrorPrinter.failure(arguments.commandPath, "not everything reached every target; the spool stays in \(folder.path): "
                                  + "run reel publish \(id) again once the target is back")
             return 1
         }
@@ -69,7 +77,8 @@ enum PublishCommand {
 
     /// Publishes one spool (a stream's, or a ladder rung's) and prints what happened; false
     /// when not everything reached every target.
-    static func publish(_ spool: SpooledStream, to targets: [any PublishTarget], _ arguments: ParsedArguments) async -> Bool {
+    static func publish(_ spool: SpooledStream, to targets: [any PublishTarget], windowSeconds: Double?,
+                        _ arguments: ParsedArguments) async -> Bool {
         let plan = spool.recovery()
         let name = spool.rung.map { "rung \($0) of \(spool.streamID)" } ?? spool.streamID
         print("publishing \(name) from \(spool.directory.path): init and \(plan.segments.count == 1 ? "1 segment" : "\(plan.segments.count) segments"), then the playlist with ENDLIST")
@@ -79,7 +88,9 @@ enum PublishCommand {
         }
         let report: HLSPublisher.Report
         do {
-            report = try await spool.publish(to: targets, plan: plan)
+            report = try await spool.publish(to: targets, plan: plan, window: windowSeconds.map {
+                max(LiveSettings.minimumWindowSegments, Int(($0 / Double(plan.targetDuration)).rounded(.up)))
+            })
         } catch {
             ErrorPrinter.failure(arguments.commandPath, ErrorSentence.reason(error))
             return false

@@ -25,6 +25,11 @@ import Foundation
 ///
 /// No EXT-X-DISCONTINUITY-SEQUENCE is needed: an EVENT playlist never drops a segment.
 ///
+/// A sliding-window playlist (``isSlidingWindow``, `reel live --window`) lists only the most
+/// recent segments: it has no `EXT-X-PLAYLIST-TYPE` (an EVENT playlist may not drop any),
+/// its `EXT-X-MEDIA-SEQUENCE` is its first segment's number, and
+/// `EXT-X-DISCONTINUITY-SEQUENCE` counts the discontinuities of the segments it dropped.
+///
 /// With ``lowLatency`` set it is an LL-HLS playlist (RFC 8216bis, see ``LowLatency``): the
 /// header gains `EXT-X-SERVER-CONTROL` and `EXT-X-PART-INF`, the recent segments list their
 /// parts (`EXT-X-PART`) before their `EXTINF`, the segment in progress follows as
@@ -165,6 +170,12 @@ public struct HLSPlaylist: Sendable, Hashable {
     public var mediaSequence: Int
     /// The listed segments, in sequence order.
     public var segments: [Segment]
+    /// Whether older segments may leave the playlist: no `EXT-X-PLAYLIST-TYPE:EVENT`, and an
+    /// `EXT-X-DISCONTINUITY-SEQUENCE`.
+    public var isSlidingWindow = false
+    /// `EXT-X-DISCONTINUITY-SEQUENCE` of a sliding window: the discontinuities before the first
+    /// listed segment.
+    public var discontinuitySequence = 0
     /// Whether the playlist ends with EXT-X-ENDLIST (no more segments will be added).
     public var isFinished: Bool
     /// LL-HLS settings; nil for a regular playlist (then no part is ever rendered).
@@ -199,12 +210,10 @@ public struct HLSPlaylist: Sendable, Hashable {
             lines.append("#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=\(skip),PART-HOLD-BACK=\(holdBack)")
             lines.append("#EXT-X-PART-INF:PART-TARGET=\((Double(lowLatency.partTargetMilliseconds) / 1000).formatted3)")
         }
-        lines += [
-            "#EXT-X-PLAYLIST-TYPE:EVENT",
-            "#EXT-X-INDEPENDENT-SEGMENTS",
-            "#EXT-X-MEDIA-SEQUENCE:\(mediaSequence)",
-            "#EXT-X-MAP:URI=\"\(StreamLayout.initURI)\"",
-        ]
+        if !isSlidingWindow { lines.append("#EXT-X-PLAYLIST-TYPE:EVENT") }
+        lines += ["#EXT-X-INDEPENDENT-SEGMENTS", "#EXT-X-MEDIA-SEQUENCE:\(mediaSequence)"]
+        if isSlidingWindow { lines.append("#EXT-X-DISCONTINUITY-SEQUENCE:\(discontinuitySequence)") }
+        lines.append("#EXT-X-MAP:URI=\"\(StreamLayout.initURI)\"")
         lines.reserveCapacity(lines.count + segments.count * 3 + 1)
         for segment in segments {
             if segment.followsDiscontinuity { lines.append("#EXT-X-DISCONTINUITY") }

@@ -30,6 +30,10 @@ import Foundation
 ///   file.
 /// - ENDLIST is published only once finish was requested and every segment has been uploaded:
 ///   the playlist that carries it lists them all.
+/// - With a sliding window (``Settings/window``) the playlist lists only the newest of those
+///   segments; the older ones stay on the target. A long stream's playlist then stays small:
+///   an EVENT playlist grows by ~80 bytes a segment and is sent again with every segment (with
+///   every part under LL-HLS: after an hour, ~140 KB three times a second).
 /// - A ``Failure/fatal(_:)`` result (an authorization failure) ends publishing: retrying
 ///   cannot fix it.
 ///
@@ -54,16 +58,21 @@ public struct PublishQueue: Sendable {
         public var retryPolicy: RetryPolicy
         /// LL-HLS parts and tags; nil publishes regular HLS.
         public var lowLatency: HLSPlaylist.LowLatency?
+        /// A sliding window: the playlist lists at most this many of the newest segments (the
+        /// older ones stay on the target, unlisted); nil lists them all (an EVENT playlist).
+        public var window: Int?
 
         /// Settings; 3 segment uploads in flight and the default retry policy unless told.
         public init(targetDuration: Int, maxSegmentUploadsInFlight: Int = 3, retryPolicy: RetryPolicy = .default,
-                    lowLatency: HLSPlaylist.LowLatency? = nil) {
+                    lowLatency: HLSPlaylist.LowLatency? = nil, window: Int? = nil) {
             precondition(targetDuration > 0, "the target duration must be positive")
             precondition(maxSegmentUploadsInFlight >= 1, "at least one segment upload must be allowed")
+            precondition(window.map { $0 >= 1 } ?? true, "a sliding window lists at least one segment")
             self.targetDuration = targetDuration
             self.maxSegmentUploadsInFlight = maxSegmentUploadsInFlight
             self.retryPolicy = retryPolicy
             self.lowLatency = lowLatency
+            self.window = window
         }
     }
 
@@ -412,7 +421,7 @@ public struct PublishQueue: Sendable {
         var stats = Stats()
         stats.received = segments.count
         stats.published = uploadedCount
-        stats.committed = committed?.segments.count ?? 0
+        stats.committed = committedThrough
         stats.pending = segments.count - uploadedCount
         if isActive {  // after a fatal failure, uploads still running are abandoned
             let partsInFlight = parts.values.reduce(0) { $0 + $1.count { $0.phase == .inFlight } }
@@ -440,13 +449,17 @@ public struct PublishQueue: Sendable {
 
     /// Sequence numbers of segments not listed in the committed playlist, ascending.
     public var uncommittedSequences: [Int] {
-        let listed = committed?.segments.count ?? 0
-        return listed < segments.count ? Array((listed + 1)...segments.count) : []
+        committedThrough < segments.count ? Array((committedThrough + 1)...segments.count) : []
     }
 
-    /// The playlist the target should have now: every contiguously uploaded segment, with
-    /// ENDLIST once finish was requested and all segments are uploaded; with LL-HLS, the
-    /// uploaded parts (see the type's rules) and the preload hint.
+    /// The last segment the committed playlist lists (segments 1 to it are on the target; a
+    /// sliding window lists only the newest of them); 0 before the first.
+    private var committedThrough: Int { committed?.lastSequence ?? 0 }
+
+    /// The playlist the target should have now: every contiguously uploaded segment (the
+    /// newest ``Settings/window`` of them with a sliding window), with ENDLIST once finish was
+    /// requested and all segments are uploaded; with LL-HLS, the uploaded parts (see the
+    /// type's rules) and the preload hint.
     public var publishablePlaylist: HLSPlaylist {
         var playlist = HLSPlaylist(
             targetDuration: settings.targetDuration,
@@ -454,6 +467,13 @@ public struct PublishQueue: Sendable {
             isFinished: finishRequested && uploadedThrough == segments.count,
             lowLatency: settings.lowLatency
         )
+        if let window = settings.window {
+            let dropped = max(0, playlist.segments.count - window)
+            playlist.isSlidingWindow = true
+            playlist.discontinuitySequence = playlist.segments[..<dropped].count(where: \.followsDiscontinuity)
+            playlist.segments.removeFirst(dropped)
+            playlist.mediaSequence = dropped + 1
+        }
         guard settings.lowLatency != nil else { return playlist }
         listParts(in: &playlist)
         return playlist
@@ -594,7 +614,7 @@ public struct PublishQueue: Sendable {
             if segments.isEmpty {
                 done = initPhase == nil || initPhase == .done
             } else {
-                done = committed?.isFinished == true && committed?.segments.count == segments.count
+                done = committed?.isFinished == true && committedThrough == segments.count
             }
             if done {
                 state = .finished

@@ -70,7 +70,8 @@ public enum DeltaPlaylist {
     }
 
     private static func isSegmentTag(_ line: String) -> Bool {
-        ["#EXTINF:", "#EXT-X-PROGRAM-DATE-TIME:", "#EXT-X-DISCONTINUITY", "#EXT-X-PART:", "#EXT-X-BYTERANGE:", "#EXT-X-GAP",
-         "#EXT-X-BITRATE:"].contains { line.hasPrefix($0) }
+        // `#EXT-X-DISCONTINUITY` exactly: `#EXT-X-DISCONTINUITY-SEQUENCE:` belongs to the header.
+        line == "#EXT-X-DISCONTINUITY" || line == "#EXT-X-GAP"
+            || ["#EXTINF:", "#EXT-X-PROGRAM-DATE-TIME:", "#EXT-X-PART:", "#EXT-X-BYTERANGE:", "#EXT-X-BITRATE:"].contains { line.hasPrefix($0) }
     }
 }

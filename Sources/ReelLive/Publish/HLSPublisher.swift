@@ -37,6 +37,9 @@ public final class HLSPublisher: Sendable {
         /// LL-HLS: parts published as their own files and listed in the playlist; nil for
         /// regular HLS. The spool keeps a regular playlist either way.
         public var lowLatency: HLSPlaylist.LowLatency?
+        /// A sliding window: the targets' playlist lists at most this many of the newest
+        /// segments; nil lists every segment (EVENT). The spool keeps the whole playlist.
+        public var window: Int?
 
         /// Settings with 3 segment uploads in flight, the default retry policy and a 60 s drain timeout.
         public init(
@@ -47,7 +50,8 @@ public final class HLSPublisher: Sendable {
             retryPolicy: RetryPolicy = .default,
             drainTimeout: Duration = .seconds(60),
             keepsSpoolWhenComplete: Bool = false,
-            lowLatency: HLSPlaylist.LowLatency? = nil
+            lowLatency: HLSPlaylist.LowLatency? = nil,
+            window: Int? = nil
         ) {
             self.layout = layout
             self.targetDuration = targetDuration
@@ -57,6 +61,7 @@ public final class HLSPublisher: Sendable {
             self.drainTimeout = drainTimeout
             self.keepsSpoolWhenComplete = keepsSpoolWhenComplete
             self.lowLatency = lowLatency
+            self.window = window
         }
     }
 

@@ -165,7 +165,8 @@ final class LivePublisher: Sendable {
         for rung in rungs { layouts.append(try layout.rung(rung.name)) }
         let schedule = MultivariantSchedule(
             rungs: zip(rungs, layouts).map { .init(uri: $1.playlistURIFromStream, size: $0.size) },
-            framesPerSecond: framesPerSecond, segmentInterval: MediaTime(seconds: settings.segmentSeconds, timescale: 90_000))
+            framesPerSecond: framesPerSecond, segmentInterval: MediaTime(seconds: settings.segmentSeconds, timescale: 90_000),
+            firstVersionAfter: settings.partSeconds == nil ? 3 : 1)
         let listed = started
         let multivariant = MultivariantPublisher(layout: layout, schedule: schedule, targets: targets,
                                                  spoolDirectory: settings.spoolDirectory) { target in
@@ -191,7 +192,7 @@ final class LivePublisher: Sendable {
             let lowLatency = partTarget.map { HLSPlaylist.LowLatency(partTarget: $0, renditionReports: others) }
             let made = try HLSPublisher(
                 settings: HLSPublisher.Settings(layout: sink.layout, targetDuration: targetDuration, spoolDirectory: sink.spoolDirectory,
-                                                lowLatency: lowLatency),
+                                                lowLatency: lowLatency, window: settings.windowSegments),
                 targets: targets)
             sink.publisher.withLock { $0 = made }
         }
@@ -238,9 +239,10 @@ final class LivePublisher: Sendable {
         if let multivariant = multivariant.withLock({ $0 }) {
             let problems = await multivariant.finish(drainTimeout: .seconds(10))
             lines += problems
+            if !problems.isEmpty { lines.append("the multivariant playlist is kept in \(settings.spoolDirectory.path)") }
             if problems.isEmpty && complete { multivariant.removeSpool() }
             complete = complete && problems.isEmpty
         }
-        return (published == .max ? 0 : published, produced, lines, complete ? nil : "not every segment reached every target")
+        return (published == .max ? 0 : published, produced, lines, complete ? nil : "not everything reached every target")
     }
 }

@@ -84,7 +84,8 @@ struct PublishLoop {
             targetDuration: settings.targetDuration,
             maxSegmentUploadsInFlight: settings.maxSegmentUploadsInFlight,
             retryPolicy: settings.retryPolicy,
-            lowLatency: settings.lowLatency
+            lowLatency: settings.lowLatency,
+            window: settings.window
         )
         lanes = targets.map { Lane(target: $0, queue: PublishQueue(settings: queueSettings)) }
         start = clock.now

@@ -9,7 +9,9 @@ import ReelCore
 ///
 /// An ABR ladder's spool holds one such spool per rung (`{id}/{rung}/`) and the multivariant
 /// playlist (`{id}/playlist.m3u8`): each rung is published like a stream of its own, then the
-/// multivariant playlist.
+/// multivariant playlist. A ladder whose rungs were all published but whose last multivariant
+/// playlist was not (the origin went away at the very end) leaves that file alone: it is a
+/// spool too, with no rung.
 public struct SpooledStream: Sendable, Hashable {
     /// The stream id (the spool folder's name, or its parent's for a rung).
     public let streamID: String
@@ -19,23 +21,28 @@ public struct SpooledStream: Sendable, Hashable {
     public let directory: URL
     /// Sequence numbers of the segment files in `seg/`, ascending (a ladder's: its first rung's).
     public let segmentFiles: [Int]
-    /// A ladder's rungs, by name (empty for one rendition).
+    /// A ladder's rungs still to publish, by name (empty for one rendition, and for a ladder
+    /// whose rungs were all published).
     public let rungs: [SpooledStream]
+    /// Whether this is an ABR ladder's spool: rung folders, or a multivariant playlist.
+    public let isLadder: Bool
 
-    /// The spool in `directory`; nil when it holds no init segment and no segment file, and no
-    /// rung folder that does.
+    /// The spool in `directory`; nil when it holds no init segment and no segment file, no
+    /// rung folder that does, and no multivariant playlist.
     public init?(directory: URL) {
         if let own = Self.files(in: directory) {
             segmentFiles = own
             rungs = []
+            isLadder = false
         } else {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
             rungs = names.sorted().filter(StreamLayout.isValidRungName).compactMap { name in
                 let folder = directory.appendingPathComponent(name)
                 return Self.files(in: folder).map { SpooledStream(rung: name, directory: folder, segmentFiles: $0) }
             }
-            guard let most = rungs.max(by: { $0.segmentFiles.count < $1.segmentFiles.count }) else { return nil }
-            segmentFiles = most.segmentFiles
+            segmentFiles = rungs.max(by: { $0.segmentFiles.count < $1.segmentFiles.count })?.segmentFiles ?? []
+            isLadder = !rungs.isEmpty || Self.holdsMultivariant(directory)
+            guard isLadder else { return nil }
         }
         self.directory = directory
         streamID = directory.lastPathComponent
@@ -48,6 +55,13 @@ public struct SpooledStream: Sendable, Hashable {
         self.directory = directory
         self.segmentFiles = segmentFiles
         rungs = []
+        isLadder = false
+    }
+
+    /// Whether `folder` holds a multivariant playlist (one that names variants).
+    private static func holdsMultivariant(_ folder: URL) -> Bool {
+        guard let text = FileManager.default.contents(atPath: folder.appendingPathComponent(StreamLayout.playlistName).path) else { return false }
+        return String(decoding: text, as: UTF8.self).contains("#EXT-X-STREAM-INF:")
     }
 
     /// The segment files of the spool in `folder`; nil when it has neither init nor segments.
@@ -80,7 +94,7 @@ public struct SpooledStream: Sendable, Hashable {
     /// A ladder's multivariant playlist as spooled; nil for one rendition, or when the run ended
     /// before every rung had a segment (then there is none to publish).
     public var multivariantPlaylist: Data? {
-        rungs.isEmpty ? nil : FileManager.default.contents(atPath: directory.appendingPathComponent(StreamLayout.playlistName).path)
+        !isLadder ? nil : FileManager.default.contents(atPath: directory.appendingPathComponent(StreamLayout.playlistName).path)
     }
 
     /// After every rung was published: puts the multivariant playlist on every target, and
@@ -116,15 +130,17 @@ public struct SpooledStream: Sendable, Hashable {
     }
 
     /// Publishes the spool to `targets` and reports; the publisher removes the spool when every
-    /// target got everything. `drainTimeout` defaults to 60 s plus 5 s per segment.
-    public func publish(to targets: [any PublishTarget], plan: SpoolRecovery, drainTimeout: Duration? = nil) async throws -> HLSPublisher.Report {
+    /// target got everything. `drainTimeout` defaults to 60 s plus 5 s per segment; `window`
+    /// lists only that many of the newest segments (the live run's `--window`).
+    public func publish(to targets: [any PublishTarget], plan: SpoolRecovery, window: Int? = nil,
+                        drainTimeout: Duration? = nil) async throws -> HLSPublisher.Report {
         guard let initBytes = FileManager.default.contents(atPath: directory.appendingPathComponent(StreamLayout.initURI).path) else {
             throw Error.noInitSegment(directory.path)
         }
-        precondition(rungs.isEmpty, "a ladder's spool is published rung by rung")
+        precondition(!isLadder, "a ladder's spool is published rung by rung")
         let settings = HLSPublisher.Settings(layout: try layout, targetDuration: plan.targetDuration,
                                              spoolDirectory: directory,
-                                             drainTimeout: drainTimeout ?? .seconds(60 + 5 * plan.segments.count))
+                                             drainTimeout: drainTimeout ?? .seconds(60 + 5 * plan.segments.count), window: window)
         let publisher = try HLSPublisher(settings: settings, targets: targets)
         publisher.submitInit(initBytes)
         for segment in plan.segments {

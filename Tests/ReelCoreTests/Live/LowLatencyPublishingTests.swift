@@ -287,6 +287,27 @@ struct LowLatencyPublishingTests {
         #expect(LLHLSConformance.violations(queue.publishablePlaylist.rendered()) == [])
     }
 
+    @Test func aSlidingWindowKeepsTheRecentPartsTheSegmentInProgressAndTheHint() throws {
+        var queue = PublishQueue(settings: .init(targetDuration: 2, lowLatency: Self.lowLatency, window: 4))
+        _ = try queue.initReady(now: .zero)
+        _ = queue.uploadSucceeded(.initSegment, now: .zero)
+        for sequence in 1...7 {
+            for index in 0..<6 {
+                _ = try queue.partReady(Self.info(sequence, index), now: .zero)
+                _ = queue.uploadSucceeded(.part(.init(sequence: sequence, index: index)), now: .zero)
+            }
+            guard sequence < 7 else { break }  // segment 7 stays in progress
+            _ = try queue.segmentReady(sequence: sequence, duration: Self.two, programDateTime: Self.date, now: .zero)
+            _ = queue.uploadSucceeded(.segment(sequence), now: .zero)
+        }
+        let playlist = queue.publishablePlaylist
+        #expect(playlist.segments.map(\.sequence) == [3, 4, 5, 6] && playlist.mediaSequence == 3)
+        #expect(playlist.segments.map(\.parts.count) == [0, 6, 6, 6])
+        #expect(playlist.partial?.sequence == 7 && playlist.partial?.parts.count == 6)
+        #expect(playlist.preloadHint == .init(sequence: 7, index: 6))
+        #expect(LLHLSConformance.violations(playlist.rendered()) == [])
+    }
+
     @Test func partsOutOfTurnAreAMisuse() throws {
         var queue = try Self.llQueue()
         #expect(throws: PublishQueue.Error.unexpectedPart(.init(sequence: 1, index: 1))) {
@@ -330,6 +351,7 @@ struct LLHLSConformanceCheckerTests {
         #EXT-X-TARGETDURATION:2
         #EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=12.000,PART-HOLD-BACK=1.050
         #EXT-X-PART-INF:PART-TARGET=0.350
+        #EXT-X-PLAYLIST-TYPE:EVENT
         #EXT-X-MEDIA-SEQUENCE:1
         #EXT-X-MAP:URI="init.mp4"
         #EXT-X-PART:DURATION=0.333,URI="part/000001.0.m4s",INDEPENDENT=YES
@@ -361,6 +383,11 @@ struct LLHLSConformanceCheckerTests {
         (",LAST-MSN=2,LAST-PART=0", ",LAST-PART=0", "lacks an integer LAST-MSN"),
         ("URI=\"../low/playlist.m3u8\",", "", "without a URI"),
         ("LAST-PART=0\n", "LAST-PART=0\n#EXT-X-RENDITION-REPORT:URI=\"../low/playlist.m3u8\",LAST-MSN=2,LAST-PART=0\n", "reported twice"),
+        ("#EXT-X-MEDIA-SEQUENCE:1", "#EXT-X-MEDIA-SEQUENCE:2", "but the first listed segment is 1"),
+        ("#EXT-X-MAP:URI=\"init.mp4\"\n", "#EXT-X-MAP:URI=\"init.mp4\"\n#EXT-X-SKIP:SKIPPED-SEGMENTS=1\n", "(1 skipped) but the first listed segment is 1"),
+        ("#EXT-X-MEDIA-SEQUENCE:1\n", "", "no readable EXT-X-MEDIA-SEQUENCE"),
+        ("#EXT-X-PLAYLIST-TYPE:EVENT\n", "", "without EXT-X-DISCONTINUITY-SEQUENCE"),
+        ("seg/000001.m4s", "seg/000001.m4s\n#EXTINF:0.5,\nseg/000003.m4s", "segment 3 follows segment 1"),
     ])
     func eachBrokenRuleIsFound(_ original: String, _ broken: String, _ expected: String) {
         #expect(Self.good.contains(original))

@@ -61,10 +61,10 @@ struct LiveLowLatencyTests {
 
     /// Polls the playlist every 50 ms; for each new version, every listed part and segment
     /// must be there already.
-    static func poll(_ origin: ReelServeOrigin, watch: Watch) async {
+    static func poll(_ origin: ReelServeOrigin, stream: String = "ll", watch: Watch) async {
         var last = ""
         while !Task.isCancelled {
-            if let answer = try? await origin.get("streams/ll/playlist.m3u8"), answer.status == 200 {
+            if let answer = try? await origin.get("streams/\(stream)/playlist.m3u8"), answer.status == 200 {
                 let text = String(decoding: answer.body, as: UTF8.self)
                 if text != last {
                     last = text
@@ -75,7 +75,7 @@ struct LiveLowLatencyTests {
                         return nil
                     }
                     for uri in uris.suffix(8) {
-                        let status = (try? await origin.get("streams/ll/\(uri)").status) ?? 0
+                        let status = (try? await origin.get("streams/\(stream)/\(uri)").status) ?? 0
                         if status != 200 { watch.lock.withLock { watch.missing.append("\(uri): \(status)") } }
                     }
                 }
@@ -205,6 +205,58 @@ struct LiveLowLatencyTests {
         }
     }
 
+    @Test("--window 16 with LL-HLS for 24 s: the playlist keeps 8 segments numbered on, every version conforms, blocking reload and delta updates work on it, older segments stay stored, ffprobe plays the window")
+    func slidingWindow() async throws {
+        try await withReelServeOrigin(token: Self.token) { origin in
+            let state = try TemporaryDirectory()
+            defer { state.cleanup() }
+            let live = try LineWatchedProcess(try ReelBinary.path(), ["live", "--source", "test:640x360@30"] + origin.liveArguments + [
+                "--stream-id", "win", "--duration", "24", "--no-archive", "--quiet", "--low-latency", "--window", "16"],
+                environment: ["XDG_STATE_HOME": state.path("state")])
+            defer { live.send(SIGKILL) }
+            let watch = Watch()
+            let poller = Task { await Self.poll(origin, stream: "win", watch: watch) }
+            // Once the window slides (segment 10 listed): a blocking reload for the next
+            // segment's first part is held and answered, and a delta update skips the oldest.
+            var text = ""
+            for _ in 0..<400 where !text.contains("seg/000010.m4s") {
+                try await Task.sleep(for: .milliseconds(50))
+                text = String(decoding: (try? await origin.get("streams/win/playlist.m3u8").body) ?? Data(), as: UTF8.self)
+            }
+            let listed = text.split(separator: "\n").compactMap { $0.hasPrefix("seg/") ? Int($0.dropFirst(4).dropLast(4)) : nil }
+            let last = try #require(listed.last)
+            #expect(listed == Array((last - 7)...last) && text.contains("#EXT-X-MEDIA-SEQUENCE:\(last - 7)\n"), "\(text)")
+            let reload = try await origin.get("streams/win/playlist.m3u8?_HLS_msn=\(last + 1)&_HLS_part=0")
+            let held = String(decoding: reload.body, as: UTF8.self)
+            #expect(reload.status == 200 && held.contains("URI=\"part/\(String(format: "%06d", last + 1)).0.m4s\""), "\(reload.status)\n\(held)")
+            let delta = String(decoding: try await origin.get("streams/win/playlist.m3u8?_HLS_skip=YES").body, as: UTF8.self)
+            #expect(delta.contains("#EXT-X-SKIP:SKIPPED-SEGMENTS="), "\(delta)")
+            #expect(LLHLSConformance.violations(delta).isEmpty, "\(LLHLSConformance.violations(delta))\n\(delta)")
+
+            let ended = await live.wait(timeout: .seconds(60))
+            poller.cancel()
+            _ = await poller.value
+            #expect(ended.status == 0, "\(ended.stderr)")
+            let versions = watch.lock.withLock { watch.versions }
+            for version in versions {
+                let problems = LLHLSConformance.violations(version)
+                #expect(problems.isEmpty, "\(problems.joined(separator: "; "))\n\(version)")
+                #expect(version.components(separatedBy: "#EXTINF:").count - 1 <= 8, "at most 8 segments listed:\n\(version)")
+            }
+            #expect(watch.lock.withLock { watch.missing }.isEmpty, "listed but not stored: \(watch.missing)")
+
+            let final = String(decoding: try await origin.get("streams/win/playlist.m3u8").body, as: UTF8.self)
+            #expect(final.hasSuffix("#EXT-X-ENDLIST\n") && final.contains("#EXT-X-MEDIA-SEQUENCE:5\n") && final.contains("seg/000012.m4s"),
+                    "12 segments, the last 8 listed:\n\(final)")
+            #expect(try await origin.get("streams/win/seg/000001.m4s").status == 200, "a segment that left the window stays stored")
+            let probe = try Subprocess.run("/usr/bin/timeout", ["60", "/usr/bin/ffprobe", "-v", "error", "-count_frames", "-select_streams", "v",
+                                                                "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0",
+                                                                origin.baseURL.appendingPathComponent("streams/win/playlist.m3u8").absoluteString])
+            let frames = probe.stdout.split(separator: "\n").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }.first ?? 0
+            #expect(probe.status == 0 && abs(frames - 480) <= 3, "the window's 16 s at 30 fps: \(frames) frames \(probe.stderr)")
+        }
+    }
+
     @Test("settings LL-HLS cannot keep are refused before capture, saying what to do")
     func refusals() throws {
         let dir = try TemporaryDirectory()
@@ -221,5 +273,8 @@ struct LiveLowLatencyTests {
         let slow = try live(["--source", "test:320x240@1", "--output", dir.path("slow"), "--low-latency"])
         #expect(slow.status != 0 && slow.stderr.contains("at least 2 fps"), "\(slow.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir.path("slow/streams/")), "nothing published")
+        let narrow = try live(["--source", "test:320x240@30", "--output", dir.path("narrow"), "--window", "10"])
+        #expect(narrow.status != 0 && narrow.stderr.contains("--window must be at least 6 segments long (12 s"), "\(narrow.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("narrow/streams/")), "nothing published")
     }
 }
