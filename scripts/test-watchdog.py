@@ -13,6 +13,11 @@ swift-demangle), kills them all and exits 124. Otherwise it exits with the comma
 Why: a test that hangs used to hold the whole run until CI's own limit cut it off, with the
 last few KiB of output lost in the test runner's buffer, so nobody could tell which test hung
 or where.
+
+At the end it also says how many threads and how much memory the largest process under the
+command peaked at (sampled every 5 s): a test binary that keeps growing leaks (a recorder
+that was never released kept x264's threads: 140 threads and 1.9 GB by the end of a run),
+and past about 250 blocked threads Swift's task pool stops getting new ones, which hangs.
 """
 
 import argparse
@@ -108,9 +113,42 @@ def stacks(pid):
     return text
 
 
-def report_and_kill(child, silence):
+class Peak:
+    """The most threads and the most memory any process under the command had."""
+
+    def __init__(self):
+        self.threads = (0, "")
+        self.rss_kib = (0, "")
+        self.sampled = 0.0
+
+    def sample(self, root):
+        now = time.monotonic()
+        if now - self.sampled < 5:
+            return
+        self.sampled = now
+        for pid in [root] + descendants(root):
+            try:
+                with open(f"/proc/{pid}/status") as status:
+                    fields = dict(line.split(":", 1) for line in status if ":" in line)
+            except OSError:
+                continue
+            name = fields.get("Name", "?").strip()
+            threads = int(fields.get("Threads", "0").strip() or 0)
+            rss = int((fields.get("VmRSS", "0 kB").split() or ["0"])[0])
+            if threads > self.threads[0]:
+                self.threads = (threads, name)
+            if rss > self.rss_kib[0]:
+                self.rss_kib = (rss, name)
+
+    def summary(self):
+        return (f"peak of the processes under the tests: {self.threads[0]} threads ({self.threads[1]}), "
+                f"{self.rss_kib[0] // 1024} MB resident ({self.rss_kib[1]})")
+
+
+def report_and_kill(child, silence, peak):
     say(f"no output for {silence:.0f} s: the test that started last above hangs. "
         "Every thread of every process under the test command follows, then they are killed.")
+    say(peak.summary())
     pids = [child.pid] + descendants(child.pid)
     for pid in pids:
         print(f"\n=== process {pid}: {command_line(pid)}", flush=True)
@@ -151,13 +189,15 @@ def main():
     output = sys.stdout.buffer
     last_output = time.monotonic()
     pending = b""
+    peak = Peak()
     while True:
+        peak.sample(child.pid)
         if not selector.select(timeout=5):
             if time.monotonic() - last_output >= arguments.silence:
                 if pending:
                     output.write(pending + b"\n")
                     output.flush()
-                return report_and_kill(child, arguments.silence)
+                return report_and_kill(child, arguments.silence, peak)
             continue
         chunk = os.read(child.stdout.fileno(), 65536)
         if not chunk:
@@ -171,7 +211,9 @@ def main():
     if pending:
         output.write(pending)
         output.flush()
-    return child.wait()
+    status = child.wait()
+    say(peak.summary())
+    return status
 
 
 if __name__ == "__main__":
