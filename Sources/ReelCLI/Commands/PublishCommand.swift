@@ -8,7 +8,7 @@ enum PublishCommand {
     static let streamID = Positional("ID", help: "The stream id whose spool to publish (reel live names the spools waiting when it starts).")
 
     static let window = Option.value("window", as: Duration.self,
-                                     help: "The --window the stream had: the playlist lists only the segments of about the last this long. Without it, every segment (an EVENT playlist).")
+                                     help: "List only the segments of about the last this long (default: the --window the live run had, as its spool records it; none: every segment).")
 
     static let spec = CommandSpec(
         name: "publish",
@@ -23,8 +23,8 @@ enum PublishCommand {
             with #EXT-X-ENDLIST, and removes the spool only when every target acknowledged everything. \
             Give the target again (--origin with --token or REEL_TOKEN, or s3:// with the --s3-* options, \
             and/or --output): the spool records no URL and no credentials. Files already on the origin \
-            are uploaded again with the same bytes, so publishing twice is harmless. Give --window again \
-            for a stream that had one: without it the playlist lists every segment.
+            are uploaded again with the same bytes, so publishing twice is harmless. A stream that had a \
+            --window keeps it: the spool records it.
             """,
         options: [LiveCommand.origin, LiveCommand.token, LiveCommand.s3Endpoint, LiveCommand.s3Region, LiveCommand.s3Profile,
                   LiveCommand.s3Addressing, LiveCommand.output, window],
@@ -88,9 +88,11 @@ enum PublishCommand {
         }
         let report: HLSPublisher.Report
         do {
-            report = try await spool.publish(to: targets, plan: plan, window: windowSeconds.map {
+            // The window given, else the one the live run recorded in its spool.
+            let window = windowSeconds.map {
                 max(LiveSettings.minimumWindowSegments, Int(($0 / Double(plan.targetDuration)).rounded(.up)))
-            })
+            } ?? spool.recordedWindow
+            report = try await spool.publish(to: targets, plan: plan, window: window)
         } catch {
             ErrorPrinter.failure(arguments.commandPath, ErrorSentence.reason(error))
             return false

@@ -119,6 +119,7 @@ struct PublishLoop {
         switch event {
         case .initBytes(let bytes):
             store(bytes, at: StreamLayout.initURI)
+            if let window = settings.window { recordWindow(window) }
             forEachLane(group: &group) { queue, now in try queue.initReady(now: now) }
 
         case .segment(let sequence, let duration, let programDateTime, let followsDiscontinuity, let bytes):
@@ -272,6 +273,14 @@ struct PublishLoop {
             if relativePath != StreamLayout.playlistName { unspooled[relativePath] = bytes }
             problems.append("Spooling \(relativePath) failed, so it is kept in memory only: \(ErrorSentence.reason(error))")
         }
+    }
+
+    /// Notes the sliding window in the spool, so `reel publish` of a killed run lists the same
+    /// window without being told (removed with the spool; never published).
+    private mutating func recordWindow(_ window: Int) {
+        let path = SpooledStream.windowFileName
+        guard (try? spool.store(Data("\(window)\n".utf8), at: path)) != nil else { return }
+        if !spooled.contains(path) { spooled.append(path) }
     }
 
     private func source(of relativePath: String) -> Body {

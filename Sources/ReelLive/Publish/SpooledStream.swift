@@ -72,6 +72,20 @@ public struct SpooledStream: Sendable, Hashable {
         return hasInit || !segments.isEmpty ? segments : nil
     }
 
+    /// The file in a spool that records the live run's sliding window (segments listed), when
+    /// it had one.
+    public static let windowFileName = "window.txt"
+
+    /// The sliding window the live run had (`--window`, in segments), as its spool records it;
+    /// nil when it listed every segment.
+    public var recordedWindow: Int? {
+        guard let data = FileManager.default.contents(atPath: directory.appendingPathComponent(Self.windowFileName).path),
+              let value = Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)), value >= 1 else {
+            return nil
+        }
+        return value
+    }
+
     /// The layout this spool publishes to: the stream's, or the rung's.
     public var layout: StreamLayout {
         get throws { try StreamLayout(streamID: streamID, rung: rung) }

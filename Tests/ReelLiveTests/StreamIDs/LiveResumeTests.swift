@@ -61,6 +61,33 @@ struct LiveResumeTests {
         }
     }
 
+    @Test("a killed run with --window: its spool records the window, and reel publish lists the same window without being told")
+    func aKilledWindowIsPublishedAsAWindow() async throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let environment = ["XDG_STATE_HOME": dir.path("state")]
+        let spool = dir.path("state/reel/spool/slid")
+        let reel = try BackgroundProcess(ReelBinary.path(), ["live", "--source", "test:320x240@30", "--output", dir.path("first"),
+                                                             "--stream-id", "slid", "--segment-seconds", "1", "--window", "6",
+                                                             "--duration", "60", "--no-archive", "--quiet"], environment: environment)
+        _ = try await eventually("8 segments spooled", within: 40) { Self.spooledSegments(spool).count >= 8 ? true : nil }
+        reel.send(SIGKILL)
+        _ = await reel.wait(timeout: .seconds(10))
+        let spooled = Self.spooledSegments(spool)
+        #expect(FileManager.default.contents(atPath: spool + "/window.txt") == Data("6\n".utf8), "the spool records the window")
+
+        let published = try ReelBinary.run(["publish", "slid", "--output", dir.path("second")], environment: environment)
+        #expect(published.status == 0, "\(published.stdout)\(published.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: spool), "the spool (and its window note) removed")
+        let playlist = try String(contentsOfFile: dir.path("second/streams/slid/playlist.m3u8"), encoding: .utf8)
+        let listed = playlist.split(separator: "\n").filter { $0.hasPrefix("seg/") }.compactMap { Int($0.dropFirst(4).dropLast(4)) }
+        let last = try #require(spooled.last)
+        #expect(listed == Array((last - 5)...last), "the newest 6 of \(spooled): \(playlist)")
+        #expect(playlist.contains("#EXT-X-MEDIA-SEQUENCE:\(last - 5)\n") && !playlist.contains("PLAYLIST-TYPE")
+                && playlist.hasSuffix("#EXT-X-ENDLIST\n"), "\(playlist)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("second/streams/slid/window.txt")), "the note is never published")
+    }
+
     /// Runs `reel live` with `arguments` for 60 s, SIGKILLs it after 4 s, publishes its spool
     /// with `reel publish` to the same target and checks the playlist read with `get`.
     static func killThenPublish(streamID: String, arguments: [String], environment: [String: String], spool: String,
