@@ -125,8 +125,10 @@ public final class TestHTTPClient: Sendable {
                 once.onAnswer { continuation.resume(with: $0) }
                 task.resume()
                 DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-                    task.cancel()
+                    // The answer first: cancelling may call the completion handler at once, on
+                    // another thread, with "cancelled", which must not win the race.
                     once.answer(.failure(NoAnswer(url: url, seconds: seconds)))
+                    task.cancel()
                 }
             }
         } onCancel: {
