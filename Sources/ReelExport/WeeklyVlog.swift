@@ -3,7 +3,7 @@ import ReelCompose
 import ReelCore
 import ReelMedia
 
-/// `reel vlog`: a week of study as one video (issue 6). Per day with sessions: a title card
+/// `reel vlog`: a week of study as one video. Per day with sessions: a title card
 /// (the date, the day's study time, the session titles), then that day's session videos with
 /// privacy applied (each session's stored face track and review edits, the export's mosaic),
 /// each scaled and padded — never cropped — into the layout, on one continuous 30 fps

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `backup.json` (issue 6, Backup): every record of the library and a manifest of the media
+/// `backup.json`: every record of the library and a manifest of the media
 /// copied beside it under `Media/`. Versioned by ``formatVersion``; a reader refuses a newer
 /// one. Dates are ISO 8601 UTC with milliseconds. Documented in docs/library.md.
 public struct BackupDocument: Sendable, Equatable, Codable {

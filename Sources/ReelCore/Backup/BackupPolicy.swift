@@ -1,7 +1,7 @@
 import Foundation
 
-/// The backup's two decisions that are arithmetic (issue 6, Backup): whether `--auto` runs,
-/// and whether the destination has room.
+/// The backup's two decisions that are arithmetic (docs/library.md, Backup and restore):
+/// whether `--auto` runs, and whether the destination has room.
 public enum BackupPolicy {
     /// `--auto` runs at most once a day.
     public static let autoInterval: TimeInterval = 24 * 3600

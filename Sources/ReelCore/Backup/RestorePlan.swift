@@ -1,8 +1,9 @@
 import Foundation
 
-/// What `reel restore` adds (issue 6, Restore): only additions, never an overwrite or a
-/// deletion. Sessions are recognised by id, tags by exact name, goals by date, materials by
-/// ISBN (materials without one by id). Pure: built from what the library already holds.
+/// What `reel restore` adds (docs/library.md, Backup and restore): only additions, never an
+/// overwrite or a deletion. Sessions are recognised by id, tags by exact name, goals by date,
+/// materials by ISBN (materials without one by id). Pure: built from what the library already
+/// holds.
 public struct RestorePlan: Sendable, Equatable {
     /// What the library already holds, as far as the merge needs it.
     public struct Existing: Sendable, Equatable {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A day of the calendar, without a time or a time zone: how the library keys daily goals
-/// (`YYYY-MM-DD`) and how stats group study time (issue 6). Which instants belong to a day
+/// (`YYYY-MM-DD`) and how stats group study time. Which instants belong to a day
 /// depends on a time zone, given where it matters (``start(in:)``, ``init(containing:in:)``).
 public struct CalendarDay: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     /// The year (proleptic Gregorian), month 1–12 and day 1–31.

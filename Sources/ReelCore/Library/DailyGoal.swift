@@ -1,7 +1,7 @@
-/// A daily study goal (spec §1, Library; issue 6): from `date` on, `minutes` of active study a
-/// day, until a later goal replaces it. `0` minutes means "no goal" from that day (a rest
-/// period). One goal per date: setting a date again replaces it (restore recognises
-/// duplicates by date).
+/// A daily study goal (docs/behaviour.md §1, Library and backup): from `date` on, `minutes`
+/// of active study a day, until a later goal replaces it. `0` minutes means "no goal" from
+/// that day (a rest period). One goal per date: setting a date again replaces it (restore
+/// recognises duplicates by date).
 public struct DailyGoal: Sendable, Equatable, Codable {
     /// The first day the goal applies to.
     public var date: CalendarDay

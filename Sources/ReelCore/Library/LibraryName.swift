@@ -1,6 +1,6 @@
 /// The one rule for the short texts a user gives the library: session titles, tags, and a
-/// study material's title, author and publisher (issue 12: `record --tag` took a 500-character
-/// tag and a tab that `tags add` refused; titles kept `ESC` and `BEL`).
+/// study material's title, author and publisher (one rule, because `record --tag` once took a
+/// 500-character tag and a tab that `tags add` refused, and titles kept `ESC` and `BEL`).
 ///
 /// A name is trimmed of spaces at either end, is not empty, is at most its field's
 /// ``Field/maximumLength`` characters (grapheme clusters), and has no control character (tab,

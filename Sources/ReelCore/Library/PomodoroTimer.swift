@@ -1,10 +1,11 @@
 import Foundation
 
-/// A pomodoro (spec §1: a 25-minute timer started and stopped from outside the app, its end
-/// shared with the app; issue 6). A plain value: the end time is what the status-bar widget
-/// and `reel pomodoro` agree on (`$XDG_STATE_HOME/reel/pomodoro.json`, written atomically by
-/// `ReelStore.PomodoroStateFile`). No daemon: whoever looks after the end (`status`, `wait`)
-/// sees it finished, and the first to claim ``notifiedAt`` sends the one desktop notification.
+/// A pomodoro (docs/behaviour.md §1, Library and backup: a 25-minute timer started and stopped
+/// from outside the app, its end shared with the app). A plain value: the end time is what the
+/// status-bar widget and `reel pomodoro` agree on (`$XDG_STATE_HOME/reel/pomodoro.json`,
+/// written atomically by `ReelStore.PomodoroStateFile`). No daemon: whoever looks after the end
+/// (`status`, `wait`) sees it finished, and the first to claim ``notifiedAt`` sends the one
+/// desktop notification.
 public struct PomodoroTimer: Sendable, Equatable, Codable {
     /// When it was started.
     public var startedAt: Date

@@ -1,4 +1,4 @@
-/// How a recording coped with heat and load, kept with its session (issue 4): the process's
+/// How a recording coped with heat and load, kept with its session: the process's
 /// mean CPU share, the hottest thermal reading, and how long the recorder eased its work
 /// (``LoadAdaptationPolicy``), and why.
 public struct RecordingLoad: Sendable, Equatable, Codable {

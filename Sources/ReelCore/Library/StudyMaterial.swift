@@ -1,8 +1,9 @@
 import Foundation
 
-/// A book or other material studied with (spec §1, Library; issue 6). Added by hand now; the
-/// barcode scanner of a later stage fills the same fields (``isbn`` from the EAN-13, title,
-/// author and publisher from openBD or the National Diet Library, the cover it downloads).
+/// A book or other material studied with (docs/behaviour.md §1, Library and backup). Added
+/// by hand now; the barcode scanner of a later stage fills the same fields (``isbn`` from the
+/// EAN-13, title, author and publisher from openBD or the National Diet Library, the cover it
+/// downloads).
 public struct StudyMaterial: Sendable, Equatable, Codable {
     /// The record's id (backup and restore merge by it).
     public var id: UUID

@@ -1,9 +1,10 @@
 import Foundation
 
-/// One finished study recording, as the library keeps it (spec §1, Library; issues 4 and 6).
+/// One finished study recording, as the library keeps it (docs/behaviour.md §1, Library and
+/// backup).
 ///
 /// A plain value: the store (`ReelStore.StudyLibrary`) saves and reads it, backup and restore
-/// (issue 6) will merge it by ``id``.
+/// merge it by ``id``.
 public struct StudySession: Sendable, Equatable, Codable {
     /// The session id (the recording's id; also the name of its work folder while recording).
     public var id: UUID

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Which sessions `reel sessions` lists (issue 12): with a tag, and started from one local day
+/// Which sessions `reel sessions` lists: with a tag, and started from one local day
 /// to another, both days included. An empty filter lets every session through.
 public struct StudySessionFilter: Sendable, Equatable {
     /// A tag the session must carry (exact spelling).

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Daily study against the goal over a week or a month (issue 6, `reel stats`): pure rules,
+/// Daily study against the goal over a week or a month (`reel stats`): pure rules,
 /// tested without I/O.
 ///
 /// - A session's active time counts on the local day it happened. A session that crosses

@@ -1,7 +1,7 @@
 import Foundation
 
-/// A tag (spec §1, Library; issue 6): a name given to sessions, unique in a library, kept in
-/// the exact spelling the user typed ("Exam" and "exam" are two tags).
+/// A tag (docs/behaviour.md §1, Library and backup): a name given to sessions, unique in a
+/// library, kept in the exact spelling the user typed ("Exam" and "exam" are two tags).
 public struct Tag: Sendable, Hashable, Codable {
     /// The name.
     public let name: String

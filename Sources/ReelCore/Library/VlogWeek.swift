@@ -1,6 +1,6 @@
 import Foundation
 
-/// Which week a weekly vlog shows and which sessions belong to each of its days (issue 6):
+/// Which week a weekly vlog shows and which sessions belong to each of its days:
 /// weeks start on Monday in local time (as ``StudyStats``), a session belongs to the day its
 /// recording started on, and the days come in order with their sessions by start time.
 public struct VlogWeek: Sendable, Equatable {

@@ -1,9 +1,10 @@
 import Foundation
 import ReelCore
 
-/// `reel backup` (issue 6, Backup): the library's records to `backup.json` and its media
-/// (videos, thumbnails, face tracks, review edits) to `Media/<session id>/`, study materials'
-/// covers to `Media/materials/<material id>/`, in a folder the user can see and share.
+/// `reel backup` (docs/library.md, Backup and restore): the library's records to `backup.json`
+/// and its media (videos, thumbnails, face tracks, review edits) to `Media/<session id>/`,
+/// study materials' covers to `Media/materials/<material id>/`, in a folder the user can see
+/// and share.
 ///
 /// Crash safety: a file the current `backup.json` lists is never written over. New or changed
 /// media are copied to a hidden temporary file (``DurableFile``) and renamed to a name no listed file has; the

@@ -1,11 +1,12 @@
 import Foundation
 import ReelCore
 
-/// `reel restore --from DIR [--dry-run]` (issue 6, Restore): adds what the backup has and the
-/// library lacks (``RestorePlan``), copies media missing at their library paths, never deletes
-/// or overwrites. Everything is checked before anything changes: the document is read and
-/// every media file to copy is copied to a hidden temporary file with its checksum verified;
-/// only then are the copies renamed into place and the records added in one transaction.
+/// `reel restore --from DIR [--dry-run]` (docs/library.md, Backup and restore): adds what the
+/// backup has and the library lacks (``RestorePlan``), copies media missing at their library
+/// paths, never deletes or overwrites. Everything is checked before anything changes: the
+/// document is read and every media file to copy is copied to a hidden temporary file with its
+/// checksum verified; only then are the copies renamed into place and the records added in one
+/// transaction.
 public struct LibraryRestore {
     /// What a restore added (or, in a dry run, would add).
     public struct Report: Sendable, Equatable {

@@ -40,7 +40,7 @@ public enum LibraryMigrations {
             ) STRICT;
             CREATE INDEX study_session_tag_by_tag ON study_session_tag (tag_id);
             """),
-        // Heat and load (issue 4): NULL eased_seconds means "not measured" (sessions from
+        // Heat and load: NULL eased_seconds means "not measured" (sessions from
         // before, recovered ones); load_reasons is a comma-separated list of reason kinds.
         Migration(name: "0002-session-load", sql: """
             ALTER TABLE study_session ADD COLUMN cpu_share REAL CHECK (cpu_share IS NULL OR cpu_share >= 0);
@@ -49,7 +49,7 @@ public enum LibraryMigrations {
             ALTER TABLE study_session ADD COLUMN reduced_seconds REAL CHECK (reduced_seconds IS NULL OR reduced_seconds >= 0);
             ALTER TABLE study_session ADD COLUMN load_reasons TEXT;
             """),
-        // Goals and materials (issue 6): one goal per date (YYYY-MM-DD, the first day it applies
+        // Goals and materials: one goal per date (YYYY-MM-DD, the first day it applies
         // to; 0 minutes = no goal); a material's ISBN is 13 digits and unique when present
         // (NULLs do not collide), the scanner of a later stage fills the same columns.
         Migration(name: "0003-goals-and-materials", sql: """
@@ -68,7 +68,7 @@ public enum LibraryMigrations {
             ) STRICT;
             CREATE INDEX study_material_by_added ON study_material (added_at);
             """),
-        // What was exported from a session (issue 12, `reel sessions show`): one row per file
+        // What was exported from a session (`reel sessions show`): one row per file
         // `reel export` wrote; removed with its session. Not backed up: exports are made again
         // from the session.
         Migration(name: "0004-session-exports", sql: """
@@ -81,7 +81,7 @@ public enum LibraryMigrations {
                 PRIMARY KEY (session_id, path)
             ) STRICT;
             """),
-        // The overlay camera's artwork (issue 16): one row per asset; the file is kept beside the
+        // The overlay camera's artwork: one row per asset; the file is kept beside the
         // library (overlay-assets/ID.EXT). Not backed up yet.
         Migration(name: "0005-overlay-assets", sql: """
             CREATE TABLE overlay_asset (

@@ -1,7 +1,7 @@
 import Foundation
 import ReelCore
 
-/// Daily goals (issue 6): `reel goal set MINUTES [--date]`, read by `reel stats`.
+/// Daily goals: `reel goal set MINUTES [--date]`, read by `reel stats`.
 extension StudyLibrary {
     /// Sets the goal for its date, replacing one set for the same date.
     public func setGoal(_ goal: DailyGoal) throws {

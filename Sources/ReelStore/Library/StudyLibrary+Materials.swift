@@ -1,7 +1,7 @@
 import Foundation
 import ReelCore
 
-/// Study materials (issue 6): `reel materials add|ls|rm`.
+/// Study materials: `reel materials add|ls|rm`.
 extension StudyLibrary {
     /// Adds `material`. A material whose ISBN is already in the library is refused, naming the
     /// one there; adding the same id twice returns false and changes nothing.

@@ -1,7 +1,7 @@
 import Foundation
 import ReelCore
 
-/// The overlay camera's artwork records (issue 16): `reel overlay assets`.
+/// The overlay camera's artwork records: `reel overlay assets`.
 extension StudyLibrary {
     /// The folder beside the library where asset files are kept.
     public var overlayAssetFolder: String { ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent("overlay-assets") }

@@ -1,7 +1,7 @@
 import Foundation
 import ReelCore
 
-/// Restore (issue 6): the library's keys for ``RestorePlan`` and the plan's additions in one transaction.
+/// Restore: the library's keys for ``RestorePlan`` and the plan's additions in one transaction.
 extension StudyLibrary {
     /// Session ids, tag names, goal dates, material ISBNs and ids already in the library.
     public func restoreKeys() throws -> RestorePlan.Existing {

@@ -1,7 +1,7 @@
 import Foundation
 import ReelCore
 
-/// Tags (issue 6): `reel tags add|rm|ls`, `reel tag SESSION NAME`.
+/// Tags: `reel tags add|rm|ls`, `reel tag SESSION NAME`.
 extension StudyLibrary {
     /// A tag and how many sessions carry it.
     public struct TagUsage: Sendable, Equatable {

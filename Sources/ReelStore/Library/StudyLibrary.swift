@@ -1,7 +1,7 @@
 import Foundation
 import ReelCore
 
-/// The study library (spec §1, Library; issues 4 and 6): one SQLite file, default
+/// The study library (docs/behaviour.md §1, Library and backup): one SQLite file, default
 /// `$XDG_DATA_HOME/reel/library.sqlite`, in WAL mode with foreign keys on, its schema made by
 /// ``LibraryMigrations`` (named, append-only). Every write is one `BEGIN IMMEDIATE`
 /// transaction, so writers (the recorder finishing, `reel recover`) take turns and a reader

@@ -2,7 +2,7 @@ import Foundation
 import ReelCore
 import ReelRuntime
 
-/// The pomodoro's shared state file, `$XDG_STATE_HOME/reel/pomodoro.json` (issue 6): what the
+/// The pomodoro's shared state file, `$XDG_STATE_HOME/reel/pomodoro.json`: what the
 /// `reel pomodoro` commands and a status-bar widget read. Written atomically (``DurableFile``:
 /// a temporary file, synced, renamed, the folder synced); every read-modify-write holds an exclusive `flock` on `pomodoro.lock`
 /// beside it, so two callers noticing the end at the same moment notify once.

@@ -3,7 +3,7 @@ import ReelCore
 import ReelRuntime
 
 /// The user's Trash after the freedesktop.org Trash specification 1.0, so what Reel removes can
-/// be put back from any file manager (issue 12, `reel sessions rm`). Only files, never folders.
+/// be put back from any file manager (`reel sessions rm`). Only files, never folders.
 ///
 /// A file on the filesystem of the home Trash (`$XDG_DATA_HOME/Trash`) goes there; a file on
 /// another filesystem goes to that filesystem's `$topdir/.Trash-$UID` (made with mode 0700),

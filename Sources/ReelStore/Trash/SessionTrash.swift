@@ -1,7 +1,7 @@
 import Foundation
 import ReelCore
 
-/// `reel sessions rm` and `reel sessions untrash` (issue 12): a session's files and its record
+/// `reel sessions rm` and `reel sessions untrash`: a session's files and its record
 /// go to the freedesktop Trash together, and come back together.
 ///
 /// Removing: each file the session has on disk (video, thumbnail, face track, review edits) is
