@@ -63,7 +63,7 @@ public struct RecordSettings: Sendable {
     public var keepAwakeCommand: [String]? = ["systemd-inhibit", "--what=sleep:idle", "--mode=block", "--who=Reel",
                                               "--why=Recording a study session"]
 
-    /// Full mode: the spec's average bitrate, 5 Mbps (≈ 2.25 GB an hour).
+    /// Full mode: the average bitrate docs/behaviour.md §1 asks for, 5 Mbps (≈ 2.25 GB an hour).
     public static let fullModeBitRate = 5_000_000
     /// Timelapse: constant quality (x264 CRF 23, its default), peaks capped at 8 Mbps.
     public static let timelapseQuality = 23

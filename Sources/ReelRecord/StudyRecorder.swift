@@ -5,7 +5,7 @@ import ReelMedia
 import ReelStore
 import Synchronization
 
-/// One `reel record` run (spec §1, Study recorder; issue 4):
+/// One `reel record` run (docs/behaviour.md §1, Study recorder):
 /// capture → state machine (active clock, schedule) → writer (scale, H.264, fragmented MP4 in
 /// progress, face samples, checkpoints) → on finish, a normal MP4 with moov first, a
 /// thumbnail and the face track beside it.

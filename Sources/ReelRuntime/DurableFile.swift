@@ -3,7 +3,7 @@ import Foundation
 import ReelCore
 
 /// A file placed so that a crash or a power cut leaves either the old file or the whole new
-/// one, never a part: Reel's one way to write a file it keeps (issue 13).
+/// one, never a part: Reel's one way to write a file it keeps.
 ///
 /// The steps, each checked: the destination's folder is opened (it must exist and take files;
 /// an existing file is refused unless the caller asks to replace it); a hidden temporary file

@@ -1,5 +1,6 @@
 /// A rectangle in normalized picture coordinates: the picture spans 0…1 on both axes, the
-/// origin is the top-left corner, y grows downwards (as face boxes are stored; spec §1).
+/// origin is the top-left corner, y grows downwards (as face boxes are stored;
+/// docs/behaviour.md §1, Face tracker).
 ///
 /// Values outside 0…1 are allowed: a face box expanded around a face near the edge reaches
 /// past it.

@@ -1,6 +1,6 @@
 /// The study timer: how much capture time has been spent *recording*, never the wall clock.
 ///
-/// Spec §1, Active time: for every frame captured while recording,
+/// docs/behaviour.md §1, Active time: for every frame captured while recording,
 /// `active += max(0, pts - lastPTS)`, then `lastPTS = pts`. Pause and resume set
 /// `lastPTS = nil`, so paused time never counts and the first frame after a resume adds
 /// nothing, however long the pause was.

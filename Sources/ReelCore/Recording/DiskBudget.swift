@@ -1,6 +1,6 @@
-/// How much disk a recording needs, and when to stop one before the disk is full (issue 4,
-/// Storage). Pure rules: the caller measures free space (statvfs) and says which file system
-/// holds what.
+/// How much disk a recording needs, and when to stop one before the disk is full
+/// (docs/recording.md, Disk space). Pure rules: the caller measures free space (statvfs) and
+/// says which file system holds what.
 ///
 /// A recording writes twice: while recording, the fragmented MP4 grows in the work folder
 /// (`$XDG_STATE_HOME/reel/recordings/ID`); at finish, the normal MP4 (moov first) is written

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The face samples of a recording in progress as an append-only log (`faces.log` in the work
-/// folder; issue 12, bug 6): the recorder appends the samples of each fragment and syncs the
+/// folder): the recorder appends the samples of each fragment and syncs the
 /// log when it cuts the fragment, so the face track reaches the disk as often as the video
 /// (a crash loses at most the last 2 s of both), where the checkpoint's copy is up to 30 s old.
 ///

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Where the face was in one recorded frame: the series the recorder stores beside the video
-/// and the export's mosaic follows (spec §1, Face tracker). Positions only, never pixels.
+/// and the export's mosaic follows (docs/behaviour.md §1, Face tracker). Positions only, never
+/// pixels.
 public struct FaceTrackSample: Sendable, Equatable {
     /// How the box was found. Every change between a detected face and an estimate starts a
     /// new segment (the unit the review step edits).
@@ -165,8 +166,9 @@ public struct FaceTrack: Sendable, Equatable, Codable {
     }
 }
 
-/// When the recorder asks the face tracker for a position (spec §1: one sample per written
-/// frame in timelapse mode, one per 0.2 s in full mode), on the video's own timeline.
+/// When the recorder asks the face tracker for a position (docs/behaviour.md §1, Face tracker:
+/// one sample per written frame in timelapse mode, one per 0.2 s in full mode), on the video's
+/// own timeline.
 ///
 /// Under heat or load the recorder widens the cadence by ``factor`` (``LoadLevel``): every
 /// `factor`-th written frame in timelapse mode, `factor` × 0.2 s in full mode.
@@ -184,7 +186,7 @@ public struct FaceSampleSchedule: Sendable, Equatable {
 
     /// The cadence.
     public let cadence: Cadence
-    /// The cadence is widened this many times (1: as the spec says).
+    /// The cadence is widened this many times (1: as docs/behaviour.md §1 says).
     public var factor = 1 {
         didSet { precondition(factor >= 1, "factor must be at least 1") }
     }

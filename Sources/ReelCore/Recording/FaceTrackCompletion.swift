@@ -1,4 +1,4 @@
-/// How `reel recover` puts a crashed recording's face track back together (issue 12, bug 6):
+/// How `reel recover` puts a crashed recording's face track back together:
 /// the checkpoint's copy (up to 30 s old) and the face log (synced with every fragment) are
 /// merged; when the result still ends well before the video does (the tracker was off, or a
 /// work folder from a Reel without the log), the faces are found again in the video from

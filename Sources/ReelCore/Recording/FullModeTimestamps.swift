@@ -1,5 +1,5 @@
-/// Timestamps of a full recording (spec §1, full mode): every frame written at its active
-/// time, on a timescale of 600, strictly increasing.
+/// Timestamps of a full recording (docs/behaviour.md §1, Active time: full mode): every frame
+/// written at its active time, on a timescale of 600, strictly increasing.
 ///
 /// When the active time, rounded to 1/600 s, is not after the previous frame's timestamp
 /// (the first frame after a resume adds no active time; a timestamp that went backwards adds

@@ -1,11 +1,12 @@
-/// How hard the recorder may work: the answer to heat and load (spec §1, "adapt interval/quality
-/// to thermal state and CPU load"; issue 4).
+/// How hard the recorder may work: the answer to heat and load (docs/behaviour.md §1,
+/// Robustness on a desk: "adapt the interval and the quality to the thermal state and the CPU
+/// load"; docs/recording.md, Heat and load).
 ///
 /// Each level is a set of levers the recorder pulls at once:
 ///
 /// | level     | face analysis                              | full mode frames |
 /// | --------- | ------------------------------------------ | ---------------- |
-/// | `normal`  | the spec's cadence (0.2 s / every frame)   | every frame      |
+/// | `normal`  | §1's cadence (0.2 s / every frame)         | every frame      |
 /// | `eased`   | half as often (0.4 s / every 2nd frame)    | every frame      |
 /// | `reduced` | a fifth as often (1 s / every 5th frame)   | every 2nd frame  |
 ///
@@ -16,7 +17,7 @@
 /// frames are stamped with active time, so the video still lasts exactly the study time.
 /// A timelapse encodes one frame every few seconds; only its face analysis is worth easing.
 public enum LoadLevel: Int, Sendable, Comparable, CaseIterable, Codable, CustomStringConvertible {
-    /// Everything at the spec's rates.
+    /// Everything at the rates of docs/behaviour.md §1.
     case normal = 0
     /// Face analysis at half its rate.
     case eased = 1

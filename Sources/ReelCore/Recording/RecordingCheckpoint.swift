@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a recording in progress writes next to its video every 30 s and at every pause, so
-/// the next start can finish it after a crash (spec §1, Robustness on a desk; issue 4).
+/// the next start can finish it after a crash (docs/behaviour.md §1, Robustness on a desk).
 ///
 /// JSON, keys sorted, dates ISO 8601 UTC with milliseconds. The writer replaces it atomically (temp file, fsync,
 /// rename): a reader finds the previous checkpoint or the new one, never a mix.
@@ -38,10 +38,11 @@ public struct RecordingCheckpoint: Sendable, Equatable, Codable {
     /// the newer ones, see ``FaceSampleLog``).
     public var faceTrack: FaceTrack
     /// Whether the face tracker was asked for (false: `--no-faces`); nil in checkpoints written
-    /// before this field (issue 12), which count as asked for.
+    /// before this field existed, which count as asked for.
     public var facesRequested: Bool?
     /// The camera device the recording holds (`/dev/video0`; nil for files, the test source,
-    /// and checkpoints written before issue 12): a second recording from it is refused.
+    /// and checkpoints written before this field existed): a second recording from it is
+    /// refused.
     public var device: String?
 
     /// A checkpoint of the current format.
@@ -143,7 +144,7 @@ public struct RecordingCheckpoint: Sendable, Equatable, Codable {
 /// state: an interruption that lasts is recorded too), and at once after a pause or an
 /// interruption (the caller asks for those with ``requestNow()``).
 public struct CheckpointSchedule: Sendable, Equatable {
-    /// The spec's period.
+    /// The period docs/behaviour.md §1 (Robustness on a desk) asks for: 30 s.
     public static let defaultPeriod = MediaTime(value: 30, timescale: 1)
 
     /// Time between periodic checkpoints.

@@ -1,4 +1,4 @@
-/// What the study recorder writes (spec §1).
+/// What the study recorder writes (docs/behaviour.md §1, Active time).
 public enum RecordingMode: String, Sendable, Equatable, Codable, CaseIterable {
     /// One frame per interval of active time, played at 10 fps; video only.
     case timelapse
@@ -6,7 +6,8 @@ public enum RecordingMode: String, Sendable, Equatable, Codable, CaseIterable {
     case full
 }
 
-/// The recorded picture's size: 1920x1080 or 1280x720, swapped for portrait (spec §1).
+/// The recorded picture's size: 1920x1080 or 1280x720, swapped for portrait
+/// (docs/behaviour.md §1, Active time).
 public enum RecordingCanvas: String, Sendable, Equatable, Codable, CaseIterable {
     /// 1920x1080 (1080x1920 portrait).
     case hd1080 = "1920x1080"

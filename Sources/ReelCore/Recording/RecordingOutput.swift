@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where a recording's finished MP4 goes, and how the recorder and `reel recover` prove that a
-/// file there is theirs (issue 12, bug 1: a recording must never take another's file).
+/// file there is theirs (a recording must never take another's file).
 ///
 /// At start the recorder *claims* the output: it creates it exclusively (`O_CREAT|O_EXCL`) as a
 /// small placeholder whose text names the session (``placeholderText(id:)``). The finished

@@ -1,5 +1,5 @@
 /// The study recorder's rules as a value: its state, the active clock, and for every captured
-/// frame whether it is written and with which timestamp (spec §1, Active time; issue 4).
+/// frame whether it is written and with which timestamp (docs/behaviour.md §1, Active time).
 ///
 /// ```
 ///            pause / toggle                        source stops delivering

@@ -1,4 +1,5 @@
-/// Which frames a timelapse keeps, and where they go in the video (spec §1, timelapse mode).
+/// Which frames a timelapse keeps, and where they go in the video (docs/behaviour.md §1, Active
+/// time: timelapse mode).
 ///
 /// A frame is written when `active - lastWrittenActive >= interval`, the first frame always;
 /// `lastWrittenActive` becomes that frame's active time (not the ideal grid point, so a late

@@ -17,8 +17,8 @@ final class ArchiveBranch: @unchecked Sendable {
     private var firstVideoPTS: MediaTime?
     private let frameDuration: MediaTime
     private var rate = ArchiveRatePolicy()
-    /// Video frames handed to the writer, for the status loop on another thread (issue 13:
-    /// reading the writer's own counter from there was a data race).
+    /// Video frames handed to the writer, for the status loop on another thread (reading the
+    /// writer's own counter from there was a data race).
     private let written = Atomic<Int>(0)
     /// The archive queue's depth and capacity, read for each frame (nil: never degrade).
     var queueLoad: (@Sendable () -> (depth: Int, capacity: Int))?

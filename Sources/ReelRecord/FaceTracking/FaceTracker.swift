@@ -1,7 +1,7 @@
 import ReelCore
 import ReelMedia
 
-/// The seam the privacy tracker plugs into (spec §1, Face tracker; issue 4): the recorder
+/// The seam the privacy tracker plugs into (docs/behaviour.md §1, Face tracker): the recorder
 /// shows it the captured picture of each frame its ``FaceSampleSchedule`` picks (every
 /// written frame in timelapse mode, every 0.2 s of video in full mode) and stores what it
 /// answers in the recording's ``FaceTrack``.
@@ -15,8 +15,9 @@ public protocol FaceTracker: AnyObject, Sendable {
     func track(_ frame: VideoFrame, videoTime: MediaTime) -> FaceTrackSample?
 }
 
-/// The tracker until the privacy issue lands: never a position, so the recording's face
-/// track stays empty (and the recorder still samples at the spec's cadence).
+/// The tracker when faces are not tracked (`--no-faces`, or no face model installed): never a
+/// position, so the recording's face track stays empty (and the recorder still samples at the
+/// cadence of docs/behaviour.md §1).
 public final class NoFaceTracker: FaceTracker {
     /// A tracker that finds nothing.
     public init() {}

@@ -3,9 +3,10 @@ import ReelCore
 import ReelMedia
 import ReelVision
 
-/// The study session's face tracker (spec §1, Face tracker): ``FaceTrackerPolicy``'s rules
-/// (the largest face, expanded, smoothed, held, then an upper body or a wider box, the top
-/// region before any face) over real detectors, on the frames the recorder's schedule picks.
+/// The study session's face tracker (docs/behaviour.md §1, Face tracker):
+/// ``FaceTrackerPolicy``'s rules (the largest face, expanded, smoothed, held, then an upper
+/// body or a wider box, the top region before any face) over real detectors, on the frames the
+/// recorder's schedule picks.
 ///
 /// Each picture is first shrunk to ``analysisWidth`` in YUV 4:2:0 (one cheap scaler call),
 /// whatever the camera delivers (a V4L2 camera often gives YUYV), and the detectors look at

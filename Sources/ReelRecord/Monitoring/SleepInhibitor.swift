@@ -1,7 +1,7 @@
 import Foundation
 
-/// Keeps the machine awake while recording (spec §1: "no sleep while recording"; on a Linux
-/// desktop, a logind inhibitor lock).
+/// Keeps the machine awake while recording (docs/behaviour.md §1, Robustness on a desk: "allow
+/// no sleep while recording"; on a Linux desktop, a logind inhibitor lock).
 ///
 /// Runs `systemd-inhibit --what=sleep:idle --mode=block … cat` with a pipe from Reel as `cat`'s
 /// input: logind holds the lock as long as `systemd-inhibit` runs, and that is exactly as long

@@ -3,7 +3,7 @@ import ReelCore
 import ReelMedia
 import ReelVision
 
-/// Finds a recording's face positions again in its finished video (issue 12, bug 6), for
+/// Finds a recording's face positions again in its finished video, for
 /// `reel recover` when the stored track is missing or ends early (the tracker was off, or the
 /// work folder is from a Reel that kept faces only in the 30 s checkpoint): the same tracker
 /// the recorder uses (``VisionFaceTracker``: CenterFace, the upper-body detector,

@@ -8,7 +8,7 @@ import ReelStore
 /// `checkpoint.json`), each into the normal MP4 it was going to be, with its thumbnail, face
 /// track and session, then removes the work folder.
 ///
-/// Never takes a file it did not write (issue 12, bug 1): the video replaces only the
+/// Never takes a file it did not write: the video replaces only the
 /// recording's own placeholder, an output counts as already finished only when its stamp
 /// names this session, and when another file holds the output it is left alone and the
 /// recording is finished under the next free numbered name (``RecordingOutput``). The face
@@ -233,7 +233,7 @@ public struct RecordingRecovery {
         }
     }
 
-    /// The face log's samples (none when there is no log: a Reel before issue 12 wrote none).
+    /// The face log's samples (none when there is no log: an older Reel wrote none).
     private func faceLog(in folder: String, into outcome: inout Outcome) -> [FaceTrackSample] {
         let path = folder + "/" + RecordingBranch.faceLogName
         guard let data = FileManager.default.contents(atPath: path) else { return [] }

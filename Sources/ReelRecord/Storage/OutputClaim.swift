@@ -6,11 +6,10 @@ import ReelCore
 import ReelMedia
 import ReelRuntime
 
-/// The recording's claim on its output path (issue 12, bug 1; the rules are
-/// ``RecordingOutput``'s): a placeholder created exclusively at start, so a second recording
-/// with the same `--output` is refused at once instead of failing after an hour, and the
-/// identity checks that let the finish and `reel recover` replace only their own placeholder
-/// and take only their own video.
+/// The recording's claim on its output path (the rules are ``RecordingOutput``'s): a
+/// placeholder created exclusively at start, so a second recording with the same `--output` is
+/// refused at once instead of failing after an hour, and the identity checks that let the
+/// finish and `reel recover` replace only their own placeholder and take only their own video.
 enum OutputClaim {
     /// The name was taken (by a file, or by a thumbnail or face track of that name).
     struct Taken: Error, CustomStringConvertible {
