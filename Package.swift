@@ -141,7 +141,7 @@ let package = Package(
         // Benchmark only (bench/studio-library.sh): the studio with 1,000 sessions in its library,
         // GET /api/sessions over loopback and the library page's first render in headless chromium.
         .executableTarget(name: "reel-bench-library", dependencies: ["ReelStudio", "ReelRecord", "ReelStore", "ReelMedia", "ReelCore", "ReelTestSupport"]),
-        // Benchmark and test tooling only (issue 5, privacy): test clips with known face boxes and
+        // Benchmark and test tooling only (privacy): test clips with known face boxes and
         // the leak meter, over the ffmpeg/ffprobe CLIs; Foundation only, never linked by the product.
         // Optimized even in debug builds: the meter walks every pixel around the faces of every frame.
         .target(name: "ReelPrivacyBench", swiftSettings: [.unsafeFlags(["-O"])]),

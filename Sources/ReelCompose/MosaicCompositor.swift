@@ -1,7 +1,8 @@
 import ReelCore
 
-/// The privacy mosaic of the export (spec §1, Export compositor): pixellates the picture under
-/// each face box through an elliptical soft-edged mask, in place, on all three planes.
+/// The privacy mosaic of the export (docs/behaviour.md §1, Export compositor): pixellates the
+/// picture under each face box through an elliptical soft-edged mask, in place, on all three
+/// planes.
 ///
 /// The rules, each a fixed decision:
 /// - **Block size**: 3 % of the picture's long side, rounded to whole pixels, at least 2
@@ -27,7 +28,7 @@ public struct MosaicCompositor: Sendable {
     public static let blockFraction = 0.03
     /// The least width and height of the ellipse, in blocks: a face smaller than a block (a
     /// 20 px face in 720p, where a block is 38 px) is covered at least one block wide and
-    /// high. Issue 14 first made this 1.5, because a 20 px face showed at the edge of a
+    /// high. It was first 1.5, because a 20 px face showed at the edge of a
     /// 25 × 35 px ellipse when a detection missed it and the box stayed behind; once the closer
     /// look round small faces found them at every detection (crops of at least 256 px), one
     /// block left no face shown and covered 2.5× the faces of the small clip instead of 4.7×.

@@ -13,13 +13,12 @@ protocol RegionFaceDetector: FaceDetector {
 
 extension CenterFaceDetector: RegionFaceDetector {}
 
-/// The closer look for small faces (issue 14: faces down to ~20 px high at 720p, which the
-/// whole picture shrunk to 320 wide cannot show the detector): every ``every`` detections the
-/// fine detector searches the whole picture at its own width (1280: 20 px faces stay 20 px),
-/// and at every other detection it looks only round the small faces already tracked (a crop
-/// six times their box, at least 256 px, at full resolution: a few per cent of the whole
-/// search's cost). A
-/// face the search finds is covered from the search before (``FaceLookBack``'s long look-back).
+/// The closer look for small faces (faces down to ~20 px high at 720p, which the whole picture
+/// shrunk to 320 wide cannot show the detector): every ``every`` detections the fine detector
+/// searches the whole picture at its own width (1280: 20 px faces stay 20 px), and at every
+/// other detection it looks only round the small faces already tracked (a crop six times their
+/// box, at least 256 px, at full resolution: a few per cent of the whole search's cost). A face
+/// the search finds is covered from the search before (``FaceLookBack``'s long look-back).
 struct SmallFaceSearch {
     /// The fine detector (CenterFace at 1280 wide).
     var detector: any RegionFaceDetector
@@ -106,12 +105,12 @@ final class DetectingBoxes: FaceBoxSource {
         thread.join()
     }
 
-    /// The spec's tracker numbers without the smoothing: the spec smooths (`lerp 0.6`) because
-    /// a live tracker knows only the past and must not jitter; here the pictures between two
-    /// detections wait for the next ones and are interpolated between them, which is smooth
-    /// already, while a smoothed box trails a moving face by about two thirds of its motion
-    /// per tick. Measured on the privacy clips: with the smoothing, a face gliding 170 px per
-    /// 0.2 s at 720p leaked in 14 frames; without it, none.
+    /// The tracker numbers of docs/behaviour.md §1 without the smoothing: §1 smooths (`lerp 0.6`)
+    /// because a live tracker knows only the past and must not jitter; here the pictures between
+    /// two detections wait for the next ones and are interpolated between them, which is smooth
+    /// already, while a smoothed box trails a moving face by about two thirds of its motion per
+    /// tick. Measured on the privacy clips: with the smoothing, a face gliding 170 px per 0.2 s at
+    /// 720p leaked in 14 frames; without it, none.
     static var settings: FaceTrackerSettings {
         var settings = FaceTrackerSettings.default
         settings.smoothing = 1

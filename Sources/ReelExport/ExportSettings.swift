@@ -14,7 +14,7 @@ public struct ExportSettings: Sendable {
 
     /// How faces are hidden.
     public enum Privacy: Sendable, Equatable {
-        /// The spec's mosaic (default).
+        /// The mosaic of docs/behaviour.md §1, Export compositor (default).
         case mosaic
         /// A stamp image over every face (review edits may still choose per segment).
         case stamp(path: String)

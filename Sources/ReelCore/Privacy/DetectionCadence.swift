@@ -1,5 +1,6 @@
 /// When a tracker runs its detectors: every ``FaceTrackerSettings/cadence`` of capture time
-/// (spec: 0.2 s), not every frame; the first frame always. Capture time, never the wall clock.
+/// (docs/behaviour.md §1: 0.2 s), not every frame; the first frame always. Capture time, never
+/// the wall clock.
 ///
 /// A frame is due when at least one cadence has passed since the last detection. A capture
 /// time earlier than the last detection (a restarted clock) is due too and becomes the new

@@ -1,7 +1,8 @@
 import Foundation
 
-/// The caption an export draws (spec §1, Export compositor: "study time, date"): a label, the
-/// study time at the frame, and the date of the recording, e.g. `勉強時間 1:23:45 · 2026-11-30`.
+/// The caption an export draws (docs/behaviour.md §1, Export compositor: "study time and
+/// date"): a label, the study time at the frame, and the date of the recording, e.g.
+/// `勉強時間 1:23:45 · 2026-11-30`.
 ///
 /// Study time at a frame: in a full recording the video is stamped with active time, so it is
 /// the frame's time; in a timelapse frame k (at k/10 s) was taken after k intervals of study,

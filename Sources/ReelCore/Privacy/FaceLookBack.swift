@@ -1,6 +1,6 @@
-/// The export's look-back (issue 14): when a file is exported with faces found as it goes,
-/// every picture waits until two more detections (0.4 s of video) have been made after it,
-/// so that what those detections found also covers it. The rules, recall first:
+/// The export's look-back (docs/privacy.md, Recall first): when a file is exported with faces
+/// found as it goes, every picture waits until two more detections (0.4 s of video) have been
+/// made after it, so that what those detections found also covers it. The rules, recall first:
 ///
 /// - **Between detections**: a face's boxes are interpolated between the detections that saw
 ///   it (``FaceTrackTimeline``; the tracker's segments and ids).

@@ -1,14 +1,14 @@
 /// A face's box at its last detection and how fast it was moving then: what the trackers
 /// know of a face they have just lost, and the rule for a face that walks out of the picture.
 ///
-/// **Leaving** (issue 14): a face moving towards an edge whose box, moved on at that speed for
-/// ``FaceTrackerSettings/leavingHorizon`` (0.4 s), would be at least partly outside the
-/// picture is walking out. While it is lost,
-/// its box moves on with the measured velocity and grows by
-/// ``FaceTrackerSettings/leavingGrowth`` of its size per second about its centre, until the
-/// box has wholly left the picture (the face is gone) or a detection says where it is. A box
-/// held where the face was last seen instead shows the half face still in the picture for the
-/// last few tenths of a second, when the detector no longer sees a face there.
+/// **Leaving** (docs/privacy.md, Recall first): a face moving towards an edge whose box, moved
+/// on at that speed for ``FaceTrackerSettings/leavingHorizon`` (0.4 s), would be at least
+/// partly outside the picture is walking out. While it is lost, its box moves on with the
+/// measured velocity and grows by ``FaceTrackerSettings/leavingGrowth`` of its size per second
+/// about its centre, until the box has wholly left the picture (the face is gone) or a
+/// detection says where it is. A box held where the face was last seen instead shows the half
+/// face still in the picture for the last few tenths of a second, when the detector no longer
+/// sees a face there.
 public struct FaceMotion: Sendable, Equatable {
     /// The expanded box at the last detection (not clamped).
     public var box: NormalizedRect

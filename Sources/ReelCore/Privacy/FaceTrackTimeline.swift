@@ -1,5 +1,6 @@
-/// A face track made ready for the export: the boxes to cover at any video time (spec §1:
-/// "interpolate linearly between neighbouring samples of the same segment only").
+/// A face track made ready for the export: the boxes to cover at any video time
+/// (docs/behaviour.md §1, Face tracker: "boxes are interpolated linearly only between
+/// neighbouring samples of the same segment").
 ///
 /// For each subject at time `t`, with `a` the last sample at or before `t` and `b` the next:
 /// - `t` on a sample: that sample's box.

@@ -1,5 +1,6 @@
-/// The study-cam's face tracker (spec §1, Face tracker) as a value-type state machine: one
-/// subject, positions only, on capture time. No pixels: the caller runs the detectors.
+/// The study-cam's face tracker (docs/behaviour.md §1, Face tracker) as a value-type state
+/// machine: one subject, positions only, on capture time. No pixels: the caller runs the
+/// detectors.
 ///
 /// Per captured frame the caller asks ``action(at:)``. When it says `.detect(request)`, it
 /// runs the detectors the request names on that picture and hands their results to
@@ -30,8 +31,8 @@
 /// - **Widened face**: beyond the hold and no upper body: the last face box, width × 2 about
 ///   its centre, same top and height (kind `.widenedFace`).
 /// - **Default region**: no face seen yet: x 0.15, y 0, w 0.7, h 0.45 (kind
-///   `.defaultRegion`). Upper bodies are not looked for then (the spec estimates from a body
-///   only once a face was lost).
+///   `.defaultRegion`). Upper bodies are not looked for then (docs/behaviour.md §1 estimates
+///   from a body only once a face was lost).
 /// - **Stop just below the face** (so notes on the desk stay visible): no estimate reaches
 ///   below the face it stands for. The head estimate is only the body's top half (it ends at
 ///   the body's middle, however far down the body box reaches), and the widened box keeps the

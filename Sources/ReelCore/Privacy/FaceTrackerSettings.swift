@@ -1,29 +1,29 @@
 import Foundation
 
-/// The numbers of the face tracker's rules (spec §1, Face tracker), shared by
-/// ``FaceTrackerPolicy`` (one subject, study sessions) and ``MultiFaceTrackerPolicy`` (every
-/// face, arbitrary videos). `.default` holds the spec's values; tests and experiments may
+/// The numbers of the face tracker's rules (docs/behaviour.md §1, Face tracker; "§1" below),
+/// shared by ``FaceTrackerPolicy`` (one subject, study sessions) and ``MultiFaceTrackerPolicy``
+/// (every face, arbitrary videos). `.default` holds §1's values; tests and experiments may
 /// change them, the recorder and the exporter use `.default`.
 public struct FaceTrackerSettings: Sendable, Equatable {
-    /// Detect every this much capture time, not every frame (spec: 0.2 s).
+    /// Detect every this much capture time, not every frame (§1: 0.2 s).
     public var cadence: MediaTime
-    /// The expanded box's width over the face's (spec: ×1.5).
+    /// The expanded box's width over the face's (§1: ×1.5).
     public var widthScale: Double
-    /// The expanded box's height over the face's (spec: ×1.7).
+    /// The expanded box's height over the face's (§1: ×1.7).
     public var heightScale: Double
-    /// How far the expanded box's centre moves up, in face heights (spec: 0.1, hair and chin).
+    /// How far the expanded box's centre moves up, in face heights (§1: 0.1, hair and chin).
     public var centreLift: Double
-    /// Weight of the new box when smoothing: `lerp(previous, new, smoothing)` (spec: 0.6).
+    /// Weight of the new box when smoothing: `lerp(previous, new, smoothing)` (§1: 0.6).
     public var smoothing: Double
-    /// How long the last box is held after the face is lost (spec: 1.5 s).
+    /// How long the last box is held after the face is lost (§1: 1.5 s).
     public var hold: MediaTime
-    /// The head's share of an upper body's height, from its top (spec: 50 %).
+    /// The head's share of an upper body's height, from its top (§1: 50 %).
     public var headHeightFraction: Double
-    /// The head's share of an upper body's width, centred (spec: 75 %).
+    /// The head's share of an upper body's width, centred (§1: 75 %).
     public var headWidthFraction: Double
-    /// How much wider the box around the last face is when no upper body is found (spec: ×2).
+    /// How much wider the box around the last face is when no upper body is found (§1: ×2).
     public var widenFactor: Double
-    /// What is covered before any face was seen (spec: x 0.15, y 0, w 0.7, h 0.45).
+    /// What is covered before any face was seen (§1: x 0.15, y 0, w 0.7, h 0.45).
     public var defaultRegion: NormalizedRect
     /// Multi-face only: the least intersection over union between a track's last face box
     /// and a new face's expanded box for the two to be the same face.
@@ -47,7 +47,7 @@ public struct FaceTrackerSettings: Sendable, Equatable {
     /// Multi-face only: a lost face's held box grows by this share of its height per second
     /// (and widens to ``widenFactor`` over the hold): a face that turned away or moved without
     /// being seen is near where it was, not exactly there. The single-subject tracker holds
-    /// its box unchanged, as the spec says.
+    /// its box unchanged, as §1 says.
     public var holdGrowth: Double = 0.25
     /// A lost face is walking out when its box, moved on at its speed for this long, crosses
     /// the edge it moves towards: two detections. Longer would send away the box of a face
@@ -60,7 +60,7 @@ public struct FaceTrackerSettings: Sendable, Equatable {
     /// ticks instead of at once). 1: never shrinks; 0: follows the detection.
     public var shrinkLimit: Double = 0.85
 
-    /// The spec's numbers; the multi-face matching: IoU ≥ 0.3, or centres within one box width
+    /// §1's numbers; the multi-face matching: IoU ≥ 0.3, or centres within one box width
     /// of where the face should be; a lost track is estimated for 3 s after the hold (4.5 s
     /// after it was last seen).
     public static let `default` = FaceTrackerSettings(

@@ -1,8 +1,8 @@
-/// The tracker for arbitrary videos (`reel export FILE`, `--all-faces`): every face is
-/// tracked, each with its own stable subject id and segments, with the single-subject
-/// tracker's expansion, smoothing and hold (``FaceTrackerPolicy``, spec §1). A value-type
-/// state machine on capture time; the caller runs the face detector when ``action(at:)``
-/// says so and hands the faces to ``update(with:at:)``.
+/// The tracker for arbitrary videos (`reel export FILE`, `--all-faces`): every face is tracked,
+/// each with its own stable subject id and segments, with the single-subject tracker's
+/// expansion, smoothing and hold (``FaceTrackerPolicy``, docs/behaviour.md §1). A value-type
+/// state machine on capture time; the caller runs the face detector when ``action(at:)`` says
+/// so and hands the faces to ``update(with:at:)``.
 ///
 /// Per detection:
 /// - **Association** (greedy, deterministic): a face belongs to a live track when its

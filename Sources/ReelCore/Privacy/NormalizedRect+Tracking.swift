@@ -1,5 +1,6 @@
-/// The rectangle arithmetic the face tracker's rules and the review edits use (spec §1, Face
-/// tracker). All in normalized picture coordinates, origin top-left, y down.
+/// The rectangle arithmetic the face tracker's rules and the review edits use
+/// (docs/behaviour.md §1, Face tracker). All in normalized picture coordinates, origin
+/// top-left, y down.
 extension NormalizedRect {
     /// Right edge.
     public var maxX: Double { x + width }

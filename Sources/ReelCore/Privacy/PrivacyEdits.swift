@@ -1,9 +1,9 @@
 import Foundation
 
-/// The review step's edits of a face track (`reel review SESSION --segment N …`; spec §1: "a
-/// segment is the unit the review step edits"): per segment an offset, a scale, a stamp, or
-/// no mosaic at all. Stored beside the track, never in it: the raw track is never changed, and
-/// removing the edits gives the tracker's boxes back.
+/// The review step's edits of a face track (`reel review SESSION --segment N …`;
+/// docs/behaviour.md §1, Face tracker: "the segment is what the review step edits"): per
+/// segment an offset, a scale, a stamp, or no mosaic at all. Stored beside the track, never in
+/// it: the raw track is never changed, and removing the edits gives the tracker's boxes back.
 ///
 /// Applied to a frame's boxes (``regions(for:)``), each box is scaled about its centre, then
 /// moved; a box that no longer meets the picture, or whose segment is disabled, gives no

@@ -1,5 +1,5 @@
-/// One area the export covers in one frame (spec §1, Export compositor): a face track's box
-/// after the review edits, with what to put there.
+/// One area the export covers in one frame (docs/behaviour.md §1, Export compositor): a face
+/// track's box after the review edits, with what to put there.
 public struct PrivacyRegion: Sendable, Equatable {
     /// How the area is covered.
     public enum Treatment: Sendable, Equatable {
