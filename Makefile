@@ -76,7 +76,8 @@ ZSH_COMPLETION = $(PREFIX)/share/zsh/vendor-completions/_reel
 FISH_COMPLETION = $(PREFIX)/share/fish/vendor_completions.d/reel.fish
 MAN_PAGE = $(PREFIX)/share/man/man1/reel.1
 DESKTOP_ENTRY = $(PREFIX)/share/applications/reel-studio.desktop
-# "Open with" in a file manager: one image at a time into the overlay camera's artwork (spec §4).
+# "Open with" in a file manager: one image at a time into the overlay camera's artwork
+# (docs/behaviour.md §4).
 OVERLAY_ENTRY = $(PREFIX)/share/applications/reel-overlay-import.desktop
 install: build
 	install -D -m 0755 "$(RELEASE_BIN)/reel" "$(DESTDIR)$(PREFIX)/bin/reel"

@@ -78,7 +78,7 @@ let package = Package(
             ]
         ),
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
-        // Layer 2: every rule of the spec that is arithmetic or a state machine.
+        // Layer 2: every rule of docs/behaviour.md that is arithmetic or a state machine.
         .target(name: "ReelCore", linkerSettings: [.linkedLibrary("m")]),
         // Layer 2, beside ReelCore: how pipelines run — worker threads, bounded queues, the
         // fan-out, the clock (real or virtual) supervisors run on, the stop signal, and

@@ -53,8 +53,9 @@ http {
         video/mp4 mp4 m4s;
         text/html html;
     }
-    # An origin as the spec describes it: PUT stores (WebDAV, full paths created), GET serves;
-    # playlists may be shared for 1 s (OriginFile.playlistMaxAge), segments are immutable.
+    # An origin as docs/behaviour.md §2 (Origin) describes it: PUT stores (WebDAV, full paths
+    # created), GET serves; playlists may be shared for 1 s (OriginFile.playlistMaxAge),
+    # segments are immutable.
     map \$uri \$reel_cache_control {
         ~\\.m3u8\$ "public, max-age=1";
         default "public, max-age=31536000, immutable";

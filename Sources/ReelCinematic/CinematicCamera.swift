@@ -90,7 +90,7 @@ public final class CinematicCamera: @unchecked Sendable {
 
     // MARK: Controls (any thread)
 
-    /// A tap at the normalized point (spec §3's tap rules).
+    /// A tap at the normalized point (the tap rules of docs/behaviour.md §3).
     public func tap(x: Double, y: Double) { controls.withLock { $0.focus.tap(x: x, y: y) } }
     /// A long press: fixed focus on the plane at the point.
     public func press(x: Double, y: Double) { controls.withLock { $0.focus.press(x: x, y: y) } }

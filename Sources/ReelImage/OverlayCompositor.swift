@@ -1,7 +1,7 @@
 import ReelCore
 
-/// Lays artwork over a picture in linear Display P3 (spec §4): the camera picture is
-/// converted from its space by lcms2, the artwork (already premultiplied linear P3) is
+/// Lays artwork over a picture in linear Display P3 (docs/behaviour.md §4): the camera picture
+/// is converted from its space by lcms2, the artwork (already premultiplied linear P3) is
 /// sampled through the placement's transform, bilinear on premultiplied samples (transparent
 /// outside the artwork, so its edges are smooth), and blended `art + camera × (1 − α)`.
 public enum OverlayCompositor {

@@ -48,7 +48,8 @@ public struct LiveSettings: Sendable {
     public static let defaultPartSeconds = 1.0 / 3.0
     /// A sliding-window playlist (`--window`): the playlist lists only the segments of about the
     /// last this many seconds (whole segments, at least ``minimumWindowSegments``); nil lists
-    /// every segment in an EVENT playlist (the spec's default).
+    /// every segment in an EVENT playlist (the default of docs/behaviour.md §2,
+    /// Playlist).
     public var windowSeconds: Double?
     /// The fewest segments a sliding window lists: a player starts three segments back from
     /// the live edge and needs as many again to ride out a slow reload.

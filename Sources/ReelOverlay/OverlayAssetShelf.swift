@@ -4,8 +4,9 @@ import ReelImage
 import ReelRuntime
 import ReelStore
 
-/// The overlay camera's artwork library (spec §4: "import … one image at a time, straight into
-/// the asset library"): files in the library's asset folder, records in the library.
+/// The overlay camera's artwork library (docs/behaviour.md §4: "import … one image at a time,
+/// straight into the asset library"): files in the library's asset folder, records in the
+/// library.
 ///
 /// An import copies the file in first (durably, under a name made from a new id), then reads
 /// the copy as artwork: what is checked is what is kept. Only then is it recorded; any failure

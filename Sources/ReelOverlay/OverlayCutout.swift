@@ -48,10 +48,10 @@ public struct OverlayCutoutSettings: Sendable {
     }
 }
 
-/// A cut-out (spec §4: "take a photo, tap the subject, cut it out to a transparent PNG"): the
-/// subject's mask made on a reduced copy — a person by the segmentation model, anything else by
-/// GrabCut seeded at the point — enlarged to the photo, its edge soft (guided filter), and the
-/// photo's own code values and profile kept, cropped to the subject.
+/// A cut-out (docs/behaviour.md §4: "take a photo, tap the subject, cut it out to a transparent
+/// PNG"): the subject's mask made on a reduced copy — a person by the segmentation model,
+/// anything else by GrabCut seeded at the point — enlarged to the photo, its edge soft (guided
+/// filter), and the photo's own code values and profile kept, cropped to the subject.
 public enum OverlayCutout {
     /// Why there is no cut-out.
     public enum Error: Swift.Error, CustomStringConvertible {

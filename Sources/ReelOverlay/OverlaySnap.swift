@@ -72,10 +72,10 @@ public struct OverlayPhotoRecipe: Sendable, Equatable {
     }
 }
 
-/// One photo with artwork burned in (spec §4): the source's next picture, turned portrait
-/// (``ReelMedia/PortraitSource``), cropped to what the preview shows, the artwork laid over it in linear Display P3 by the
-/// placement's transform, encoded with its profile and EXIF, placed durably. One frame, no
-/// multi-frame fusion: the shutter is the next frame.
+/// One photo with artwork burned in (docs/behaviour.md §4): the source's next picture, turned
+/// portrait (``ReelMedia/PortraitSource``), cropped to what the preview shows, the artwork laid
+/// over it in linear Display P3 by the placement's transform, encoded with its profile and
+/// EXIF, placed durably. One frame, no multi-frame fusion: the shutter is the next frame.
 public enum OverlaySnap {
     /// Why no photo was saved.
     public enum Error: Swift.Error, CustomStringConvertible {
@@ -170,7 +170,8 @@ public enum OverlaySnap {
 
     /// The source's first picture, and the source's name.
     static func capture(_ settings: OverlaySnapSettings) throws -> (VideoFrame, String) {
-        // Portrait before anything sees a picture (spec §4), as the overlay camera's preview will.
+        // Portrait before anything sees a picture (docs/behaviour.md §4), as the overlay camera's
+        // preview will.
         let source: any CaptureSource
         do { source = PortraitSource(try settings.openSource(settings.source)) } catch { throw Error.source(String(describing: error)) }
         var picture: VideoFrame?

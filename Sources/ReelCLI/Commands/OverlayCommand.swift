@@ -5,7 +5,7 @@ import ReelMedia
 import ReelOverlay
 import ReelStore
 
-/// `reel overlay snap`: a photo with artwork burned in, colour-managed (spec §4).
+/// `reel overlay snap`: a photo with artwork burned in, colour-managed (docs/behaviour.md §4).
 enum OverlayCommand {
     static let source = Option.value("source", short: "s", placeholder: "SRC", default: "test",
                                      help: "test[:WxH[@FPS]], file:PATH or v4l2:/dev/videoN; its next picture is the photo.")

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The simulated aperture (spec §3: "f-number; smaller = stronger background blur, within the
-/// format's min/max/default").
+/// The simulated aperture (docs/behaviour.md §3: "an f-number (smaller means a more blurred
+/// background) within the format's minimum, maximum and default").
 ///
 /// The range is the original's: f/2 to f/16, f/4.5 by default. The blur is a thin lens's: the
 /// circle of confusion of a 50 mm lens on a 36 mm wide (full-frame) sensor, `c = f²/N · |D − F|`

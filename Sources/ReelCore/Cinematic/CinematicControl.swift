@@ -3,7 +3,7 @@ import Foundation
 /// One command to the running cinematic camera, as typed on its standard input (or sent by the
 /// studio): points are normalized (0…1 across and down, origin top-left).
 public enum CinematicControl: Sendable, Equatable {
-    /// A tap (the spec's tap rules).
+    /// A tap (the tap rules of docs/behaviour.md §3).
     case tap(x: Double, y: Double)
     /// A long press: fixed focus on the plane at the point.
     case press(x: Double, y: Double)

@@ -1,8 +1,8 @@
 import Foundation
 
 /// What an editable cinematic recording keeps beside its unblurred video (`FILE.mp4.cinematic`)
-/// so the focus and the aperture can be changed afterwards (spec §3, "a movie that keeps the
-/// unblurred video with the depth data and the focus decisions").
+/// so the focus and the aperture can be changed afterwards (docs/behaviour.md §3, "a movie that
+/// keeps the unblurred video with the depth data and the focus decisions").
 ///
 /// The file is a line of text naming the format and a JSON header line, then one record per
 /// picture, appended as the picture is written: a 4-byte big-endian length, the record's JSON

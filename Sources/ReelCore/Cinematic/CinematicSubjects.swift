@@ -1,4 +1,5 @@
-/// What the cinematic camera can focus on (spec §3: human faces and bodies, cat heads).
+/// What the cinematic camera can focus on (docs/behaviour.md §3: human faces and bodies, cat
+/// heads).
 public enum SubjectKind: String, Sendable, Hashable, CaseIterable, Codable {
     /// A human face.
     case face

@@ -1,5 +1,5 @@
-/// Where the cinematic camera focuses, decided from taps and the tracked subjects (spec §3),
-/// on the pictures' own clock. The rules:
+/// Where the cinematic camera focuses, decided from taps and the tracked subjects
+/// (docs/behaviour.md §3), on the pictures' own clock. The rules:
 ///
 /// - **Modes**: `none` (nothing steers the focus: it stays where it is until a tap), `weak`
 ///   (the controller may move it), `strong` (it never does while the target is there).

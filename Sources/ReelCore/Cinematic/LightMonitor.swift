@@ -1,7 +1,7 @@
-/// Scene monitoring (spec §3: warn "not enough light" while it applies, clear it when it no
-/// longer does), from what each picture measures — its mean luma, a noise estimate (the
-/// standard deviation of Immerkær's Laplacian, in 8-bit levels) — and, when the camera reports
-/// them, its gain as a share of the gain's range.
+/// Scene monitoring (docs/behaviour.md §3: warn "not enough light" while it applies, clear it
+/// when it no longer does), from what each picture measures — its mean luma, a noise estimate
+/// (the standard deviation of Immerkær's Laplacian, in 8-bit levels) — and, when the camera
+/// reports them, its gain as a share of the gain's range.
 ///
 /// - **Dark** (a picture that counts towards the warning): mean luma below ``darkLuma``; or
 ///   below ``dimLuma`` and noisy (≥ ``noisy``) or with the gain at ``highGain`` or more (the

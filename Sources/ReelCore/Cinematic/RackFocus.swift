@@ -1,10 +1,11 @@
 import Foundation
 
-/// The focal depth over time (spec §3: "focus changes are rack focus: a smooth transition, not
-/// a jump"). The depth (dioptres) follows its target as a critically damped spring — its speed
-/// is continuous, it never overshoots — that settles a step to within 2 % in ``duration``; its
-/// speed is also held to ``maxRate``, so a long rack takes longer instead of whipping through.
-/// Stepped exactly for any interval between pictures (the same path at 24 or 60 fps).
+/// The focal depth over time (docs/behaviour.md §3: "focus changes are rack focus: a smooth
+/// transition, never a jump"). The depth (dioptres) follows its target as a critically damped
+/// spring — its speed is continuous, it never overshoots — that settles a step to within 2 % in
+/// ``duration``; its speed is also held to ``maxRate``, so a long rack takes longer instead of
+/// whipping through. Stepped exactly for any interval between pictures (the same path at 24 or
+/// 60 fps).
 public struct RackFocus: Sendable, Equatable {
     /// How long a rack from rest takes to settle within 2 % of the step.
     public static let duration = 0.8

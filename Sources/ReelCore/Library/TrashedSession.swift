@@ -1,8 +1,7 @@
 import Foundation
 
-/// What `reel sessions rm` leaves in the Trash beside the session's files, so that `reel
-/// sessions untrash` can undo it: the session's record and where each of its files
-/// went. Written as `reel-session-ID.json` into the user's Trash.
+/// What `reel sessions rm` leaves in the Trash beside the session's files, so that
+/// `reel sessions untrash` can undo it: the session's record and where each of its files went. Written as `reel-session-ID.json` into the user's Trash.
 public struct TrashedSession: Sendable, Equatable, Codable {
     /// This format's version.
     public static let formatVersion = 1

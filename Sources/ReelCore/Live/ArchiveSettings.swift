@@ -27,7 +27,7 @@ public struct ArchiveSettings: Hashable, Sendable {
     /// The audio bitrate in bits per second.
     public var audioBitsPerSecond: Int
 
-    /// Archive settings; the defaults are the spec's.
+    /// Archive settings; the defaults are those of docs/behaviour.md §2, HLS writer.
     public init(
         videoCodec: VideoCodec = .hevc,
         audioCodec: AudioCodec = .aac,

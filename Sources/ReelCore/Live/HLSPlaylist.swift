@@ -3,7 +3,7 @@ import Foundation
 /// A live fMP4 media playlist (RFC 8216, version 7) as plain data that renders its text.
 ///
 /// It knows nothing of HTTP or files: the publisher decides which segments it lists. The
-/// rendering is fixed by the spec:
+/// rendering is fixed (docs/behaviour.md §2, Playlist):
 ///
 /// ```
 /// #EXTM3U
@@ -128,9 +128,9 @@ public struct HLSPlaylist: Sendable, Hashable {
     ///
     /// - `PART-TARGET` is the longest part, rounded up to the millisecond, so every part's
     ///   DURATION (rounded to nearest) is at most it.
-    /// - `PART-HOLD-BACK` is three part targets, the least the spec allows: how far from the
-    ///   live edge a player starts.
-    /// - `CAN-SKIP-UNTIL` is six target durations, the least the spec allows: older
+    /// - `PART-HOLD-BACK` is three part targets, the least RFC 8216bis recommends (it requires
+    ///   two): how far from the live edge a player starts.
+    /// - `CAN-SKIP-UNTIL` is six target durations, the least RFC 8216bis allows: older
     ///   segments may be left out of a delta update (`_HLS_skip=YES`, made by `reel serve`).
     /// - `CAN-BLOCK-RELOAD=YES`: the origin holds `_HLS_msn`/`_HLS_part` requests until the
     ///   playlist has that part (`reel serve` does; a bucket or a plain web server cannot).

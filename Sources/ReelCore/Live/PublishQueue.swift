@@ -8,7 +8,7 @@ import Foundation
 /// and it answers with what to do next: start an upload, call ``tick(now:)`` again at a time,
 /// report that the stream is finished or that publishing failed for good.
 ///
-/// Rules (spec §2, Publishing):
+/// Rules (docs/behaviour.md §2, Publishing):
 /// - `init.mp4` goes first; segments that become ready meanwhile wait.
 /// - Up to ``Settings/maxSegmentUploadsInFlight`` segment PUTs run at once, lowest sequence
 ///   number first.

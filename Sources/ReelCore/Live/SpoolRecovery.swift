@@ -5,11 +5,11 @@ import Foundation
 /// gap, each with the duration and time the spool's playlist recorded, then the playlist with
 /// ENDLIST.
 ///
-/// The publisher writes a segment's file before the spool playlist that lists it, so a crash
-/// in between leaves segment files the playlist does not list yet: they are published too,
-/// with the target duration as their EXTINF (the spec's fallback) and a program date time
-/// following the last listed one. Files after a gap (a lost file) cannot be listed in a
-/// playlist without a hole and are reported, never deleted.
+/// The publisher writes a segment's file before the spool playlist that lists it, so a crash in
+/// between leaves segment files the playlist does not list yet: they are published too, with
+/// the target duration as their EXTINF (the fallback of docs/behaviour.md §2, HLS writer) and a
+/// program date time following the last listed one. Files after a gap (a lost file) cannot be
+/// listed in a playlist without a hole and are reported, never deleted.
 public struct SpoolRecovery: Sendable, Hashable {
     /// EXT-X-TARGETDURATION of the stream.
     public var targetDuration: Int

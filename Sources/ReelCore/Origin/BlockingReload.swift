@@ -49,7 +49,7 @@ public enum BlockingReload {
     /// - A playlist that cannot block (no `CAN-BLOCK-RELOAD=YES`) or has ended is answered at once.
     /// - Segment N is there when the last complete segment is N or later; part M of segment N
     ///   when segment N is complete, or N is the segment in progress with more than M parts.
-    /// - More than two segments beyond the last complete one is refused (the spec's 400).
+    /// - More than two segments beyond the last complete one is refused (RFC 8216bis: 400).
     public static func decide(_ request: Request, playlist: PlaylistTally) -> Decision {
         guard playlist.canBlockReload, !playlist.isFinished else { return .answer }
         let last = playlist.lastSequence ?? (playlist.mediaSequence - 1)
@@ -62,7 +62,7 @@ public enum BlockingReload {
         return .wait
     }
 
-    /// The longest a request is held: three target durations (the spec's bound), at least 1 s.
+    /// The longest a request is held: three target durations (RFC 8216bis's bound), at least 1 s.
     public static func maximumWait(targetDuration: Double) -> Double {
         max(1, 3 * targetDuration)
     }

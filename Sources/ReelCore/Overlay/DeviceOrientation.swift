@@ -1,5 +1,5 @@
-/// How the device is held when a photo is taken (spec §4). Pixels are always stored portrait;
-/// the orientation only sets the saved photo's EXIF orientation.
+/// How the device is held when a photo is taken (docs/behaviour.md §4). Pixels are always
+/// stored portrait; the orientation only sets the saved photo's EXIF orientation.
 public enum DeviceOrientation: Int, Sendable, Hashable, Codable, CaseIterable {
     /// Upright (portrait).
     case upright = 0
@@ -34,10 +34,10 @@ public enum DeviceOrientation: Int, Sendable, Hashable, Codable, CaseIterable {
     }
 }
 
-/// The quarter turn that makes a camera's picture portrait as it arrives (spec §4: "capture
-/// connections fixed at 90°"): a landscape picture is turned 90° clockwise, a portrait (or
-/// square) one is left as it is. The same rule is applied to every source, including one
-/// switched to while running, before its first frame reaches any consumer.
+/// The quarter turn that makes a camera's picture portrait as it arrives (docs/behaviour.md §4:
+/// "the capture connections are fixed at 90°"): a landscape picture is turned 90° clockwise, a
+/// portrait (or square) one is left as it is. The same rule is applied to every source,
+/// including one switched to while running, before its first frame reaches any consumer.
 public enum CaptureRotation: Int, Sendable, Hashable {
     /// Kept as it is.
     case none = 0

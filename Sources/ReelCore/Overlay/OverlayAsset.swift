@@ -1,8 +1,8 @@
 import Foundation
 
-/// A piece of artwork in the overlay camera's library (spec §4): imported one image at a time,
-/// or cut out of a photo. The file itself lives in the library's asset folder as
-/// ``fileName``; this is what the library records of it.
+/// A piece of artwork in the overlay camera's library (docs/behaviour.md §4): imported one
+/// image at a time, or cut out of a photo. The file itself lives in the library's asset folder
+/// as ``fileName``; this is what the library records of it.
 public struct OverlayAsset: Sendable, Equatable, Codable {
     /// How the asset came to be.
     public enum Origin: String, Sendable, Codable, CaseIterable {

@@ -1,10 +1,10 @@
 import Foundation
 
-/// The overlay camera's business state (spec §4): which artwork is chosen, where it sits, how
-/// the device is held, the format photos are saved in, the filter preset, and which of the two
-/// previews the shutter takes. The assets themselves are in the library and the photos in the
-/// gallery folder; a page's transient state (a drag under way, a handle held) is the page's own
-/// and never reaches this.
+/// The overlay camera's business state (docs/behaviour.md §4): which artwork is chosen, where
+/// it sits, how the device is held, the format photos are saved in, the filter preset, and
+/// which of the two previews the shutter takes. The assets themselves are in the library and
+/// the photos in the gallery folder; a page's transient state (a drag under way, a handle held)
+/// is the page's own and never reaches this.
 ///
 /// Every change goes through ``applying(_:)``, which checks the whole result first: a change
 /// that is refused leaves the state as it was.

@@ -1,7 +1,7 @@
-/// What the filtered preview does to the picture (spec §4, "two previews from one capture"):
-/// each preset is a crop of the portrait camera picture, and some add a mask over that crop.
-/// A photo taken from the filtered preview is cropped and masked the same way, so it shows
-/// what that preview showed.
+/// What the filtered preview does to the picture (docs/behaviour.md §4: "two previews
+/// (unfiltered and filtered) come from one stream"): each preset is a crop of the portrait
+/// camera picture, and some add a mask over that crop. A photo taken from the filtered preview
+/// is cropped and masked the same way, so it shows what that preview showed.
 public enum OverlayFilter: String, Sendable, Hashable, Codable, CaseIterable {
     /// A centred square.
     case square

@@ -22,10 +22,10 @@ public enum OverlayAnchor: String, Sendable, Hashable, Codable, CaseIterable {
     }
 }
 
-/// How the user placed the artwork over the preview (spec §4): aspect-fit into the preview,
-/// scaled about its own centre, turned about its centre, aligned to an anchor and moved by an
-/// offset. ``transform(art:preview:)`` turns it into the one affine transform that the preview
-/// draws with and the photo is burned in with.
+/// How the user placed the artwork over the preview (docs/behaviour.md §4): aspect-fit into the
+/// preview, scaled about its own centre, turned about its centre, aligned to an anchor and
+/// moved by an offset. ``transform(art:preview:)`` turns it into the one affine transform that
+/// the preview draws with and the photo is burned in with.
 public struct OverlayPlacement: Sendable, Hashable, Codable {
     /// The artwork's placement is not usable.
     public enum Error: Swift.Error, Sendable, Equatable, CustomStringConvertible {

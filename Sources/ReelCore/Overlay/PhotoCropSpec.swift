@@ -21,7 +21,7 @@ public struct PixelRect: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// The region of the (portrait) camera picture that the preview shows, and so the region a
-/// photo keeps (spec §4: "the photo is cropped to what the preview showed").
+/// photo keeps (docs/behaviour.md §4: "the photo is cropped to what the preview showed").
 ///
 /// The preview fills a frame of ``aspect`` with the camera picture, centred, magnified by
 /// ``zoom`` about the centre; whatever falls outside the frame is not shown and is not kept.

@@ -1,5 +1,5 @@
-/// The formats a photo is saved in (spec §4): HEIC 8-bit Display P3, JPEG 8-bit sRGB, TIFF
-/// 16-bit Display P3 (the colour spaces are ReelImage's `StillFormat.space`).
+/// The formats a photo is saved in (docs/behaviour.md §4): HEIC 8-bit Display P3, JPEG 8-bit
+/// sRGB, TIFF 16-bit Display P3 (the colour spaces are ReelImage's `StillFormat.space`).
 public enum StillFormat: String, Sendable, CaseIterable, Codable {
     /// HEIC (HEVC), 8-bit Display P3.
     case heic

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Errors from Foundation and the system in words a user can act on (issue 12): never
+/// Errors from Foundation and the system in words a user can act on: never
 /// `Error Domain=NSURLErrorDomain Code=-1004 "(null)" UserInfo={…}`, never "The operation could
 /// not be completed". The caller says what failed and what to do; this says why, in a few
 /// words: "connection refused by 127.0.0.1:9", "permission denied", "no such file or folder".

@@ -1,7 +1,7 @@
 /// Text from the library (titles, tags, paths) made fit for a terminal: control characters
-/// shown, never obeyed; the width a terminal gives each character; cutting and padding by
-/// that width (issue 12: a title with `ESC[31m` must not colour the terminal, an emoji at a
-/// cell's end must not become U+FFFD, CJK titles must keep the columns in line).
+/// shown, never obeyed; the width a terminal gives each character; cutting and padding by that
+/// width (a title with `ESC[31m` must not colour the terminal, an emoji at a cell's end must
+/// not become U+FFFD, CJK titles must keep the columns in line).
 ///
 /// Widths follow what terminals do (wcwidth): a grapheme cluster is as wide as its first
 /// scalar, East Asian Wide and Fullwidth characters and emoji shown as emoji take two

@@ -18,12 +18,12 @@ extension HLSSegmentSink {
     func publishPart(_ info: PublishQueue.PartInfo, bytes: Data) {}
 }
 
-/// The live HLS consumer of the capture fan-out: applies the spec's timing (the stream
-/// starts at 10 s on the first video sample, one delta for all samples, audio before it
-/// dropped), places a key frame at every segment boundary (``SegmentCutPolicy``), encodes
-/// H.264 + AAC and cuts fMP4 segments, which it hands to its sink. With a part interval
-/// (LL-HLS) a ``PartCutPolicy`` marks the parts inside each segment, and each part goes to
-/// the sink as soon as the segmenter cuts it, before its segment.
+/// The live HLS consumer of the capture fan-out: applies the timing of docs/behaviour.md §2,
+/// HLS writer (the stream starts at 10 s on the first video sample, one delta for all samples,
+/// audio before it dropped), places a key frame at every segment boundary
+/// (``SegmentCutPolicy``), encodes H.264 + AAC and cuts fMP4 segments, which it hands to its
+/// sink. With a part interval (LL-HLS) a ``PartCutPolicy`` marks the parts inside each segment,
+/// and each part goes to the sink as soon as the segmenter cuts it, before its segment.
 ///
 /// An ABR ladder is several renditions of the one capture: one timeline and one pair of cut
 /// policies decide every key frame and part start once, and each rendition's segmenter (its

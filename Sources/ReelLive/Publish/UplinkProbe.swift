@@ -1,13 +1,13 @@
 import Foundation
 import ReelCore
 
-/// Measures the uplink before a stream starts by uploading a few hundred KiB of random bytes
-/// to the stream's segment 0 (`seg/000000.m4s`), then deletes that file again (issue 12: an
-/// origin, a bucket or a CDN must hold the stream's files and nothing else). Media sequences
-/// start at 1, so no playlist ever lists that file: even while it exists, or where the origin
-/// refuses the DELETE (then ``Measurement/leftBehind`` says so, for a warning), no player asks
-/// for it, and an origin that lists streams by their playlist or init segment (Reel's) does
-/// not show a stream that never started.
+/// Measures the uplink before a stream starts by uploading a few hundred KiB of random bytes to
+/// the stream's segment 0 (`seg/000000.m4s`), then deletes that file again (an origin, a bucket
+/// or a CDN must hold the stream's files and nothing else). Media sequences start at 1, so no
+/// playlist ever lists that file: even while it exists, or where the origin refuses the DELETE
+/// (then ``Measurement/leftBehind`` says so, for a warning), no player asks for it, and an
+/// origin that lists streams by their playlist or init segment (Reel's) does not show a stream
+/// that never started.
 ///
 /// It doubles as a check of the origin: a refused connection, a wrong token or a server that
 /// does not accept PUT fails here, before anything is captured, with a message that says what

@@ -3,11 +3,11 @@ import Foundation
 import ReelCore
 import Synchronization
 
-/// A source whose pictures are always portrait (spec §4: "pixels are always portrait"): each
-/// landscape picture is turned a quarter clockwise (``ReelCore/CaptureRotation``) on the
-/// source's own thread, before any consumer of the fan-out sees it. The rule is applied to
-/// every picture, so a source that changes size mid-stream is turned from its first changed
-/// picture on. Sound passes untouched.
+/// A source whose pictures are always portrait (docs/behaviour.md §4: "pixels are always
+/// portrait"): each landscape picture is turned a quarter clockwise
+/// (``ReelCore/CaptureRotation``) on the source's own thread, before any consumer of the
+/// fan-out sees it. The rule is applied to every picture, so a source that changes size
+/// mid-stream is turned from its first changed picture on. Sound passes untouched.
 public final class PortraitSource: CaptureSource, @unchecked Sendable {
     /// The source turned.
     public let inner: any CaptureSource
@@ -81,8 +81,8 @@ public final class PortraitSource: CaptureSource, @unchecked Sendable {
 
 /// A source that can be switched to another while it runs (the overlay camera's lens switch):
 /// one stream for the consumers, every source inside a ``PortraitSource``, so the turn is in
-/// place before the new source's first picture (spec §4: "switching lenses must re-apply 90°
-/// before the new input delivers frames").
+/// place before the new source's first picture (docs/behaviour.md §4: "switching lenses must
+/// re-apply the 90° before the new input delivers frames").
 public final class SourceSwitcher: CaptureSource, @unchecked Sendable {
     private struct State {
         var current: PortraitSource

@@ -1,8 +1,8 @@
 import Foundation
 import ReelCore
 
-/// Changing what the library holds about sessions and tags after the fact: `reel sessions
-/// edit`, `reel tags rename`, `reel sessions rm`. Each change is one transaction.
+/// Changing what the library holds about sessions and tags after the fact:
+/// `reel sessions edit`, `reel tags rename`, `reel sessions rm`. Each change is one transaction.
 extension StudyLibrary {
     /// What `reel sessions edit` changes; nil or empty fields change nothing.
     public struct SessionEdit: Sendable, Equatable {

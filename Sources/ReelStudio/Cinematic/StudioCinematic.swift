@@ -4,7 +4,7 @@ import ReelCore
 import ReelMedia
 import ReelRuntime
 
-/// The cinematic camera in the studio (issue 17, item 6): the chosen source seen through a
+/// The cinematic camera in the studio: the chosen source seen through a
 /// ``ReelCinematic/CinematicCamera`` (vision on its own thread, as `reel cinematic` in real
 /// time), its pictures with the blur shown as a preview; the page's taps, presses, subjects,
 /// lock and aperture are ``ReelCore/CinematicControl`` commands, as on `reel cinematic`'s

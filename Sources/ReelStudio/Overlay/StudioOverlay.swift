@@ -6,7 +6,7 @@ import ReelOverlay
 import ReelRuntime
 import ReelStore
 
-/// The overlay camera in the studio (spec §4): the chosen source turned portrait
+/// The overlay camera in the studio (docs/behaviour.md §4): the chosen source turned portrait
 /// (``ReelMedia/PortraitSource``) and fanned out to an unfiltered preview and one preview per
 /// filter preset, all branches of one capture (a branch with no watcher encodes nothing); the
 /// shutter takes the capture's next picture and makes the photo with the same code as

@@ -17,8 +17,9 @@ import Synchronization
 /// under `timeout 300` so that even a crashed test run cannot leave it behind for long.
 ///
 /// The config: `dav_methods PUT DELETE; create_full_put_path on; client_max_body_size 64m;`,
-/// MIME types for m3u8/m4s/mp4, the spec's Cache-Control headers, and — when a token is
-/// given — `401` for any PUT/DELETE whose `Authorization` is not `Bearer TOKEN` (GETs stay open).
+/// MIME types for m3u8/m4s/mp4, the Cache-Control headers of `reel serve` (docs/cdn.md, The
+/// origin's Cache-Control), and — when a token is given — `401` for any PUT/DELETE whose
+/// `Authorization` is not `Bearer TOKEN` (GETs stay open).
 ///
 /// Use ``withNginxOrigin(token:_:)``, which always stops nginx and removes the folder; `deinit`
 /// kills a still-running nginx as a last resort. ``stop()`` and ``restart()`` simulate an

@@ -1,5 +1,5 @@
-/// An ABR ladder: the renditions one capture is encoded into for `reel live --ladder` (issue
-/// 18), each a rung with its own size and bit rates, highest bit rate first.
+/// An ABR ladder: the renditions one capture is encoded into for `reel live --ladder`, each a
+/// rung with its own size and bit rates, highest bit rate first.
 ///
 /// Written as a comma-separated list of presets (`low,medium,high`, see ``QualityPreset``) or
 /// custom rungs `WIDTHxHEIGHT@RATE` (turned to the stream's orientation like the presets; RATE in bits a second
