@@ -75,7 +75,7 @@ struct BookLookupTests {
             guard case .unreachable(let failures) = error as? BookLookup.Error else { return false }
             return failures.count == 2 && failures[0].hasPrefix("openBD (http://127.0.0.1:\(port)/openbd/get?isbn=9784780802047)")
                 && failures[1].hasPrefix("National Diet Library")
-                && failures.allSatisfy { $0.hasSuffix(": connection refused by 127.0.0.1:\(port)") }  // issue 12: words, not an NSError dump
+                && failures.allSatisfy { $0.hasSuffix(": connection refused by 127.0.0.1:\(port)") }  // words, not an NSError dump
         }
         #expect(cache.entry(for: "9784780802047") == nil)
     }

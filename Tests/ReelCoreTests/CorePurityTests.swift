@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// ReelCore holds rules and values only (issue 13): no threads, locks, clocks or sleeps. The
+/// ReelCore holds rules and values only: no threads, locks, clocks or sleeps. The
 /// machinery that runs pipelines lives in ReelRuntime; a rule that needs the time takes it as
 /// an argument. This test reads ReelCore's sources and fails on any of them coming back.
 @Suite("ReelCore purity")

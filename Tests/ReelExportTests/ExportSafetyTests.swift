@@ -2,9 +2,9 @@ import Foundation
 import ReelTestSupport
 import Testing
 
-/// Issue 12 (bugs 2, 4, 9, 10) through the `reel` binary: an export never writes over its own
-/// input, is stopped cleanly by Ctrl-C and SIGTERM, keeps the last picture's duration, and
-/// says when its source is damaged or is no video at all.
+/// Four ways an export once went wrong, through the `reel` binary: an export never writes over
+/// its own input, is stopped cleanly by Ctrl-C and SIGTERM, keeps the last picture's duration,
+/// and says when its source is damaged or is no video at all.
 @Suite("reel export: its input is safe, stops are clean, durations exact, damage told", .serialized)
 struct ExportSafetyTests {
     /// `count` pictures at `rate` per second, 320x240, no audio (a Reel timelapse is 10 fps).
@@ -24,7 +24,7 @@ struct ExportSafetyTests {
         ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasPrefix(".\(name).") }
     }
 
-    // MARK: bug 4
+    // MARK: the output is never the input
 
     @Test("the output is never the input: same path, a symbolic link, a hard link, a path through a missing folder's '..'; nor --faces-out")
     func outputIsNeverTheInput() throws {
@@ -50,7 +50,7 @@ struct ExportSafetyTests {
         #expect(Self.hiddenFiles(in: dir.url.path, of: "face.mp4").isEmpty)
     }
 
-    // MARK: bug 9
+    // MARK: the last picture's duration
 
     @Test("the last picture keeps its own duration: 24 timelapse pictures are 2.400 s, one is 0.100 s, 90 at 30 fps are 3.000 s")
     func lastPictureDuration() throws {
@@ -70,7 +70,7 @@ struct ExportSafetyTests {
         }
     }
 
-    // MARK: bug 10
+    // MARK: a damaged source, or no video at all
 
     @Test("a faststart MP4 cut short is exported as far as it goes, with a warning saying how far, and exit status 3")
     func truncatedSource() throws {
@@ -109,7 +109,7 @@ struct ExportSafetyTests {
         #expect(Self.hiddenFiles(in: dir.url.path, of: "out.mp4").isEmpty)
     }
 
-    // MARK: bug 2
+    // MARK: clean stops
 
     /// An endless 320x240 video through a named pipe: the export cannot end by itself, so it
     /// is stopped at a moment it announces (N pictures done), not after a sleep.

@@ -3,12 +3,12 @@ import ReelPrivacyBench
 import ReelTestSupport
 import Testing
 
-/// Issues 5 and 14's acceptance: the real `reel export` on clips with known face positions (the
+/// The privacy acceptance test: the real `reel export` on clips with known face positions (the
 /// astronaut moving, tilted ±30°, dimmed, 40 % out of the frame, absent and back; two faces),
 /// measured by `LeakMeter` (fine-detail correlation inside each known face; threshold and
 /// calibration in `LeakMeter`'s documentation). No frame may leak a face, and the changed area
 /// must stay within 3× the face area on average. Figures are printed for the report.
-@Suite("privacy acceptance: reel export on the issue's clips", .serialized)
+@Suite("privacy acceptance: reel export on the privacy clips", .serialized)
 struct PrivacyAcceptanceTests {
     static func export(_ clip: PrivacyClips.Clip, _ dir: TemporaryDirectory, _ extra: [String] = []) throws -> (String, Subprocess) {
         let output = dir.path("export.mp4")
@@ -80,13 +80,13 @@ struct PrivacyAcceptanceTests {
         #expect(report.meanCoverage <= 3, "mean coverage \(report.meanCoverage)× the face area")
     }
 
-    /// Issue 14's hard cases, one clip each at 720p: out of each edge and back, rolled ±45°,
+    /// The hard cases, one clip each at 720p: out of each edge and back, rolled ±45°,
     /// turned to profile, 20 and 30 px faces, across the picture in 1 s, dimmed to a quarter,
     /// two faces crossing. A face shown once is a failure: no frame may leak. Coverage is
     /// printed (the benchmark holds it against deface's and the 2.5× goal) and kept from
     /// growing: at most 3.2× on any clip (the profile clip's 3.05× is the highest; the others
     /// are at most 2.52×, docs/privacy.md).
-    @Test("issue 14's hard cases: no frame leaks a face", arguments: [PrivacyClips.Scenario.edges, .roll, .profile, .small, .fast, .dim, .crossing])
+    @Test("the hard cases: no frame leaks a face", arguments: [PrivacyClips.Scenario.edges, .roll, .profile, .small, .fast, .dim, .crossing])
     func hardCase(_ scenario: PrivacyClips.Scenario) throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }

@@ -4,7 +4,7 @@ import ReelStore
 import ReelTestSupport
 import Testing
 
-/// `reel backup` and `reel restore` through the real binary (issue 6): the round trip, --auto,
+/// `reel backup` and `reel restore` through the real binary: the round trip, --auto,
 /// the mistakes, a destination too small (a tmpfs in a private mount namespace: root needed),
 /// and SIGKILL at seeded moments leaving the previous backup or the new one, never a mix.
 @Suite("reel backup, reel restore", .serialized)

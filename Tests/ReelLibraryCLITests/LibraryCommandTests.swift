@@ -7,7 +7,7 @@ import ReelStore
 import ReelTestSupport
 import Testing
 
-/// The library commands of issue 6 (`tags`, `tag`, `goal`, `stats`, `materials`) through the
+/// The library commands (`tags`, `tag`, `goal`, `stats`, `materials`) through the
 /// real `reel` binary, with temporary XDG folders and `--library`.
 @Suite("reel tags, tag, goal, stats, materials")
 struct LibraryCommandTests {

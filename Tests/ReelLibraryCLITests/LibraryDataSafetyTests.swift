@@ -4,7 +4,7 @@ import ReelStore
 import ReelTestSupport
 import Testing
 
-/// Issue 12's library bugs through the real `reel` binary: reads that created libraries,
+/// Library bugs Reel once had, through the real `reel` binary: reads that created libraries,
 /// `$HOME` ignored, names that skipped the rules, control characters and wide text in tables.
 @Suite("library data safety: no library made by a read, $HOME followed, one rule for names, safe tables")
 struct LibraryDataSafetyTests {

@@ -2,9 +2,9 @@ import Foundation
 import ReelTestSupport
 import Testing
 
-/// Issue 12, through the real binary with the fixture book server on loopback: ISBN-10s,
-/// `materials add --isbn` looking the title up as `scan` does, no network for a book already
-/// in the library, and network or file failures in words (never Foundation's dump).
+/// `reel materials add` through the real binary with the fixture book server on loopback:
+/// ISBN-10s, `materials add --isbn` looking the title up as `scan` does, no network for a book
+/// already in the library, and network or file failures in words (never Foundation's dump).
 @Suite("reel materials add: ISBN-10, lookup, no network when not needed")
 struct MaterialsAddLookupTests {
     typealias Home = MaterialsScanCommandTests.Home

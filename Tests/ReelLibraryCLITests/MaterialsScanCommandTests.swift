@@ -99,7 +99,7 @@ struct MaterialsScanCommandTests {
         #expect(offline.stderr.contains("the book services could not be asked (offline?): openBD (http://127.0.0.1:\(port)/openbd/get?isbn=9784101010014)"))
         #expect(offline.stderr.contains("National Diet Library (http://127.0.0.1:\(port)/ndl/api/opensearch?isbn=9784101010014)"))
         #expect(offline.stderr.contains("reel materials add --isbn 9784101010014 --title 'TITLE'"))
-        // Issue 12: the reason in words, never Foundation's error dump.
+        // The reason in words, never Foundation's error dump.
         #expect(offline.stderr.contains("openBD (http://127.0.0.1:\(port)/openbd/get?isbn=9784101010014): connection refused by 127.0.0.1:\(port)"),
                 "\(offline.stderr)")
         for leak in ["NSURLErrorDomain", "UserInfo", "Error Domain", "could not be completed"] {

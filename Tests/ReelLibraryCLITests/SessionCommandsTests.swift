@@ -4,7 +4,7 @@ import ReelStore
 import ReelTestSupport
 import Testing
 
-/// What a library user expects (issue 12): `reel sessions` filtered, `show`, `edit`, `rm` to
+/// What a library user expects: `reel sessions` filtered, `show`, `edit`, `rm` to
 /// the freedesktop Trash and `untrash`, and `reel tags rename`, through the real binary, with
 /// bad input.
 @Suite("reel sessions ls/show/edit/rm/untrash, reel tags rename")

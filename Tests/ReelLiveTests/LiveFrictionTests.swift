@@ -2,10 +2,10 @@ import Foundation
 import ReelTestSupport
 import Testing
 
-/// Issue 12, found by trying `reel live` as a new user: the uplink probe leaves nothing on the
+/// Found by trying `reel live` as a new user: the uplink probe leaves nothing on the
 /// origin, a bad source is named in plain words, an origin that cannot be reached is named by
 /// address and port (never Foundation's error dump).
-@Suite("reel live: issue 12 friction", .serialized)
+@Suite("reel live: first-use friction", .serialized)
 struct LiveFrictionTests {
     /// Files below `streams/` on the origin's disk, relative to its data folder or root, sorted.
     static func storedFiles(_ origin: any HTTPTestOrigin) throws -> [String] {

@@ -5,7 +5,7 @@ import Glibc
 import ReelTestSupport
 import Testing
 
-/// Issue 18's ABR acceptance: hls.js switches rungs when the connection gets slow, and the
+/// The ABR acceptance test: hls.js switches rungs when the connection gets slow, and the
 /// stream keeps playing.
 ///
 /// `reel live --ladder` publishes two rungs far apart in bit rate to `reel serve`; chromium

@@ -3,7 +3,7 @@ import ReelOrigin
 import ReelTestSupport
 import Testing
 
-/// hls.js acceptance (issue 18): what `reel live` publishes to `reel serve` plays in a real
+/// hls.js acceptance: what `reel live` publishes to `reel serve` plays in a real
 /// browser with the player most web pages use. Headless chromium runs hls.js 1.6.15
 /// (``HLSJSPage``; `make setup` fetches it) on a regular HLS stream of the test source, and the
 /// page reads the capture time drawn into every picture it shows, so the test also sees that

@@ -2,7 +2,7 @@ import Foundation
 import ReelTestSupport
 import Testing
 
-/// Issue 12: `reel live` deletes its uplink probe (`seg/000000.m4s`) again, so the origin takes
+/// `reel live` deletes its uplink probe (`seg/000000.m4s`) again, so the origin takes
 /// a DELETE of one stream file — with the same token, failed-auth cap and path rules as a PUT.
 @Suite("Origin: DELETE of one stream file", .serialized)
 struct OriginFileDeleteTests {

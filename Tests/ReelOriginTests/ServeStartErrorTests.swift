@@ -5,7 +5,7 @@ import Testing
 import Glibc
 #endif
 
-/// Issue 12: `reel serve` that cannot start says which address and port, what is wrong with
+/// `reel serve` that cannot start says which address and port, what is wrong with
 /// which of the two, and what to do; libmicrohttpd's own line (which named port 0) never shows.
 @Suite("reel serve: start-up errors")
 struct ServeStartErrorTests {

@@ -44,7 +44,7 @@ import Testing
         #expect(a.height == 225 && abs(b.height / a.height - 0.6) < 0.02)
     }
 
-    @Test("issue 14's clips: each hard case is in the truth where the scenario says")
+    @Test("the hard-case clips: each hard case is in the truth where the scenario says")
     func hardCases() {
         let w = 1280.0, h = 720.0
         // Out of each edge: wholly out (no face) while away, whole in the middle between trips.

@@ -5,7 +5,7 @@ import Testing
 @testable import ReelMedia
 @testable import ReelRecord
 
-/// Faces found again in a finished video (issue 12, bug 6), in process: the recording's own
+/// Faces found again in a finished video, in process: the recording's own
 /// cadence (every written frame of a timelapse, every 0.2 s of a full recording), from a
 /// given video time. Needs the CenterFace model (`make setup`).
 @Suite("Face track rebuilder", .serialized)

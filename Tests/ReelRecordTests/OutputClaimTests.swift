@@ -5,7 +5,7 @@ import Testing
 @testable import ReelMedia
 @testable import ReelRecord
 
-/// The recorder's claim on its output in process (issue 12, bug 1): the default name numbered
+/// The recorder's claim on its output in process: the default name numbered
 /// when taken, the placeholder while recording, and a finish that finds its placeholder
 /// replaced (never overwritten: finished under the next free name).
 @Suite("Output claim", .serialized)

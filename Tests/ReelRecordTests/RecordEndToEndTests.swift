@@ -3,8 +3,8 @@ import ReelCore
 import ReelTestSupport
 import Testing
 
-/// `reel record`, the real binary, in real time (issue 4's acceptance): a pause script in both
-/// modes (12 s paused from 4 s to 8 s; the issue's own 24 s script, paused from 8 s to 14 s, in
+/// `reel record`, the real binary, in real time (the acceptance test): a pause script in both
+/// modes (12 s paused from 4 s to 8 s; the 24 s acceptance script, paused from 8 s to 14 s, in
 /// the long tier), SIGUSR1 and SIGINT, and bad input. The test source is
 /// 1280x720@30 and draws each frame's number into the picture, so the output tells exactly
 /// which captured frames it holds.
@@ -57,11 +57,11 @@ struct RecordEndToEndTests {
     /// the run ends by `--duration`.
     struct Script: Sendable {
         var duration: Int, pauseAt: Int, pauseLength: Int
-        /// The default tier's: 12 s paused from 4 s to 8 s. The same rules as the issue's script
+        /// The default tier's: 12 s paused from 4 s to 8 s. The same rules as the acceptance script
         /// (frames before, during and after a pause of several timelapse intervals), in half the time.
         static let short = Script(duration: 12, pauseAt: 4, pauseLength: 4)
-        /// Issue 4's acceptance script, 24 s paused from 8 s to 14 s (long tier: the same rules at
-        /// the issue's size).
+        /// The acceptance script, 24 s paused from 8 s to 14 s (long tier: the same rules at its
+        /// full size).
         static let issue = Script(duration: 24, pauseAt: 8, pauseLength: 6)
         /// Seconds of capture that are recorded.
         var activeSeconds: Int { duration - pauseLength }
@@ -95,7 +95,7 @@ struct RecordEndToEndTests {
         let base = (output as NSString).deletingPathExtension
         #expect(FileManager.default.fileExists(atPath: base + ".jpg"))
         // The test pattern shows nobody: the tracker never finds a face, so every sample covers
-        // the default top region (kind 3), as the spec says for a face not seen yet.
+        // the default top region (kind 3), as docs/behaviour.md §1 says for a face not seen yet.
         let track = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: base + ".faces.json"))) as? [String: Any]
         let samples = try #require(track?["samples"] as? [[Int]])
         #expect(!samples.isEmpty && samples.allSatisfy { $0[2] == 3 }, "\(samples.prefix(3))")
@@ -120,14 +120,14 @@ struct RecordEndToEndTests {
         try await timelapse(.short)
     }
 
-    @Test("timelapse, issue 4's 24 s script paused from 8 s to 14 s: 17–20 frames (long tier: make test-long)",
+    @Test("timelapse, the 24 s acceptance script paused from 8 s to 14 s: 17–20 frames (long tier: make test-long)",
           .enabled(if: TestTier.long, Comment(rawValue: TestTier.reason)))
     func timelapseIssueScript() async throws {
         try await timelapse(.issue)
     }
 
     /// One frame a second of active capture, give or take the first and the pause's edges:
-    /// from one under to two over the active seconds (17–20 for the issue's 18 s).
+    /// from one under to two over the active seconds (17–20 for the acceptance script's 18 s).
     func timelapse(_ script: Script) async throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
@@ -155,7 +155,7 @@ struct RecordEndToEndTests {
         try await full(.short)
     }
 
-    @Test("full mode, issue 4's 24 s script (long tier: make test-long)", .enabled(if: TestTier.long, Comment(rawValue: TestTier.reason)))
+    @Test("full mode, the 24 s acceptance script (long tier: make test-long)", .enabled(if: TestTier.long, Comment(rawValue: TestTier.reason)))
     func fullIssueScript() async throws {
         try await full(.issue)
     }

@@ -2,12 +2,12 @@ import Foundation
 import ReelTestSupport
 import Testing
 
-/// Issue 12, bugs 1 and 6, through the `reel` binary: a recording claims its output at start
+/// Recording safety through the `reel` binary: a recording claims its output at start
 /// and `reel recover` never takes another file (nor removes a work folder whose video it did
 /// not place); face positions reach the disk with every fragment, and recover finds missing
 /// ones again in the video. Every kill is SIGKILL at a moment read from the disk (the work
 /// folder polled until N fragments are there), never after a guessed sleep.
-@Suite("recording safety end to end (issue 12)", .serialized)
+@Suite("recording safety end to end", .serialized)
 struct RecordingSafetyEndToEndTests {
     struct Home {
         let dir: TemporaryDirectory
@@ -102,7 +102,7 @@ struct RecordingSafetyEndToEndTests {
 
     func fingerprint(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
-    @Test("bug 1: a second recording with the same --output is refused at its start; the first finishes into it")
+    @Test("a second recording with the same --output is refused at its start; the first finishes into it")
     func sameOutputRefusedAtStart() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
@@ -130,7 +130,7 @@ struct RecordingSafetyEndToEndTests {
         #expect(home.workFolders().isEmpty)
     }
 
-    @Test("bug 1: recover never takes another recording's file at its output: finished under NAME-2.mp4, the other file untouched, idempotent")
+    @Test("recover never takes another recording's file at its output: finished under NAME-2.mp4, the other file untouched, idempotent")
     func recoverNeverTakesAnotherFile() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
@@ -138,7 +138,7 @@ struct RecordingSafetyEndToEndTests {
         let output = dir.path("out/today.mp4")
         let folder = try await home.killedAfter(fragments: 2, output: output)
         let id = (folder as NSString).lastPathComponent
-        // Another recording ends up at the same name (the issue: a second recording with that
+        // Another recording ends up at the same name (a second recording with that
         // --output, or one moved there): here one recorded elsewhere and renamed over it.
         let elsewhere = dir.path("out/elsewhere.mp4")
         let other = try home.reel(["record", "--source", "test", "--mode", "timelapse", "--interval", "1", "--duration", "3", "--quiet",
@@ -172,7 +172,7 @@ struct RecordingSafetyEndToEndTests {
         #expect(home.workFolders().isEmpty)
     }
 
-    @Test("bug 1, crash points: killed as the placeholder appears, or mid-recording with a finishing copy left: recover leaves no placeholder and no temporary file")
+    @Test("crash points: killed as the placeholder appears, or mid-recording with a finishing copy left: recover leaves no placeholder and no temporary file")
     func crashPoints() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
@@ -209,7 +209,7 @@ struct RecordingSafetyEndToEndTests {
         #expect(third.stdout.contains("nothing to recover"))
     }
 
-    @Test("bug 6: killed at about 7 s (before the first 30 s checkpoint), recover keeps the face positions up to at most 2 s before the end")
+    @Test("killed at about 7 s (before the first 30 s checkpoint), recover keeps the face positions up to at most 2 s before the end")
     func facesSurviveAnEarlyCrash() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
@@ -229,7 +229,7 @@ struct RecordingSafetyEndToEndTests {
         #expect(session["faceTrackPath"] as? String == dir.path("out/faces.faces.json"))
     }
 
-    @Test("bug 6: a work folder without the face log (an older Reel) gets its faces found again in the video; without the model the track is absent and export says why")
+    @Test("a work folder without the face log (an older Reel) gets its faces found again in the video; without the model the track is absent and export says why")
     func facesFoundAgain() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
@@ -238,7 +238,7 @@ struct RecordingSafetyEndToEndTests {
         let folder = try await home.killedAfter(fragments: 2, output: output)
         let backup = dir.path("backup")
         try FileManager.default.copyItem(atPath: folder, toPath: backup)
-        try? FileManager.default.removeItem(atPath: folder + "/faces.log")  // (a Reel before issue 12 wrote none)
+        try? FileManager.default.removeItem(atPath: folder + "/faces.log")  // (an older Reel wrote none)
         let recover = try home.reel(["recover", "--library", home.library])
         #expect(recover.status == 0, "\(recover.stderr)")
         #expect(recover.stdout.contains("face positions from 0.000 s to the end were missing; found"), "\(recover.stdout)")

@@ -3,7 +3,7 @@ import ReelTestSupport
 import Testing
 
 /// `reel recover`, `reel sessions` and the library behind `reel record`, with the real binary
-/// in real time (issue 4, stage 2): SIGKILL at seeded random moments, recovery of torn and
+/// in real time: SIGKILL at seeded random moments, recovery of torn and
 /// half-finished recordings, a damaged checkpoint, an unusable library.
 @Suite("reel recover and reel sessions end to end", .serialized)
 struct RecoverEndToEndTests {
@@ -233,7 +233,7 @@ struct RecoverEndToEndTests {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
         let home = Home(dir: dir)
-        // Reading a library that does not exist creates nothing (issue 12).
+        // Reading a library that does not exist creates nothing.
         let empty = try home.reel(["sessions", "--library", home.library])
         #expect(empty.status == 1 && empty.stderr.contains("does not exist (nothing was created)"), "\(empty.stderr)")
         #expect(!FileManager.default.fileExists(atPath: home.library))

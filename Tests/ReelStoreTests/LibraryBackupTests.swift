@@ -4,7 +4,7 @@ import ReelStore
 import ReelTestSupport
 import Testing
 
-/// Backup and restore in process (issue 6): records and media checksums survive, restore only
+/// Backup and restore in process: records and media checksums survive, restore only
 /// adds, the incremental backup skips what did not change, and a damaged backup changes nothing.
 @Suite("LibraryBackup and LibraryRestore")
 struct LibraryBackupTests {

@@ -109,7 +109,7 @@ struct LibraryRecordsTests {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
         let path = dir.path("library.sqlite")
-        // The library as the Reel of issue 4 made it: migrations 0001 and 0002, a session with load, tags.
+        // The library as an early Reel made it: migrations 0001 and 0002, a session with load, tags.
         do {
             #expect(LibraryMigrations.all.prefix(2).map(\.name) == ["0001-study-sessions-and-tags", "0002-session-load"])
             let raw = try OldLibrary.make(at: path, migrations: 2, appliedAt: "2026-11-20T00:00:00.000Z")

@@ -5,7 +5,7 @@ import ReelTestSupport
 import Testing
 
 /// A row the library cannot read is an error naming the table, the row and the column,
-/// never a row silently left out (issue 13). Each case damages one value in a real SQLite
+/// never a row silently left out. Each case damages one value in a real SQLite
 /// file with a second, raw connection, as another program, a newer Reel or a bad restore
 /// would (the tables are STRICT, so only values of the right storage class can get in).
 @Suite("Unreadable library rows")

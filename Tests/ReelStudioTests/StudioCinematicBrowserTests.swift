@@ -4,7 +4,7 @@ import ReelTestSupport
 import Testing
 @testable import ReelStudio
 
-/// The cinematic camera's view in chromium (issue 17, item 6): the preview with the subject's
+/// The cinematic camera's view in chromium: the preview with the subject's
 /// box; a click on the weak face makes it strong (the box turns solid), a long press fixes the
 /// focus on the background's plane; the aperture slider reaches the camera; record, a still and
 /// stop from the buttons; and the refocus editor: a keyframe added by clicking the recorded face

@@ -5,7 +5,7 @@ import ReelTestSupport
 import Testing
 @testable import ReelStudio
 
-/// The overlay camera's view in chromium (issue 16's acceptance): what the preview shows (the
+/// The overlay camera's view in chromium (the acceptance test): what the preview shows (the
 /// camera picture with the artwork drawn by the page from the server's transform) and the photo
 /// the shutter saves agree, for several placements, both previews and all four orientations;
 /// the gestures move, scale and turn the artwork; import, gallery and cut-out work from the page.

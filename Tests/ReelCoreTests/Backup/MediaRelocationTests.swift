@@ -2,7 +2,7 @@ import Foundation
 import ReelCore
 import Testing
 
-/// `reel restore --media-dir`: where the added sessions' files go, without I/O (issue 6).
+/// `reel restore --media-dir`: where the added sessions' files go, without I/O.
 @Suite("MediaRelocation")
 struct MediaRelocationTests {
     static func session(_ n: Int, folder: String = "/home/alice/.local/share/reel/recordings", thumbnail: Bool = true, track: Bool = true) -> StudySession {

@@ -2,7 +2,7 @@ import Foundation
 import ReelCore
 import Testing
 
-/// Restore's merge rules and the backup's policy and document, without I/O (issue 6).
+/// Restore's merge rules and the backup's policy and document, without I/O.
 @Suite("RestorePlan, BackupPolicy, BackupDocument")
 struct RestorePlanTests {
     static func id(_ n: Int) -> UUID { UUID(uuidString: String(format: "00000000-0000-4000-8000-%012d", n))! }

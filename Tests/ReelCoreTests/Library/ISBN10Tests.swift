@@ -1,7 +1,7 @@
 import ReelCore
 import Testing
 
-/// Issue 12: an ISBN-10 typed by the user becomes the ISBN-13 printed under the barcode.
+/// An ISBN-10 typed by the user becomes the ISBN-13 printed under the barcode.
 @Suite("ISBN-10 → ISBN-13")
 struct ISBN10Tests {
     @Test("an ISBN-10 becomes 978 + its nine digits + a new check digit; hyphens, spaces and x/X accepted")

@@ -4,7 +4,8 @@ import ReelCore
 
 @Suite("Face tracker policy (single subject)")
 struct FaceTrackerPolicyTests {
-    /// The expanded box of a raw face, computed here from the spec's numbers (not the code's).
+    /// The expanded box of a raw face, computed here from the numbers of docs/behaviour.md §1
+    /// (not the code's).
     private func expanded(_ f: NormalizedRect) -> NormalizedRect {
         let w = f.width * 1.5, h = f.height * 1.7
         let cx = f.x + f.width / 2, cy = f.y + f.height / 2 - 0.1 * f.height
@@ -189,7 +190,7 @@ struct FaceTrackerPolicyTests {
         #expect(lost.kind == .face && lost.segment == 0)
         expectClose(lost.box, detected.offsetBy(dx: 0.1, dy: 0).scaled(width: 1.2, height: 1.2))
         #expect(lost.box.midX > seen.midX)
-        // Standing still at the edge: held, as the spec says.
+        // Standing still at the edge: held, as docs/behaviour.md §1 says.
         var still = FaceTrackerPolicy()
         still.update(with: [face(0.95, 0.3, 0.1, 0.15)], at: ms(0))
         let held = still.update(with: [face(0.95, 0.3, 0.1, 0.15)], at: ms(200))

@@ -2,7 +2,7 @@ import Foundation
 import ReelCore
 import Testing
 
-@Suite("Face sample log and face track completion (issue 12, bug 6)")
+@Suite("Face sample log and face track completion")
 struct FaceSampleLogTests {
     func sample(_ tick: Int64, segment: Int = 0, kind: FaceTrackSample.Kind = .face, x: Double = 0.25) -> FaceTrackSample {
         FaceTrack.quantized(FaceTrackSample(time: MediaTime(value: tick, timescale: 600), segment: segment, kind: kind,

@@ -2,7 +2,7 @@ import Foundation
 import ReelCore
 import Testing
 
-@Suite("Recording output: claimed names, identity, placement (issue 12, bug 1)")
+@Suite("Recording output: claimed names, identity, placement")
 struct RecordingOutputTests {
     let id = UUID(uuidString: "0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0")!
     let other = UUID(uuidString: "11111111-2222-3333-4444-555555555555")!

@@ -2,7 +2,7 @@ import Foundation
 import ReelCore
 import Testing
 
-/// Issue 12: Foundation's and the system's errors as a few words a user can act on.
+/// Foundation's and the system's errors as a few words a user can act on.
 @Suite("ErrorSentence")
 struct ErrorSentenceTests {
     struct Own: Error, CustomStringConvertible {

@@ -3,7 +3,7 @@ import ReelCore
 import ReelTestSupport
 import Testing
 
-/// Issue 18, "CDN in front": Debian's nginx with the config `scripts/nginx-cdn.sh` writes, as a
+/// A CDN in front (docs/cdn.md): Debian's nginx with the config `scripts/nginx-cdn.sh` writes, as a
 /// caching edge in front of the real `reel serve` binary and in front of an S3 server (moto),
 /// all on loopback. The edge caches what the origin's Cache-Control allows, for as long as it
 /// says; `reel serve` answers the conditional and Range requests the edge makes.

@@ -3,8 +3,8 @@ import ReelCore
 import ReelTestSupport
 import Testing
 
-/// Issue 18's acceptance for "CDN in front": a live stream published by the real `reel live`
-/// to `reel serve`, 200 players polling its playlist through the nginx edge
+/// The acceptance test for a CDN in front (docs/cdn.md): a live stream published by the real
+/// `reel live` to `reel serve`, 200 players polling its playlist through the nginx edge
 /// (`scripts/hls-pollers.py`: one asyncio process), and an S3 bucket behind the same edge.
 @Suite("CDN edge under 200 players, and in front of S3", .serialized)
 struct CDNLoadTests {

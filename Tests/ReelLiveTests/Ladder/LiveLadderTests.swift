@@ -194,7 +194,7 @@ struct LiveLadderTests {
         try await Self.publishLadderToMoto(seconds: 10)
     }
 
-    @Test("issue 18's acceptance: 60 s of a three-rung ladder into a bucket (moto), played back by ffmpeg (long tier: make test-long)",
+    @Test("acceptance: 60 s of a three-rung ladder into a bucket (moto), played back by ffmpeg (long tier: make test-long)",
           .enabled(if: TestTier.long, Comment(rawValue: TestTier.reason)))
     func sixtySecondsIntoABucket() async throws {
         try await Self.publishLadderToMoto(seconds: 60)

@@ -26,7 +26,7 @@ import Testing
         }
     }
 
-    /// Issue 12: the uplink probe's upload is deleted with the same token, on nginx (WebDAV)
+    /// The uplink probe's upload is deleted with the same token, on nginx (WebDAV)
     /// and on `reel serve`; a file already gone is no error; a wrong token is a DELETE refusal
     /// that says what to allow, never retried.
     @Test(arguments: OriginKind.allCases)

@@ -16,7 +16,7 @@ import Testing
             #expect(UplinkProbe.path(in: layout) == "streams/probe/seg/000000.m4s")
             #expect(!FileManager.default.fileExists(atPath: origin.root.appendingPathComponent("streams/probe/init.mp4").path),
                     "the init segment is only ever the real one")
-            // Issue 12: the probe's upload is deleted again (nginx WebDAV: DELETE with the same token).
+            // The probe's upload is deleted again (nginx WebDAV: DELETE with the same token).
             #expect(!FileManager.default.fileExists(atPath: origin.root.appendingPathComponent("streams/probe/seg/000000.m4s").path))
             #expect(measurement.leftBehind == nil)
             // nginx writes a request's log line after its answer went out: wait for the line,

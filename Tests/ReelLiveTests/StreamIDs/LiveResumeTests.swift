@@ -2,7 +2,7 @@ import Foundation
 import ReelTestSupport
 import Testing
 
-/// Issue 18 item 6, "nothing stranded": a `reel live` killed (SIGKILL) while the origin is down
+/// Nothing stranded (docs/publishing.md): a `reel live` killed (SIGKILL) while the origin is down
 /// leaves its segments in the spool; the next `reel live` names the spool, and `reel publish ID`
 /// publishes it and closes the playlist with ENDLIST.
 @Suite("reel publish: a killed stream's spool is published after all", .serialized)

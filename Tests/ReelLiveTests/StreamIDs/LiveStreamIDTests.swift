@@ -2,7 +2,7 @@ import Foundation
 import ReelTestSupport
 import Testing
 
-/// Issue 18 item 6, "nothing stale": a stream id whose playlist is on the target is refused
+/// Nothing stale (docs/publishing.md): a stream id whose playlist is on the target is refused
 /// before capture (a cache keeps immutable segments for a year), and `--replace` deletes the
 /// old stream first, so a shorter run leaves none of the longer run's segments listed or stored.
 @Suite("reel live: a stream id is never reused with different bytes", .serialized)
