@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `reel backup` (issue 6): (a) a full backup of 2 GB of media against `cp -r` of the same
+# `reel backup`: (a) a full backup of 2 GB of media against `cp -r` of the same
 # files in the same run; (b) an incremental backup of 1000 sessions with nothing changed.
 #
 #   bash bench/backup.sh                     # 2 GiB in 64 files, 1000 sessions, 5 runs each

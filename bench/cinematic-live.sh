@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The cinematic camera live (issue 17): a 720p30 source with a face, rendered at f/2 and
+# The cinematic camera live: a 720p30 source with a face, rendered at f/2 and
 # encoded to H.264 in real time for 5 minutes on this machine. Goal: 0 pictures dropped, or,
 # if the machine cannot keep up, the deliberate degradation Reel reports: a file source is
 # played in real time; when the camera's work falls behind, the oldest waiting picture is

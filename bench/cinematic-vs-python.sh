@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The cinematic camera as fast as it goes against the same chain written plainly with OpenCV's
-# Python bindings (issue 17: "Goal >= 3x its frame rate"), on one 720p30 clip with a face, in
-# one run, alternating:
+# Python bindings (goal: Reel >= 3x the Python chain's frame rate), on one 720p30 clip with a
+# face, in one run, alternating:
 #
 #   bash bench/cinematic-vs-python.sh            # a 20 s clip, 3 runs each (~4 minutes)
 #   SECONDS_OF_CLIP=60 RUNS=1 bash bench/cinematic-vs-python.sh

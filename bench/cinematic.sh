@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The cinematic camera's cost per 720p picture, stage by stage (issue 17): the people's matte
+# The cinematic camera's cost per 720p picture, stage by stage: the people's matte
 # (the segmentation network at 256x256 and the guided filter at the layer map's 320x180), the
 # layer map, and the renderer's depth-dependent blur of all three planes at f/2 — with the face
 # in focus (the usual case: only the background is blurred) and with the background in focus

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """The cinematic chain written plainly with OpenCV's Python bindings: the peer of
-`reel cinematic --fast` in bench/cinematic-vs-python.sh (issue 17).
+`reel cinematic --fast` in bench/cinematic-vs-python.sh.
 
 Per picture of a video: a face every 0.2 s (OpenCV's frontal-face Haar cascade at 640 wide),
 the person's mask from the same selfie-segmentation network through cv2.dnn at 256x256,

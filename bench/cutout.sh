@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `reel overlay cutout PHOTO --at X,Y` (issue: "take a photo, tap the subject, cut it out") for
+# `reel overlay cutout PHOTO --at X,Y` (docs/behaviour.md §4: "take a photo, tap the subject,
+# cut it out") for
 # quality, IoU against masks known exactly, and time, against two peers on the same pictures in
 # one run:
 #
@@ -59,7 +60,7 @@
 # IoU: the cut-out's alpha >= 0.5 placed back at its offset in the picture, against the truth
 # (alpha >= 0.5 of the composited subject), over the scored pixels; a failed run counts 0.
 # Figures per class: IoU mean and worst, median wall time per picture; the 12 MP pictures
-# alone; every picture's IoU. Goals (issue): IoU >= the best peer on people, >= GrabCut on
+# alone; every picture's IoU. Goals: IoU >= the best peer on people, >= GrabCut on
 # objects, <= 1 s per 12 MP photo (Reel's whole command).
 #
 # Needs: the release build (or REEL_BIN), the person-segmentation model (bash

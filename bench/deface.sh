@@ -1,19 +1,19 @@
 #!/usr/bin/env bash
 # Reel's export against `deface` (PyPI deface==1.5.0: CenterFace on every frame, here with
-# `--replacewith mosaic`) on every 720p privacy clip (issues 5 and 14): faces leaked,
-# over-coverage and fps, measured by the same leak meter (Sources/ReelPrivacyBench).
+# `--replacewith mosaic`) on every 720p privacy clip: faces leaked, over-coverage and fps,
+# measured by the same leak meter (Sources/ReelPrivacyBench).
 #
 #   bash bench/deface.sh
 #
 # deface is installed once with pip into a venv in the bench cache (bench/.cache/deface-venv,
 # DEFACE_VENV overrides; needs network the first time). Per clip, one run each, one at a time
-# (single: moving, tilted ±30°, dimmed, 40 % out, absent, back; twoFaces; and issue 14's
+# (single: moving, tilted ±30°, dimmed, 40 % out, absent, back; twoFaces; and the hard cases
 # edges, roll, profile, small, fast, dim, crossing: see PrivacyScenarios.swift; CLIPS="a b"
 # runs only those):
 #   (a) deface CLIP -o OUT --replacewith mosaic --keep-audio (its defaults otherwise:
 #       threshold 0.2, mask scale 1.3, ellipse masks, mosaic size 20, libx264)
 #   (b) reel export CLIP -o OUT --privacy mosaic --size source (CenterFace every 0.2 s)
-# fps = the clip's frames / wall time. Goals (issue 14): no leaks at all; never more leaks
+# fps = the clip's frames / wall time. Goals: no leaks at all; never more leaks
 # than deface on a clip and fewer in total where deface leaks; coverage at most 2.5x the
 # face area; at least 5x deface's fps.
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Face-tracker detector cost per 0.2 s tick at 1080p (issue 5): median and p95 of one
+# Face-tracker detector cost per 0.2 s tick at 1080p: median and p95 of one
 # detection, wall and CPU time, for CenterFace at several input widths, the Haar fallback and
 # the upper-body detector. The frame is the astronaut test photo scaled to 1000 px high on a
 # 1920x1080 grey canvas, as raw yuv420p (made by ffmpeg). Needs the CenterFace model

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Export speed at 1080p (issue 5): `reel export` with mosaic + caption + watermark against the
+# Export speed at 1080p: `reel export` with mosaic + caption + watermark against the
 # ffmpeg CLI doing a comparable job in one filter graph on the same clip, and what each one
 # leaves of the face (the leak meter of Sources/ReelPrivacyBench).
 #

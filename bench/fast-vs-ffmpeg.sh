@@ -17,7 +17,7 @@
 # timed with /usr/bin/time (CPU = user+sys seconds; wall seconds) and its outputs are checked
 # with ffprobe (codecs, sizes, duration within 0.5 s, video frame count). The result block
 # gives the medians and the ratios Reel/ffmpeg (goals: CPU ratio <= 1.0, and a peak RSS no
-# larger than ffmpeg's, issue 13).
+# larger than ffmpeg's).
 #
 # Environment: RUNS (3), INPUT_SECONDS (60), REEL_BIN, KEEP_WORK=1 keeps the outputs.
 BENCH_NAME=fast-vs-ffmpeg

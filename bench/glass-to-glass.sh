@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Glass-to-glass latency of live HLS (issue 18): from the moment the test source makes a
+# Glass-to-glass latency of live HLS: from the moment the test source makes a
 # picture to the moment a browser shows it, through the whole chain a viewer sees: x264, fMP4
 # cuts, PUTs to reel serve, playlist polls, hls.js 1.6.15 in headless chromium.
 #

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The ABR ladder's CPU cost: `reel live --ladder low,medium,high` against one ffmpeg command
-# producing the same ladder (-var_stream_map) from the same input in one run (issue 18;
-# goal: CPU ratio Reel/ffmpeg <= 1.0).
+# producing the same ladder (-var_stream_map) from the same input in one run (goal: CPU ratio
+# Reel/ffmpeg <= 1.0).
 #
 #   bash bench/ladder-cost.sh                          # 3 runs each, 60 s input
 #   RUNS=1 INPUT_SECONDS=10 bash bench/ladder-cost.sh  # a short trial

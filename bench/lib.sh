@@ -206,7 +206,7 @@ picture_psnr() {
     [ -n "$best" ] && echo "$best $best_shift"
 }
 
-# privacy_tool: the release build of reel-privacy-bench (issue 5's clips and leak meter),
+# privacy_tool: the release build of reel-privacy-bench (the privacy clips and leak meter),
 # built when missing; prints its path.
 privacy_tool() {
     local bin

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# 2,000 simulated LL-HLS viewers with blocking reload (issue 18's benchmark): does reel serve
+# 2,000 simulated LL-HLS viewers with blocking reload: does reel serve
 # keep publishing parts fast, and how much memory and CPU does it take, while 2,000 players
 # hold blocking playlist requests? reel live --low-latency publishes a test stream (2 s
 # segments, parts of 1/3 s) to reel serve on loopback for SECONDS_TO_RUN seconds twice, one

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The origin against nginx (issue 3's first benchmark): wrk on loopback, GET of a 1 MB
-# segment and of a playlist, 64 connections, DURATION seconds each, `reel serve` and nginx
-# serving the same files from the same folder, in the same run, alternating.
-# Reports requests/s and p99 latency for both, the ratio (goal: Reel >= 0.8x nginx's
-# requests/s), and reel serve's peak memory (VmHWM).
+# The origin against nginx (the first of its two benchmarks, with bench/viewers.sh): wrk on
+# loopback, GET of a 1 MB segment and of a playlist, 64 connections, DURATION seconds each,
+# `reel serve` and nginx serving the same files from the same folder, in the same run,
+# alternating. Reports requests/s and p99 latency for both, the ratio (goal: Reel >= 0.8x
+# nginx's requests/s), and reel serve's peak memory (VmHWM).
 #
 #   bash bench/origin-vs-nginx.sh
 #   DURATION=5 bash bench/origin-vs-nginx.sh      # a quick trial

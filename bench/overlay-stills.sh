@@ -44,7 +44,7 @@
 #    also estimates Reel's artwork reading: a TIFF snap without `--art` is timed with the TIFF
 #    runs, and (whole − stages with the artwork) − (whole − stages without) is printed, with
 #    Reel's composite + that against ImageMagick.
-#    Goal (issue): Reel >= 3x faster than ImageMagick with the profiles.
+#    Goal: Reel >= 3x faster than ImageMagick with the profiles.
 #
 # 2. Shutter → file. Reel: the whole `reel overlay snap --source file:SRC --art ART -o OUT
 #    --force` timed by hyperfine (process start-up, reading the artwork, capture, composite,
@@ -63,7 +63,7 @@
 #    A peer's whole command is its start-up, decoding the PNG/PPM, the encode and writing the
 #    file (no fsync). The two encoders' files are compared with Reel's (PSNR, size). The block
 #    also lists Reel's four stages per format and the rest of its command (whole − stages:
-#    start-up, reading the artwork, exit). Goal (issue): Reel's shutter → file <= 1.0x the
+#    start-up, reading the artwork, exit). Goal: Reel's shutter → file <= 1.0x the
 #    reference encoder's time.
 #
 # Each comparison alternates Reel and the peer: RUNS rounds, each one hyperfine call running

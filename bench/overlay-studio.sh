@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The overlay camera in Reel Studio (issue 16): its two previews of one 720p30 capture with the
+# The overlay camera in Reel Studio: its two previews of one 720p30 capture with the
 # artwork chosen and a filter preset, and the shutter → file on disk from the running capture.
 #
 #   bash bench/overlay-studio.sh                       # about 2 minutes

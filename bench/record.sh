@@ -8,7 +8,7 @@
 # Runs, one after the other (never two at once), each for SECONDS_TO_RUN seconds under
 # /usr/bin/time:
 #   (a) reel record --source test:1920x1080@30 --mode timelapse --interval 5 --no-faces (the
-#       issue's goal is for the recorder without the face tracker)
+#       goal is for the recorder without the face tracker)
 #   (b) ffmpeg -re, testsrc2 1920x1080 at 30 fps, every 150th frame (every 5 s) kept with
 #       select + setpts, 10 fps, libx264 with Reel's timelapse settings, moov first
 #   (c) ffmpeg -re, the same testsrc2 source into -f null: what ffmpeg's paced 1080p test

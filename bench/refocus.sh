@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `reel refocus` of a 1080p30 recording (issue 17): its time against the recording's own
+# `reel refocus` of a 1080p30 recording: its time against the recording's own
 # duration (1.0x = as long as the video lasts).
 #
 #   bash bench/refocus.sh                       # a 60 s clip (~6 minutes; ~8 the first time: the clip)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# S3 publish latency (issue 18): how long after a segment's last frame is captured can a player
+# S3 publish latency: how long after a segment's last frame is captured can a player
 # fetch it, when reel live publishes to an S3 bucket, against the nginx origin, in one run.
 #
 #   bash bench/s3-latency.sh                      # 60 s each (2+ minutes in all)
@@ -18,7 +18,7 @@
 # What it says and does not: moto is a Python mock, not AWS; this measures Reel's S3 path
 # (signing, the object PUTs, the same publisher) on loopback against nginx, not a network.
 #
-# Goal (ours; the issue names none): p95 to the bucket at most 1.5 × p95 to nginx.
+# Goal (set here): p95 to the bucket at most 1.5 × p95 to nginx.
 #
 # Environment: SECONDS_TO_RUN (60), ORDER ("nginx s3"), REEL_BIN, REEL_MOTO_VENV, KEEP_WORK=1.
 BENCH_NAME=s3-latency

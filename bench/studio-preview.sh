@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The cost of Reel Studio's live preview (issue 15): `GET /api/preview`, a multipart stream
+# The cost of Reel Studio's live preview: `GET /api/preview`, a multipart stream
 # of 640x360 JPEGs (MJPEG quantizer 5, at most 15 a second), against ffmpeg making the same
 # stream, and the preview branch's own share of a recording's capture.
 #

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# 500 simulated viewers (issue 3's second origin benchmark): does reel serve keep publishing
-# fast while viewers poll it? reel live publishes a test stream to reel serve on loopback for
-# SECONDS_TO_RUN seconds twice, one after the other: once with nobody watching ("idle"), once
-# while VIEWERS simulated viewers (bench/viewers.py, one Python process) poll the playlist
-# every second and fetch every new segment, as players do ("viewers"). The publish latency of
-# each run is measured as bench/latency.sh measures it (bench/latency.py, from reel serve's
-# access log: the time a segment is stored and listed in a stored playlist, minus the capture
-# time of its last frame by PROGRAM-DATE-TIME). Goal: p95 with viewers within 10 % of idle.
+# 500 simulated viewers (the origin's second benchmark, after bench/origin-vs-nginx.sh): does
+# reel serve keep publishing fast while viewers poll it? reel live publishes a test stream to
+# reel serve on loopback for SECONDS_TO_RUN seconds twice, one after the other: once with nobody
+# watching ("idle"), once while VIEWERS simulated viewers (bench/viewers.py, one Python process)
+# poll the playlist every second and fetch every new segment, as players do ("viewers"). The
+# publish latency of each run is measured as bench/latency.sh measures it (bench/latency.py,
+# from reel serve's access log: the time a segment is stored and listed in a stored playlist,
+# minus the capture time of its last frame by PROGRAM-DATE-TIME). Goal: p95 with viewers within
+# 10 % of idle.
 #
 #   bash bench/viewers.sh
 #   SECONDS_TO_RUN=20 VIEWERS=100 bash bench/viewers.sh    # a quick trial
