@@ -37,7 +37,7 @@ enum ExportCommand {
             (CenterFace; every face, each tracked, small faces looked for at full resolution), \
             with the boxes interpolated in between. When in doubt it covers: faces walking out \
             of the picture, turned away, cut by the edge or found late are covered from before \
-            they were found until after they left. The mosaic follows the spec: blocks of 3 % of the long side, the grid centred on the face, \
+            they were found until after they left. The mosaic: blocks of 3 % of the long side, the grid centred on the face, \
             through an elliptical soft mask. The audio is copied unchanged. The output appears \
             only when it is complete, and is never the input itself (also not through a link). \
             Ctrl-C or SIGTERM stops the export and removes the partial output.

@@ -88,7 +88,7 @@ struct OverlayPlacementTests {
 
 @Suite("PhotoCropSpec, DeviceOrientation, CaptureRotation")
 struct PhotoCropAndOrientationTests {
-    @Test("the EXIF orientation follows the spec's table: 0° → 1, +90° → 8, −90° → 6, 180° → 3")
+    @Test("the EXIF orientation follows the behaviour reference's table: 0° → 1, +90° → 8, −90° → 6, 180° → 3")
     func exifTable() {
         #expect(DeviceOrientation.allCases.map { [$0.rawValue, $0.exifOrientation] }
                 == [[0, 1], [90, 8], [-90, 6], [180, 3]])
