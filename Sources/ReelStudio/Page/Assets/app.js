@@ -1,0 +1,106 @@
+import { $, bytes, duration, onSignedOut, signedOut } from "./common.js";
+import * as record from "./record.js";
+import * as library from "./library.js";
+import * as stats from "./stats.js";
+import * as materials from "./materials.js";
+import * as backup from "./backup.js";
+import * as review from "./review.js";
+import * as exports from "./exports.js";
+import * as live from "./live.js";
+import * as overlay from "./overlay.js";
+import * as cinematic from "./cinematic.js";
+
+// The review view has no link of its own: a session's dialog in the library leads to it.
+const views = { record, live, overlay, cinematic, library, review, stats, materials, exports, backup };
+
+function route() {
+  const [wanted, ...rest] = location.hash.slice(1).split("/");
+  const name = wanted in views ? wanted : "record";
+  for (const [key, view] of Object.entries(views)) {
+    const visible = key === name;
+    $(`view-${key}`).hidden = !visible;
+    const link = $(`nav-${key}`);
+    if (link && visible) link.setAttribute("aria-current", "page"); else if (link) link.removeAttribute("aria-current");
+    view.showView(visible, visible ? rest.join("/") : "");
+  }
+}
+
+function connection(state, text) {
+  const line = $("connection");
+  line.dataset.state = state;
+  line.textContent = text;
+}
+
+function showStatus(status) {
+  $("library-path").textContent = status.library.path;
+  $("library-sessions").textContent = status.library.sessions ?? `cannot be read: ${status.library.problem}`;
+  $("disk-free").textContent = bytes(status.disk.freeBytes);
+  $("source").textContent = status.source ?? "none chosen";
+  $("streams").textContent = String(status.eventStreams);
+  $("uptime").textContent = duration(status.uptimeSeconds);
+  $("version").textContent = status.version;
+  document.body.dataset.updated = String(Date.now());
+  library.noteTotal(status.library.sessions ?? null);
+}
+
+let events = null;
+
+function follow() {
+  events = new EventSource("/api/events");
+  events.addEventListener("open", () => connection("live", "Live"));
+  events.addEventListener("status", (event) => {
+    connection("live", "Live");
+    showStatus(JSON.parse(event.data));
+  });
+  events.addEventListener("recording", (event) => {
+    const snapshot = JSON.parse(event.data);
+    record.showRecording(snapshot);
+    if (snapshot.state === "finished" && snapshot.sessionRegistered) { library.reload(); stats.reload(); }
+  });
+  events.addEventListener("camera", (event) => record.showCamera(JSON.parse(event.data)));
+  events.addEventListener("backup", (event) => backup.showBackup(JSON.parse(event.data)));
+  events.addEventListener("export", (event) => exports.showExport(JSON.parse(event.data)));
+  // While live runs the camera's own event says the preview is off: the record view needs nothing more.
+  events.addEventListener("live", (event) => live.showLive(JSON.parse(event.data)));
+  events.addEventListener("overlay", (event) => overlay.showState(JSON.parse(event.data)));
+  events.addEventListener("overlay-photo", () => overlay.reloadPhotos());
+  events.addEventListener("overlay-assets", (event) => overlay.showAssets(JSON.parse(event.data)));
+  events.addEventListener("cinematic", (event) => cinematic.showState(JSON.parse(event.data)));
+  events.addEventListener("cinematic-clips", () => cinematic.reloadClips());
+  events.addEventListener("cinematic-refocus", (event) => cinematic.showRefocus(JSON.parse(event.data)));
+  events.addEventListener("library", () => { library.reload(); stats.reload(); materials.reload(); });
+  events.addEventListener("error", async () => {
+    connection("lost", "Connection lost, retrying…");
+    // A studio that restarted has forgotten this session: say so instead of retrying for ever.
+    try {
+      const answer = await fetch("/api/status");
+      if (answer.status === 401) signedOut();
+    } catch (_) { /* the studio is not there: EventSource keeps retrying */ }
+  });
+}
+
+onSignedOut(() => {
+  if (events) events.close();
+  connection("lost", "Signed out");
+  $("signed-out").hidden = false;
+});
+
+async function signOut() {
+  const answer = await fetch("/api/sign-out", { method: "POST" });
+  if (answer.ok) signedOut();
+}
+
+$("sign-out").addEventListener("click", signOut);
+window.addEventListener("hashchange", route);
+record.initRecord();
+library.initLibrary();
+stats.initStats();
+materials.initMaterials();
+backup.initBackup();
+review.initReview();
+exports.initExports();
+live.initLive();
+overlay.initOverlay();
+cinematic.initCinematic();
+route();
+follow();
