@@ -1,3 +1,8 @@
+// The page's entry. It follows `/api/events` and hands each `status`,
+// `camera`, `recording`, `library`, `backup`, `export`, `live`, `overlay…` and `cinematic…` event to its view, switches
+// views by the address's hash (`#record`, `#live`, `#library`, `#review/ID`: a view's name, then
+// what it shows), and signs out. The page holds no rule of its own: every figure and every
+// check comes from the server.
 import { $, bytes, duration, onSignedOut, signedOut } from "./common.js";
 import * as record from "./record.js";
 import * as library from "./library.js";

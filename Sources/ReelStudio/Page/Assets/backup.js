@@ -1,3 +1,5 @@
+// The backup view — the folder's last backup, a backup run with its
+// progress (from `backup` events), and a restore that always shows its dry run first.
 import { $, bytes, get, post, say } from "./common.js";
 
 let shown = false, loaded = false, checked = null;

@@ -1,3 +1,10 @@
+// The cinematic camera's view (`#cinematic`). The preview with the blur
+// and the subjects' boxes over it (dashed: weak, solid: strong, the focused one highlighted); a
+// click is `tap X Y`, a press held 0.6 s is `press X Y` (fixed focus), as typed on `reel
+// cinematic`'s standard input; the aperture slider in the format's range; the light warning in
+// a corner; record (editable by default), still; the clips and stills; and the refocus editor:
+// an editable clip played with its recorded boxes, keyframes added by clicking them, rendered
+// by the server into a new clip. Every decision is the server's; the page draws what it says.
 import { $, bytes, get, post, say } from "./common.js";
 
 const holdMs = 600;

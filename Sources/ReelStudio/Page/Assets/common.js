@@ -1,3 +1,5 @@
+// What every view of the page uses (element lookup, numbers in words,
+// the JSON API's POST).
 export const $ = (id) => document.getElementById(id);
 
 export function bytes(n) {

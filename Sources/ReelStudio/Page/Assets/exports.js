@@ -1,3 +1,6 @@
+// The export job — one snapshot (from `GET /api/export` once, then each
+// `export` event) drawn into every job panel on the page (the export view's and the review
+// view's), a session's export started from the review view, the weekly vlog, and Cancel.
 import { $, bytes, duration, get, post, say } from "./common.js";
 
 const states = { idle: "Nothing exported yet", running: "Running", finished: "Finished",

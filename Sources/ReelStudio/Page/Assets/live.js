@@ -1,3 +1,8 @@
+// The live view — `reel live` from the browser: the form (source, origin,
+// token, local folder, quality, landscape, archive), Go live and Stop, and the stream's
+// snapshot (from `GET /api/live` once, then each `live` event): state, figures, the playlist
+// and viewer addresses, `reel live`'s lines, warnings and the outcome. Every check is the
+// server's: the form sends what was filled in and shows the refusal's words.
 import { $, duration, get, option, post, say } from "./common.js";
 
 const states = { idle: "Not live", starting: "Starting…", live: "Live", stopping: "Stopping: publishing the last segment…",

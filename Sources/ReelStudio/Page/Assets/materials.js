@@ -1,3 +1,5 @@
+// The materials view — the books with their covers, adding one by
+// ISBN (looked up) or by hand, removing one.
 import { $, get, post, say } from "./common.js";
 
 let shown = false, stale = true;

@@ -1,3 +1,10 @@
+// The overlay camera's view (`#overlay`). Two previews of the one
+// capture (unfiltered, and through the filter preset), the chosen artwork drawn over each with
+// the transform the server sends (the one the photo is burned in with, as CSS `matrix()`), moved
+// by drag, scaled by wheel or pinch, turned by its handle, aligned by anchor; the shutter (a
+// button and Space); the artwork shelf with import; the gallery with format badges and cut-out
+// by clicking the subject. A gesture under way is this page's own state; every placement goes
+// to the server, whose answer is what is drawn.
 import { $, bytes, get, option, post, say } from "./common.js";
 
 const previews = ["unfiltered", "filtered"];

@@ -1,3 +1,5 @@
+// The record view — the source, its live preview with the face box, the
+// recording's form and buttons, and the readings from each `recording` event.
 import { $, bytes, clock, option, post, say as sayIn, onSignedOut } from "./common.js";
 
 const say = (text, tone) => sayIn("rec-message", text, tone);

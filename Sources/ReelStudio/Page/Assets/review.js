@@ -1,3 +1,9 @@
+// The review view (`#review/ID`) — a session's face segments on a
+// timeline, the selected one's box over its picture (dragged, resized by a corner, or moved
+// with the keyboard; each change saved by the server, which answers with the truth), its
+// mosaic, stamp and reset, its frames with the boxes, and the picture as the export renders it.
+// The box is drawn as the server draws it (the recorded box scaled about its centre, then
+// moved); every check is the server's.
 import { $, get, option, post, say, signedOut } from "./common.js";
 
 const sayHere = (text, tone) => say("review-message", text, tone);

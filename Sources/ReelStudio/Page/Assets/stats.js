@@ -1,3 +1,5 @@
+// The stats view — the week's or month's chart (the SVG `reel stats --svg`
+// draws), its figures and each day as a table, earlier and later periods, and the daily goal.
 import { $, get, post, say } from "./common.js";
 
 let shown = false, stale = true, date = null, current = null;
