@@ -9,7 +9,6 @@ import { $, bytes, get, post, say } from "./common.js";
 
 const holdMs = 600;
 let viewShown = false;
-let snapshot = null;
 let shown = 0;
 let down = null;
 let apertureTimer = null;
@@ -46,7 +45,6 @@ function drawBoxes(layer, subjects) {
 }
 
 export function showState(next) {
-  snapshot = next;
   drawBoxes($("cinematic-boxes"), next.subjects);
   $("cinematic-light").hidden = !next.lowLight;
   const stage = $("cinematic-stage");
