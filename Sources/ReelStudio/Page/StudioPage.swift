@@ -12,10 +12,12 @@ enum StudioPage {
     /// `Page/Assets/index.html`, served at `/`.
     static let html = PackageResources.index_html
 
-    /// The files under `/assets/` (``StudioRoute/assetNames`` lets these names through).
+    /// The files under `/assets/` (``StudioRoute/assetNames`` lets these names through): the
+    /// folder's, and `events.js`, which ``StudioEvent`` writes.
     static let assets: [String: Asset] = [
         "app.js": script(PackageResources.app_js),
         "common.js": script(PackageResources.common_js),
+        "events.js": script(StudioEvent.script),
         "record.js": script(PackageResources.record_js),
         "library.js": script(PackageResources.library_js),
         "stats.js": script(PackageResources.stats_js),

@@ -4,6 +4,7 @@
 // what it shows), and signs out. The page holds no rule of its own: every figure and every
 // check comes from the server.
 import { $, bytes, duration, onSignedOut, signedOut } from "./common.js";
+import { EVENTS } from "./events.js";
 import * as record from "./record.js";
 import * as library from "./library.js";
 import * as stats from "./stats.js";
@@ -53,27 +54,27 @@ let events = null;
 function follow() {
   events = new EventSource("/api/events");
   events.addEventListener("open", () => connection("live", "Live"));
-  events.addEventListener("status", (event) => {
+  events.addEventListener(EVENTS.status, (event) => {
     connection("live", "Live");
     showStatus(JSON.parse(event.data));
   });
-  events.addEventListener("recording", (event) => {
+  events.addEventListener(EVENTS.recording, (event) => {
     const snapshot = JSON.parse(event.data);
     record.showRecording(snapshot);
     if (snapshot.state === "finished" && snapshot.sessionRegistered) { library.reload(); stats.reload(); }
   });
-  events.addEventListener("camera", (event) => record.showCamera(JSON.parse(event.data)));
-  events.addEventListener("backup", (event) => backup.showBackup(JSON.parse(event.data)));
-  events.addEventListener("export", (event) => exports.showExport(JSON.parse(event.data)));
+  events.addEventListener(EVENTS.camera, (event) => record.showCamera(JSON.parse(event.data)));
+  events.addEventListener(EVENTS.backup, (event) => backup.showBackup(JSON.parse(event.data)));
+  events.addEventListener(EVENTS.export, (event) => exports.showExport(JSON.parse(event.data)));
   // While live runs the camera's own event says the preview is off: the record view needs nothing more.
-  events.addEventListener("live", (event) => live.showLive(JSON.parse(event.data)));
-  events.addEventListener("overlay", (event) => overlay.showState(JSON.parse(event.data)));
-  events.addEventListener("overlay-photo", () => overlay.reloadPhotos());
-  events.addEventListener("overlay-assets", (event) => overlay.showAssets(JSON.parse(event.data)));
-  events.addEventListener("cinematic", (event) => cinematic.showState(JSON.parse(event.data)));
-  events.addEventListener("cinematic-clips", () => cinematic.reloadClips());
-  events.addEventListener("cinematic-refocus", (event) => cinematic.showRefocus(JSON.parse(event.data)));
-  events.addEventListener("library", () => { library.reload(); stats.reload(); materials.reload(); });
+  events.addEventListener(EVENTS.live, (event) => live.showLive(JSON.parse(event.data)));
+  events.addEventListener(EVENTS.overlay, (event) => overlay.showState(JSON.parse(event.data)));
+  events.addEventListener(EVENTS.overlayPhoto, () => overlay.reloadPhotos());
+  events.addEventListener(EVENTS.overlayAssets, (event) => overlay.showAssets(JSON.parse(event.data)));
+  events.addEventListener(EVENTS.cinematic, (event) => cinematic.showState(JSON.parse(event.data)));
+  events.addEventListener(EVENTS.cinematicClips, () => cinematic.reloadClips());
+  events.addEventListener(EVENTS.cinematicRefocus, (event) => cinematic.showRefocus(JSON.parse(event.data)));
+  events.addEventListener(EVENTS.library, () => { library.reload(); stats.reload(); materials.reload(); });
   events.addEventListener("error", async () => {
     connection("lost", "Connection lost, retrying…");
     // A studio that restarted has forgotten this session: say so instead of retrying for ever.
