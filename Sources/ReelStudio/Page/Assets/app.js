@@ -98,6 +98,7 @@ async function signOut() {
 
 $("sign-out").addEventListener("click", signOut);
 window.addEventListener("hashchange", route);
+exports.placeJobPanels();
 record.initRecord();
 library.initLibrary();
 stats.initStats();

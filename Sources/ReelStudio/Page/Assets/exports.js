@@ -109,6 +109,23 @@ async function stop(event) {
   await postJob("/api/export/stop", undefined, root.querySelector(".job-message").id);
 }
 
+// Puts the job panel (index.html's one <template id="job-panel-template">) where each
+// data-job-panel="PREFIX" stands, its ids and labels made PREFIX-…: the review view's
+// (review-job-…) and the export view's (job-…). app.js calls it before any view looks for them.
+export function placeJobPanels() {
+  const template = $("job-panel-template");
+  for (const spot of document.querySelectorAll("[data-job-panel]")) {
+    const panel = template.content.firstElementChild.cloneNode(true);
+    for (const element of [panel, ...panel.querySelectorAll("[id], [aria-labelledby]")]) {
+      for (const name of ["id", "aria-labelledby"]) {
+        const value = element.getAttribute(name);
+        if (value) element.setAttribute(name, value.replace("{prefix}", spot.dataset.jobPanel));
+      }
+    }
+    spot.replaceWith(panel);
+  }
+}
+
 export function initExports() {
   $("export-form").addEventListener("submit", startExport);
   $("vlog-form").addEventListener("submit", startVlog);
