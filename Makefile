@@ -37,8 +37,15 @@ build-info:
 # scripts/test-watchdog.py passes the output through line by line and turns a hang (no output
 # for REEL_TEST_SILENCE seconds) into every process's stacks and exit 124.
 WATCHDOG = python3 scripts/test-watchdog.py
-test: build
+test: build check-page
 	REEL_BIN="$(RELEASE_BIN)/reel" $(WATCHDOG) --silence $${REEL_TEST_SILENCE:-600} -- $(SWIFT) test --no-parallel
+
+# The studio page's files (Sources/ReelStudio/Page/Assets: HTML, CSS, JavaScript), which no
+# compiler reads: node parses the scripts, eslint lints them, and the markup is checked (no
+# inline script or style, tags closed, braces balanced). scripts/check-page.sh says what and where.
+.PHONY: check-page
+check-page: setup
+	@bash scripts/check-page.sh
 
 # The default tier plus the long one (Tests/ReelTestSupport/TestTier.swift): repeats of an
 # acceptance at another size, minutes each.

@@ -129,7 +129,8 @@ let package = Package(
         // Layer 5: Reel Studio (`reel studio`), the local web app: its gate, page, JSON API and
         // event stream on ReelHTTP; it runs the pipelines the command line runs (a recording is
         // ReelRecord's StudyRecorder), so neither holds a rule the other lacks.
-        .target(name: "ReelStudio", dependencies: ["ReelCinematic", "ReelOverlay", "ReelImage", "ReelLive", "ReelRecord", "ReelExport", "ReelMaterials", "ReelBooks", "ReelHTTP", "ReelStore", "ReelMedia", "ReelRuntime", "ReelCore"]),
+        .target(name: "ReelStudio", dependencies: ["ReelCinematic", "ReelOverlay", "ReelImage", "ReelLive", "ReelRecord", "ReelExport", "ReelMaterials", "ReelBooks", "ReelHTTP", "ReelStore", "ReelMedia", "ReelRuntime", "ReelCore"],
+                resources: [.embedInCode("Page/Assets")]),
         // Layer 6: the command line: parses, wires, reports.
         .target(name: "ReelCLI", dependencies: ["ReelOverlay", "ReelCinematic", "ReelImage", "ReelLive", "ReelRecord", "ReelExport", "ReelOrigin", "ReelHTTP", "ReelStudio", "ReelStore", "ReelMedia", "ReelVision", "ReelBooks", "ReelMaterials", "ReelRuntime", "ReelCore", "CBuildInfo"]),
         .executableTarget(name: "reel", dependencies: ["ReelCLI"]),

@@ -13,8 +13,8 @@ final class StudioEvents: Sendable {
         var subscriptions: [ObjectIdentifier: EventSubscription] = [:]
         /// The browser session each stream was opened by (none for a script with the token).
         var owners: [ObjectIdentifier: String] = [:]
-        /// The newest data of each event name, for streams that connect later.
-        var latest: [String: String] = [:]
+        /// The newest data of each event, for streams that connect later.
+        var latest: [StudioEvent: String] = [:]
         var closed = false
     }
 
@@ -30,14 +30,14 @@ final class StudioEvents: Sendable {
     /// Streams open now.
     var streamCount: Int { state.withLock { $0.subscriptions.count } }
 
-    /// Sends `data` (one line of JSON) as event `name` to every stream, and keeps it for the
+    /// Sends `data` (one line of JSON) as `event` to every stream, and keeps it for the
     /// streams that open later.
-    func publish(_ name: String, data: String) {
+    func publish(_ event: StudioEvent, data: String) {
         let subscriptions = state.withLock { state -> [EventSubscription] in
-            state.latest[name] = data
+            state.latest[event] = data
             return Array(state.subscriptions.values)
         }
-        for subscription in subscriptions { subscription.post(name, data: data) }
+        for subscription in subscriptions { subscription.post(event, data: data) }
     }
 
     /// A new stream with the newest state of every event, or nil when ``maxStreams`` are open
@@ -51,7 +51,7 @@ final class StudioEvents: Sendable {
                     state.owners.removeValue(forKey: ObjectIdentifier(ended))
                 }
             }
-            for (name, data) in state.latest.sorted(by: { $0.key < $1.key }) { subscription.post(name, data: data) }
+            for (event, data) in state.latest.sorted(by: { $0.key.rawValue < $1.key.rawValue }) { subscription.post(event, data: data) }
             state.subscriptions[ObjectIdentifier(subscription)] = subscription
             if let owner { state.owners[ObjectIdentifier(subscription)] = owner }
             return subscription
@@ -83,7 +83,7 @@ final class StudioEvents: Sendable {
 final class EventSubscription: HTTPStream, @unchecked Sendable {
     // @unchecked: every field below is touched only with `condition` held.
     private let condition = NSCondition()
-    private var pending: [(name: String, data: String)] = []
+    private var pending: [(event: StudioEvent, data: String)] = []
     private var unsent: [UInt8] = Array("retry: 2000\n\n".utf8)
     private var closed = false
     private let keepAlive: Double
@@ -94,13 +94,13 @@ final class EventSubscription: HTTPStream, @unchecked Sendable {
         self.ended = ended
     }
 
-    /// Queues event `name`, replacing one of the same name not yet sent.
-    func post(_ name: String, data: String) {
+    /// Queues `event`, replacing one of the same name not yet sent.
+    func post(_ event: StudioEvent, data: String) {
         condition.withLock {
-            if let index = pending.firstIndex(where: { $0.name == name }) {
+            if let index = pending.firstIndex(where: { $0.event == event }) {
                 pending[index].data = data
             } else {
-                pending.append((name, data))
+                pending.append((event, data))
             }
             condition.signal()
         }
@@ -117,7 +117,7 @@ final class EventSubscription: HTTPStream, @unchecked Sendable {
                 if pending.isEmpty {
                     unsent = Array(": keep-alive\n\n".utf8)
                 } else {
-                    for event in pending { unsent += Array("event: \(event.name)\ndata: \(event.data)\n\n".utf8) }
+                    for event in pending { unsent += Array("event: \(event.event.rawValue)\ndata: \(event.data)\n\n".utf8) }
                     pending.removeAll()
                 }
             }

@@ -71,16 +71,16 @@ public final class StudioServer: HTTPService {
         camera = StudioCamera(settings: settings, events: events)
         library = StudioLibrary(path: settings.libraryPath, dataFolder: settings.folders.data)
         backup = StudioBackup(libraryPath: settings.libraryPath, defaultFolder: settings.backupFolder) { [events] snapshot in
-            events.publish("backup", data: StudioJSON.line(snapshot))
+            events.publish(.backup, data: StudioJSON.line(snapshot))
         }
         stamps = StudioStamps(folder: settings.stampsFolder)
         review = StudioReview(library: library, stamps: stamps)
         exports = StudioExports(folder: settings.exportsFolder, library: library) { [events] snapshot in
-            events.publish("export", data: StudioJSON.line(snapshot))
+            events.publish(.export, data: StudioJSON.line(snapshot))
         }
         stampUploads = UploadPolicy(maxBodyBytes: settings.maxStampBytes)
         live = StudioLive(camera: camera, settings: settings) { [events] snapshot in
-            events.publish("live", data: StudioJSON.line(snapshot))
+            events.publish(.live, data: StudioJSON.line(snapshot))
         }
         assetUploads = UploadPolicy(maxBodyBytes: settings.maxAssetBytes)
         overlay = StudioOverlay(camera: camera, library: library, settings: settings, events: events)
@@ -112,7 +112,7 @@ public final class StudioServer: HTTPService {
         try http.start(serving: self)
         publishStatus()
         camera.publishCamera()
-        events.publish("recording", data: camera.recording.json)
+        events.publish(.recording, data: camera.recording.json)
         let started = RealClock().every(MediaTime(seconds: settings.statusInterval), name: "reel-studio-status") { [weak self] _ in
             self?.publishStatus()
             self?.camera.tick()
@@ -149,7 +149,7 @@ public final class StudioServer: HTTPService {
     }
 
     private func publishStatus() {
-        events.publish("status", data: status().json)
+        events.publish(.status, data: status().json)
     }
 
     // MARK: Sessions

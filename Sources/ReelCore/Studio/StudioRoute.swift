@@ -132,7 +132,7 @@ public enum StudioRoute: Sendable, Hashable {
     }
 
     /// The page's files.
-    public static let assetNames: Set<String> = ["app.js", "common.js", "record.js", "library.js", "stats.js", "materials.js", "backup.js", "review.js", "exports.js", "live.js", "overlay.js", "cinematic.js", "style.css", "icon.svg"]
+    public static let assetNames: Set<String> = ["app.js", "common.js", "events.js", "record.js", "library.js", "stats.js", "materials.js", "backup.js", "review.js", "exports.js", "live.js", "overlay.js", "cinematic.js", "style.css", "icon.svg"]
 
     public init?(path: String) {
         switch path {

@@ -200,7 +200,7 @@ final class StudioCinematic: Sendable {
             throw ClipSlot.isNoSpace(error) ? StudioRefusal(status: 507, message: "the disk is full: no clip was started") : StudioOverlay.refusal(error)
         }
         guard started else { throw StudioRefusal(status: 409, message: "a clip is being recorded: stop it first") }
-        events.publish("cinematic-clips", data: "{}")
+        events.publish(.cinematicClips, data: "{}")
         return publish()
     }
 
@@ -214,7 +214,7 @@ final class StudioCinematic: Sendable {
 
     private func endClip(because reason: String?) {
         clip.finish(problem: reason)
-        events.publish("cinematic-clips", data: "{}")
+        events.publish(.cinematicClips, data: "{}")
     }
 
     /// A JPEG of the next picture with the blur, whole size, into ``StudioSettings/cinematicStillsFolder``.
@@ -229,7 +229,7 @@ final class StudioCinematic: Sendable {
         } catch {
             throw StudioOverlay.refusal(error)
         }
-        events.publish("cinematic-clips", data: "{}")
+        events.publish(.cinematicClips, data: "{}")
         let focus = state.withLock { $0.latest?.statusText }
         return StillAnswer(name: saved.name, width: frame.width, height: frame.height, bytes: saved.bytes, focus: focus)
     }
@@ -268,7 +268,7 @@ final class StudioCinematic: Sendable {
     @discardableResult
     func publish() -> CinematicSnapshot {
         let now = snapshot()
-        events.publish("cinematic", data: StudioJSON.line(now))
+        events.publish(.cinematic, data: StudioJSON.line(now))
         return now
     }
 }

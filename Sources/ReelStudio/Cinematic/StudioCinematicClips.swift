@@ -121,7 +121,7 @@ final class StudioCinematicClips: Sendable {
             job.thread = WorkerThread.run(name: "reel.studio.refocus") { [weak self] in self?.run(refocus) }
             return job.answer
         }
-        events.publish("cinematic-refocus", data: StudioJSON.line(answer))
+        events.publish(.cinematicRefocus, data: StudioJSON.line(answer))
         return answer
     }
 
@@ -158,8 +158,8 @@ final class StudioCinematicClips: Sendable {
             }
         }
         job.withLock { $0.refocus = nil }
-        events.publish("cinematic-refocus", data: StudioJSON.line(answer))
-        events.publish("cinematic-clips", data: "{}")
+        events.publish(.cinematicRefocus, data: StudioJSON.line(answer))
+        events.publish(.cinematicClips, data: "{}")
     }
 
     private func progress(_ done: Int, _ total: Int) {
@@ -168,7 +168,7 @@ final class StudioCinematicClips: Sendable {
             job.answer.total = total
             return job.answer
         }
-        events.publish("cinematic-refocus", data: StudioJSON.line(answer))
+        events.publish(.cinematicRefocus, data: StudioJSON.line(answer))
     }
 
     /// Stops a running refocus (no file is left); 409 when none runs.

@@ -113,7 +113,7 @@ extension StudioServer {
 
     /// Tells every tab the library changed (it reloads what it shows).
     func libraryChanged() {
-        events.publish("library", data: "{}")
+        events.publish(.library, data: "{}")
     }
 }
 

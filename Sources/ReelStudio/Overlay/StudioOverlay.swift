@@ -219,7 +219,7 @@ final class StudioOverlay: Sendable {
     @discardableResult
     func publish() -> OverlaySnapshot {
         let now = snapshot()
-        events.publish("overlay", data: StudioJSON.line(now))
+        events.publish(.overlay, data: StudioJSON.line(now))
         return now
     }
 
@@ -252,7 +252,7 @@ final class StudioOverlay: Sendable {
         do { entry = try gallery.save(photo.data, format: current.format, date: date) } catch {
                 throw Self.refusal(error)
         }
-        events.publish("overlay-photo", data: StudioJSON.line(entry))
+        events.publish(.overlayPhoto, data: StudioJSON.line(entry))
         return ShotAnswer(photo: entry, width: photo.size.width, height: photo.size.height, shutterLagSeconds: lag,
                           compositeSeconds: photo.compositeSeconds, encodeSeconds: photo.encodeSeconds)
     }
@@ -287,7 +287,7 @@ final class StudioOverlay: Sendable {
             }
         }
         guard let asset = asset ?? nil else { throw StudioRefusal(status: 500, message: "the library could not be opened") }
-        events.publish("overlay-assets", data: StudioJSON.line(try assets()))
+        events.publish(.overlayAssets, data: StudioJSON.line(try assets()))
         return AssetAnswer(asset)
     }
 
@@ -300,7 +300,7 @@ final class StudioOverlay: Sendable {
         pictures.withLock { $0.removeAll { $0.id == id } }
         state.withLock { $0.camera = $0.camera.forgetting(asset: id) }
         publish()
-        events.publish("overlay-assets", data: StudioJSON.line(try assets()))
+        events.publish(.overlayAssets, data: StudioJSON.line(try assets()))
         return AssetAnswer(removed)
     }
 
@@ -346,7 +346,7 @@ final class StudioOverlay: Sendable {
             }
         }
         guard let asset = asset ?? nil else { throw StudioRefusal(status: 500, message: "the library could not be opened") }
-        events.publish("overlay-assets", data: StudioJSON.line(try assets()))
+        events.publish(.overlayAssets, data: StudioJSON.line(try assets()))
         return AssetAnswer(asset)
     }
 }

@@ -170,7 +170,7 @@ final class StudioCamera: Sendable {
         if let refusal = conflicts.refusal { throw StudioRefusal(status: 409, message: refusal) }
         let tracking = self.settings.faceTracking(settings.facesRequested)
         let reporter = StudioRecordReporter(starting: RecordingSnapshot(starting: settings, sourceText: sourceText)) { [events] snapshot in
-            events.publish("recording", data: snapshot.json)
+            events.publish(.recording, data: snapshot.json)
         }
         for warning in conflicts.warnings + [tracking.warning].compactMap({ $0 }) { reporter.warning(warning) }
         let size = PreviewBranch.size(for: settings.dimensions)
@@ -319,7 +319,7 @@ final class StudioCamera: Sendable {
     }
 
     func publishCamera() {
-        events.publish("camera", data: StudioJSON.line(camera))
+        events.publish(.camera, data: StudioJSON.line(camera))
     }
 }
 

@@ -1,0 +1,166 @@
+// The record view — the source, its live preview with the face box, the
+// recording's form and buttons, and the readings from each `recording` event.
+import { $, bytes, clock, option, post, say as sayIn, onSignedOut } from "./common.js";
+
+const say = (text, tone) => sayIn("rec-message", text, tone);
+
+const stateNames = { idle: "Not recording", starting: "Starting…", recording: "Recording", paused: "Paused",
+                     interrupted: "Interrupted: the source stopped", finishing: "Finishing…", finished: "Finished",
+                     failed: "Failed" };
+let recording = { state: "idle" };
+const active = () => ["starting", "recording", "paused", "interrupted", "finishing"].includes(recording.state);
+
+export function showRecording(snapshot) {
+  recording = snapshot;
+  const state = $("rec-state");
+  state.textContent = stateNames[snapshot.state] ?? snapshot.state;
+  state.dataset.state = snapshot.state;
+  const shown = snapshot.state !== "idle";
+  $("rec-active").textContent = shown ? clock(snapshot.activeSeconds) : "–";
+  $("rec-wall").textContent = shown ? clock(snapshot.wallSeconds) : "–";
+  $("rec-frames").textContent = shown ? String(snapshot.framesWritten) : "–";
+  $("rec-size").textContent = shown ? bytes(snapshot.fileBytes) : "–";
+  $("rec-estimate").textContent = snapshot.hoursLeft == null ? "–"
+    : `${snapshot.hoursLeft >= 100 ? Math.round(snapshot.hoursLeft) : snapshot.hoursLeft.toFixed(1)} h (${bytes(snapshot.freeBytes)} free)`;
+  $("rec-load").textContent = shown ? snapshot.load + (snapshot.loadReason ? `: ${snapshot.loadReason}` : "") : "–";
+  const running = active();
+  $("start").disabled = running;
+  $("pause").disabled = !running || snapshot.state === "finishing" || snapshot.state === "starting";
+  $("stop").disabled = !running || snapshot.state === "finishing";
+  $("pause").textContent = snapshot.state === "paused" ? "Resume" : "Pause";
+  $("source-choice").disabled = running;
+  if (snapshot.state === "finished") {
+    const saved = `Saved ${snapshot.outputPath}` + (snapshot.sessionRegistered ? " (in the library)" : "");
+    if (snapshot.error) say(`${saved}. It stopped early: ${snapshot.error}`, "warn");
+    else say(saved, "ok");
+  }
+  else if (snapshot.state === "failed") say(snapshot.error ?? "The recording failed.", "bad");
+  else if (snapshot.message) say(snapshot.message, snapshot.state === "interrupted" ? "warn" : "");
+  showFace(snapshot);
+}
+
+function showFace(snapshot) {
+  const box = $("face-box"), face = snapshot.face;
+  if (!active() || !face || face.kind === "defaultRegion") { box.hidden = true; return; }
+  box.hidden = false;
+  box.style.left = `${face.x * 100}%`;
+  box.style.top = `${face.y * 100}%`;
+  box.style.width = `${face.width * 100}%`;
+  box.style.height = `${face.height * 100}%`;
+  box.dataset.kind = face.kind;
+}
+
+export function showCamera(camera) {
+  const note = $("preview-note");
+  if (camera.problem) note.textContent = `No picture: ${camera.problem}`;
+  else if (!camera.source) note.textContent = "Choose a source to see its picture.";
+  else note.textContent = `${camera.source}${active() ? " (recording)" : ""}`;
+  const choice = $("source-choice");
+  if (camera.source && choice.value !== camera.source) selectSource(camera.source);
+  sourceChosen = Boolean(camera.source);
+  startPreview();
+}
+
+function selectSource(value) {
+  const choice = $("source-choice");
+  if (![...choice.options].some((item) => item.value === value)) choice.add(option(value, value), choice.options.length - 1);
+  choice.value = value;
+}
+
+async function loadSources() {
+  const answer = await fetch("/api/sources");
+  if (!answer.ok) return;
+  const sources = await answer.json();
+  const choice = $("source-choice");
+  choice.replaceChildren(option("", "Choose a source…"));
+  for (const camera of sources.cameras) {
+    const format = camera.formats[0];
+    const detail = format ? ` — ${format.fourcc} ${format.sizes.at(-1) ?? ""}` : "";
+    choice.add(option(`v4l2:${camera.path}`, `${camera.name} (${camera.path})${detail}`));
+  }
+  if (sources.cameras.length === 0) {
+    const none = option("", "No camera found");
+    none.disabled = true;
+    choice.add(none);
+  }
+  choice.add(option("test:1280x720@15", "Test pattern, 1280x720 at 15 fps"));
+  choice.add(option("file", "A video file…"));
+  if (sources.chosen) selectSource(sources.chosen);
+}
+
+async function chooseSource(value) {
+  $("file-row").hidden = value !== "file";
+  if (value === "file") { $("source-file").focus(); return; }
+  if (!value) return;
+  const camera = await post("/api/source", { source: value }, "rec-message");
+  if (camera) { say(""); showCamera(camera); }
+}
+
+async function start(event) {
+  event.preventDefault();
+  const mode = document.querySelector("input[name=mode]:checked").value;
+  const request = { mode, title: $("title").value, tags: $("tags").value.split(",").map((t) => t.trim()).filter((t) => t) };
+  if (mode === "timelapse") request.interval = Number($("interval").value);
+  say("");
+  const snapshot = await post("/api/recording/start", request, "rec-message");
+  if (snapshot) showRecording(snapshot);
+}
+
+async function control(action) {
+  const snapshot = await post(`/api/recording/${action}`, undefined, "rec-message");
+  if (snapshot) showRecording(snapshot);
+}
+
+function typing(target) {
+  return target instanceof HTMLInputElement || target instanceof HTMLSelectElement
+    || target instanceof HTMLTextAreaElement || target instanceof HTMLButtonElement;
+}
+
+function keys(event) {
+  if (event.code !== "Space" || event.repeat || typing(event.target) || !active() || !viewShown) return;
+  event.preventDefault();
+  control("toggle");
+}
+
+// The preview is a stream that never ends: it starts after the page has loaded (an
+// image still loading would hold the page's load event), once there is a source, and
+// only while this view is shown in a tab in sight (the studio encodes nothing for a
+// preview nobody watches). A preview that ended (the source delivered nothing for a
+// while, the studio restarted) is asked for again after 2 s.
+let pageLoaded = false, sourceChosen = false, signedOutNow = false, viewShown = true;
+function startPreview() {
+  const img = $("preview");
+  if (pageLoaded && sourceChosen && viewShown && !signedOutNow && !document.hidden && !img.getAttribute("src")) {
+    img.src = "/api/preview";
+  }
+}
+
+function stopPreview() { $("preview").removeAttribute("src"); }
+
+function previewEnded() {
+  stopPreview();
+  setTimeout(startPreview, 2000);
+}
+
+/// The view shown or hidden (the page's navigation).
+export function showView(shown) {
+  viewShown = shown;
+  if (shown) startPreview(); else stopPreview();
+}
+
+export function initRecord() {
+  $("record-form").addEventListener("submit", start);
+  $("pause").addEventListener("click", () => control("toggle"));
+  $("stop").addEventListener("click", () => control("stop"));
+  $("source-choice").addEventListener("change", (event) => chooseSource(event.target.value));
+  $("use-file").addEventListener("click", () => chooseSource(`file:${$("source-file").value.trim()}`));
+  for (const radio of document.querySelectorAll("input[name=mode]")) {
+    radio.addEventListener("change", () => { $("interval").disabled = radio.value === "full" && radio.checked; });
+  }
+  document.addEventListener("keydown", keys);
+  document.addEventListener("visibilitychange", () => { if (document.hidden) stopPreview(); else startPreview(); });
+  $("preview").addEventListener("error", previewEnded);
+  window.addEventListener("load", () => { pageLoaded = true; startPreview(); });
+  onSignedOut(() => { signedOutNow = true; stopPreview(); });
+  loadSources();
+}
