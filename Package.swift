@@ -149,8 +149,15 @@ let package = Package(
 
         .testTarget(name: "ReelRuntimeTests", dependencies: ["ReelRuntime", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
-        // Helpers for tests only: subprocesses (ffprobe, ffmpeg, nginx), temporary folders.
-        .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),
+        // Helpers for tests only: subprocesses (ffprobe, ffmpeg, nginx), origins, moto, golden
+        // files; it re-exports ReelWebDriver.
+        .target(name: "ReelTestSupport", dependencies: ["ReelWebDriver"], path: "Tests/ReelTestSupport"),
+        // A W3C WebDriver client for chromedriver (headless chromium), with what it stands on:
+        // loopback ports, temporary folders, blocking calls on a thread of their own. A target of
+        // its own because the browser benchmarks (bench/swift) drive chromium too and must not
+        // depend on the test support; beside it under Tests/ because it is test tooling, never
+        // linked by the product.
+        .target(name: "ReelWebDriver", path: "Tests/ReelWebDriver"),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelCore", "CFFmpeg", "ReelTestSupport"]),
         .testTarget(name: "ReelLiveTests", dependencies: ["ReelLive", "ReelMedia", "ReelRuntime", "ReelCore", "CFFmpeg", "ReelTestSupport"]),
         .testTarget(name: "ReelExportTests", dependencies: ["ReelExport", "ReelMedia", "ReelVision", "ReelStore", "ReelCore", "ReelTestSupport", "ReelPrivacyBench"]),
