@@ -141,10 +141,6 @@ let package = Package(
         // Benchmark only (bench/studio-library.sh): the studio with 1,000 sessions in its library,
         // GET /api/sessions over loopback and the library page's first render in headless chromium.
         .executableTarget(name: "reel-bench-library", dependencies: ["ReelStudio", "ReelRecord", "ReelStore", "ReelMedia", "ReelCore", "ReelTestSupport"]),
-        // Benchmark and test tooling only (privacy): test clips with known face boxes and
-        // the leak meter, over the ffmpeg/ffprobe CLIs; Foundation only, never linked by the product.
-        // Optimized even in debug builds: the meter walks every pixel around the faces of every frame.
-        .target(name: "ReelPrivacyBench", swiftSettings: [.unsafeFlags(["-O"])]),
         .executableTarget(name: "reel-privacy-bench", dependencies: ["ReelPrivacyBench"]),
 
         .testTarget(name: "ReelRuntimeTests", dependencies: ["ReelRuntime", "ReelCore", "ReelTestSupport"]),
@@ -158,6 +154,12 @@ let package = Package(
         // depend on the test support; beside it under Tests/ because it is test tooling, never
         // linked by the product.
         .target(name: "ReelWebDriver", path: "Tests/ReelWebDriver"),
+        // Benchmark and test tooling (privacy): test clips with known face boxes and the leak
+        // meter, over the ffmpeg/ffprobe CLIs; Foundation only. Never linked by the product, hence
+        // under Tests/ beside the test support (Sources/ holds what `reel` is built from); used by
+        // ReelExportTests, ReelPrivacyBenchTests and reel-privacy-bench.
+        // Optimized even in debug builds: the meter walks every pixel around the faces of every frame.
+        .target(name: "ReelPrivacyBench", path: "Tests/ReelPrivacyBench", swiftSettings: [.unsafeFlags(["-O"])]),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelCore", "CFFmpeg", "ReelTestSupport"]),
         .testTarget(name: "ReelLiveTests", dependencies: ["ReelLive", "ReelMedia", "ReelRuntime", "ReelCore", "CFFmpeg", "ReelTestSupport"]),
         .testTarget(name: "ReelExportTests", dependencies: ["ReelExport", "ReelMedia", "ReelVision", "ReelStore", "ReelCore", "ReelTestSupport", "ReelPrivacyBench"]),
