@@ -146,14 +146,14 @@ let package = Package(
         .testTarget(name: "ReelRuntimeTests", dependencies: ["ReelRuntime", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
         // Helpers for tests only: subprocesses (ffprobe, ffmpeg, nginx), origins, moto, golden
-        // files; it re-exports ReelWebDriver.
-        .target(name: "ReelTestSupport", dependencies: ["ReelWebDriver"], path: "Tests/ReelTestSupport"),
-        // A W3C WebDriver client for chromedriver (headless chromium), with what it stands on:
-        // loopback ports, temporary folders, blocking calls on a thread of their own. A target of
-        // its own because the browser benchmarks (bench/swift) drive chromium too and must not
-        // depend on the test support; beside it under Tests/ because it is test tooling, never
-        // linked by the product.
-        .target(name: "ReelWebDriver", path: "Tests/ReelWebDriver"),
+        // files; it re-exports ReelHarness.
+        .target(name: "ReelTestSupport", dependencies: ["ReelHarness"], path: "Tests/ReelTestSupport"),
+        // What the tests and the benchmark programs share, so that a benchmark never depends on
+        // the test support: a W3C WebDriver client for chromedriver (headless chromium) with what
+        // it stands on (loopback ports, temporary folders, blocking calls on a thread of their
+        // own), and SplitMix64, the seeded generator of reproducible test data. Under Tests/
+        // beside the test support: tooling, never linked by the product.
+        .target(name: "ReelHarness", path: "Tests/ReelHarness"),
         // Benchmark and test tooling (privacy): test clips with known face boxes and the leak
         // meter, over the ffmpeg/ffprobe CLIs; Foundation only. Never linked by the product, hence
         // under Tests/ beside the test support (Sources/ holds what `reel` is built from); used by
