@@ -5,7 +5,7 @@
 // and runs it from `swift build -c release --package-path bench/swift --show-bin-path`.
 // They use Reel's modules through the products of the package two folders up (a path
 // dependency: nothing is fetched); the two browser ones its ReelHarness (the WebDriver client,
-// SplitMix64), never ReelTestSupport.
+// SplitMix64), never the tests' own support target.
 import PackageDescription
 
 let package = Package(
