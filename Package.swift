@@ -6,7 +6,10 @@ import PackageDescription
 // ReelCompose, ReelBooks, ReelHTTP (3) → ReelCore (rules and values) and ReelRuntime (threads, queues, clocks, durable
 // files) (2) → C bridges (1). A target depends only on targets of lower layers (ReelRuntime on
 // ReelCore), and each target's dependencies below are exactly what its sources import;
-// docs/architecture.md has the map and the reasons.
+// docs/architecture.md has the map and the reasons. Sources/ holds what `reel` is built from;
+// Tests/ the tests and their tooling (ReelTestSupport, ReelHarness, ReelPrivacyBench). The
+// benchmark programs are a package of their own, bench/swift, which uses this one's products,
+// so neither `swift build` nor `swift build --build-tests` here compiles them.
 let package = Package(
     name: "Reel",
     products: [
@@ -24,6 +27,9 @@ let package = Package(
         .library(name: "ReelVision", targets: ["ReelVision"]),
         .library(name: "ReelCinematic", targets: ["ReelCinematic"]),
         .library(name: "ReelBooks", targets: ["ReelBooks"]),
+        // Test and benchmark tooling (Tests/), for the benchmark package bench/swift.
+        .library(name: "ReelHarness", targets: ["ReelHarness"]),
+        .library(name: "ReelPrivacyBench", targets: ["ReelPrivacyBench"]),
     ],
     targets: [
         // Layer 1: C bridge. Debian's FFmpeg 5.1 headers live on the default include path;
@@ -103,13 +109,9 @@ let package = Package(
         .target(name: "ReelBooks", dependencies: ["CZBar", "ReelRuntime", "ReelCore"]),
         // Layer 4: a book's way into the library: barcode scan → lookup → cover → insert.
         .target(name: "ReelMaterials", dependencies: ["ReelBooks", "ReelStore", "ReelMedia", "ReelRuntime", "ReelCore"]),
-        // A release-built benchmark of the detectors at 1080p (bench/detector.sh).
-        .executableTarget(name: "reel-bench-detector", dependencies: ["ReelVision", "ReelCore"]),
         // Layer 4: the cinematic camera: subjects and mattes (ReelVision) → layers → focus →
         // rack → the depth-dependent blur, on each picture.
         .target(name: "ReelCinematic", dependencies: ["ReelVision", "ReelMedia", "ReelRuntime", "ReelCore"]),
-        // A release-built benchmark of the cinematic camera's stages at 720p (bench/cinematic.sh).
-        .executableTarget(name: "reel-bench-cinematic", dependencies: ["ReelVision", "ReelCore"]),
         // Layer 4: the overlay camera (`reel overlay`): a camera picture → portrait → the preview's
         // crop → artwork laid over it in linear P3 → a HEIC, JPEG or TIFF photo; the artwork library
         // (files beside the study library, records in it).
@@ -134,24 +136,26 @@ let package = Package(
         // Layer 6: the command line: parses, wires, reports.
         .target(name: "ReelCLI", dependencies: ["ReelOverlay", "ReelCinematic", "ReelImage", "ReelLive", "ReelRecord", "ReelExport", "ReelOrigin", "ReelHTTP", "ReelStudio", "ReelStore", "ReelMedia", "ReelVision", "ReelBooks", "ReelMaterials", "ReelRuntime", "ReelCore", "CBuildInfo"]),
         .executableTarget(name: "reel", dependencies: ["ReelCLI"]),
-        // Benchmark only (bench/compose.sh): the compositor's cost per 1080p frame, release build.
-        .executableTarget(name: "reel-bench-compose", dependencies: ["ReelCompose", "ReelCore"]),
-        // Benchmark only (bench/studio-latency.sh): the studio's preview latency, capture → drawn in
-        // headless chromium (driven with ReelTestSupport's WebDriver client).
-        .executableTarget(name: "reel-bench-preview", dependencies: ["ReelStudio", "ReelMedia", "ReelCore", "ReelTestSupport"]),
-        // Benchmark only (bench/studio-library.sh): the studio with 1,000 sessions in its library,
-        // GET /api/sessions over loopback and the library page's first render in headless chromium.
-        .executableTarget(name: "reel-bench-library", dependencies: ["ReelStudio", "ReelRecord", "ReelStore", "ReelMedia", "ReelCore", "ReelTestSupport"]),
-        // Benchmark and test tooling only (privacy): test clips with known face boxes and
-        // the leak meter, over the ffmpeg/ffprobe CLIs; Foundation only, never linked by the product.
-        // Optimized even in debug builds: the meter walks every pixel around the faces of every frame.
-        .target(name: "ReelPrivacyBench", swiftSettings: [.unsafeFlags(["-O"])]),
-        .executableTarget(name: "reel-privacy-bench", dependencies: ["ReelPrivacyBench"]),
 
         .testTarget(name: "ReelRuntimeTests", dependencies: ["ReelRuntime", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
-        // Helpers for tests only: subprocesses (ffprobe, ffmpeg, nginx), temporary folders.
-        .target(name: "ReelTestSupport", path: "Tests/ReelTestSupport"),
+        // Helpers for tests only: subprocesses (ffprobe, ffmpeg, nginx), origins, moto, golden
+        // files; it re-exports ReelHarness.
+        .target(name: "ReelTestSupport", dependencies: ["ReelHarness"], path: "Tests/ReelTestSupport"),
+        // What the tests and the benchmark programs share, so that a benchmark never depends on
+        // the test support: a W3C WebDriver client for chromedriver (headless chromium) with what
+        // it stands on (loopback ports, temporary folders, blocking calls on a thread of their
+        // own), and SplitMix64, the seeded generator of reproducible test data. Under Tests/
+        // beside the test support: tooling, never linked by the product.
+        .target(name: "ReelHarness", path: "Tests/ReelHarness"),
+        // Benchmark and test tooling (privacy): test clips with known face boxes and the leak
+        // meter, over the ffmpeg/ffprobe CLIs; Foundation only. Never linked by the product, hence
+        // under Tests/ beside the test support (Sources/ holds what `reel` is built from); used by
+        // ReelExportTests, ReelPrivacyBenchTests and bench/swift's reel-privacy-bench.
+        // Optimized even in debug builds: the meter walks every pixel around the faces of every
+        // frame. (SwiftPM refuses unsafeFlags only in packages it fetches; bench/swift depends on
+        // this package by path, where they are allowed.)
+        .target(name: "ReelPrivacyBench", path: "Tests/ReelPrivacyBench", swiftSettings: [.unsafeFlags(["-O"])]),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelCore", "CFFmpeg", "ReelTestSupport"]),
         .testTarget(name: "ReelLiveTests", dependencies: ["ReelLive", "ReelMedia", "ReelRuntime", "ReelCore", "CFFmpeg", "ReelTestSupport"]),
         .testTarget(name: "ReelExportTests", dependencies: ["ReelExport", "ReelMedia", "ReelVision", "ReelStore", "ReelCore", "ReelTestSupport", "ReelPrivacyBench"]),

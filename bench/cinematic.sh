@@ -23,6 +23,6 @@ ffmpeg -loglevel error -y -f lavfi -i "color=c=gray:s=1280x720:d=1,noise=alls=40
     -filter_complex "[1:v]scale=720:720[p];[0:v][p]overlay=x=280:y=0,format=yuv420p" \
     -frames:v 1 -f rawvideo "$work/frame.yuv"
 
-(cd "$root" && swift build -c release --product reel-bench-cinematic >/dev/null)
-bin=$(cd "$root" && swift build -c release --show-bin-path)/reel-bench-cinematic
+swift build -c release --package-path "$root/bench/swift" --product reel-bench-cinematic >/dev/null
+bin=$(swift build -c release --package-path "$root/bench/swift" --show-bin-path)/reel-bench-cinematic
 "$bin" --frame "$work/frame.yuv" --size 1280x720 --runs "$runs"

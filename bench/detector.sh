@@ -23,6 +23,6 @@ ffmpeg -loglevel error -y -f lavfi -i "color=c=gray:s=1920x1080:d=1" -i "$photo"
     -filter_complex "[1:v]scale=-1:600[p];[0:v][p]overlay=x=900:y=200,format=yuv420p" \
     -frames:v 1 -f rawvideo "$work/frame.yuv"
 
-(cd "$root" && swift build -c release --product reel-bench-detector >/dev/null)
-bin=$(cd "$root" && swift build -c release --show-bin-path)/reel-bench-detector
+swift build -c release --package-path "$root/bench/swift" --product reel-bench-detector >/dev/null
+bin=$(swift build -c release --package-path "$root/bench/swift" --show-bin-path)/reel-bench-detector
 "$bin" --frame "$work/frame.yuv" --size 1920x1080 --runs "$runs"

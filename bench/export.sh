@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Export speed at 1080p: `reel export` with mosaic + caption + watermark against the
 # ffmpeg CLI doing a comparable job in one filter graph on the same clip, and what each one
-# leaves of the face (the leak meter of Sources/ReelPrivacyBench).
+# leaves of the face (the leak meter of Tests/ReelPrivacyBench).
 #
 #   bash bench/export.sh              # 3 runs each, alternating; the median wall time counts
 #   RUNS=1 bash bench/export.sh       # a quick trial
@@ -92,7 +92,7 @@ encoder:    libx264 veryfast CRF 20, high, no B-frames, keyint 60, audio copied 
   other load during the runs (CPU-s, rest of the machine): reel $(for f in "$work"/a*.time; do read_time "$f" other; done | paste -sd ' ' -); ffmpeg $(for f in "$work"/b*.time; do read_time "$f" other; done | paste -sd ' ' -)
   reel/ffmpeg fps: ${ratio}x ; goal >= 1.0x -> $verdict
   ffmpeg's box is static ($bw x $bh at $bx,$by, the face's mean place x2): it does no detection and follows nothing.
-leaks (threshold and method: Sources/ReelPrivacyBench/LeakMeter.swift):
+leaks (threshold and method: Tests/ReelPrivacyBench/LeakMeter.swift):
   (a) reel
 $reel_leaks
   (b) ffmpeg

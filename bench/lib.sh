@@ -206,14 +206,15 @@ picture_psnr() {
     [ -n "$best" ] && echo "$best $best_shift"
 }
 
-# privacy_tool: the release build of reel-privacy-bench (the privacy clips and leak meter),
-# built when missing; prints its path.
+# privacy_tool: the release build of reel-privacy-bench (the privacy clips and leak meter;
+# the benchmark package bench/swift), built when missing; prints its path.
 privacy_tool() {
     local bin
-    bin="$(cd "$root" && swift build -c release --show-bin-path 2>/dev/null)/reel-privacy-bench"
+    bin="$(swift build -c release --package-path "$root/bench/swift" --show-bin-path 2>/dev/null)/reel-privacy-bench"
     if [ ! -x "$bin" ]; then
         say "building reel-privacy-bench (release, once)"
-        (cd "$root" && swift build -c release --product reel-privacy-bench >&2) || fail "could not build reel-privacy-bench"
+        swift build -c release --package-path "$root/bench/swift" --product reel-privacy-bench >&2 ||
+            fail "could not build reel-privacy-bench"
     fi
     printf '%s\n' "$bin"
 }

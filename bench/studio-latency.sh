@@ -4,7 +4,7 @@
 #   bash bench/studio-latency.sh              # 30 s idle preview, then 30 s while recording
 #   SECONDS_TO_RUN=10 bash bench/studio-latency.sh
 #
-# reel-bench-preview (release build of Sources/reel-bench-preview) runs a studio in-process on
+# reel-bench-preview (bench/swift, a release build) runs a studio in-process on
 # loopback with the test pattern 640x360@15, which draws each frame's number as a 24-cell
 # strip; it notes each frame's capture time (monotonic clock), opens the page in chromium
 # (chromedriver), and a script in the page reads the strip from the preview on every
@@ -24,8 +24,8 @@ fail() { printf '%s: error: %s\n' "$BENCH_NAME" "$*" >&2; exit 1; }
 [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] || fail "chromium and chromium-driver are needed: run 'make setup'"
 
 say "building reel-bench-preview (release)"
-(cd "$root" && swift build -c release --product reel-bench-preview >&2)
-bin="$(cd "$root" && swift build -c release --show-bin-path)/reel-bench-preview"
+swift build -c release --package-path "$root/bench/swift" --product reel-bench-preview >&2
+bin="$(swift build -c release --package-path "$root/bench/swift" --show-bin-path)/reel-bench-preview"
 
 say "idle preview, $seconds s"
 idle=$("$bin" --seconds "$seconds")

@@ -5,7 +5,7 @@
 #   bash bench/studio-library.sh                   # 1000 sessions, 50 requests, 10 + 10 page loads (about 40 s)
 #   SESSIONS=5000 REQUESTS=20 RUNS=5 bash bench/studio-library.sh
 #
-# reel-bench-library (release build of Sources/reel-bench-library) fills a temporary library
+# reel-bench-library (bench/swift, a release build) fills a temporary library
 # with SESSIONS sessions over the last year (titles, 0–3 of 13 tags, timelapse and full mixed;
 # each with its own thumbnail file, a 640x360 JPEG, all pointing at one real 2 s MP4), runs a
 # studio in its own process on loopback, then:
@@ -33,8 +33,8 @@ fail() { printf '%s: error: %s\n' "$BENCH_NAME" "$*" >&2; exit 1; }
 command -v ffmpeg >/dev/null || fail "ffmpeg is needed: run 'make setup'"
 
 say "building reel-bench-library (release)"
-(cd "$root" && swift build -c release --product reel-bench-library >&2)
-bin="$(cd "$root" && swift build -c release --show-bin-path)/reel-bench-library"
+swift build -c release --package-path "$root/bench/swift" --product reel-bench-library >&2
+bin="$(swift build -c release --package-path "$root/bench/swift" --show-bin-path)/reel-bench-library"
 
 say "$sessions sessions, $requests requests, $runs page loads"
 echo "== studio-library: $sessions sessions, GET /api/sessions and the library page's first render ($(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)) =="

@@ -2,7 +2,7 @@ import Foundation
 import ReelTestSupport
 import Testing
 
-/// ReelTestSupport's WebDriver client against a real page in Debian's chromium (through
+/// ReelHarness's WebDriver client against a real page in Debian's chromium (through
 /// chromedriver): finding, clicking, typing, focus, scripts, cookies, screenshots, failures,
 /// and that quitting leaves no process behind. The page comes from a small loopback server
 /// (Debian's python3), since chromium keeps no cookies for `file://` pages.

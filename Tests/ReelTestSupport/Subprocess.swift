@@ -1,6 +1,6 @@
 import Foundation
 
-/// Test support shared by Reel's test targets: subprocesses and temporary folders.
+/// Test support shared by Reel's test targets: subprocesses.
 
 /// Runs a command to completion and captures its output (for ffprobe/ffmpeg checks).
 public struct Subprocess {
@@ -100,15 +100,4 @@ public final class LockedData: @unchecked Sendable {
     public func set(_ d: Data) { lock.withLock { data = d } }
     public func get() -> Data { lock.withLock { data ?? Data() } }
     public var isSet: Bool { lock.withLock { data != nil } }
-}
-
-/// A fresh temporary directory, removed by the caller with `cleanup()`.
-public struct TemporaryDirectory {
-    public let url: URL
-    public init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("reel-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-    public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-    public func cleanup() { try? FileManager.default.removeItem(at: url) }
 }

@@ -3,8 +3,9 @@ import Foundation
 import Glibc
 #endif
 
-/// A W3C WebDriver client for tests: Debian's chromedriver (package `chromium-driver`) on a
-/// loopback port, driving Debian's headless chromium, spoken to in plain JSON over HTTP.
+/// A W3C WebDriver client for tests and benchmarks: Debian's chromedriver (package
+/// `chromium-driver`) on a loopback port, driving Debian's headless chromium, spoken to in plain
+/// JSON over HTTP.
 ///
 /// One instance is one chromedriver and one browser session with a fresh profile. ``quit()``
 /// ends the session and every process started for it (``withWebDriver(windowSize:extraArguments:_:)``

@@ -17,7 +17,7 @@
 //      range; and, in this process without HTTP, ReelStore reading every session apart from
 //      the JSON encoding of them (where a GET's time goes). These figures are printed first.
 //   2. The library page's first render in headless chromium (chromedriver through
-//      ReelTestSupport's WebDriver client): signed in once, then R (default 10) fresh loads of
+//      ReelHarness's WebDriver client): signed in once, then R (default 10) fresh loads of
 //      `/#library` (about:blank in between, so each is a new document in a new renderer, as a
 //      new tab), each followed by a reload in the same tab. Each reads the page's
 //      `performance.mark("reel-library-rendered")` (ms since navigation start), checks that
@@ -32,7 +32,7 @@ import ReelMedia
 import ReelRecord
 import ReelStore
 import ReelStudio
-import ReelTestSupport
+import ReelHarness
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -327,9 +327,13 @@ do {
     // One real 2 s MP4 every session points at, and its middle picture as the thumbnail (640x360
     // at quality 3, what the recorder makes), copied once per session.
     let mediaPath = recordings + "/testsrc-2s.mp4"
-    let ffmpeg = try Subprocess.run("ffmpeg", ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=1280x720:rate=10",
-                                               "-t", "2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart", mediaPath])
-    guard ffmpeg.status == 0 else { throw BenchFailure("ffmpeg could not make the test MP4: \(ffmpeg.stderr)") }
+    let ffmpeg = Process()
+    ffmpeg.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+    ffmpeg.arguments = ["-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=1280x720:rate=10",
+                        "-t", "2", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart", mediaPath]
+    try ffmpeg.run()  // its errors, if any, go to standard error with the progress lines
+    ffmpeg.waitUntilExit()
+    guard ffmpeg.terminationStatus == 0 else { throw BenchFailure("ffmpeg could not make the test MP4 (its reason is above)") }
     let jpeg = try Thumbnail.jpeg(ofVideoAt: mediaPath, at: MediaTime(seconds: 1))
     let sessions = makeSessions(count: sessionCount, mediaPath: mediaPath, thumbnailFolder: recordings)
     let fillStart = ContinuousClock.now

@@ -1,4 +1,4 @@
-/// SplitMix64: a small deterministic generator for reproducible random tests.
+/// SplitMix64: a small deterministic generator for reproducible random tests (and benchmark data).
 public struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
     public init(seed: UInt64) { state = seed }

@@ -16,7 +16,7 @@ import Foundation
 import ReelCore
 import ReelMedia
 import ReelStudio
-import ReelTestSupport
+import ReelHarness
 
 var seconds = 30.0, sourceText = "test:640x360@15", record = false
 var arguments = CommandLine.arguments.dropFirst().makeIterator()

@@ -8,6 +8,7 @@ public enum Loopback {
     /// A socket call failed.
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
+        public init(description: String) { self.description = description }
     }
 
     /// A TCP socket bound to a free port on 127.0.0.1 (not listening yet); the caller owns `fd`.
