@@ -131,7 +131,7 @@ let package = Package(
         // Layer 5: Reel Studio (`reel studio`), the local web app: its gate, page, JSON API and
         // event stream on ReelHTTP; it runs the pipelines the command line runs (a recording is
         // ReelRecord's StudyRecorder), so neither holds a rule the other lacks.
-        .target(name: "ReelStudio", dependencies: ["ReelCinematic", "ReelOverlay", "ReelImage", "ReelLive", "ReelRecord", "ReelExport", "ReelMaterials", "ReelBooks", "ReelHTTP", "ReelStore", "ReelMedia", "ReelRuntime", "ReelCore"],
+        .target(name: "ReelStudio", dependencies: ["ReelCinematic", "ReelOverlay", "ReelImage", "ReelCompose", "ReelVision", "ReelLive", "ReelRecord", "ReelExport", "ReelMaterials", "ReelBooks", "ReelHTTP", "ReelStore", "ReelMedia", "ReelRuntime", "ReelCore"],
                 resources: [.embedInCode("Page/Assets")]),
         // Layer 6: the command line: parses, wires, reports.
         .target(name: "ReelCLI", dependencies: ["ReelOverlay", "ReelCinematic", "ReelImage", "ReelLive", "ReelRecord", "ReelExport", "ReelOrigin", "ReelHTTP", "ReelStudio", "ReelStore", "ReelMedia", "ReelVision", "ReelBooks", "ReelMaterials", "ReelRuntime", "ReelCore", "CBuildInfo"]),
@@ -161,7 +161,7 @@ let package = Package(
         .testTarget(name: "ReelExportTests", dependencies: ["ReelExport", "ReelMedia", "ReelVision", "ReelStore", "ReelCore", "ReelTestSupport", "ReelPrivacyBench"]),
         .testTarget(name: "ReelRecordTests", dependencies: ["ReelRecord", "ReelStore", "ReelMedia", "ReelRuntime", "ReelCore", "CFFmpeg", "ReelTestSupport"]),
         .testTarget(name: "ReelStoreTests", dependencies: ["ReelStore", "ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
-        .testTarget(name: "ReelCLITests", dependencies: ["ReelCLI", "ReelTestSupport"]),
+        .testTarget(name: "ReelCLITests", dependencies: ["ReelCLI", "ReelMedia", "ReelTestSupport"]),
         // The library commands through the real binary; ReelStore only to set up libraries.
         .testTarget(name: "ReelLibraryCLITests", dependencies: ["ReelStore", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelComposeTests", dependencies: ["ReelCompose", "ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
@@ -169,10 +169,10 @@ let package = Package(
         .testTarget(name: "ReelCinematicTests", dependencies: ["ReelCinematic", "ReelVision", "ReelMedia", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelPrivacyBenchTests", dependencies: ["ReelPrivacyBench", "ReelTestSupport"]),
         .testTarget(name: "ReelBooksTests", dependencies: ["ReelBooks", "ReelCore", "ReelTestSupport"]),
-        .testTarget(name: "ReelStudioTests", dependencies: ["ReelStudio", "ReelCinematic", "ReelOverlay", "ReelImage", "ReelRecord", "ReelHTTP", "ReelStore", "ReelMedia", "ReelCore", "ReelTestSupport"]),
+        .testTarget(name: "ReelStudioTests", dependencies: ["ReelStudio", "ReelCinematic", "ReelOverlay", "ReelImage", "ReelRecord", "ReelStore", "ReelBooks", "ReelMedia", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelImageTests", dependencies: ["ReelImage", "ReelCore", "ReelTestSupport"]),
         // Scripts/stills.py: the independent reader of the photos (and maker of test pictures).
-        .testTarget(name: "ReelOverlayTests", dependencies: ["ReelOverlay", "ReelImage", "ReelMedia", "ReelStore", "ReelCore", "ReelTestSupport"],
+        .testTarget(name: "ReelOverlayTests", dependencies: ["ReelOverlay", "ReelImage", "ReelVision", "ReelMedia", "ReelStore", "ReelCore", "ReelTestSupport"],
                     exclude: ["Scripts"]),
         .testTarget(name: "ReelOriginTests", dependencies: ["ReelOrigin", "ReelHTTP", "ReelRuntime", "ReelCore", "CZlib", "ReelTestSupport"]),
     ],
