@@ -148,12 +148,12 @@ struct LiveEndToEndTests {
     /// 0.5, 1, 2, 4, then 8 s: the capped wait starts 7.75 s after the first failure) and the
     /// catch-up comes about 6 s after the origin is back, well before the stream ends.
     /// Against `reel serve` (whose restart keeps its data: the origin side of the seam Reel
-    /// owns); against nginx in the long tier only. The publisher sees the same refused
-    /// connections from either, and the default tier still runs it against nginx in process
-    /// (`HLSPublisherTests`: outage, backoff, catch-up) and runs nginx end to end above.
-    @Test("origin down from 4 s to 14 s of a 24 s stream: nothing lost, the final playlist complete and contiguous (nginx: long tier)",
-          arguments: TestTier.long ? OriginKind.allCases : [.reelServe])
-    func outage(_ kind: OriginKind) async throws {
+    /// owns) and nginx. Long tier: the default tier runs the outage in process against nginx
+    /// (`HLSPublisherTests`: outage, backoff, catch-up) and end to end against `reel serve` for
+    /// 3 s with LL-HLS (`LiveLowLatencyTests`), so this 24 s run adds length, not a rule.
+    @Test("origin down from 4 s to 14 s of a 24 s stream: nothing lost, the final playlist complete and contiguous (long tier)",
+          .longTier, arguments: OriginKind.allCases)
+    func outageLongTier(_ kind: OriginKind) async throws {
         try await withOrigin(kind) { origin in
             let dir = try TemporaryDirectory()
             defer { dir.cleanup() }
@@ -199,8 +199,12 @@ struct LiveEndToEndTests {
         }
     }
 
-    @Test("an archive encoder too slow for real time: its frame rate is lowered on purpose and reported; the archive stays in time and the live stream loses nothing")
-    func archiveDegradesDeliberately() throws {
+    /// Long tier: the rule (when and how far the archive's rate is lowered) is ReelCore's
+    /// `ArchiveRatePolicy`, tested without I/O (`ArchiveRatePolicyTests`); this is the whole
+    /// binary under a deliberately slow archive encoder, about 45 s.
+    @Test("an archive encoder too slow for real time: its frame rate is lowered on purpose and reported; the archive stays in time and the live stream loses nothing (long tier)",
+          .longTier)
+    func archiveDegradesDeliberatelyLongTier() throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
         let archive = dir.path("slow.mp4")

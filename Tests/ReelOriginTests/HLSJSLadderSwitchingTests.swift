@@ -50,8 +50,11 @@ struct HLSJSLadderSwitchingTests {
     /// Start level, bandwidth factors and buffer lengths are hls.js's defaults.
     static let hlsConfig = #"{"abrEwmaFastLive":1,"abrEwmaSlowLive":3}"#
 
-    @Test("hls.js plays the top rung, switches down when the link is throttled below it and keeps playing, and climbs back")
-    func hlsJSSwitchesRungsWhenThrottled() async throws {
+    /// Long tier (about 50 s of real time): the ladder's own rules and files are in the default
+    /// tier (`LiveLadderTests`, `HLSJSPlaybackTests` plays a ladder); this is hls.js's reaction.
+    @Test("hls.js plays the top rung, switches down when the link is throttled below it and keeps playing, and climbs back (long tier)",
+          .longTier)
+    func hlsJSSwitchesRungsWhenThrottledLongTier() async throws {
         let began = ContinuousClock.now
         let page = try await HLSJSPage()
         defer { page.stop() }

@@ -14,8 +14,11 @@ struct HLSJSPlaybackTests {
     /// Seconds `reel live` publishes.
     static let liveSeconds = 20
 
-    @Test("hls.js plays reel live's regular HLS from reel serve: many live pictures, no fatal error, sane ages")
-    func regularHLSPlaysInHLSJS() async throws {
+    /// Long tier: the viewer page plays regular HLS in chromium in the default tier
+    /// (`ViewerBrowserTests`), and hls.js plays LL-HLS and a ladder below.
+    @Test("hls.js plays reel live's regular HLS from reel serve: many live pictures, no fatal error, sane ages (long tier)",
+          .longTier)
+    func regularHLSPlaysInHLSJSLongTier() async throws {
         let summary = try await Self.play(lowLatency: false)
         Self.check(summary)
     }

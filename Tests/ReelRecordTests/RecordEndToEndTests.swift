@@ -121,8 +121,8 @@ struct RecordEndToEndTests {
     }
 
     @Test("timelapse, the 24 s acceptance script paused from 8 s to 14 s: 17–20 frames (long tier: make test-long)",
-          .enabled(if: TestTier.long, Comment(rawValue: TestTier.reason)))
-    func timelapseIssueScript() async throws {
+          .longTier)
+    func timelapseIssueScriptLongTier() async throws {
         try await timelapse(.issue)
     }
 
@@ -155,8 +155,8 @@ struct RecordEndToEndTests {
         try await full(.short)
     }
 
-    @Test("full mode, the 24 s acceptance script (long tier: make test-long)", .enabled(if: TestTier.long, Comment(rawValue: TestTier.reason)))
-    func fullIssueScript() async throws {
+    @Test("full mode, the 24 s acceptance script (long tier: make test-long)", .longTier)
+    func fullIssueScriptLongTier() async throws {
         try await full(.issue)
     }
 

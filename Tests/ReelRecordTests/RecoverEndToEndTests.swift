@@ -53,15 +53,22 @@ struct RecoverEndToEndTests {
         return ((attributes[.size] as? NSNumber)?.intValue ?? -1, attributes[.modificationDate] as? Date ?? .distantPast)
     }
 
-    @Test("SIGKILL at seeded random moments (3–8 s; 4 of them, 10 in the long tier) of a full recording: recover gives a playable MP4 missing at most the last 2 s, the session in the library; a second recover changes nothing")
+    @Test("SIGKILL at 2 seeded random moments (3–8 s) of a full recording: recover gives a playable MP4 missing at most the last 2 s, the session in the library; a second recover changes nothing")
     func crashes() async throws {
+        try await crash(runs: 2)
+    }
+
+    @Test("the same at 10 seeded moments, the first two as above (long tier)", .longTier)
+    func crashesLongTier() async throws {
+        try await crash(runs: 10)
+    }
+
+    func crash(runs: Int) async throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
         let home = Home(dir: dir)
         var random = SplitMix64(seed: 0x5EED_4_2)
         var losses: [Double] = []
-        // The same seeded moments in both tiers: the default tier runs the first four.
-        let runs = TestTier.long ? 10 : 4
         for run in 0..<runs {
             let delay = 3 + Double(random.next() % 5001) / 1000
             let output = dir.path("out/crash-\(run).mp4")

@@ -49,8 +49,11 @@ struct CDNLoadTests {
         }
     }
 
-    @Test("200 players poll a live playlist every second through the edge: the origin sees about one playlist GET a second, no player's playlist lags the origin by more than the edge's TTL")
-    func twoHundredPlayers() async throws {
+    /// Long tier (a load run of 30 s): the default tier checks the edge's caching rules with a
+    /// few requests (`CDNEdgeTests`, `CDNLowLatencyTests`).
+    @Test("200 players poll a live playlist every second through the edge: the origin sees about one playlist GET a second, no player's playlist lags the origin by more than the edge's TTL (long tier)",
+          .longTier)
+    func twoHundredPlayersLongTier() async throws {
         try await withReelServeOrigin(arguments: ["--trusted-proxy", "127.0.0.1"]) { origin in
             try await withNginxCDN(upstream: "http://127.0.0.1:\(origin.port)") { cdn in
                 let dir = try TemporaryDirectory()

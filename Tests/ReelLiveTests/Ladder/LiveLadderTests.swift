@@ -195,8 +195,8 @@ struct LiveLadderTests {
     }
 
     @Test("acceptance: 60 s of a three-rung ladder into a bucket (moto), played back by ffmpeg (long tier: make test-long)",
-          .enabled(if: TestTier.long, Comment(rawValue: TestTier.reason)))
-    func sixtySecondsIntoABucket() async throws {
+          .longTier)
+    func sixtySecondsIntoABucketLongTier() async throws {
         try await Self.publishLadderToMoto(seconds: 60)
     }
 

@@ -207,8 +207,11 @@ struct LiveLowLatencyTests {
         }
     }
 
-    @Test("--window 16 with LL-HLS for 24 s: the playlist keeps 8 segments numbered on, every version conforms, blocking reload and delta updates work on it, older segments stay stored, ffprobe plays the window")
-    func slidingWindow() async throws {
+    /// Long tier: the window's rules are tested without I/O (`SlidingWindowTests`) and a killed
+    /// windowed run end to end (`LiveResumeTests`); this adds 24 s of LL-HLS on a window.
+    @Test("--window 16 with LL-HLS for 24 s: the playlist keeps 8 segments numbered on, every version conforms, blocking reload and delta updates work on it, older segments stay stored, ffprobe plays the window (long tier)",
+          .longTier)
+    func slidingWindowLongTier() async throws {
         try await withReelServeOrigin(token: Self.token) { origin in
             let state = try TemporaryDirectory()
             defer { state.cleanup() }

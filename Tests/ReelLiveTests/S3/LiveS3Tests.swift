@@ -65,8 +65,11 @@ struct LiveS3Tests {
         }
     }
 
-    @Test("moto paused (SIGSTOP) for 10 s of a 20 s stream: nothing lost, the playlist never lists a missing object")
-    func pausedMidStream() async throws {
+    /// Long tier: the S3 target's retries and failures are tested against moto in the default
+    /// tier (`S3TargetTests`), and an outage end to end by `LiveLowLatencyTests`.
+    @Test("moto paused (SIGSTOP) for 10 s of a 20 s stream: nothing lost, the playlist never lists a missing object (long tier)",
+          .longTier)
+    func pausedMidStreamLongTier() async throws {
         try await withMotoS3 { server in
             let dir = try TemporaryDirectory()
             defer { dir.cleanup() }
