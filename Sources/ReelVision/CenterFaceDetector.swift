@@ -50,10 +50,11 @@ public final class CenterFaceDetector: FaceDetector, @unchecked Sendable {
         /// (CenterFaceEdgeTests) with 30, 50 and 65 % of the face out of the left, right, top
         /// and bottom edge: 0 finds 5 of 12 (the 30 % cuts and 50 % on the right), 0.125 finds
         /// 11 of 12 (all but 65 % out of the top), no false box, boxes centred within a third
-        /// of the face's width of the true centre. Cost (CenterFaceCostTests, debug build,
-        /// median of 30 calls, 2-core machine): 0.125 makes a call 1.5–1.65× as long, the input
-        /// 1.7× the pixels (1280 × 720 at 320: 24.6 → 40.7 ms; 1080p at 320: 32.1 → 48.3 ms; at
-        /// 640: 84.2 → 132.0 and 86.9 → 142.7 ms); 0.25: 1.9–2.3×.
+        /// of the face's width of the true centre. Cost (measured by a timing suite since
+        /// removed from the tests: debug build, median of 30 calls, 2-core machine): 0.125
+        /// makes a call 1.5–1.65× as long, the input 1.7× the pixels (1280 × 720 at 320:
+        /// 24.6 → 40.7 ms; 1080p at 320: 32.1 → 48.3 ms; at 640: 84.2 → 132.0 and
+        /// 86.9 → 142.7 ms); 0.25: 1.9–2.3×.
         public var edgePadding: Double
 
         /// A setting.
@@ -163,7 +164,7 @@ public final class CenterFaceDetector: FaceDetector, @unchecked Sendable {
     /// at its own size when it is at most ``Settings/inputWidth`` wide (pictures are never
     /// enlarged), so a small face keeps every pixel: a 20 px face in 720p, lost at input width
     /// 320 on the whole picture, is found in a 160 × 160 crop by a detector 1280 wide
-    /// (CenterFaceCropTests). Cost at input width 1280 (CenterFaceCostTests, debug build,
+    /// (CenterFaceCropTests). Cost at input width 1280 (measured the same way: debug build,
     /// 2-core machine, median of 30): 325 ms on the whole 1280 × 720 picture, 22 ms on the crop.
     public func detect(_ picture: DetectorPicture, in rect: DetectorPicture.PixelRect) throws -> [Detection] {
         let area = picture.clipped(rect)
