@@ -34,10 +34,11 @@ build-info:
 
 # Integration tests run the optimized binary through REEL_BIN. scripts/run-tests.py runs the
 # default tier: the suites that can share the machine in REEL_TEST_JOBS test processes side by
-# side (default cores + 1), then the suites of Tests/serial-suites.txt alone; it ends with the
-# ten slowest suites and 'tests: N passed, N failed, N skipped'. scripts/test-watchdog.py passes
-# the output through line by line and turns a hang (no output for REEL_TEST_SILENCE seconds)
-# into every process's stacks and exit 124. docs/testing.md has the rules.
+# side (default cores + 1), then the suites of Tests/serial-suites.txt in two lanes; it ends
+# with the ten slowest suites and 'tests: N passed, N failed, N skipped'.
+# scripts/test-watchdog.py passes the output through line by line and turns a hang (no output
+# for REEL_TEST_SILENCE seconds) into every process's stacks and exit 124. docs/testing.md has
+# the rules.
 WATCHDOG = python3 scripts/test-watchdog.py
 test: build check-page build-tests
 	REEL_BIN="$(RELEASE_BIN)/reel" $(WATCHDOG) --silence $${REEL_TEST_SILENCE:-600} -- python3 scripts/run-tests.py
