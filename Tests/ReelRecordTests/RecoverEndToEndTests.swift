@@ -25,16 +25,27 @@ struct RecoverEndToEndTests {
                                                 ["record", "--source", "test", "--mode", "full", "--canvas", "1280x720", "--quiet",
                                                  "--title", "Crash \(seconds)", "--tag", "crash", "--output", output, "--library", library],
                                                 environment: environment)
-            try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+            // The kill comes `seconds` after the recording started (its checkpoint's start time),
+            // not after the launch: a start-up slowed by a busy machine must not move the kill
+            // before the first fragment.
+            let (folder, started) = try await eventually("the recording's checkpoint", within: 30) { recording() }
+            let wait = started.addingTimeInterval(seconds).timeIntervalSinceNow
+            if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
             let killedAt = Date()
             process.send(SIGKILL)
             let result = await process.wait(timeout: .seconds(10))
             #expect(result.status == SIGKILL || result.status == 9, "killed: \(result.stderr)")
-            let folders = try FileManager.default.contentsOfDirectory(atPath: state).filter { !$0.hasPrefix(".") }
-            let folder = state + "/" + (try #require(folders.first { !$0.isEmpty }))
-            let checkpoint = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "/checkpoint.json"))) as? [String: Any]
-            let started = try #require((checkpoint?["startedAt"] as? String).flatMap { try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse($0) })
             return (folder, started, killedAt)
+        }
+
+        /// The recording's work folder and the start time its checkpoint holds, once both exist.
+        func recording() -> (folder: String, startedAt: Date)? {
+            guard let name = (try? FileManager.default.contentsOfDirectory(atPath: state))?.first(where: { !$0.hasPrefix(".") }),
+                  let data = try? Data(contentsOf: URL(fileURLWithPath: state + "/" + name + "/checkpoint.json")),
+                  let checkpoint = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+                  let started = (checkpoint["startedAt"] as? String).flatMap({ try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse($0) })
+            else { return nil }
+            return (state + "/" + name, started)
         }
 
         func sessionsJSON() throws -> [[String: Any]] {
