@@ -408,7 +408,7 @@ public final class StudyRecorder: Sendable {
             var failure: (any Error)?
             do {
                 try source.run { sample in
-                    guard case .video(let frame) = sample else { return }  // audio is not recorded (stage 1)
+                    guard case .video(let frame) = sample else { return }  // no sound yet (docs/recording.md, the end)
                     preview?.offer(frame)
                     if firstCapture == nil { firstCapture = frame.captureTime }
                     if let limit, frame.captureTime - firstCapture! >= limit {

@@ -1,5 +1,5 @@
-/// ISBN-13 / EAN-13 rules for study materials (the barcode scanner of a later stage reuses
-/// them): thirteen digits, the EAN-13 check digit, and the book prefix 978 or 979
+/// ISBN-13 / EAN-13 rules for study materials (typed by hand or read by the barcode scan of
+/// ReelMaterials): thirteen digits, the EAN-13 check digit, and the book prefix 978 or 979
 /// ("Bookland"). A typed ISBN may also be an old ISBN-10: its check digit (0–9 or
 /// X) is checked, and it becomes the ISBN-13 with the 978 prefix and a new check digit, the
 /// number printed under the book's barcode. Pure; no lookup.

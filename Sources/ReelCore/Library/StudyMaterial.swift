@@ -1,7 +1,7 @@
 import Foundation
 
 /// A book or other material studied with (docs/behaviour.md §1, Library and backup). Added
-/// by hand now; the barcode scanner of a later stage fills the same fields (``isbn`` from the
+/// by hand or by a barcode scan (ReelMaterials), which fills the same fields (``isbn`` from the
 /// EAN-13, title, author and publisher from openBD or the National Diet Library, the cover it
 /// downloads).
 public struct StudyMaterial: Sendable, Equatable, Codable {

@@ -51,7 +51,7 @@ public enum LibraryMigrations {
             """),
         // Goals and materials: one goal per date (YYYY-MM-DD, the first day it applies
         // to; 0 minutes = no goal); a material's ISBN is 13 digits and unique when present
-        // (NULLs do not collide), the scanner of a later stage fills the same columns.
+        // (NULLs do not collide); a barcode scan (ReelMaterials) fills the same columns.
         Migration(name: "0003-goals-and-materials", sql: """
             CREATE TABLE daily_goal (
                 date TEXT PRIMARY KEY NOT NULL CHECK (date GLOB '[0-9][0-9][0-9][0-9]-[01][0-9]-[0-3][0-9]'),
