@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Independent checks of Reel's photos (issue 16): builds a colour chart and measures photos.
+"""Independent checks of Reel's photos: builds a colour chart and measures photos.
 
 Reel's own code is not used here. Colours are computed from the ICC profile embedded in each
 file, parsed by this script (rXYZ/gXYZ/bXYZ and the TRC of a matrix-shaper profile), into
