@@ -207,14 +207,17 @@ picture_psnr() {
 }
 
 # privacy_tool: the release build of reel-privacy-bench (the privacy clips and leak meter;
-# the benchmark package bench/swift), built when missing; prints its path.
+# the benchmark package bench/swift), brought up to date once per run of a script (SwiftPM
+# rebuilds only what changed, so a binary older than its sources is never used; the stamp is
+# keyed by the script's process id, which its subshells share); prints its path.
 privacy_tool() {
-    local bin
+    local bin stamp="$cache/privacy-tool-built.$$"
     bin="$(swift build -c release --package-path "$root/bench/swift" --show-bin-path 2>/dev/null)/reel-privacy-bench"
-    if [ ! -x "$bin" ]; then
-        say "building reel-privacy-bench (release, once)"
+    if [ ! -e "$stamp" ]; then
+        say "building reel-privacy-bench (release, if anything changed)"
         swift build -c release --package-path "$root/bench/swift" --product reel-privacy-bench >&2 ||
             fail "could not build reel-privacy-bench"
+        rm -f "$cache"/privacy-tool-built.* && touch "$stamp"
     fi
     printf '%s\n' "$bin"
 }
