@@ -13,12 +13,16 @@ let package = Package(
     // The name, not the folder's (a checkout may be called anything).
     dependencies: [.package(name: "Reel", path: "../..")],
     targets: [
+        // What the programs share to report: percentiles and table rows.
+        .target(name: "BenchTable"),
         // The detectors at 1080p (bench/detector.sh).
         .executableTarget(name: "reel-bench-detector", dependencies: [
+            "BenchTable",
             .product(name: "ReelVision", package: "Reel"), .product(name: "ReelCore", package: "Reel"),
         ]),
         // The cinematic camera's stages at 720p (bench/cinematic.sh).
         .executableTarget(name: "reel-bench-cinematic", dependencies: [
+            "BenchTable",
             .product(name: "ReelVision", package: "Reel"), .product(name: "ReelCore", package: "Reel"),
         ]),
         // The compositor's cost per 1080p frame (bench/compose.sh).
@@ -27,12 +31,14 @@ let package = Package(
         ]),
         // The studio's preview latency, capture → drawn in headless chromium (bench/studio-latency.sh).
         .executableTarget(name: "reel-bench-preview", dependencies: [
+            "BenchTable",
             .product(name: "ReelStudio", package: "Reel"), .product(name: "ReelMedia", package: "Reel"),
             .product(name: "ReelCore", package: "Reel"), .product(name: "ReelHarness", package: "Reel"),
         ]),
         // The studio with 1,000 sessions in its library: GET /api/sessions over loopback and the
         // library page's first render in headless chromium (bench/studio-library.sh).
         .executableTarget(name: "reel-bench-library", dependencies: [
+            "BenchTable",
             .product(name: "ReelStudio", package: "Reel"), .product(name: "ReelRecord", package: "Reel"),
             .product(name: "ReelStore", package: "Reel"), .product(name: "ReelMedia", package: "Reel"),
             .product(name: "ReelCore", package: "Reel"), .product(name: "ReelHarness", package: "Reel"),

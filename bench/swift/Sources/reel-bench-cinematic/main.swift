@@ -3,6 +3,7 @@
 // size (the segmentation network and the guided filter), the layer map from the subjects, and
 // the renderer (the depth-dependent blur of all three planes). Prints median and p95 of wall
 // time and of process CPU time per call (CPU counts OpenCV's worker threads).
+import BenchTable
 import Foundation
 import Glibc
 import ReelCore
@@ -43,18 +44,6 @@ func nanoseconds(_ clock: clockid_t) -> UInt64 {
     return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
 }
 
-func percentile(_ sorted: [Double], _ p: Double) -> Double {
-    sorted[min(sorted.count - 1, Int((p * Double(sorted.count - 1)).rounded()))]
-}
-
-func row(_ name: String, _ cells: [String]) -> String {
-    func pad(_ text: String, _ width: Int, left: Bool) -> String {
-        let space = String(repeating: " ", count: max(0, width - text.count))
-        return left ? text + space : space + text
-    }
-    return pad(name, 34, left: true) + cells.map { pad($0, 10, left: false) }.joined()
-}
-
 func measure(_ name: String, runs: Int, _ body: () throws -> Void) throws {
     try body()  // warm-up (the first run allocates)
     var wall: [Double] = [], cpu: [Double] = []
@@ -66,7 +55,7 @@ func measure(_ name: String, runs: Int, _ body: () throws -> Void) throws {
     }
     wall.sort()
     cpu.sort()
-    print(row(name, [percentile(wall, 0.5), percentile(wall, 0.95), percentile(cpu, 0.5), percentile(cpu, 0.95)].map { String(format: "%.1f", $0) }))
+    print(row(name, [percentile(wall, 0.5), percentile(wall, 0.95), percentile(cpu, 0.5), percentile(cpu, 0.95)].map { String(format: "%.1f", $0) }, nameWidth: 34))
 }
 
 do {
@@ -82,7 +71,7 @@ do {
     let cells = LayerMap.size(forWidth: w, height: h)
     print("Cinematic cost per picture, \(w)x\(h) yuv420p, layer map \(cells.width)x\(cells.height), \(options.runs) runs, "
           + "\(ProcessInfo.processInfo.activeProcessorCount) CPUs, OpenCV threads: \(threads)")
-    print(row("stage (ms per picture)", ["wall p50", "wall p95", "CPU p50", "CPU p95"]))
+    print(row("stage (ms per picture)", ["wall p50", "wall p95", "CPU p50", "CPU p95"], nameWidth: 34))
     // Where the photo's face is (bench/cinematic.sh: the astronaut 720 px high at x = 280).
     let face = CinematicSubject(id: 1, kind: .face, bounds: NormalizedRect(x: 0.414, y: 0.152, width: 0.103, height: 0.195), prominence: 0.02)
     let aperture = try Aperture(fNumber: 2)

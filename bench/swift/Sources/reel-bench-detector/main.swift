@@ -3,6 +3,7 @@
 // frame (bench/detector.sh makes it with ffmpeg), runs each detector `--runs` times after a
 // warm-up, and prints median and p95 of wall time and of process CPU time per call (CPU counts
 // OpenCV's worker threads), and the share of one core at 5 ticks per second.
+import BenchTable
 import Foundation
 import Glibc
 import ReelCore
@@ -51,19 +52,6 @@ func wallNanoseconds() -> UInt64 {
     return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
 }
 
-func percentile(_ sorted: [Double], _ p: Double) -> Double {
-    sorted[min(sorted.count - 1, Int((p * Double(sorted.count - 1)).rounded()))]
-}
-
-/// One table row: the name padded to 28 columns, each cell right-aligned in 10.
-func row(_ name: String, _ cells: [String]) -> String {
-    func pad(_ text: String, _ width: Int, left: Bool) -> String {
-        let space = String(repeating: " ", count: max(0, width - text.count))
-        return left ? text + space : space + text
-    }
-    return pad(name, 28, left: true) + cells.map { pad($0, 10, left: false) }.joined()
-}
-
 func measure(_ name: String, runs: Int, picture: DetectorPicture, detector: any FaceDetector) throws {
     var found = try detector.detect(picture)  // warm-up (first run allocates)
     var wall: [Double] = [], cpu: [Double] = []
@@ -78,7 +66,7 @@ func measure(_ name: String, runs: Int, picture: DetectorPicture, detector: any 
     let median = percentile(cpu, 0.5)
     let cells = [percentile(wall, 0.5), percentile(wall, 0.95), median, percentile(cpu, 0.95)].map { String(format: "%.1f", $0) }
         + [String(format: "%.0f%%", median * 5 / 10), "\(found.count)"]
-    print(row(name, cells))
+    print(row(name, cells, nameWidth: 28))
 }
 
 do {
@@ -92,7 +80,7 @@ do {
     let threads = ProcessInfo.processInfo.environment["OPENCV_THREADS"] ?? "default"
     if let count = Int(threads) { VisionThreads.limit(count) }
     print("Detector cost per 0.2 s tick, \(w)x\(h) yuv420p, \(options.runs) runs, \(ProcessInfo.processInfo.activeProcessorCount) CPUs, OpenCV threads: \(threads)")
-    print(row("detector (ms per call)", ["wall p50", "wall p95", "CPU p50", "CPU p95", "core @5/s", "found"]))
+    print(row("detector (ms per call)", ["wall p50", "wall p95", "CPU p50", "CPU p95", "core @5/s", "found"], nameWidth: 28))
     try bytes.withUnsafeBytes { raw in
         let base = raw.baseAddress!
         let picture = DetectorPicture(yuv420p: (.init(base: base, stride: w), .init(base: base + w * h, stride: cw),

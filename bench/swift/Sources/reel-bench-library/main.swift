@@ -26,6 +26,7 @@
 //      the grid's style, layout and paint happen after the mark), with the navigation and
 //      resource timings on the way.
 // Figures go to standard output, progress to standard error; any failed check exits 1.
+import BenchTable
 import Foundation
 import ReelCore
 import ReelMedia
@@ -64,11 +65,6 @@ struct BenchFailure: Error, CustomStringConvertible {
 
 func milliseconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
-}
-
-func percentile(_ sorted: [Double], _ p: Double) -> Double {
-    guard !sorted.isEmpty else { return .nan }
-    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
 }
 
 func ms(_ value: Double) -> String { String(format: "%.1f", value) }

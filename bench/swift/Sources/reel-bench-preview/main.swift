@@ -12,6 +12,7 @@
 // read here at the start. Latency = drawn − captured, for every frame that was drawn; frames
 // the preview skipped (it takes at most 15 a second and drops freely) are counted apart.
 // --record starts a timelapse first, so the preview is the recording's branch.
+import BenchTable
 import Foundation
 import ReelCore
 import ReelMedia
@@ -104,11 +105,6 @@ let watcher = """
     }
     requestAnimationFrame(look);
     """
-
-func percentile(_ sorted: [Double], _ p: Double) -> Double {
-    guard !sorted.isEmpty else { return .nan }
-    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * p).rounded()))]
-}
 
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reel-bench-preview-\(UUID().uuidString)").path
 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
