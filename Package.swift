@@ -4,8 +4,9 @@ import PackageDescription
 // Layers, from the top: reel → ReelCLI (6) → ReelStudio, the web app (5) → the pipelines and
 // servers ReelLive, ReelRecord, ReelExport, ReelOrigin, ReelMaterials (4) → ReelMedia, ReelStore, ReelVision,
 // ReelCompose, ReelBooks, ReelHTTP (3) → ReelCore (rules and values) and ReelRuntime (threads, queues, clocks, durable
-// files) (2) → C bridges (1). A target depends only on targets of lower layers (ReelRuntime on
-// ReelCore), and each target's dependencies below are exactly what its sources import;
+// files) (2), with ReelHLS (HLS playlists: values, writer, parser) under ReelCore → C bridges (1). A target depends
+// only on targets of lower layers (ReelRuntime on ReelCore, ReelCore on ReelHLS), and each target's dependencies below
+// are exactly what its sources import;
 // docs/architecture.md has the map and the reasons. Sources/ holds what `reel` is built from;
 // Tests/ the tests and their tooling (ReelTestSupport, ReelHarness, ReelPrivacyBench). The
 // benchmark programs are a package of their own, bench/swift, which uses this one's products,
@@ -15,6 +16,7 @@ let package = Package(
     products: [
         .executable(name: "reel", targets: ["reel"]),
         .library(name: "ReelCore", targets: ["ReelCore"]),
+        .library(name: "ReelHLS", targets: ["ReelHLS"]),
         .library(name: "ReelMedia", targets: ["ReelMedia"]),
         .library(name: "ReelLive", targets: ["ReelLive"]),
         .library(name: "ReelRecord", targets: ["ReelRecord"]),
@@ -84,8 +86,11 @@ let package = Package(
             ]
         ),
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+        // Layer 2, below ReelCore: HLS playlists as values (media and multivariant), their writer
+        // and the one parser every reader uses. Foundation only; pure like ReelCore.
+        .target(name: "ReelHLS"),
         // Layer 2: every rule of docs/behaviour.md that is arithmetic or a state machine.
-        .target(name: "ReelCore", linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "ReelCore", dependencies: ["ReelHLS"], linkerSettings: [.linkedLibrary("m")]),
         // Layer 2, beside ReelCore: how pipelines run — worker threads, bounded queues, the
         // fan-out, the clock (real or virtual) supervisors run on, the stop signal, and
         // DurableFile, the one way a file is placed durably (fsync, rename, folder fsync).
@@ -117,7 +122,7 @@ let package = Package(
         // (files beside the study library, records in it).
         .target(name: "ReelOverlay", dependencies: ["ReelImage", "ReelVision", "ReelMedia", "ReelStore", "ReelRuntime", "ReelCore"]),
         // Layer 4: pipelines (live HLS recorder, publisher); libcrypto for the S3 target's SigV4.
-        .target(name: "ReelLive", dependencies: ["CCrypto", "ReelRuntime", "ReelMedia", "ReelCore"]),
+        .target(name: "ReelLive", dependencies: ["CCrypto", "ReelRuntime", "ReelMedia", "ReelHLS", "ReelCore"]),
         // Layer 4: the study recorder (active-time timelapse and full recording, crash-safe).
         .target(name: "ReelRecord", dependencies: ["ReelRuntime", "ReelMedia", "ReelVision", "ReelStore", "ReelCore"]),
         // Layer 4: the privacy export (`reel export`, `reel review`): decode → face boxes (stored
@@ -138,7 +143,8 @@ let package = Package(
         .executableTarget(name: "reel", dependencies: ["ReelCLI"]),
 
         .testTarget(name: "ReelRuntimeTests", dependencies: ["ReelRuntime", "ReelCore", "ReelTestSupport"]),
-        .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
+        .testTarget(name: "ReelCoreTests", dependencies: ["ReelCore", "ReelHLS", "ReelTestSupport"], resources: [.copy("Golden")]),
+        .testTarget(name: "ReelHLSTests", dependencies: ["ReelHLS"], resources: [.copy("Fixtures")]),
         // Helpers for tests only: subprocesses (ffprobe, ffmpeg, nginx), origins, moto, golden
         // files; it re-exports ReelHarness.
         .target(name: "ReelTestSupport", dependencies: ["ReelHarness"], path: "Tests/ReelTestSupport"),

@@ -1,6 +1,9 @@
 import Foundation
+import ReelHLS
 
-/// A live fMP4 media playlist (RFC 8216, version 7) as plain data that renders its text.
+/// A live fMP4 media playlist (RFC 8216, version 7) of a Reel stream, as plain data: segments
+/// by sequence number, durations as ``MediaTime``, the LL-HLS settings Reel uses. It becomes
+/// ReelHLS's ``MediaPlaylist`` (``mediaPlaylist``), which writes the text.
 ///
 /// It knows nothing of HTTP or files: the publisher decides which segments it lists. The
 /// rendering is fixed (docs/behaviour.md §2, Playlist):
@@ -201,43 +204,42 @@ public struct HLSPlaylist: Sendable, Hashable {
     /// The sequence number of the last listed segment, or `nil` when none is listed.
     public var lastSequence: Int? { segments.last?.sequence }
 
-    /// The playlist's text: UTF-8, `\n` line endings, ending with a newline.
-    public func rendered() -> String {
-        var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:\(targetDuration)"]
+    /// The playlist's text: UTF-8, `\n` line endings, ending with a newline (``mediaPlaylist`` written).
+    public func rendered() -> String { mediaPlaylist.rendered() }
+
+    /// The playlist as ReelHLS's value, which writes it: version 7, fMP4 (`EXT-X-MAP` of the
+    /// init segment), independent segments; EVENT unless it is a sliding window; the LL-HLS
+    /// tags only with ``lowLatency``, and the segment in progress, preload hint and rendition
+    /// reports only until it is finished.
+    public var mediaPlaylist: MediaPlaylist {
+        var playlist = MediaPlaylist(
+            version: 7, targetDuration: targetDuration, playlistType: isSlidingWindow ? nil : .event, hasIndependentSegments: true,
+            mediaSequence: mediaSequence, discontinuitySequence: isSlidingWindow ? discontinuitySequence : nil,
+            mapURI: StreamLayout.initURI, hasEndList: isFinished)
         if let lowLatency {
-            let skip = Double(6 * targetDuration).formatted3
-            let holdBack = (Double(lowLatency.partHoldBackMilliseconds) / 1000).formatted3
-            lines.append("#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,CAN-SKIP-UNTIL=\(skip),PART-HOLD-BACK=\(holdBack)")
-            lines.append("#EXT-X-PART-INF:PART-TARGET=\((Double(lowLatency.partTargetMilliseconds) / 1000).formatted3)")
+            playlist.serverControl = .init(canBlockReload: true, canSkipUntil: Double(6 * targetDuration),
+                                           partHoldBack: Double(lowLatency.partHoldBackMilliseconds) / 1000)
+            playlist.partTarget = Double(lowLatency.partTargetMilliseconds) / 1000
         }
-        if !isSlidingWindow { lines.append("#EXT-X-PLAYLIST-TYPE:EVENT") }
-        lines += ["#EXT-X-INDEPENDENT-SEGMENTS", "#EXT-X-MEDIA-SEQUENCE:\(mediaSequence)"]
-        if isSlidingWindow { lines.append("#EXT-X-DISCONTINUITY-SEQUENCE:\(discontinuitySequence)") }
-        lines.append("#EXT-X-MAP:URI=\"\(StreamLayout.initURI)\"")
-        lines.reserveCapacity(lines.count + segments.count * 3 + 1)
-        for segment in segments {
-            if segment.followsDiscontinuity { lines.append("#EXT-X-DISCONTINUITY") }
-            lines.append("#EXT-X-PROGRAM-DATE-TIME:\(Self.programDateTimeString(segment.programDateTime))")
-            if lowLatency != nil { lines += segment.parts.map(Self.partLine) }
-            lines.append("#EXTINF:\(segment.duration.seconds.formatted3),")
-            lines.append(segment.uri)
+        playlist.segments = segments.map { segment in
+            MediaPlaylist.Segment(uri: segment.uri, duration: segment.duration.seconds, programDateTime: segment.programDateTime,
+                                  followsDiscontinuity: segment.followsDiscontinuity,
+                                  parts: lowLatency == nil ? [] : segment.parts.map(Self.listing))
         }
         if lowLatency != nil, !isFinished {
             if let partial, !partial.parts.isEmpty {
-                if partial.followsDiscontinuity { lines.append("#EXT-X-DISCONTINUITY") }
-                lines.append("#EXT-X-PROGRAM-DATE-TIME:\(Self.programDateTimeString(partial.programDateTime))")
-                lines += partial.parts.map(Self.partLine)
+                playlist.partialSegment = .init(programDateTime: partial.programDateTime, followsDiscontinuity: partial.followsDiscontinuity,
+                                                parts: partial.parts.map(Self.listing))
             }
-            if let preloadHint { lines.append("#EXT-X-PRELOAD-HINT:TYPE=PART,URI=\"\(preloadHint.uri)\"") }
-            lines += renditionReportLines()
+            playlist.preloadHints = preloadHint.map { [.init(type: "PART", uri: $0.uri)] } ?? []
+            playlist.renditionReports = renditionReports()
         }
-        if isFinished { lines.append("#EXT-X-ENDLIST") }
-        return lines.joined(separator: "\n") + "\n"
+        return playlist
     }
 
     /// `EXT-X-RENDITION-REPORT` for each other rung: this playlist's last segment (the one in
     /// progress, when it has parts) and its last part.
-    private func renditionReportLines() -> [String] {
+    private func renditionReports() -> [MediaPlaylist.RenditionReport] {
         guard let reports = lowLatency?.renditionReports, !reports.isEmpty else { return [] }
         let last: (sequence: Int, part: Int?)
         if let partial, let part = partial.parts.last {
@@ -247,58 +249,21 @@ public struct HLSPlaylist: Sendable, Hashable {
         } else {
             return []
         }
-        return reports.map { uri in
-            "#EXT-X-RENDITION-REPORT:URI=\"\(uri)\",LAST-MSN=\(last.sequence)" + (last.part.map { ",LAST-PART=\($0)" } ?? "")
-        }
+        return reports.map { MediaPlaylist.RenditionReport(uri: $0, lastMediaSequence: last.sequence, lastPart: last.part) }
     }
 
-    private static func partLine(_ part: Part) -> String {
-        "#EXT-X-PART:DURATION=\(part.duration.seconds.formatted3),URI=\"\(part.address.uri)\"" + (part.isIndependent ? ",INDEPENDENT=YES" : "")
+    private static func listing(_ part: Part) -> MediaPlaylist.Part {
+        MediaPlaylist.Part(uri: part.address.uri, duration: part.duration.seconds, isIndependent: part.isIndependent)
     }
 
     /// ``rendered()`` as UTF-8 bytes, ready to upload.
     public func renderedData() -> Data { Data(rendered().utf8) }
 
     /// `date` as ISO 8601 in UTC with milliseconds (rounded to nearest), e.g.
-    /// `2026-11-30T02:43:11.123Z`, as EXT-X-PROGRAM-DATE-TIME wants it.
-    ///
-    /// Computed with integer calendar arithmetic (proleptic Gregorian), so the output does not
-    /// depend on the locale, time zone or formatter behaviour of the platform.
-    public static func programDateTimeString(_ date: Date) -> String {
-        let totalMilliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        let (days, msOfDay) = floorDivide(totalMilliseconds, 86_400_000)
-        let (year, month, day) = civilDate(daysSince1970: days)
-        let hour = msOfDay / 3_600_000
-        let minute = msOfDay / 60_000 % 60
-        let second = msOfDay / 1000 % 60
-        let millisecond = msOfDay % 1000
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(millisecond, 3))Z"
-    }
+    /// `2026-11-30T02:43:11.123Z`, as EXT-X-PROGRAM-DATE-TIME wants it (``HLSDateTime``).
+    public static func programDateTimeString(_ date: Date) -> String { HLSDateTime.string(from: date) }
 
-    private static func floorDivide(_ a: Int64, _ b: Int64) -> (quotient: Int64, remainder: Int64) {
-        var q = a / b
-        var r = a % b
-        if r < 0 { q -= 1; r += b }
-        return (q, r)
-    }
-
-    /// Days since 1970-01-01 to a Gregorian (year, month, day) (H. Hinnant's `civil_from_days`).
+    /// Days since 1970-01-01 to a Gregorian (year, month, day) (``HLSDateTime/civilDate(daysSince1970:)``).
     /// Shared with ``SigV4/timestamp(_:)``.
-    static func civilDate(daysSince1970 days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        return (year, month, day)
-    }
-
-    private static func pad(_ value: Int64, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
+    static func civilDate(daysSince1970 days: Int64) -> (Int64, Int64, Int64) { HLSDateTime.civilDate(daysSince1970: days) }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ReelHLS
 
 /// A playlist delta update (LL-HLS, `_HLS_skip=YES`, RFC 8216bis §6.2.5.1): the stored media
 /// playlist with the segments older than the skip boundary replaced by one
@@ -18,7 +19,8 @@ public enum DeltaPlaylist {
         var tally = PlaylistTally()
         tally.consume(Array(text.utf8))
         guard let boundary = tally.finished().canSkipUntil else { return nil }
-        let segments = segmentSpans(lines)
+        let read = lines.map(HLSLine.init)
+        let segments = segmentSpans(read)
         let total = segments.reduce(0) { $0 + $1.duration }
         var skipped = 0
         var elapsed = 0.0
@@ -28,14 +30,13 @@ public enum DeltaPlaylist {
             skipped += 1
         }
         guard skipped > 0 else { return nil }
-        let header = segments.first.map { Array(lines[..<$0.start]) } ?? lines
-        let rest = Array(lines[segments[skipped - 1].end...])
-        let raised = header.map { line -> String in
-            guard line.hasPrefix("#EXT-X-VERSION:"), let version = Int(line.dropFirst("#EXT-X-VERSION:".count)), version < 9 else {
-                return line
-            }
+        let headerEnd = segments.first?.start ?? lines.count
+        let raised = lines[..<headerEnd].indices.map { index -> String in
+            guard case let .tag(name, value) = read[index], case let .version(version)? = try? HLSTag(name: name, value: value),
+                  version < 9 else { return lines[index] }
             return "#EXT-X-VERSION:9"
         }
+        let rest = Array(lines[segments[skipped - 1].end...])
         return (raised + ["#EXT-X-SKIP:SKIPPED-SEGMENTS=\(skipped)"] + rest).joined(separator: "\n")
     }
 
@@ -47,31 +48,31 @@ public enum DeltaPlaylist {
         var duration: Double
     }
 
-    /// The segments in order. A segment's tags begin at the first segment-level tag after
-    /// the previous segment's URI (playlist-level tags before the first segment stay out).
-    static func segmentSpans(_ lines: [String]) -> [Span] {
+    /// The segments in order. A segment's tags begin at the first media-segment tag
+    /// (``HLSTag/mediaSegmentTagNames``, matched by exact name) after the previous segment's
+    /// URI; playlist-level tags before the first segment stay out. An EXTINF that is not a
+    /// number counts as 0 seconds.
+    static func segmentSpans(_ lines: [HLSLine]) -> [Span] {
         var spans: [Span] = []
         var start: Int?
         var duration: Double?
         for (index, line) in lines.enumerated() {
-            if line.isEmpty { continue }
-            if line.hasPrefix("#") {
-                if start == nil && isSegmentTag(line) { start = index }
-                if line.hasPrefix("#EXTINF:") {
-                    duration = Double(line.dropFirst("#EXTINF:".count).prefix { $0 != "," }) ?? 0
+            switch line {
+            case .blank, .comment:
+                continue
+            case let .tag(name, value):
+                if start == nil && HLSTag.mediaSegmentTagNames.contains(name) { start = index }
+                if name == "EXTINF" {
+                    guard case let .inf(seconds, _)? = try? HLSTag(name: name, value: value) else { duration = 0; continue }
+                    duration = seconds
                 }
-            } else if let begun = start, let length = duration {
+            case .uri:
+                guard let begun = start, let length = duration else { continue }
                 spans.append(Span(start: begun, end: index + 1, duration: length))
                 start = nil
                 duration = nil
             }
         }
         return spans
-    }
-
-    private static func isSegmentTag(_ line: String) -> Bool {
-        // `#EXT-X-DISCONTINUITY` exactly: `#EXT-X-DISCONTINUITY-SEQUENCE:` belongs to the header.
-        line == "#EXT-X-DISCONTINUITY" || line == "#EXT-X-GAP"
-            || ["#EXTINF:", "#EXT-X-PROGRAM-DATE-TIME:", "#EXT-X-PART:", "#EXT-X-BYTERANGE:", "#EXT-X-BITRATE:"].contains { line.hasPrefix($0) }
     }
 }

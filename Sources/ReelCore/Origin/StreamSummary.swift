@@ -1,4 +1,5 @@
 import Foundation
+import ReelHLS
 
 /// One stream in `GET /api/streams`. An ABR ladder is one stream: its summary is made from
 /// its rungs' playlists (``StreamRecord/summary(layout:)``).
@@ -123,64 +124,32 @@ public struct PlaylistTally: Sendable, Hashable {
         return copy
     }
 
+    /// Reads the line just ended through ReelHLS's tokenizer: `EXTINF` and `EXT-X-PART` lines
+    /// count by their tag name (even when cut short), the other tags by their typed value (a
+    /// malformed one is ignored).
     private mutating func endLine() {
         defer { line.removeAll(keepingCapacity: true); lineIsLong = false }
-        var start = 0
-        while start < line.count && (line[start] == 32 || line[start] == 9) { start += 1 }
-        guard start < line.count, line[start] == UInt8(ascii: "#") else { return }
-        var end = line.count
-        while end > start && (line[end - 1] == 32 || line[end - 1] == 9) { end -= 1 }
-        let text = String(decoding: line[start..<end], as: UTF8.self)
-        if text.hasPrefix("#EXTINF:") {
+        guard case let .tag(name, value) = HLSLine(String(decoding: line, as: UTF8.self)) else { return }
+        if name == "EXTINF" {
             segmentCount += 1
             partsInProgress = 0
             return
         }
         guard !lineIsLong else { return }
-        read(tag: text)
-    }
-
-    private mutating func read(tag text: String) {
-        if text == "#EXT-X-ENDLIST" {
-            isFinished = true
-        } else if text.hasPrefix("#EXT-X-PART:") {
+        if name == "EXT-X-PART" {
             partsInProgress += 1
-        } else if let value = Self.value(text, "#EXT-X-MEDIA-SEQUENCE:") {
-            mediaSequence = Int(value) ?? mediaSequence
-        } else if let value = Self.value(text, "#EXT-X-TARGETDURATION:") {
-            targetDuration = Double(value) ?? targetDuration
-        } else if let list = Self.value(text, "#EXT-X-SERVER-CONTROL:") {
-            let attributes = Self.attributes(list)
-            canBlockReload = attributes["CAN-BLOCK-RELOAD"] == "YES"
-            canSkipUntil = attributes["CAN-SKIP-UNTIL"].flatMap(Double.init)
-        } else if let list = Self.value(text, "#EXT-X-PART-INF:") {
-            partTarget = Self.attributes(list)["PART-TARGET"].flatMap(Double.init)
-        } else if let list = Self.value(text, "#EXT-X-PRELOAD-HINT:") {
-            let attributes = Self.attributes(list)
-            if attributes["TYPE"] == "PART" { preloadHintURI = attributes["URI"] }
+            return
         }
-    }
-
-    private static func value(_ text: String, _ prefix: String) -> Substring? {
-        text.hasPrefix(prefix) ? text.dropFirst(prefix.count) : nil
-    }
-
-    /// An attribute list (`A=1,B="x,y"`) as names to values, quotes removed.
-    static func attributes(_ list: Substring) -> [String: String] {
-        var result: [String: String] = [:]
-        var name = "", value = "", inName = true, quoted = false
-        for character in list {
-            switch character {
-            case "=" where inName: inName = false
-            case "\"": quoted.toggle()
-            case "," where !quoted:
-                if !name.isEmpty { result[name] = value }
-                name = ""; value = ""; inName = true
-            default:
-                if inName { name.append(character) } else { value.append(character) }
-            }
+        switch try? HLSTag(name: name, value: value) {
+        case .endList?: isFinished = true
+        case let .mediaSequence(number)?: mediaSequence = number
+        case let .targetDuration(seconds)?: targetDuration = Double(seconds)
+        case let .serverControl(control)?:
+            canBlockReload = control.canBlockReload
+            canSkipUntil = control.canSkipUntil
+        case let .partInf(partTarget)?: self.partTarget = partTarget
+        case let .preloadHint(hint)? where hint.type == "PART": preloadHintURI = hint.uri
+        default: break
         }
-        if !name.isEmpty { result[name] = value }
-        return result
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelHLS
 
 /// The spool of a stream that did not finish publishing: a `reel live` that was killed (power
 /// cut, SIGKILL) or ended while a target was down. `reel publish ID` publishes it through an
@@ -58,10 +59,10 @@ public struct SpooledStream: Sendable, Hashable {
         isLadder = false
     }
 
-    /// Whether `folder` holds a multivariant playlist (one that names variants).
+    /// Whether `folder` holds a multivariant playlist that names variants (read by ReelHLS).
     private static func holdsMultivariant(_ folder: URL) -> Bool {
         guard let text = FileManager.default.contents(atPath: folder.appendingPathComponent(StreamLayout.playlistName).path) else { return false }
-        return String(decoding: text, as: UTF8.self).contains("#EXT-X-STREAM-INF:")
+        return (try? MultivariantPlaylist(parsing: String(decoding: text, as: UTF8.self)))?.variants.isEmpty == false
     }
 
     /// The segment files of the spool in `folder`; nil when it has neither init nor segments.

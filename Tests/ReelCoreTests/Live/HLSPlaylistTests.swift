@@ -1,4 +1,5 @@
 import Foundation
+import ReelHLS
 import ReelTestSupport
 import Testing
 @testable import ReelCore
@@ -36,6 +37,34 @@ import Testing
 
             """), "\(text)")
         #expect(!HLSPlaylist(targetDuration: 2, segments: Self.threeSegments).rendered().contains("DISCONTINUITY"))
+    }
+
+    @Test("what Reel writes, ReelHLS reads back: regular, sliding-window and LL-HLS playlists")
+    func renderedPlaylistsReadBack() throws {
+        func part(_ sequence: Int, _ index: Int) -> HLSPlaylist.Part {
+            HLSPlaylist.Part(address: .init(sequence: sequence, index: index), duration: MediaTime(value: 1001, timescale: 3000), isIndependent: index == 0)
+        }
+        var window = HLSPlaylist(targetDuration: 2, mediaSequence: 2, segments: Array(Self.threeSegments.dropFirst()))
+        (window.isSlidingWindow, window.discontinuitySequence) = (true, 4)
+        var lowLatency = HLSPlaylist(targetDuration: 2, segments: Self.threeSegments,
+                                     lowLatency: .init(partTarget: MediaTime(value: 1001, timescale: 3000), renditionReports: ["../low/playlist.m3u8"]),
+                                     partial: .init(sequence: 4, programDateTime: Self.start.addingTimeInterval(5.4686), parts: [part(4, 0), part(4, 1)],
+                                                    followsDiscontinuity: true),
+                                     preloadHint: .init(sequence: 4, index: 2))
+        lowLatency.segments[2].parts = (0..<4).map { part(3, $0) }
+        for playlist in [HLSPlaylist(targetDuration: 2, segments: Self.threeSegments, isFinished: true), window, lowLatency] {
+            let text = playlist.rendered()
+            let read = try MediaPlaylist(parsing: text)
+            #expect(read.rendered() == text)
+            #expect(read.segments.map(\.uri) == playlist.segments.map(\.uri))
+            #expect(read.discontinuitySequence == (playlist.isSlidingWindow ? 4 : nil))
+        }
+        let read = try MediaPlaylist(parsing: lowLatency.rendered())
+        #expect(read.segments[2].parts.map(\.uri) == (0..<4).map { "part/000003.\($0).m4s" })
+        #expect(read.partialSegment?.parts.count == 2 && read.partialSegment?.followsDiscontinuity == true)
+        #expect(read.preloadHints == [.init(type: "PART", uri: "part/000004.2.m4s")])
+        #expect(read.renditionReports == [.init(uri: "../low/playlist.m3u8", lastMediaSequence: 4, lastPart: 1)])
+        #expect(read.serverControl == .init(canBlockReload: true, canSkipUntil: 12, partHoldBack: 1.002))
     }
 
     @Test func liveEventPlaylistMatchesGolden() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import ReelHLS
 import Testing
 @testable import ReelCore
 
@@ -43,10 +44,10 @@ struct LadderTests {
         #expect(meter.peakBitsPerSecond == 2_400_000)
         #expect(meter.averageBitsPerSecond == 2_133_334)
         let playlist = MultivariantPlaylist(variants: [
-            .init(uri: "high/playlist.m3u8", peakBitsPerSecond: meter.peakBitsPerSecond!, averageBitsPerSecond: meter.averageBitsPerSecond!,
-                  codecs: "avc1.64001f,mp4a.40.2", size: VideoDimensions(width: 720, height: 1280), framesPerSecond: 30),
-            .init(uri: "low/playlist.m3u8", peakBitsPerSecond: 1_000_000, averageBitsPerSecond: 950_000,
-                  codecs: "avc1.64001e,mp4a.40.2", size: VideoDimensions(width: 480, height: 854), framesPerSecond: 29.97),
+            .init(uri: "high/playlist.m3u8", streamInf: .init(bandwidth: meter.peakBitsPerSecond!, averageBandwidth: meter.averageBitsPerSecond!,
+                                                              codecs: "avc1.64001f,mp4a.40.2", resolution: HLSResolution(width: 720, height: 1280), frameRate: 30)),
+            .init(uri: "low/playlist.m3u8", streamInf: .init(bandwidth: 1_000_000, averageBandwidth: 950_000,
+                                                             codecs: "avc1.64001e,mp4a.40.2", resolution: HLSResolution(width: 480, height: 854), frameRate: 29.97)),
         ])
         #expect(playlist.rendered() == """
             #EXTM3U
@@ -138,11 +139,11 @@ struct MultivariantScheduleTests {
         schedule.segment(rung: 1, bytes: 250_000, duration: Self.two)
         due = schedule.due()
         let first = try #require(due)
-        #expect(first.variants.map(\.averageBitsPerSecond) == [2_000_000, 1_000_000])
+        #expect(first.variants.map(\.streamInf.averageBandwidth) == [2_000_000, 1_000_000])
         // Later versions follow the bit rates as before, with no count to wait for.
         schedule.segment(rung: 1, bytes: 500_000, duration: Self.two)
         due = schedule.due()
-        #expect(due?.variants[1].peakBitsPerSecond == 2_000_000)
+        #expect(due?.variants[1].streamInf.bandwidth == 2_000_000)
         #expect(MultivariantSchedule(rungs: [], framesPerSecond: 30, segmentInterval: Self.two, firstVersionAfter: 0).firstVersionAfter == 1)
     }
 
@@ -163,7 +164,7 @@ struct MultivariantScheduleTests {
         schedule.segment(rung: 0, bytes: 575_000, duration: Self.two)
         due = schedule.due()
         let grown = try #require(due)
-        #expect(grown.variants[0].peakBitsPerSecond == 2_300_000)
+        #expect(grown.variants[0].streamInf.bandwidth == 2_300_000)
         // Quieter segments pull the low rung's average down, never its peak: 1.8 Mbps makes the
         // average 1.9 (5 % off), then 1.2 Mbps makes it 1.67 (17 % off).
         schedule.segment(rung: 1, bytes: 450_000, duration: Self.two)
@@ -172,7 +173,7 @@ struct MultivariantScheduleTests {
         schedule.segment(rung: 1, bytes: 300_000, duration: Self.two)
         due = schedule.due()
         let moved = try #require(due)
-        #expect(moved.variants[1].averageBitsPerSecond == 1_666_667 && moved.variants[1].peakBitsPerSecond == 2_000_000)
+        #expect(moved.variants[1].streamInf.averageBandwidth == 1_666_667 && moved.variants[1].streamInf.bandwidth == 2_000_000)
     }
 
     @Test func aShortLastSegmentCountsInTheAverageButNotThePeak() throws {
@@ -189,11 +190,11 @@ struct MultivariantScheduleTests {
         schedule.segment(rung: 0, bytes: 55_000, duration: MediaTime(value: 1, timescale: 5))
         let final = try #require(schedule.final)
         let average = Int((555_000.0 * 8 / 2.2).rounded(.up))
-        #expect(final.variants[0].averageBitsPerSecond == average)
-        #expect(final.variants[0].peakBitsPerSecond == average, "not 2.2 Mbps")
+        #expect(final.variants[0].streamInf.averageBandwidth == average)
+        #expect(final.variants[0].streamInf.bandwidth == average, "not 2.2 Mbps")
         // A segment of exactly half the interval still counts.
         schedule.segment(rung: 1, bytes: 300_000, duration: MediaTime(value: 1, timescale: 1))
-        #expect(schedule.final?.variants[1].peakBitsPerSecond == 2_400_000)
+        #expect(schedule.final?.variants[1].streamInf.bandwidth == 2_400_000)
     }
 
     @Test func unknownCodecsLeaveTheAttributeOut() throws {

@@ -1,3 +1,5 @@
+import ReelHLS
+
 /// When a ladder's multivariant playlist is (re)published, and what it says: players pick a
 /// rung by `BANDWIDTH`, so it must never list a rung before that rung can be played, and
 /// should follow what the encoders really produce.
@@ -85,13 +87,19 @@ public struct MultivariantSchedule: Sendable, Hashable {
     /// what to publish when the stream ends.
     public var final: MultivariantPlaylist? { playlist() }
 
+    /// The playlist (ReelHLS's value, which writes it; ``MultivariantPlaylist``): for each rung
+    /// `BANDWIDTH` (the peak segment bit rate) and `AVERAGE-BANDWIDTH` of the bytes produced,
+    /// not the encoder's targets (players pick rungs by them, and a target understates what x264
+    /// emits around key frames), `CODECS` (left out while unknown), `RESOLUTION`, `FRAME-RATE`.
     private func playlist() -> MultivariantPlaylist? {
         var variants: [MultivariantPlaylist.Variant] = []
         for rung in rungs {
             guard rung.hasInit, let peak = rung.meter.peakBitsPerSecond ?? rung.meter.averageBitsPerSecond,
                   let average = rung.meter.averageBitsPerSecond else { return nil }
-            variants.append(.init(uri: rung.uri, peakBitsPerSecond: max(peak, average), averageBitsPerSecond: average,
-                                  codecs: rung.codecs ?? "", size: rung.size, framesPerSecond: framesPerSecond))
+            let streamInf = MultivariantPlaylist.StreamInf(
+                bandwidth: max(peak, average), averageBandwidth: average, codecs: rung.codecs.flatMap { $0.isEmpty ? nil : $0 },
+                resolution: HLSResolution(width: rung.size.width, height: rung.size.height), frameRate: framesPerSecond)
+            variants.append(.init(uri: rung.uri, streamInf: streamInf))
         }
         return MultivariantPlaylist(variants: variants)
     }
@@ -101,11 +109,13 @@ public struct MultivariantSchedule: Sendable, Hashable {
     static func differs(_ current: MultivariantPlaylist, from published: MultivariantPlaylist) -> Bool {
         guard current.variants.count == published.variants.count else { return true }
         for (now, then) in zip(current.variants, published.variants) {
-            if now.uri != then.uri || now.codecs != then.codecs || now.size != then.size { return true }
-            if Double(now.peakBitsPerSecond) > Double(then.peakBitsPerSecond) * (1 + tolerance) { return true }
-            if abs(Double(now.averageBitsPerSecond - then.averageBitsPerSecond)) > Double(then.averageBitsPerSecond) * tolerance {
+            if now.uri != then.uri || now.streamInf.codecs != then.streamInf.codecs || now.streamInf.resolution != then.streamInf.resolution {
                 return true
             }
+            let (peak, previousPeak) = (now.streamInf.bandwidth, then.streamInf.bandwidth)
+            let (average, previousAverage) = (now.streamInf.averageBandwidth ?? 0, then.streamInf.averageBandwidth ?? 0)
+            if Double(peak) > Double(previousPeak) * (1 + tolerance) { return true }
+            if abs(Double(average - previousAverage)) > Double(previousAverage) * tolerance { return true }
         }
         return false
     }
