@@ -47,7 +47,7 @@ extension HLSPlaylist {
 
     /// `2026-11-30T02:43:11.123Z` back to a date (the form ``programDateTimeString(_:)`` writes).
     static func programDateTime(_ text: String) -> Date? {
-        guard let seconds = SigV4.secondsSince1970(text) else { return nil }
+        guard let seconds = TimestampFormat.secondsSince1970(text) else { return nil }
         var milliseconds: Int64 = 0
         if let dot = text.firstIndex(of: "."), let fraction = Double("0" + text[dot...].dropLast()) {
             milliseconds = Int64((fraction * 1000).rounded())

@@ -283,7 +283,6 @@ public struct HLSPlaylist: Sendable, Hashable {
     }
 
     /// Days since 1970-01-01 to a Gregorian (year, month, day) (H. Hinnant's `civil_from_days`).
-    /// Shared with ``SigV4/timestamp(_:)``.
     static func civilDate(daysSince1970 days: Int64) -> (Int64, Int64, Int64) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelS3
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -28,7 +29,7 @@ public struct S3Target: RemotePublishTarget {
         public var credentials: AWSCredentials
 
         /// A configuration; `endpoint` nil means AWS's own endpoint for `region`, `addressing`
-        /// nil means ``ReelCore/S3Location/defaultAddressing(for:)``.
+        /// nil means ``ReelS3/S3Location/defaultAddressing(for:)``.
         public init(location: S3Location, endpoint: S3Location.Endpoint?, addressing: S3Location.Addressing?, region: String,
                     credentials: AWSCredentials) {
             self.location = location

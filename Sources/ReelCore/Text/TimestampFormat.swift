@@ -1,8 +1,9 @@
 import Foundation
 
-/// The two timestamps the origin writes on every request, formatted by arithmetic into bytes
-/// (no calendar, no time zone lookup, no intermediate strings): the HTTP date of
-/// `Last-Modified` and the access log's ISO 8601 time.
+/// UTC timestamps as text, by arithmetic (no calendar, no time zone lookup, no intermediate
+/// strings): the HTTP date of `Last-Modified` and the access log's ISO 8601 time, which the
+/// servers write on every request, the library's ISO 8601 times, and the reading of ISO 8601
+/// UTC times (S3's and playlists').
 ///
 /// ```
 /// Sun, 06 Nov 1994 08:49:37 GMT        httpDate (RFC 9110 §5.6.7, IMF-fixdate)
@@ -122,15 +123,39 @@ public enum TimestampFormat {
         }
     }
 
+    /// Reads `yyyyMMdd'T'HHmmss'Z'` (ISO 8601 basic, S3's `x-amz-date`) or
+    /// `yyyy-MM-dd'T'HH:mm:ss[.fff]Z` (extended) as seconds since 1970, the fraction dropped;
+    /// nil for anything else.
+    public static func secondsSince1970(_ text: String) -> Int64? {
+        let digits = text.filter { $0.isASCII && $0.isNumber }
+        let compact = text.count == 16 && text.hasSuffix("Z")
+        let extended = text.hasSuffix("Z") && text.count >= 20 && text.dropFirst(4).first == "-"
+        guard compact || extended, digits.count >= 14, let y = Int64(digits.prefix(4)) else { return nil }
+        let parts = (0..<5).map { Int64(digits.dropFirst(4 + 2 * $0).prefix(2))! }
+        let (m, d, hh, mm, ss) = (parts[0], parts[1], parts[2], parts[3], parts[4])
+        guard (1...12).contains(m), (1...31).contains(d), hh < 24, mm < 60, ss < 61 else { return nil }
+        return CivilDate.daysSince1970(year: y, month: m, day: d) * 86_400 + hh * 3600 + mm * 60 + ss
+    }
+
     // MARK: Arithmetic
 
     /// A proleptic Gregorian date from days since 1970-01-01 (Howard Hinnant's `civil_from_days`).
-    struct CivilDate {
-        var year: Int
-        var month: Int  // 1...12
-        var day: Int    // 1...31
+    public struct CivilDate: Sendable, Hashable {
+        public var year: Int
+        public var month: Int  // 1...12
+        public var day: Int    // 1...31
 
-        init(daysSince1970 days: Int64) {
+        /// (year, month, day) → days since 1970-01-01 (`days_from_civil`), the inverse of ``init(daysSince1970:)``.
+        public static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
+            let y = month <= 2 ? year - 1 : year
+            let era = (y >= 0 ? y : y - 399) / 400
+            let yoe = y - era * 400
+            let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+            let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+            return era * 146_097 + doe - 719_468
+        }
+
+        public init(daysSince1970 days: Int64) {
             let z = days + 719_468
             let era = floorDivide(z, 146_097).quotient
             let dayOfEra = z - era * 146_097                                                 // 0...146096
@@ -144,7 +169,7 @@ public enum TimestampFormat {
     }
 
     /// Quotient rounded towards minus infinity, and the remainder (0 ..< divisor).
-    static func floorDivide(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+    public static func floorDivide(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
         var quotient = value / divisor
         var remainder = value % divisor
         if remainder < 0 {

@@ -1,4 +1,5 @@
 import Foundation
+import ReelCore
 
 /// One line of the origin's access log:
 ///
