@@ -130,7 +130,7 @@ let package = Package(
         // failures), pure values.
         .target(name: "ReelHTTP", dependencies: ["CMicroHTTPD", "ReelRuntime", "ReelCore"]),
         // Layer 3: the S3 client's parts: SigV4 (canonical text, and signing on libcrypto),
-        // credentials and their loading, s3:// locations, error bodies, object lists. Used by
+        // credentials and their loading, s3:// locations, signed requests, error bodies, object lists. Used by
         // ReelLive's bucket target; knows nothing of live streams.
         .target(name: "ReelS3", dependencies: ["CCrypto", "ReelCore"]),
         // Layer 4: the origin server (`reel serve`): stores PUTs, serves HLS; its rules (Rules/:
