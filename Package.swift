@@ -3,10 +3,10 @@ import PackageDescription
 
 // Layers, from the top: reel → ReelCLI (6) → ReelStudio, the web app (5) → the pipelines and
 // servers ReelLive, ReelRecord, ReelExport, ReelOrigin, ReelMaterials (4) → ReelMedia, ReelStore, ReelVision,
-// ReelCompose, ReelBooks, ReelHTTP (3) → ReelCore (rules and values) and ReelRuntime (threads, queues, clocks, durable
-// files) (2), with ReelHLS (HLS playlists: values, writer, parser) under ReelCore → C bridges (1). A target depends
-// only on targets of lower layers (ReelRuntime on ReelCore, ReelCore on ReelHLS), and each target's dependencies below
-// are exactly what its sources import;
+// ReelCompose, ReelBooks, ReelHTTP, ReelS3 (3) → ReelCore (rules and values) and ReelRuntime (threads, queues, clocks,
+// durable files) (2), with ReelHLS (HLS playlists: values, writer, parser) under ReelCore → C bridges (1). A target
+// depends only on targets of lower layers (ReelRuntime on ReelCore, ReelCore on ReelHLS), and each target's
+// dependencies below are exactly what its sources import;
 // docs/architecture.md has the map and the reasons. Sources/ holds what `reel` is built from;
 // Tests/ the tests and their tooling (ReelTestSupport, ReelHarness, ReelPrivacyBench). The
 // benchmark programs are a package of their own, bench/swift, which uses this one's products,
@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "ReelStore", targets: ["ReelStore"]),
         .library(name: "ReelOrigin", targets: ["ReelOrigin"]),
         .library(name: "ReelHTTP", targets: ["ReelHTTP"]),
+        .library(name: "ReelS3", targets: ["ReelS3"]),
         .library(name: "ReelStudio", targets: ["ReelStudio"]),
         .library(name: "ReelCompose", targets: ["ReelCompose"]),
         .library(name: "ReelVision", targets: ["ReelVision"]),
@@ -53,7 +54,7 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         // Layer 1: SQLite 3 (the study library); the header wraps SQLITE_TRANSIENT (a macro).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        // Layer 1: libcrypto's EVP digests (backup checksums, SHA-256 streamed).
+        // Layer 1: libcrypto's EVP digests (backup checksums, SHA-256 streamed; SigV4's SHA-256 and HMAC).
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Layer 1: xxHash's XXH3-128 (backup checksums: ~20x SHA-256's speed; SHA-256 stays for
         // reading format-1 backups).
@@ -121,17 +122,24 @@ let package = Package(
         // crop → artwork laid over it in linear P3 → a HEIC, JPEG or TIFF photo; the artwork library
         // (files beside the study library, records in it).
         .target(name: "ReelOverlay", dependencies: ["ReelImage", "ReelVision", "ReelMedia", "ReelStore", "ReelRuntime", "ReelCore"]),
-        // Layer 4: pipelines (live HLS recorder, publisher); libcrypto for the S3 target's SigV4.
-        .target(name: "ReelLive", dependencies: ["CCrypto", "ReelRuntime", "ReelMedia", "ReelHLS", "ReelCore"]),
+        // Layer 4: pipelines (live HLS recorder, publisher and its targets: origin, S3 bucket, folder).
+        .target(name: "ReelLive", dependencies: ["ReelS3", "ReelRuntime", "ReelMedia", "ReelHLS", "ReelCore"]),
         // Layer 4: the study recorder (active-time timelapse and full recording, crash-safe).
         .target(name: "ReelRecord", dependencies: ["ReelRuntime", "ReelMedia", "ReelVision", "ReelStore", "ReelCore"]),
         // Layer 4: the privacy export (`reel export`, `reel review`): decode → face boxes (stored
         // track or detection) → edits → ReelCompose → H.264 → MP4 with the audio copied.
         .target(name: "ReelExport", dependencies: ["ReelRuntime", "ReelMedia", "ReelVision", "ReelCompose", "ReelCore"]),
         // Layer 3: an HTTP server on libmicrohttpd for the origin and the studio: the daemon, its
-        // bounds and deadlines, the access log, responses (bytes, files, prepared, streams).
+        // bounds and deadlines, the access log, responses (bytes, files, prepared, streams); the
+        // HTTP rules both servers apply (Rules/: framing, ranges, entity tags, uploads, auth
+        // failures), pure values.
         .target(name: "ReelHTTP", dependencies: ["CMicroHTTPD", "ReelRuntime", "ReelCore"]),
-        // Layer 4: the origin server (`reel serve`): stores PUTs, serves HLS.
+        // Layer 3: the S3 client's parts: SigV4 (canonical text, and signing on libcrypto),
+        // credentials and their loading, s3:// locations, signed requests, error bodies, object lists. Used by
+        // ReelLive's bucket target; knows nothing of live streams.
+        .target(name: "ReelS3", dependencies: ["CCrypto", "ReelCore"]),
+        // Layer 4: the origin server (`reel serve`): stores PUTs, serves HLS; its rules (Rules/:
+        // routes, blocking reload, the answer cache) are pure values.
         .target(name: "ReelOrigin", dependencies: ["ReelHTTP", "ReelCore", "ReelRuntime", "CZlib", "CLinux"]),
         // Layer 5: Reel Studio (`reel studio`), the local web app: its gate, page, JSON API and
         // event stream on ReelHTTP; it runs the pipelines the command line runs (a recording is
@@ -139,7 +147,7 @@ let package = Package(
         .target(name: "ReelStudio", dependencies: ["ReelCinematic", "ReelOverlay", "ReelImage", "ReelCompose", "ReelVision", "ReelLive", "ReelRecord", "ReelExport", "ReelMaterials", "ReelBooks", "ReelHTTP", "ReelStore", "ReelMedia", "ReelRuntime", "ReelCore"],
                 resources: [.embedInCode("Page/Assets")]),
         // Layer 6: the command line: parses, wires, reports.
-        .target(name: "ReelCLI", dependencies: ["ReelOverlay", "ReelCinematic", "ReelImage", "ReelLive", "ReelRecord", "ReelExport", "ReelOrigin", "ReelHTTP", "ReelStudio", "ReelStore", "ReelMedia", "ReelVision", "ReelBooks", "ReelMaterials", "ReelRuntime", "ReelCore", "CBuildInfo"]),
+        .target(name: "ReelCLI", dependencies: ["ReelOverlay", "ReelCinematic", "ReelImage", "ReelLive", "ReelS3", "ReelRecord", "ReelExport", "ReelOrigin", "ReelHTTP", "ReelStudio", "ReelStore", "ReelMedia", "ReelVision", "ReelBooks", "ReelMaterials", "ReelRuntime", "ReelCore", "CBuildInfo"]),
         .executableTarget(name: "reel", dependencies: ["ReelCLI"]),
 
         .testTarget(name: "ReelRuntimeTests", dependencies: ["ReelRuntime", "ReelCore", "ReelTestSupport"]),
@@ -163,7 +171,7 @@ let package = Package(
         // this package by path, where they are allowed.)
         .target(name: "ReelPrivacyBench", path: "Tests/ReelPrivacyBench", swiftSettings: [.unsafeFlags(["-O"])]),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelCore", "CFFmpeg", "ReelTestSupport"]),
-        .testTarget(name: "ReelLiveTests", dependencies: ["ReelLive", "ReelMedia", "ReelRuntime", "ReelCore", "CFFmpeg", "ReelTestSupport"]),
+        .testTarget(name: "ReelLiveTests", dependencies: ["ReelLive", "ReelS3", "ReelMedia", "ReelRuntime", "ReelCore", "CFFmpeg", "ReelTestSupport"]),
         .testTarget(name: "ReelExportTests", dependencies: ["ReelExport", "ReelMedia", "ReelVision", "ReelStore", "ReelCore", "ReelTestSupport", "ReelPrivacyBench"]),
         .testTarget(name: "ReelRecordTests", dependencies: ["ReelRecord", "ReelStore", "ReelMedia", "ReelRuntime", "ReelCore", "CFFmpeg", "ReelTestSupport"]),
         .testTarget(name: "ReelStoreTests", dependencies: ["ReelStore", "ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
@@ -180,6 +188,9 @@ let package = Package(
         // Scripts/stills.py: the independent reader of the photos (and maker of test pictures).
         .testTarget(name: "ReelOverlayTests", dependencies: ["ReelOverlay", "ReelImage", "ReelVision", "ReelMedia", "ReelStore", "ReelCore", "ReelTestSupport"],
                     exclude: ["Scripts"]),
+        // Pure and fast: the HTTP rules and the S3 client's values, no server, no network.
+        .testTarget(name: "ReelHTTPTests", dependencies: ["ReelHTTP", "ReelCore", "ReelTestSupport"]),
+        .testTarget(name: "ReelS3Tests", dependencies: ["ReelS3", "ReelCore"]),
         .testTarget(name: "ReelOriginTests", dependencies: ["ReelOrigin", "ReelHTTP", "ReelRuntime", "ReelCore", "CZlib", "ReelTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

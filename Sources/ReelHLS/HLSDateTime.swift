@@ -52,7 +52,7 @@ public enum HLSDateTime {
     }
 
     /// (year, month, day) to days since 1970-01-01 (H. Hinnant's `days_from_civil`).
-    static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
+    public static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -85,11 +85,15 @@ public enum HLSDateTime {
         return digits.reduce(0) { $0 * 10 + Int64($1 - UInt8(ascii: "0")) }
     }
 
-    private static func floorDivide(_ a: Int64, _ b: Int64) -> (quotient: Int64, remainder: Int64) {
-        var q = a / b
-        var r = a % b
-        if r < 0 { q -= 1; r += b }
-        return (q, r)
+    /// Quotient rounded towards minus infinity, and the remainder (0 ..< divisor).
+    public static func floorDivide(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+        var quotient = value / divisor
+        var remainder = value % divisor
+        if remainder < 0 {
+            quotient -= 1
+            remainder += divisor
+        }
+        return (quotient, remainder)
     }
 
     private static func pad(_ value: Int64, _ width: Int) -> String {

@@ -1,6 +1,7 @@
 import CLinux
 import Foundation
 import ReelCore
+import ReelHTTP
 import ReelRuntime
 import Synchronization
 

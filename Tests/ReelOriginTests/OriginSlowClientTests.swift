@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelHTTP
 import ReelOrigin
 import ReelTestSupport
 import Testing

@@ -2,6 +2,7 @@ import Foundation
 import ReelCore
 import ReelLive
 import ReelMedia
+import ReelS3
 
 /// `reel live`: capture, encode, cut fMP4 HLS and publish it by HTTP PUT, with a local archive.
 enum LiveCommand {

@@ -263,7 +263,4 @@ public struct HLSPlaylist: Sendable, Hashable {
     /// `2026-11-30T02:43:11.123Z`, as EXT-X-PROGRAM-DATE-TIME wants it (``HLSDateTime``).
     public static func programDateTimeString(_ date: Date) -> String { HLSDateTime.string(from: date) }
 
-    /// Days since 1970-01-01 to a Gregorian (year, month, day) (``HLSDateTime/civilDate(daysSince1970:)``).
-    /// Shared with ``SigV4/timestamp(_:)``.
-    static func civilDate(daysSince1970 days: Int64) -> (Int64, Int64, Int64) { HLSDateTime.civilDate(daysSince1970: days) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelHTTP
 
 /// The viewer: one HTML page (at `/` following the newest stream, at `/watch/{id}` showing
 /// one), its script and its style, all compiled into the binary so `reel serve` needs no

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import ReelCore
 
-/// The origin's LL-HLS rules: what a stored playlist says, blocking reload's decisions, and
-/// delta updates.
+/// The origin's LL-HLS rules on playlist text: what a stored playlist says, and delta updates
+/// (blocking reload's decisions are ReelOriginTests' BlockingReloadTests).
 @Suite struct LowLatencyOriginTests {
     /// An LL-HLS playlist: `segments` complete 2 s segments from sequence `first`, each with
     /// 6 parts, then `partsInProgress` parts of the next one and its preload hint.
@@ -41,36 +41,6 @@ import Testing
         #expect(!tally.isFinished)
         let regular = Self.tally("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\nseg/000001.m4s\n")
         #expect(!regular.canBlockReload && regular.lastSequence == 0, "no media sequence: it starts at 0")
-    }
-
-    @Test func blockingReloadDecisions() {
-        let tally = Self.tally(Self.playlist(first: 5, segments: 3, partsInProgress: 2))  // last 7, parts 0 and 1 of 8
-        func decide(_ msn: Int, _ part: Int?) -> BlockingReload.Decision {
-            BlockingReload.decide(BlockingReload.Request(sequence: msn, part: part), playlist: tally)
-        }
-        #expect(decide(7, nil) == .answer && decide(3, nil) == .answer, "there (or older)")
-        #expect(decide(8, nil) == .wait, "the segment in progress")
-        #expect(decide(8, 1) == .answer && decide(8, 2) == .wait, "parts 0 and 1 of 8 exist")
-        #expect(decide(7, 5) == .answer, "a part of a complete segment")
-        #expect(decide(9, 0) == .wait, "two ahead: waits")
-        if case .refuse(let reason) = decide(10, nil) { #expect(reason.contains("more than two")) } else { Issue.record("10 must be refused") }
-        let ended = Self.tally(Self.playlist(segments: 3, partsInProgress: 0, ended: true))
-        #expect(BlockingReload.decide(.init(sequence: 40, part: nil), playlist: ended) == .answer, "an ended playlist never blocks")
-        let regular = Self.tally("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\nseg/000001.m4s\n")
-        #expect(BlockingReload.decide(.init(sequence: 5, part: nil), playlist: regular) == .answer, "no CAN-BLOCK-RELOAD: no blocking")
-        #expect(BlockingReload.maximumWait(targetDuration: 2) == 6)
-    }
-
-    @Test func queryValues() throws {
-        #expect(BlockingReload.request(msn: nil, part: nil) == nil)
-        #expect(try BlockingReload.request(msn: "12", part: "3")?.get() == .init(sequence: 12, part: 3))
-        #expect(try BlockingReload.request(msn: "12", part: nil)?.get() == .init(sequence: 12, part: nil))
-        for (msn, part) in [(nil, "1"), ("-1", nil), ("1e3", nil), ("", nil), ("5", "x"), ("99999999999", nil)] as [(String?, String?)] {
-            guard case .failure = BlockingReload.request(msn: msn, part: part) else {
-                Issue.record("msn \(msn ?? "nil") part \(part ?? "nil") must be refused")
-                continue
-            }
-        }
     }
 
     @Test func deltaUpdatesSkipWhatIsOlderThanTheBoundary() throws {

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import ReelCore
 @testable import ReelLive
+import ReelS3
 import ReelTestSupport
 import Testing
 

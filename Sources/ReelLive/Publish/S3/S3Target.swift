@@ -1,11 +1,12 @@
 import Foundation
 import ReelCore
+import ReelS3
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// Publishes to S3-compatible object storage: each file is one object, PUT with a SigV4
-/// signature (``SigV4Signer``) under `PREFIX/streams/{id}/…`.
+/// signature (ReelS3's `S3Request`) under `PREFIX/streams/{id}/…`.
 ///
 /// Every PUT sends `Content-Type`, `Cache-Control` (``ReelCore/OriginFile/cacheControl``, so a
 /// bucket and Reel's own origin tell caches the same) and the real payload SHA-256 as
@@ -28,7 +29,7 @@ public struct S3Target: RemotePublishTarget {
         public var credentials: AWSCredentials
 
         /// A configuration; `endpoint` nil means AWS's own endpoint for `region`, `addressing`
-        /// nil means ``ReelCore/S3Location/defaultAddressing(for:)``.
+        /// nil means ``ReelS3/S3Location/defaultAddressing(for:)``.
         public init(location: S3Location, endpoint: S3Location.Endpoint?, addressing: S3Location.Addressing?, region: String,
                     credentials: AWSCredentials) {
             self.location = location
@@ -124,19 +125,15 @@ public struct S3Target: RemotePublishTarget {
         try await send(method, address: address(forPath: path), query: [], body: body, headers: headers)
     }
 
-    /// Signs and sends one request; returns the status, body and head.
+    /// Signs (``ReelS3/S3Request``) and sends one request; returns the status, body and head.
     private func send(_ method: String, address: S3Location.ObjectAddress, query: [(name: String, value: String)], body: Data?,
                       headers: [(String, String)]) async throws -> (Int, Data, HTTPURLResponse) {
-        let queryText = SigV4.canonicalQuery(query)
-        let url = URL(string: address.url + (queryText.isEmpty ? "" : "?" + queryText))!
-        var request = session.request(url, method: method)
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        let payloadHash = body.map(SigV4Signer.sha256Hex) ?? SigV4.emptyPayloadHash
-        let signed = signer.sign(method: method, canonicalURI: address.path, query: query, headers: [("host", address.authority)],
-                                 payloadHash: payloadHash, timestamp: SigV4.timestamp(Date()))
-        for (name, value) in signed { request.setValue(value, forHTTPHeaderField: name) }
+        let signed = S3Request(method: method, address: address, query: query, headers: headers.map { (name: $0.0, value: $0.1) },
+                               body: body, signer: signer, date: Date())
+        var request = session.request(signed.url, method: method)
+        for (name, value) in signed.headers { request.setValue(value, forHTTPHeaderField: name) }
         do {
-            let (data, http) = try await session.exchange(request, url: url, body: body)
+            let (data, http) = try await session.exchange(request, url: signed.url, body: body)
             return (http.statusCode, data, http)
         } catch let failure as HTTPUploadSession.Failure {
             throw Error.network(failure)

@@ -1,8 +1,9 @@
 import Foundation
+import ReelCore
 
 /// AWS Signature Version 4, the text half: canonical request, credential scope and string to
-/// sign, as S3 wants them. Hashing and HMAC are the caller's (ReelLive's `SigV4Signer` on
-/// libcrypto); the time is passed in as `yyyyMMdd'T'HHmmss'Z'`, never read from a clock.
+/// sign, as S3 wants them. Hashing and HMAC are ``SigV4Signer``'s (libcrypto); the time is
+/// passed in as `yyyyMMdd'T'HHmmss'Z'`, never read from a clock.
 ///
 /// Reference: https://docs.aws.amazon.com/AmazonS3/latest/API/sig-v4-header-based-auth.html
 public enum SigV4 {
@@ -88,34 +89,9 @@ public enum SigV4 {
 
     /// `date` as `yyyyMMdd'T'HHmmss'Z'` (UTC), the form of `x-amz-date`.
     public static func timestamp(_ date: Date) -> String {
-        let seconds = Int64(date.timeIntervalSince1970.rounded(.down))
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let inDay = seconds - days * 86_400
-        let (year, month, day) = HLSPlaylist.civilDate(daysSince1970: days)
-        func two(_ n: Int64) -> String { n < 10 ? "0\(n)" : "\(n)" }
-        return "\(year)\(two(month))\(two(day))T\(two(inDay / 3600))\(two(inDay % 3600 / 60))\(two(inDay % 60))Z"
-    }
-
-    /// Reads `yyyyMMdd'T'HHmmss'Z'` (x-amz-date) or ISO 8601 `yyyy-MM-dd'T'HH:mm:ss[.fff]Z`
-    /// (S3's `ServerTime`) as seconds since 1970; nil for anything else.
-    public static func secondsSince1970(_ text: String) -> Int64? {
-        let digits = text.filter { $0.isASCII && $0.isNumber }
-        let compact = text.count == 16 && text.hasSuffix("Z")
-        let extended = text.hasSuffix("Z") && text.count >= 20 && text.dropFirst(4).first == "-"
-        guard compact || extended, digits.count >= 14, let y = Int64(digits.prefix(4)) else { return nil }
-        let parts = (0..<5).map { Int64(digits.dropFirst(4 + 2 * $0).prefix(2))! }
-        let (m, d, hh, mm, ss) = (parts[0], parts[1], parts[2], parts[3], parts[4])
-        guard (1...12).contains(m), (1...31).contains(d), hh < 24, mm < 60, ss < 61 else { return nil }
-        return days(year: y, month: m, day: d) * 86_400 + hh * 3600 + mm * 60 + ss
-    }
-
-    /// (year, month, day) → days since 1970-01-01, the inverse of `HLSPlaylist.civilDate(daysSince1970:)`.
-    private static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
+        let (days, inDay) = TimestampFormat.floorDivide(Int64(date.timeIntervalSince1970.rounded(.down)), 86_400)
+        let civil = TimestampFormat.CivilDate(daysSince1970: days)
+        func two<N: BinaryInteger>(_ n: N) -> String { n < 10 ? "0\(n)" : "\(n)" }
+        return "\(civil.year)\(two(civil.month))\(two(civil.day))T\(two(inDay / 3600))\(two(inDay % 3600 / 60))\(two(inDay % 60))Z"
     }
 }

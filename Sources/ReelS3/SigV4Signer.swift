@@ -1,9 +1,8 @@
 import CCrypto
 import Foundation
-import ReelCore
 
 /// Signs S3 requests with AWS Signature Version 4: SHA-256 and HMAC-SHA256 from libcrypto,
-/// the canonical text from ``ReelCore/SigV4``. Checked against AWS's published examples.
+/// the canonical text from ``SigV4``. Checked against AWS's published examples.
 public struct SigV4Signer: Sendable {
     /// The key that signs.
     public let credentials: AWSCredentials

@@ -1,3 +1,5 @@
+import ReelCore
+
 /// A strong entity tag for a stored file, and the `If-None-Match` check (RFC 9110 §8.8.3, §13.1.2).
 ///
 /// Files are never changed in place: every PUT writes a new file and renames it over the old

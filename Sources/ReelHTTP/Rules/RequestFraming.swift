@@ -1,3 +1,5 @@
+import ReelCore
+
 /// The header rules every request must meet before a service sees it: the ambiguities a
 /// lenient proxy in front could read differently from the server (request smuggling), and
 /// what HTTP/1.1 requires. libmicrohttpd parses the request; this judges what it parsed.

@@ -1,5 +1,6 @@
+import ReelCore
 import Testing
-@testable import ReelCore
+@testable import ReelOrigin
 
 @Suite struct OriginRouteTests {
     @Test func layoutPathsRoute() throws {

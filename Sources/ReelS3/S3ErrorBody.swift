@@ -1,4 +1,5 @@
 import Foundation
+import ReelCore
 
 /// S3's XML error answer (`<Error><Code>…</Code><Message>…</Message>…</Error>`) as a value.
 public struct S3ErrorBody: Sendable, Hashable {
@@ -36,8 +37,8 @@ public struct S3ErrorBody: Sendable, Hashable {
     /// For `RequestTimeTooSkewed`: the server's time minus the request's, in seconds (positive
     /// when this machine's clock is behind); nil when either time is missing or unreadable.
     public var skewSeconds: Int64? {
-        guard let serverTime, let requestTime, let server = SigV4.secondsSince1970(serverTime),
-              let request = SigV4.secondsSince1970(requestTime) else { return nil }
+        guard let serverTime, let requestTime, let server = TimestampFormat.secondsSince1970(serverTime),
+              let request = TimestampFormat.secondsSince1970(requestTime) else { return nil }
         return server - request
     }
 

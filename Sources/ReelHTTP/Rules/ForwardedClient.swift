@@ -1,3 +1,5 @@
+import ReelCore
+
 /// Which address a request comes from when proxies stand in front of the server.
 ///
 /// The socket's peer is the client, unless the peer is a proxy the server was told to trust

@@ -1,3 +1,5 @@
+import ReelCore
+
 /// Blocking playlist reload (LL-HLS, RFC 8216bis §6.2.5.2): a player asks for the playlist
 /// with `_HLS_msn=N` (and `_HLS_part=M`) and the origin holds the request until the playlist
 /// it stores holds that segment (or that part of it) or a later one. The rules, pure; the

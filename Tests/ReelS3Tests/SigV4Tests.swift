@@ -1,12 +1,13 @@
 import Foundation
+import ReelCore
 import Testing
-@testable import ReelCore
+@testable import ReelS3
 
 /// The canonical text of AWS's S3 examples. Source of every expected value below:
 /// "Signature Calculations for the Authorization Header: Transferring Payload in a Single Chunk",
 /// https://docs.aws.amazon.com/AmazonS3/latest/API/sig-v4-header-based-auth.html (the "GET
 /// Object" example: examplebucket, test.txt, Range bytes=0-9, 20130524T000000Z). The hashes and
-/// signatures are checked by ReelLiveTests' SigV4SignerTests, which have libcrypto.
+/// signatures are checked by SigV4SignerTests.
 @Suite("SigV4 canonical text")
 struct SigV4Tests {
     static let emptyHash = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
@@ -68,19 +69,14 @@ struct SigV4Tests {
         #expect(result.signed == "host;my-header;x-amz-date")
     }
 
-    @Test("timestamps: a Date as x-amz-date, and both of S3's forms read back")
+    @Test("timestamps: a Date as x-amz-date, read back")
     func timestamps() {
         #expect(SigV4.timestamp(Date(timeIntervalSince1970: 1_369_353_600)) == "20130524T000000Z")
         #expect(SigV4.timestamp(Date(timeIntervalSince1970: 951_782_399.9)) == "20000228T235959Z")
         #expect(SigV4.timestamp(Date(timeIntervalSince1970: 951_868_800)) == "20000301T000000Z", "2000 is a leap year: 29 Feb in between")
-        #expect(SigV4.secondsSince1970("20130524T000000Z") == 1_369_353_600)
-        #expect(SigV4.secondsSince1970("2013-05-24T00:16:01Z") == 1_369_354_561)
-        #expect(SigV4.secondsSince1970("2013-05-24T00:16:01.123Z") == 1_369_354_561)
-        #expect(SigV4.secondsSince1970("yesterday") == nil)
-        #expect(SigV4.secondsSince1970("20131324T000000Z") == nil, "month 13")
         for seconds in stride(from: 0.0, to: 4_102_444_800, by: 86_400 * 97 + 3_661) {
             let text = SigV4.timestamp(Date(timeIntervalSince1970: seconds))
-            #expect(SigV4.secondsSince1970(text) == Int64(seconds), "\(text)")
+            #expect(TimestampFormat.secondsSince1970(text) == Int64(seconds), "\(text)")
         }
     }
 }

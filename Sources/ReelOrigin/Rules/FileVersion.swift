@@ -1,3 +1,5 @@
+import ReelHTTP
+
 /// One version of a stored file, as `fstat` of an open descriptor describes it. Reel never
 /// changes a stored file in place (every PUT writes a new file and renames it over the old
 /// one: a new inode), so this names one content. The ``EntityTag`` uses (inode, size,

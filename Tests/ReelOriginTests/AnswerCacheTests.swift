@@ -1,5 +1,7 @@
+import ReelCore
+import ReelHTTP
 import Testing
-@testable import ReelCore
+@testable import ReelOrigin
 
 @Suite struct AnswerCacheTests {
     static func version(_ inode: UInt64, size: Int64 = 100, modified: Int64 = 1, changed: Int64 = 1, device: UInt64 = 1) -> FileVersion {

@@ -1,3 +1,5 @@
+import ReelCore
+
 /// Whether a PUT's body may be read at all, decided from its headers before any body byte is
 /// read: a declared `Content-Length` is required (no chunked uploads), and bounded.
 public struct UploadPolicy: Sendable, Hashable {

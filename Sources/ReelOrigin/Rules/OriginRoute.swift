@@ -1,3 +1,5 @@
+import ReelCore
+
 /// What a request path names on Reel's origin, decided from the raw (still percent-encoded)
 /// path alone. Anything that is not exactly one of these is `nil`, which the server answers
 /// with 404.

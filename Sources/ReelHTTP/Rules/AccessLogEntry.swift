@@ -1,6 +1,7 @@
 import Foundation
+import ReelCore
 
-/// One line of the origin's access log:
+/// One line of an HTTP server's access log:
 ///
 /// ```
 /// 2026-11-30T03:40:00.123Z 127.0.0.1 PUT /streams/desk/seg/000001.m4s 201 412345 3.2ms

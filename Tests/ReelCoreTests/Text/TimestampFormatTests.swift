@@ -3,7 +3,8 @@ import ReelTestSupport
 import Testing
 @testable import ReelCore
 
-/// The fast formatters the origin uses on every request give exactly what the slow ones give.
+/// The fast formatters the servers use on every request give exactly what the slow ones give,
+/// and ISO 8601 times read back.
 @Suite struct TimestampFormatTests {
     /// The HTTP date as the origin made it before: gmtime_r and string interpolation.
     static func referenceHTTPDate(_ date: Date) -> String {
@@ -15,26 +16,6 @@ import Testing
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
             + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
-    }
-
-    /// The access log line as AccessLogEntry made it before: string interpolation throughout.
-    static func referenceLine(_ entry: AccessLogEntry) -> String {
-        func escaped(_ text: String) -> String {
-            var result = ""
-            for byte in text.utf8.prefix(512) {
-                if byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "%") {
-                    result.unicodeScalars.append(Unicode.Scalar(byte))
-                } else {
-                    result += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-                }
-            }
-            return result.isEmpty ? "-" : result
-        }
-        let milliseconds = (entry.duration * 1000 * 10).rounded() / 10
-        var text = "\(StreamSummary.timestamp(entry.time)) \(escaped(entry.client)) \(escaped(entry.method)) \(escaped(entry.path)) "
-            + "\(entry.status) \(entry.bytes) \(milliseconds)ms"
-        if let note = entry.note { text += " \(escaped(note))" }
-        return text
     }
 
     @Test func httpDatesMatchTheCalendar() {
@@ -72,21 +53,15 @@ import Testing
         }
     }
 
-    @Test func accessLogLinesMatchTheStringBuiltOnes() {
-        var generator = SplitMix64(seed: 0xACCE55)
-        let pieces = ["/streams/desk/playlist.m3u8", "GET", "PUT", "a b", "%", "\n", "é", "\u{0}", "x", "-", "",
-                      "/streams/%2e%2e/token", "::1", "127.0.0.1", String(repeating: "y", count: 600)]
-        for round in 0..<3_000 {
-            func text() -> String {
-                (0..<Int.random(in: 0...3, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
-            }
-            let durations: [Double] = [0, 0.00321, 0.00005, 0.00015, 1e-9, 12.34567, 86_400 * 365.0, 1e9, -1e-9, -3,
-                                       Double.random(in: 0..<2, using: &generator), Double.random(in: 0..<0.001, using: &generator)]
-            let entry = AccessLogEntry(time: Date(timeIntervalSince1970: Double.random(in: 1.6e9..<2e9, using: &generator)),
-                                       client: text(), method: text(), path: text(),
-                                       status: [0, 200, 304, 404, 500][round % 5], bytes: Int64.random(in: -1...5_000_000, using: &generator),
-                                       duration: durations[round % durations.count], note: round % 3 == 0 ? text() : nil)
-            #expect(entry.line == Self.referenceLine(entry), "\(entry)")
+    @Test func isoTimesReadBack() {
+        #expect(TimestampFormat.secondsSince1970("20130524T000000Z") == 1_369_353_600)
+        #expect(TimestampFormat.secondsSince1970("2013-05-24T00:16:01Z") == 1_369_354_561)
+        #expect(TimestampFormat.secondsSince1970("2013-05-24T00:16:01.123Z") == 1_369_354_561)
+        #expect(TimestampFormat.secondsSince1970("yesterday") == nil)
+        #expect(TimestampFormat.secondsSince1970("20131324T000000Z") == nil, "month 13")
+        for seconds in stride(from: -86_400.0 * 400, to: 4_102_444_800, by: 86_400 * 97 + 3_661) {
+            let text = TimestampFormat.iso8601Milliseconds(Date(timeIntervalSince1970: seconds))
+            #expect(TimestampFormat.secondsSince1970(text) == Int64(seconds), "\(text)")
         }
     }
 }

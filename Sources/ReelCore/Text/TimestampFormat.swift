@@ -1,8 +1,10 @@
 import Foundation
+import ReelHLS
 
-/// The two timestamps the origin writes on every request, formatted by arithmetic into bytes
-/// (no calendar, no time zone lookup, no intermediate strings): the HTTP date of
-/// `Last-Modified` and the access log's ISO 8601 time.
+/// UTC timestamps as text, by arithmetic (no calendar, no time zone lookup, no intermediate
+/// strings): the HTTP date of `Last-Modified` and the access log's ISO 8601 time, which the
+/// servers write on every request, the library's ISO 8601 times, and the reading of ISO 8601
+/// UTC times (S3's and playlists').
 ///
 /// ```
 /// Sun, 06 Nov 1994 08:49:37 GMT        httpDate (RFC 9110 §5.6.7, IMF-fixdate)
@@ -122,36 +124,43 @@ public enum TimestampFormat {
         }
     }
 
+    /// Reads `yyyyMMdd'T'HHmmss'Z'` (ISO 8601 basic, S3's `x-amz-date`) or
+    /// `yyyy-MM-dd'T'HH:mm:ss[.fff]Z` (extended) as seconds since 1970, the fraction dropped;
+    /// nil for anything else.
+    public static func secondsSince1970(_ text: String) -> Int64? {
+        let digits = text.filter { $0.isASCII && $0.isNumber }
+        let compact = text.count == 16 && text.hasSuffix("Z")
+        let extended = text.hasSuffix("Z") && text.count >= 20 && text.dropFirst(4).first == "-"
+        guard compact || extended, digits.count >= 14, let y = Int64(digits.prefix(4)) else { return nil }
+        let parts = (0..<5).map { Int64(digits.dropFirst(4 + 2 * $0).prefix(2))! }
+        let (m, d, hh, mm, ss) = (parts[0], parts[1], parts[2], parts[3], parts[4])
+        guard (1...12).contains(m), (1...31).contains(d), hh < 24, mm < 60, ss < 61 else { return nil }
+        return CivilDate.daysSince1970(year: y, month: m, day: d) * 86_400 + hh * 3600 + mm * 60 + ss
+    }
+
     // MARK: Arithmetic
 
-    /// A proleptic Gregorian date from days since 1970-01-01 (Howard Hinnant's `civil_from_days`).
-    struct CivilDate {
-        var year: Int
-        var month: Int  // 1...12
-        var day: Int    // 1...31
+    /// A proleptic Gregorian date from days since 1970-01-01 (the arithmetic is ReelHLS's
+    /// ``HLSDateTime``, the lowest module that needs it).
+    public struct CivilDate: Sendable, Hashable {
+        public var year: Int
+        public var month: Int  // 1...12
+        public var day: Int    // 1...31
 
-        init(daysSince1970 days: Int64) {
-            let z = days + 719_468
-            let era = floorDivide(z, 146_097).quotient
-            let dayOfEra = z - era * 146_097                                                 // 0...146096
-            let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365  // 0...399
-            let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)  // 0...365, from March 1
-            let shiftedMonth = (5 * dayOfYear + 2) / 153                                      // 0...11, March = 0
-            day = Int(dayOfYear - (153 * shiftedMonth + 2) / 5 + 1)
-            month = Int(shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9)
-            year = Int(yearOfEra + era * 400) + (month <= 2 ? 1 : 0)
+        /// (year, month, day) → days since 1970-01-01, the inverse of ``init(daysSince1970:)``.
+        public static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
+            HLSDateTime.daysSince1970(year: year, month: month, day: day)
+        }
+
+        public init(daysSince1970 days: Int64) {
+            let (year, month, day) = HLSDateTime.civilDate(daysSince1970: days)
+            (self.year, self.month, self.day) = (Int(year), Int(month), Int(day))
         }
     }
 
     /// Quotient rounded towards minus infinity, and the remainder (0 ..< divisor).
-    static func floorDivide(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
-        var quotient = value / divisor
-        var remainder = value % divisor
-        if remainder < 0 {
-            quotient -= 1
-            remainder += divisor
-        }
-        return (quotient, remainder)
+    public static func floorDivide(_ value: Int64, _ divisor: Int64) -> (quotient: Int64, remainder: Int64) {
+        HLSDateTime.floorDivide(value, divisor)
     }
 
     private static func appendTimeOfDay(_ secondOfDay: Int64, to bytes: inout [UInt8]) {

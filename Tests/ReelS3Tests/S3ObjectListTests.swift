@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ReelCore
+@testable import ReelS3
 
 @Suite("S3 ListObjectsV2 answers and the bucket's address")
 struct S3ObjectListTests {

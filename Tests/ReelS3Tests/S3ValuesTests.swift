@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ReelCore
+@testable import ReelS3
 
 @Suite("S3 locations, error bodies and credentials")
 struct S3ValuesTests {
@@ -126,14 +126,5 @@ struct S3ValuesTests {
         #expect(AWSCredentials.region(explicit: nil, environment: ["AWS_REGION": "eu-west-1", "AWS_DEFAULT_REGION": "y"]) == "eu-west-1")
         #expect(AWSCredentials.region(explicit: nil, environment: ["AWS_DEFAULT_REGION": "us-west-2"]) == "us-west-2")
         #expect(AWSCredentials.region(explicit: nil, environment: [:]) == "us-east-1")
-    }
-
-    @Test("stream paths name their origin file (what the S3 target takes Cache-Control from)")
-    func originFileFromPath() {
-        #expect(OriginFile(streamPath: "streams/a/playlist.m3u8") == .playlist)
-        #expect(OriginFile(streamPath: "streams/a/init.mp4") == .initSegment)
-        #expect(OriginFile(streamPath: "streams/a/seg/000012.m4s") == .segment(sequence: 12))
-        #expect(OriginFile(streamPath: "streams/a/seg/x.m4s") == nil)
-        #expect(OriginFile(streamPath: "streams/a/other.txt") == nil)
     }
 }

@@ -1,3 +1,5 @@
+import ReelCore
+
 /// The `Range` request header (RFC 9110 §14.2) for one representation of `length` bytes.
 ///
 /// - No header, another unit than `bytes`, or several ranges: the whole representation
@@ -55,16 +57,5 @@ public enum ByteRange: Sendable, Hashable {
             return nil
         }
         return Int64(text)
-    }
-}
-
-extension StringProtocol {
-    /// Without leading and trailing spaces and tabs (HTTP's optional white space).
-    func trimmingASCIISpaces() -> Substring {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        let text = Substring(self)
-        guard let start = text.firstIndex(where: { !isSpace($0) }) else { return "" }
-        let end = text.lastIndex(where: { !isSpace($0) })!
-        return text[start...end]
     }
 }

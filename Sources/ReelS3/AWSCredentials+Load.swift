@@ -1,8 +1,7 @@
 import Foundation
-import ReelCore
 
 extension AWSCredentials {
-    /// The usual places, in order (``ReelCore/AWSCredentials/resolve(environment:explicitProfile:filePath:fileText:)``):
+    /// The usual places, in order (``AWSCredentials/resolve(environment:explicitProfile:filePath:fileText:)``):
     /// the environment, then the profile in `AWS_SHARED_CREDENTIALS_FILE` or `~/.aws/credentials`.
     public static func load(environment: [String: String] = ProcessInfo.processInfo.environment, explicitProfile: String?,
                             home: String = NSHomeDirectory()) throws(Missing) -> AWSCredentials {

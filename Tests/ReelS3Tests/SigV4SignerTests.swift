@@ -1,6 +1,5 @@
 import Foundation
-import ReelCore
-@testable import ReelLive
+@testable import ReelS3
 import Testing
 
 /// The signer against AWS's published examples; no expected value here is Reel's own.

@@ -1,3 +1,5 @@
+import ReelCore
+
 /// Content negotiation for the one coding the origin offers: gzip (for playlists).
 public enum ContentCoding {
     /// Whether an `Accept-Encoding` value allows gzip: `gzip`, `x-gzip` or `*` with a
