@@ -1,4 +1,5 @@
 import Foundation
+import ReelCore
 
 /// What a path names in Reel Studio (`reel studio`); anything else is 404. Paths are matched
 /// whole, as received (still percent-encoded), so no encoding, dot segment or doubled slash
