@@ -9,43 +9,43 @@ import ReelStore
 /// The materials page's routes: the books, their covers, adding by ISBN (looked up as
 /// `reel materials add --isbn` looks it up) or by hand, removing.
 extension StudioServer {
-    func answerMaterials(_ route: StudioRoute, request: HTTPRequest, body: [UInt8]?) -> HTTPResponse {
-        do throws(StudioRefusal) {
-            switch route {
-            case .materials where request.method == "POST":
-                let added = try addMaterial(try decode(body) as MaterialRequest)
-                libraryChanged()
-                return json(try Self.encoded(added), status: 201)
-            case .materials:
-                return json(try Self.encoded(try library.materials().map(StudyMaterialJSON.init)))
-            case .materialCover(let id):
-                guard let material = try library.materials().first(where: { $0.id == id }) else {
-                    throw StudioRefusal(status: 404, message: "no material \(id.uuidString.lowercased()) in the library")
-                }
-                guard let path = material.coverPath else { throw StudioRefusal(status: 404, message: "'\(material.title)' has no cover") }
-                return try SessionFile.serve(path, request: request, contentType: Self.pictureType(path), cacheControl: "private, max-age=3600")
-            case .scanBarcode:
-                let scan: ScanRequest = (body?.isEmpty ?? true) ? ScanRequest() : try decode(body)
-                let seconds = min(120, max(1, scan.timeout ?? 30))
-                let found = try camera.scanBarcode(timeout: seconds)
-                return json(StudioJSON.line(ScanAnswer(found, seconds: seconds, problem: camera.problem)))
-            case .backup where request.method == "POST":
-                return json(StudioJSON.line(try backup.start(into: (try decode(body) as BackupRequest).folder)), status: 202)
-            case .backup:
-                return json(StudioJSON.line(backup.current))
-            case .restore:
-                let answer = try backup.restore(try decode(body) as RestoreRequest)
-                if !answer.dryRun { libraryChanged() }
-                return json(StudioJSON.line(answer))
-            case .removeMaterial(let id):
-                let removed = try library.removeMaterial(id)
-                libraryChanged()
-                return json(try Self.encoded(StudyMaterialJSON(removed)))
-            default:
-                return .text(404, "no such API")
+    func answerMaterials(_ route: MaterialsRoute, request: HTTPRequest, body: [UInt8]?) throws(StudioRefusal) -> HTTPResponse {
+        switch route {
+        case .add:
+            let added = try addMaterial(try decode(body) as MaterialRequest)
+            libraryChanged()
+            return json(try Self.encoded(added), status: 201)
+        case .materials:
+            return json(try Self.encoded(try library.materials().map(StudyMaterialJSON.init)))
+        case .cover(let id):
+            guard let material = try library.materials().first(where: { $0.id == id }) else {
+                throw StudioRefusal(status: 404, message: "no material \(id.uuidString.lowercased()) in the library")
             }
-        } catch {
-            return .text(error.status, error.message)
+            guard let path = material.coverPath else { throw StudioRefusal(status: 404, message: "'\(material.title)' has no cover") }
+            return try SessionFile.serve(path, request: request, contentType: Self.pictureType(path), cacheControl: "private, max-age=3600")
+        case .scan:
+            let scan: ScanRequest = (body?.isEmpty ?? true) ? ScanRequest() : try decode(body)
+            let seconds = min(120, max(1, scan.timeout ?? 30))
+            let found = try camera.scanBarcode(timeout: seconds)
+            return json(StudioJSON.line(ScanAnswer(found, seconds: seconds, problem: camera.problem)))
+        case .remove(let id):
+            let removed = try library.removeMaterial(id)
+            libraryChanged()
+            return json(try Self.encoded(StudyMaterialJSON(removed)))
+        }
+    }
+
+    /// The backup view's routes: the backup's state, starting one, a restore.
+    func answerBackup(_ route: BackupRoute, body: [UInt8]?) throws(StudioRefusal) -> HTTPResponse {
+        switch route {
+        case .start:
+            return json(StudioJSON.line(try backup.start(into: (try decode(body) as BackupRequest).folder)), status: 202)
+        case .state:
+            return json(StudioJSON.line(backup.current))
+        case .restore:
+            let answer = try backup.restore(try decode(body) as RestoreRequest)
+            if !answer.dryRun { libraryChanged() }
+            return json(StudioJSON.line(answer))
         }
     }
 
