@@ -12,8 +12,7 @@ import ReelStore
 final class StudioBackup: Sendable {
     /// What the page shows: `GET /api/backup` and each `backup` event.
     struct Snapshot: Encodable, Sendable {
-        /// idle, running, finished, stopped or failed.
-        var state = "idle"
+        var state = StudioJobState.idle
         /// The folder of the backup running or last run, else the default one (`$REEL_BACKUP_DIR`).
         var folder: String?
         /// When that folder's last backup was made (from its backup.json), nil for none.
@@ -76,8 +75,8 @@ final class StudioBackup: Sendable {
             throw StudioRefusal(status: 409, message: "nothing to back up: the library \(libraryPath) does not exist yet; \(folder) was not touched")
         }
         let started = try snapshot.withLock { now throws(StudioRefusal) -> Snapshot in
-            guard now.state != "running" else { throw StudioRefusal(status: 409, message: "a backup to \(now.folder ?? "?") is running") }
-            now = Snapshot(state: "running", folder: folder)
+            guard now.state != .running else { throw StudioRefusal(status: 409, message: "a backup to \(now.folder ?? "?") is running") }
+            now = Snapshot(state: .running, folder: folder)
             return now
         }
         stopRequested.withLock { $0 = false }
@@ -103,7 +102,7 @@ final class StudioBackup: Sendable {
             }
             let report = try backup.run()
             update { now in
-                now.state = "finished"
+                now.state = .finished
                 now.missing = report.missingSources
                 now.message = "backed up \(report.sessions) session(s), \(report.tags) tag(s), \(report.goals) goal(s), \(report.materials) material(s); "
                     + "media: \(report.copiedFiles) copied (\(LibraryBackup.bytes(report.copiedBytes))), \(report.unchangedFiles) unchanged"
@@ -111,9 +110,9 @@ final class StudioBackup: Sendable {
                 Self.describe(folder, into: &now)
             }
         } catch let error as LibraryBackup.Error where error.isStopped {
-            update { $0.state = "stopped"; $0.message = error.description }
+            update { $0.state = .stopped; $0.message = error.description }
         } catch {
-            update { $0.state = "failed"; $0.message = "\(error)" }
+            update { $0.state = .failed; $0.message = "\(error)" }
         }
     }
 

@@ -12,8 +12,7 @@ import ReelRuntime
 final class StudioLive: Sendable {
     /// What the page shows: `GET /api/live` and each `live` event. The token is never in it.
     struct Snapshot: Encodable, Sendable {
-        /// idle, starting, live, stopping, finished or failed.
-        var state = "idle"
+        var state = StudioLiveState.idle
         var streamID: String?
         var source: String?
         var origin: String?
@@ -90,7 +89,7 @@ final class StudioLive: Sendable {
         let live = try request.settings(source: source.spec, folders: settings.folders)
         try camera.lend(source.text, to: .live)
         let sourceText = source.text
-        let started = Snapshot(state: "starting", streamID: live.streamID, source: sourceText, origin: live.origin?.absoluteString,
+        let started = Snapshot(state: .starting, streamID: live.streamID, source: sourceText, origin: live.origin?.absoluteString,
                                output: live.outputDirectory?.path, quality: request.quality ?? "medium", landscape: live.landscape,
                                playlistURL: live.playlistURL?.absoluteString, viewerURL: live.viewerURL?.absoluteString,
                                archivePath: live.archivePath)
@@ -103,7 +102,7 @@ final class StudioLive: Sendable {
                 // The source goes back before the page hears that the stream ended.
                 camera.returned(by: .live)
                 running.withLock { $0 = nil }
-                update { $0.state = report.succeeded ? "finished" : "failed" }
+                update { $0.state = report.succeeded ? .finished : .failed }
             })
             return true
         }
@@ -118,7 +117,7 @@ final class StudioLive: Sendable {
     /// `POST /api/live/stop`: ends the stream cleanly (last segment, ENDLIST, archive closed).
     func stop() -> Snapshot {
         guard let session = running.withLock({ $0?.session }) else { return current }
-        update { if $0.state == "starting" || $0.state == "live" { $0.state = "stopping" } }
+        update { if $0.state == .starting || $0.state == .live { $0.state = .stopping } }
         session.requestStop(reason: "stopped from the studio")
         return current
     }
@@ -147,7 +146,7 @@ final class StudioLiveReporter: LiveReporter, Sendable {
     func info(_ line: String) {
         update { now in
             now.lines = Array((now.lines + [line]).suffix(StudioLive.maxLines))
-            if line.hasPrefix("stream:"), now.state == "starting" { now.state = "live" }
+            if line.hasPrefix("stream:"), now.state == .starting { now.state = .live }
         }
     }
 
@@ -157,7 +156,7 @@ final class StudioLiveReporter: LiveReporter, Sendable {
 
     func status(_ status: LiveStatus) {
         update { now in
-            if now.state == "starting" { now.state = "live" }
+            if now.state == .starting { now.state = .live }
             now.elapsed = status.elapsed
             now.segmentsPublished = status.segmentsPublished
             now.segmentsProduced = status.segmentsProduced
@@ -172,7 +171,7 @@ final class StudioLiveReporter: LiveReporter, Sendable {
     /// The figures and the outcome's words; the state follows once the source is free again.
     func finished(_ report: LiveReport) {
         update { now in
-            now.state = "stopping"
+            now.state = .stopping
             now.elapsed = report.elapsed
             now.segmentsPublished = report.segmentsPublished
             now.segmentsProduced = report.segmentsProduced

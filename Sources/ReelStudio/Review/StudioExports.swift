@@ -12,8 +12,7 @@ import ReelStore
 final class StudioExports: Sendable {
     /// What the page shows: `GET /api/export` and each `export` event.
     struct Snapshot: Encodable, Sendable, Equatable {
-        /// idle, running, finished, stopped or failed.
-        var state = "idle"
+        var state = StudioJobState.idle
         /// export or vlog; nil before the first job.
         var kind: String?
         var session: String?
@@ -70,7 +69,7 @@ final class StudioExports: Sendable {
     /// The last finished job's output, when it is still there.
     var finishedOutput: String? {
         let now = current
-        guard now.state == "finished", let path = now.output, FileManager.default.fileExists(atPath: path) else { return nil }
+        guard now.state == .finished, let path = now.output, FileManager.default.fileExists(atPath: path) else { return nil }
         return path
     }
 
@@ -127,7 +126,7 @@ final class StudioExports: Sendable {
             running.withLock { $0 = nil }
             throw error
         }
-        let started = Snapshot(state: "running", kind: kind, session: session?.uuidString.lowercased(), label: label, output: output,
+        let started = Snapshot(state: .running, kind: kind, session: session?.uuidString.lowercased(), label: label, output: output,
                                fileName: (output as NSString).lastPathComponent)
         snapshot.withLock { $0 = started }
         publish(started)
@@ -156,7 +155,7 @@ final class StudioExports: Sendable {
         do {
             let (warnings, partial) = try work(reporter, stop)
             update { now in
-                now.state = "finished"
+                now.state = .finished
                 now.fraction = 1
                 now.secondsLeft = 0
                 now.warnings = warnings
@@ -164,9 +163,9 @@ final class StudioExports: Sendable {
                 now.message = (partial ? "made from the part of the video that could be read: " : "written to ") + (now.output ?? "?")
             }
         } catch let stopped as ExportStopRequest.Stopped {
-            update { $0.state = "stopped"; $0.message = stopped.description }
+            update { $0.state = .stopped; $0.message = stopped.description }
         } catch {
-            update { $0.state = "failed"; $0.message = "\(error)" }
+            update { $0.state = .failed; $0.message = "\(error)" }
         }
     }
 

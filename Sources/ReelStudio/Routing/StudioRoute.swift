@@ -34,7 +34,7 @@ public enum StudioRoute: Sendable, Hashable {
     }
 
     /// The page's files.
-    public static let assetNames: Set<String> = ["app.js", "common.js", "events.js", "record.js", "library.js", "stats.js", "materials.js", "backup.js", "review.js", "exports.js", "live.js", "overlay.js", "cinematic.js", "style.css", "icon.svg"]
+    public static let assetNames: Set<String> = ["app.js", "common.js", "events.js", "states.js", "record.js", "library.js", "stats.js", "materials.js", "backup.js", "review.js", "exports.js", "live.js", "overlay.js", "cinematic.js", "style.css", "icon.svg"]
 
     /// The route `method` and `path` (without its query) name.
     public init(method: String, path: String) throws(Refusal) {
