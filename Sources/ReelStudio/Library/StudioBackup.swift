@@ -14,33 +14,16 @@ final class StudioBackup: Sendable {
     struct Snapshot: Encodable, Sendable {
         var state = StudioJobState.idle
         /// The folder of the backup running or last run, else the default one (`$REEL_BACKUP_DIR`).
-        var folder: String?
+        @NullWhenNil var folder: String? = nil
         /// When that folder's last backup was made (from its backup.json), nil for none.
-        var lastBackupAt: String?
-        var sessionsInBackup: Int?
+        @NullWhenNil var lastBackupAt: String? = nil
+        @NullWhenNil var sessionsInBackup: Int? = nil
         var filesDone = 0, filesTotal = 0
         var bytesDone: Int64 = 0, bytesTotal: Int64 = 0
         /// What was copied and left (after a backup), or what went wrong.
-        var message: String?
+        @NullWhenNil var message: String? = nil
         var missing: [String] = []
 
-        enum Key: String, CodingKey {
-            case state, folder, lastBackupAt, sessionsInBackup, filesDone, filesTotal, bytesDone, bytesTotal, message, missing
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: Key.self)
-            try c.encode(state, forKey: .state)
-            try c.encode(folder, forKey: .folder)
-            try c.encode(lastBackupAt, forKey: .lastBackupAt)
-            try c.encode(sessionsInBackup, forKey: .sessionsInBackup)
-            try c.encode(filesDone, forKey: .filesDone)
-            try c.encode(filesTotal, forKey: .filesTotal)
-            try c.encode(bytesDone, forKey: .bytesDone)
-            try c.encode(bytesTotal, forKey: .bytesTotal)
-            try c.encode(message, forKey: .message)
-            try c.encode(missing, forKey: .missing)
-        }
     }
 
     private let libraryPath: String

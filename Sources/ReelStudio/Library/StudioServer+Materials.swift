@@ -113,9 +113,9 @@ struct ScanRequest: Decodable {
 /// What a scan saw: the book's ISBN, or null and why (the codes seen that are no book's, the
 /// source's problem), in words for the page.
 struct ScanAnswer: Encodable {
-    var isbn: String?
+    @NullWhenNil var isbn: String? = nil
     var otherCodes: [String]
-    var message: String?
+    @NullWhenNil var message: String? = nil
 
     init(_ found: BarcodeScan.Found, seconds: Double, problem: String?) {
         isbn = found.isbn
@@ -129,14 +129,6 @@ struct ScanAnswer: Encodable {
         message = text
     }
 
-    enum Key: String, CodingKey { case isbn, otherCodes, message }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Key.self)
-        try c.encode(isbn, forKey: .isbn)
-        try c.encode(otherCodes, forKey: .otherCodes)
-        try c.encode(message, forKey: .message)
-    }
 }
 
 /// The body of `POST /api/backup`.
@@ -188,15 +180,7 @@ struct MaterialRequest: Decodable {
 /// when typed), and what went wrong on the side (a cover that could not be had).
 struct MaterialAnswer: Encodable {
     var material: StudyMaterialJSON
-    var source: String?
+    @NullWhenNil var source: String? = nil
     var warnings: [String]
 
-    enum Key: String, CodingKey { case material, source, warnings }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Key.self)
-        try c.encode(material, forKey: .material)
-        try c.encode(source, forKey: .source)  // null when typed, never left out
-        try c.encode(warnings, forKey: .warnings)
-    }
 }

@@ -13,55 +13,26 @@ final class StudioLive: Sendable {
     /// What the page shows: `GET /api/live` and each `live` event. The token is never in it.
     struct Snapshot: Encodable, Sendable {
         var state = StudioLiveState.idle
-        var streamID: String?
-        var source: String?
-        var origin: String?
-        var output: String?
-        var quality: String?
+        @NullWhenNil var streamID: String? = nil
+        @NullWhenNil var source: String? = nil
+        @NullWhenNil var origin: String? = nil
+        @NullWhenNil var output: String? = nil
+        @NullWhenNil var quality: String? = nil
         var landscape = false
-        var playlistURL: String?
-        var viewerURL: String?
-        var archivePath: String?
+        @NullWhenNil var playlistURL: String? = nil
+        @NullWhenNil var viewerURL: String? = nil
+        @NullWhenNil var archivePath: String? = nil
         var elapsed = 0.0
         var segmentsPublished = 0, segmentsProduced = 0, backlog = 0, droppedFrames = 0
         var bitRate = 0.0
         var failedAttempts = 0
-        var archiveFrames: Int?
+        @NullWhenNil var archiveFrames: Int? = nil
         /// `reel live`'s information lines (source, stream, playlist, archive…), newest last.
         var lines: [String] = []
         var warnings: [String] = []
         /// Why it failed, or what it made.
-        var message: String?
+        @NullWhenNil var message: String? = nil
 
-        enum Key: String, CodingKey {
-            case state, streamID, source, origin, output, quality, landscape, playlistURL, viewerURL, archivePath, elapsed
-            case segmentsPublished, segmentsProduced, backlog, droppedFrames, bitRate, failedAttempts, archiveFrames, lines, warnings, message
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: Key.self)
-            try c.encode(state, forKey: .state)
-            try c.encode(streamID, forKey: .streamID)
-            try c.encode(source, forKey: .source)
-            try c.encode(origin, forKey: .origin)
-            try c.encode(output, forKey: .output)
-            try c.encode(quality, forKey: .quality)
-            try c.encode(landscape, forKey: .landscape)
-            try c.encode(playlistURL, forKey: .playlistURL)
-            try c.encode(viewerURL, forKey: .viewerURL)
-            try c.encode(archivePath, forKey: .archivePath)
-            try c.encode(elapsed, forKey: .elapsed)
-            try c.encode(segmentsPublished, forKey: .segmentsPublished)
-            try c.encode(segmentsProduced, forKey: .segmentsProduced)
-            try c.encode(backlog, forKey: .backlog)
-            try c.encode(droppedFrames, forKey: .droppedFrames)
-            try c.encode(bitRate, forKey: .bitRate)
-            try c.encode(failedAttempts, forKey: .failedAttempts)
-            try c.encode(archiveFrames, forKey: .archiveFrames)
-            try c.encode(lines, forKey: .lines)
-            try c.encode(warnings, forKey: .warnings)
-            try c.encode(message, forKey: .message)
-        }
     }
 
     /// Information lines kept at most.

@@ -14,38 +14,19 @@ final class StudioExports: Sendable {
     struct Snapshot: Encodable, Sendable, Equatable {
         var state = StudioJobState.idle
         /// export or vlog; nil before the first job.
-        var kind: String?
-        var session: String?
+        @NullWhenNil var kind: String? = nil
+        @NullWhenNil var session: String? = nil
         /// What is being made, in words.
-        var label: String?
-        var fraction: Double?
+        @NullWhenNil var label: String? = nil
+        @NullWhenNil var fraction: Double? = nil
         var frames = 0
-        var secondsLeft: Double?
-        var output: String?
-        var fileName: String?
-        var bytes: Int64?
-        var message: String?
+        @NullWhenNil var secondsLeft: Double? = nil
+        @NullWhenNil var output: String? = nil
+        @NullWhenNil var fileName: String? = nil
+        @NullWhenNil var bytes: Int64? = nil
+        @NullWhenNil var message: String? = nil
         var warnings: [String] = []
 
-        enum Key: String, CodingKey {
-            case state, kind, session, label, fraction, frames, secondsLeft, output, fileName, bytes, message, warnings
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: Key.self)
-            try c.encode(state, forKey: .state)
-            try c.encode(kind, forKey: .kind)
-            try c.encode(session, forKey: .session)
-            try c.encode(label, forKey: .label)
-            try c.encode(fraction, forKey: .fraction)
-            try c.encode(frames, forKey: .frames)
-            try c.encode(secondsLeft, forKey: .secondsLeft)
-            try c.encode(output, forKey: .output)
-            try c.encode(fileName, forKey: .fileName)
-            try c.encode(bytes, forKey: .bytes)
-            try c.encode(message, forKey: .message)
-            try c.encode(warnings, forKey: .warnings)
-        }
     }
 
     /// Where exports and vlogs are written.
