@@ -22,8 +22,9 @@ import sys
 import xml.etree.ElementTree as ElementTree
 
 # Files the server makes when it starts instead of reading them from the folder:
-# /assets/events.js is written from StudioEvent.allCases (Sources/ReelStudio/StudioEvent.swift).
-GENERATED = {"events.js"}
+# /assets/events.js is written from StudioEvent.allCases (Sources/ReelStudio/StudioEvent.swift),
+# /assets/states.js from the job states (Sources/ReelStudio/StudioStates.swift).
+GENERATED = {"events.js", "states.js"}
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelHTTP
 import ReelRuntime
 
 /// The file holding the origin's bearer token: read when it exists, created otherwise

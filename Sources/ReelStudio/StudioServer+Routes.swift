@@ -28,8 +28,11 @@ extension StudioServer {
             || request.header("Transfer-Encoding") != nil {
             // A stamp and an artwork are pictures (each with its own bound); everything else is a
             // little JSON. A body is held in memory up to its bound.
-            let route = StudioRoute(path: request.path)
-            let policy = request.method != "POST" ? uploads : route == .stamps ? stampUploads : route == .overlayAssets ? assetUploads : uploads
+            let policy = switch try? StudioRoute(method: request.method, path: request.path) {
+            case .review(.addStamp): stampUploads
+            case .overlay(.importAsset): assetUploads
+            default: uploads
+            }
             switch policy.decide(contentLength: request.header("Content-Length"), transferEncoding: request.header("Transfer-Encoding")) {
             case .accept(let length): return .receive(BoundedBody(capacity: length))
             case .lengthRequired: return .respond(secured(.text(411, "a request body needs a Content-Length (no chunked bodies)")))
@@ -72,14 +75,35 @@ extension StudioServer {
 
     /// The route's answer for a request that passed the gate.
     func answer(_ request: HTTPRequest, body: [UInt8]?) -> HTTPResponse {
-        guard let route = StudioRoute(path: request.path) else {
-            return .text(404, "no such page or API: the studio serves /, /assets/… and the API under /api/ that docs/studio.md lists")
+        let route: StudioRoute
+        do { route = try StudioRoute(method: request.method, path: request.path) } catch {
+            switch error {
+            case .notFound:
+                return .text(404, "no such page or API: the studio serves /, /assets/… and the API under /api/ that docs/studio.md lists")
+            case .methodNotAllowed(let allowed):
+                let methods = allowed.joined(separator: ", ")
+                return .text(405, "\(request.method) is not answered here; use \(methods)", headers: [("Allow", methods)])
+            }
         }
-        let method = request.method == "HEAD" ? "GET" : request.method
-        guard route.methods.contains(method) else {
-            let allowed = route.methods.joined(separator: ", ")
-            return .text(405, "\(request.method) is not answered here; use \(allowed)", headers: [("Allow", allowed)])
+        do throws(StudioRefusal) {
+            switch route {
+            case .app(let route): return answerApp(route, request: request)
+            case .camera(let route): return try answerCamera(route, request: request, body: body)
+            case .library(let route): return try answerLibrary(route, request: request, body: body)
+            case .materials(let route): return try answerMaterials(route, request: request, body: body)
+            case .backup(let route): return try answerBackup(route, body: body)
+            case .review(let route): return try answerReview(route, request: request, body: body)
+            case .live(let route): return try answerLive(route, body: body)
+            case .overlay(let route): return try answerOverlay(route, request: request, body: body)
+            case .cinematic(let route): return try answerCinematic(route, request: request, body: body)
+            }
+        } catch {
+            return .text(error.status, error.message)
         }
+    }
+
+    /// The page, its files, the state, the events, signing out.
+    func answerApp(_ route: AppRoute, request: HTTPRequest) -> HTTPResponse {
         switch route {
         case .page:
             return HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8")], body: .bytes(StudioPage.html))
@@ -101,58 +125,36 @@ extension StudioServer {
         case .signOut:
             if let value = StudioAccess.cookie(named: access.cookieName, in: request.header("Cookie")) { endSession(value) }
             return HTTPResponse(status: 204, headers: [("Set-Cookie", access.clearCookie)])
-        case .sources, .camera, .chooseSource, .preview, .previewPicture, .recording, .startRecording, .controlRecording:
-            return answerCamera(route, request: request, body: body)
-        case .session(_, .review), .session(_, .frame), .stamps, .stamp, .export, .vlog, .stopExport, .exportFile:
-            return answerReview(route, request: request, body: body)
-        case .live, .stopLive:
-            return answerLive(route, request: request, body: body)
-        case .overlay, .overlayPreview, .overlayShoot, .overlaySource, .overlayAssets, .overlayAsset, .removeOverlayAsset, .overlayPhotos, .overlayPhoto,
-             .overlayPhotoView, .overlayCutout:
-            return answerOverlay(route, request: request, body: body)
-        case .cinematic, .cinematicPreview, .cinematicRecord, .cinematicRecordStop, .cinematicStill, .cinematicClips, .cinematicClip,
-             .cinematicTimeline, .cinematicStillFile, .cinematicRefocus, .cinematicRefocusStop:
-            return answerCinematic(route, request: request, body: body)
-        case .sessions, .tags, .session, .stats, .statsChart, .goals:
-            return answerLibrary(route, request: request, body: body)
-        case .materials, .materialCover, .removeMaterial, .backup, .restore, .scanBarcode:
-            return answerMaterials(route, request: request, body: body)
         }
     }
 
     /// The record page's routes: sources, preview, recording.
-    func answerCamera(_ route: StudioRoute, request: HTTPRequest, body: [UInt8]?) -> HTTPResponse {
-        do throws(StudioRefusal) {
-            switch route {
-            case .sources:
-                return json(StudioJSON.line(SourcesAnswer(cameras: CameraList.devices(), chosen: camera.camera.source)))
-            case .camera:
-                return json(StudioJSON.line(camera.camera))
-            case .chooseSource:
-                let choice: SourceChoice = try decode(body)
-                try camera.choose(choice.source)
-                return json(StudioJSON.line(camera.camera))
-            case .preview:
-                return previewStream(request, feed: camera.feed) { [camera] in camera.tick() }
-            case .previewPicture:
-                guard let picture = camera.feed.latest else {
-                    return .text(404, "no preview picture yet: open /api/preview (or the page) to start the preview")
-                }
-                return HTTPResponse(status: 200, headers: [("Content-Type", "image/jpeg"), ("X-Reel-Sequence", "\(picture.sequence)")],
-                                    body: .bytes(picture.jpeg))
-            case .recording:
-                return json(camera.recording.json)
-            case .startRecording:
-                let started = try camera.start(try decode(body) as RecordRequest)
-                return json(started.json, status: 202)
-            case .controlRecording(let action):
-                try camera.control(action)
-                return json(camera.recording.json)
-            default:
-                return .text(404, "no such API")
+    func answerCamera(_ route: CameraRoute, request: HTTPRequest, body: [UInt8]?) throws(StudioRefusal) -> HTTPResponse {
+        switch route {
+        case .sources:
+            return json(StudioJSON.line(SourcesAnswer(cameras: CameraList.devices(), chosen: camera.camera.source)))
+        case .camera:
+            return json(StudioJSON.line(camera.camera))
+        case .chooseSource:
+            let choice: SourceChoice = try decode(body)
+            try camera.choose(choice.source)
+            return json(StudioJSON.line(camera.camera))
+        case .preview:
+            return previewStream(request, feed: camera.feed) { [camera] in camera.tick() }
+        case .previewPicture:
+            guard let picture = camera.feed.latest else {
+                return .text(404, "no preview picture yet: open /api/preview (or the page) to start the preview")
             }
-        } catch {
-            return .text(error.status, error.message)
+            return HTTPResponse(status: 200, headers: [("Content-Type", "image/jpeg"), ("X-Reel-Sequence", "\(picture.sequence)")],
+                                body: .bytes(picture.jpeg))
+        case .recording:
+            return json(camera.recording.json)
+        case .startRecording:
+            let started = try camera.start(try decode(body) as RecordRequest)
+            return json(started.json, status: 202)
+        case .control(let action):
+            try camera.control(action)
+            return json(camera.recording.json)
         }
     }
 

@@ -216,7 +216,3 @@ public final class StudioServer: HTTPService {
         }
     }
 }
-
-extension StudioAccess {
-    static func isWildcardHost(_ host: String) -> Bool { host == "0.0.0.0" || host == "::" || host == "[::]" }
-}

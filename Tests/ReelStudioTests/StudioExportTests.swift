@@ -89,7 +89,7 @@ struct StudioExportTests {
             #expect(try studio.post("/api/export", json: #"{"session":"\#(fixture.id)","size":"source"}"#, cookie: cookie).status == 202)
             _ = try await Self.waitForJob(studio) { ($0["frames"] as? Int ?? 0) > 0 || $0["state"] as? String != "running" }
             await studio.server.stop()
-            #expect(studio.server.exports.current.state == "stopped", "\(studio.server.exports.current)")
+            #expect(studio.server.exports.current.state == .stopped, "\(studio.server.exports.current)")
             #expect(try FileManager.default.contentsOfDirectory(atPath: exports.path("out")).isEmpty, "no output, no hidden file")
         }
     }

@@ -26,7 +26,7 @@ struct StudioLiveBrowserTests {
                     // Nowhere to publish: the server's words in the page, nothing started.
                     try await browser.findElement(css: "#live-start").click()
                     try await browser.waitUntil(script: "return document.getElementById('live-message').textContent.includes('nowhere to publish')")
-                    #expect(studio.server.live.current.state == "idle")
+                    #expect(studio.server.live.current.state == .idle)
 
                     try await browser.findElement(css: "#live-origin").sendKeys(origin.baseURL.absoluteString)
                     try await browser.findElement(css: "#live-token").sendKeys(origin.token)

@@ -101,7 +101,7 @@ struct StudioLiveTests {
                 let lastID = try #require(StudioReviewTests.object(last)["streamID"] as? String)
                 _ = try await Self.waitForLive(studio) { ($0["segmentsPublished"] as? Int ?? 0) >= 1 || Self.ended($0) }
                 await studio.server.stop()
-                #expect(studio.server.live.current.state == "finished", "\(studio.server.live.current)")
+                #expect(studio.server.live.current.state == .finished, "\(studio.server.live.current)")
                 let playlist = try await origin.get("streams/\(lastID)/playlist.m3u8")
                 #expect(String(decoding: playlist.body, as: UTF8.self).contains("#EXT-X-ENDLIST"), "the studio's stop ends the stream cleanly")
             }

@@ -12,7 +12,7 @@ struct StudioPageTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Sources/ReelStudio/Page/Assets")
     /// `/assets/` files the studio writes itself instead of embedding a file.
-    static let generated: [String: [UInt8]] = ["events.js": StudioEvent.script]
+    static let generated: [String: [UInt8]] = ["events.js": StudioEvent.script, "states.js": StudioStates.script]
 
     static func files() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()

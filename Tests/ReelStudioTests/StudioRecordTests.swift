@@ -26,41 +26,41 @@ struct StudioRecordTests {
             let started = try studio.post("/api/recording/start", json: body)
             #expect(started.status == 202, "\(started.text)")
             let first = try JSONDecoder().decode(RecordingSnapshot.self, from: started.body)
-            #expect(["starting", "recording"].contains(first.state))
+            #expect([.starting, .recording].contains(first.state))
             #expect(first.mode == "timelapse" && first.intervalSeconds == 0.5 && first.title == "Chemistry" && first.tags == ["exam", "ch3"])
             #expect(first.width == 1280 && first.height == 720 && first.source == Self.source)
             let id = try #require(first.id)
 
-            let recording = try await studio.waitForRecording("state recording with a frame written") { $0.state == "recording" && $0.framesWritten >= 1 }
+            let recording = try await studio.waitForRecording("state recording with a frame written") { $0.state == .recording && $0.framesWritten >= 1 }
             #expect(recording.id == id)
             let grown = try await studio.waitForRecording("framesWritten growing past \(recording.framesWritten)") {
                 $0.framesWritten > recording.framesWritten
             }
-            #expect(grown.state == "recording" && grown.fileBytes > 0)
+            #expect(grown.state == .recording && grown.fileBytes > 0)
             #expect((grown.freeBytes ?? 0) > 0 && (grown.hoursLeft ?? 0) > 0, "the disk estimate is there")
 
             let paused = try studio.post("/api/recording/pause")
             #expect(paused.status == 200, "\(paused.text)")
-            let pausedAt = try await studio.waitForRecording("state paused") { $0.state == "paused" }
+            let pausedAt = try await studio.waitForRecording("state paused") { $0.state == .paused }
             // Two readings at least 1.5 s of wall time apart, both while paused: the active time
             // must not move.
             let later = try await studio.waitForRecording("wall time 1.5 s past \(pausedAt.wallSeconds) while paused") {
                 $0.wallSeconds >= pausedAt.wallSeconds + 1.5
             }
-            #expect(later.state == "paused")
+            #expect(later.state == .paused)
             #expect(later.activeSeconds == pausedAt.activeSeconds,
                     "active time moved while paused: \(pausedAt.activeSeconds) → \(later.activeSeconds) (wall \(pausedAt.wallSeconds) → \(later.wallSeconds))")
 
             let resumed = try studio.post("/api/recording/resume")
             #expect(resumed.status == 200, "\(resumed.text)")
             _ = try await studio.waitForRecording("state recording again, active time past \(later.activeSeconds)") {
-                $0.state == "recording" && $0.activeSeconds > later.activeSeconds
+                $0.state == .recording && $0.activeSeconds > later.activeSeconds
             }
 
             let stopped = try studio.post("/api/recording/stop")
             #expect(stopped.status == 200, "\(stopped.text)")
             let finished = try await studio.waitForRecording("state finished") { !$0.isActive }
-            #expect(finished.state == "finished", "\(finished)")
+            #expect(finished.state == .finished, "\(finished)")
             #expect(finished.error == nil && finished.sessionRegistered == true)
             let output = try #require(finished.outputPath)
             #expect(FileManager.default.fileExists(atPath: output))
@@ -81,7 +81,7 @@ struct StudioRecordTests {
         try await withStudio { studio in
             let started = try studio.post("/api/recording/start", json: Self.timelapse)
             #expect(started.status == 202, "\(started.text)")
-            let recording = try await studio.waitForRecording("state recording") { $0.state == "recording" }
+            let recording = try await studio.waitForRecording("state recording") { $0.state == .recording }
 
             let preview = try studio.readPreview(seconds: 2)
             #expect(preview.exitStatus == 28, "curl ends the endless stream at --max-time: \(preview.stderr)")
@@ -96,11 +96,11 @@ struct StudioRecordTests {
             // The stream is gone once the server noticed; the recording is not.
             _ = try await studio.waitForCamera("no preview watcher") { $0.watchers == 0 }
             let after = try studio.recording()
-            #expect(after.state == "recording" && after.id == recording.id)
+            #expect(after.state == .recording && after.id == recording.id)
             let grown = try await studio.waitForRecording("frames still written after the preview closed") {
                 $0.framesWritten > after.framesWritten
             }
-            #expect(grown.state == "recording")
+            #expect(grown.state == .recording)
         }
     }
 
@@ -133,7 +133,7 @@ struct StudioRecordTests {
             // With no watcher left, the idle preview closes the source; nothing was recorded.
             let idle = try await studio.waitForCamera("the idle preview ending without a watcher") { $0.watchers == 0 && !$0.previewing }
             #expect(idle.source == Self.source)
-            #expect(try studio.recording().state == "idle")
+            #expect(try studio.recording().state == .idle)
         }
     }
 
@@ -146,7 +146,7 @@ struct StudioRecordTests {
             #expect(noOrigin.status == 403, "\(noOrigin.text)")
             let noAuth = try curl(["-X", "POST", "-H", "Origin: \(studio.base)"] + json + [start])
             #expect(noAuth.status == 401, "\(noAuth.text)")
-            #expect(try studio.recording().state == "idle")
+            #expect(try studio.recording().state == .idle)
 
             for action in ["pause", "resume", "toggle", "stop"] {
                 let control = try studio.post("/api/recording/" + action)
@@ -169,7 +169,7 @@ struct StudioRecordTests {
                 let answer = try studio.post("/api/recording/start", json: body)
                 #expect(answer.status == 400 && answer.text.contains(names), "\(body ?? "no body"): \(answer.status) \(answer.text)")
             }
-            #expect(try studio.recording().state == "idle", "no refused start began a recording")
+            #expect(try studio.recording().state == .idle, "no refused start began a recording")
 
             for (source, names) in [("nonsense:x", "source"), ("file:relative.mp4", "absolute"), ("file:/nonexistent/reel-test.mp4", "does not exist")] {
                 let answer = try studio.post("/api/source", json: #"{"source":"\#(source)"}"#)
@@ -189,19 +189,19 @@ struct StudioRecordTests {
             let tooLarge = try curl(["-X", "POST", "-H", "Origin: \(studio.base)", "-H", "Authorization: Bearer \(studio.token)",
                                      "-H", "Content-Type: application/json", "--data-binary", "@" + big, start])
             #expect(tooLarge.status == 413, "\(tooLarge.text)")
-            #expect(try studio.recording().state == "idle")
+            #expect(try studio.recording().state == .idle)
 
             // While one runs: a second start, and choosing a source, are 409.
             let started = try studio.post("/api/recording/start", json: Self.timelapse)
             #expect(started.status == 202, "\(started.text)")
-            let running = try await studio.waitForRecording("state recording") { $0.state == "recording" }
+            let running = try await studio.waitForRecording("state recording") { $0.state == .recording }
             let second = try studio.post("/api/recording/start", json: Self.timelapse)
             #expect(second.status == 409 && second.text.contains("a recording is running"), "\(second.text)")
             let choose = try studio.post("/api/source", json: #"{"source":"test"}"#)
             #expect(choose.status == 409, "\(choose.text)")
             #expect(try studio.camera().source == Self.source, "the source stayed")
             let still = try studio.recording()
-            #expect(still.state == "recording" && still.id == running.id, "the same recording runs")
+            #expect(still.state == .recording && still.id == running.id, "the same recording runs")
             let library = try StudyLibrary(path: studio.server.settings.libraryPath, create: true)
             #expect(try library.sessionCount() == 0)
         }
@@ -221,17 +221,17 @@ struct StudioRecordTests {
 
             let started = try studio.post("/api/recording/start", json: Self.timelapse)
             #expect(started.status == 202, "\(started.text)")
-            let recording = try await studio.waitForRecording("state recording") { $0.state == "recording" }
+            let recording = try await studio.waitForRecording("state recording") { $0.state == .recording }
             #expect(try studio.post("/api/recording/toggle").status == 200)
 
             for (name, stream) in [("first", first), ("second", second)] {
                 let paused = try await eventually("a paused recording event on the \(name) stream", within: 20) {
                     stream.events(named: "recording").compactMap { try? JSONDecoder().decode(RecordingSnapshot.self, from: Data($0.utf8)) }
-                        .first { $0.state == "paused" }
+                        .first { $0.state == .paused }
                 }
                 #expect(paused.id == recording.id)
             }
-            #expect(try studio.recording().state == "paused")
+            #expect(try studio.recording().state == .paused)
         }
     }
 
@@ -241,7 +241,7 @@ struct StudioRecordTests {
             let body = #"{"source":"test:320x180@15","mode":"timelapse","interval":0.5,"title":"Physics","canvas":"1280x720","faces":false}"#
             let started = try studio.post("/api/recording/start", json: body)
             #expect(started.status == 202, "\(started.text)")
-            _ = try await studio.waitForRecording("a frame written") { $0.state == "recording" && $0.framesWritten >= 2 }
+            _ = try await studio.waitForRecording("a frame written") { $0.state == .recording && $0.framesWritten >= 2 }
             #expect(studio.server.isRecording)
 
             await studio.server.stop()

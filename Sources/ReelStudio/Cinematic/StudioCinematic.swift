@@ -16,15 +16,15 @@ import ReelRuntime
 /// The source is borrowed from the record page's camera while the preview is watched, a clip
 /// records or a still waits, and given back when none is the case. A source that ends or
 /// vanishes ends the clip with every picture written kept.
-final class StudioCinematic: Sendable {
+final class StudioCinematic: CaptureBorrower {
     private struct State {
-        var capture: IdlePreview?
+        /// Whether the capture runs (on the borrowed source).
+        var running = false
         /// The camera and the source around it, once the capture has opened them.
         var camera: CinematicCamera?
         var cinematicSource: CinematicSource?
         /// The source the capture has (lent by the record page's camera).
         var source: String?
-        var retry: Date?
         var problem: String?
         /// What the vision said when it opened (a model missing and its stand-in used).
         var warning: String?
@@ -42,7 +42,7 @@ final class StudioCinematic: Sendable {
 
     let feed = PreviewFeed()
     private let state = Locked(State())
-    private let ticking = NSLock()
+    private let borrowed: BorrowedCapture
     let clip = ClipSlot()
     private let shutter = HandOff<VideoFrame>()
     private let camera: StudioCamera
@@ -51,6 +51,7 @@ final class StudioCinematic: Sendable {
 
     init(camera: StudioCamera, settings: StudioSettings, events: StudioEvents) {
         self.camera = camera
+        borrowed = BorrowedCapture(.cinematic, from: camera)
         self.settings = settings
         self.events = events
     }
@@ -58,50 +59,23 @@ final class StudioCinematic: Sendable {
     // MARK: Capture
 
     /// Starts the capture when the preview is watched, a clip records or a still waits; stops it
-    /// (and gives the source back) when none; a source that failed is tried again after 2 s.
-    /// Called every status tick, when the preview opens and when a clip or still starts.
+    /// (and gives the source back) when none (``BorrowedCapture``); a source that failed is
+    /// tried again after 2 s. Called every status tick, when the preview opens and when a clip
+    /// or still starts.
     func tick() {
-        ticking.withLock {
-            let wanted = state.withLock { !$0.closed && ($0.waiting > 0 || feed.watcherCount > 0) } || clip.isRecording
-            let stale = state.withLock { state -> IdlePreview? in
-                guard let capture = state.capture, !wanted || capture.hasEnded else { return nil }
-                if capture.hasEnded {
-                    state.retry = Date(timeIntervalSinceNow: 2)
-                    state.problem = capture.failure.withLock { $0 } ?? "the source ended"
-                }
-                state.capture = nil
-                state.camera = nil
-                state.cinematicSource = nil
-                return capture
-            }
-            if let stale {
-                stale.stop()
-                let why = state.withLock { $0.problem } ?? "the source ended"
-                if clip.isRecording { endClip(because: "the source stopped (\(why)): the clip keeps every picture recorded") }
-                camera.returned(by: .cinematic)
-                publish()
-            }
-            guard wanted, state.withLock({ !$0.closed && $0.capture == nil && ($0.retry.map { Date() >= $0 } ?? true) }) else { return }
-            startCapture()
-        }
+        borrowed.step(wanted: {
+            let recording = clip.isRecording
+            return state.withLock { !$0.closed && ($0.waiting > 0 || feed.watcherCount > 0 || recording) }
+        }, for: self)
     }
 
-    /// Borrows the chosen source and opens it through a new camera (the models are loaded on
-    /// the capture thread: a missing model is the capture's failure, said on the page).
-    private func startCapture() {
-        let source: (text: String, spec: SourceSpec)
-        do {
-            source = try camera.liveSource(nil)
-            try camera.lend(source.text, to: .cinematic)
-        } catch {
-            state.withLock { $0.problem = error.message; $0.retry = Date(timeIntervalSinceNow: 2) }
-            publish()
-            return
-        }
+    /// Opens the borrowed source through a new camera (the models are loaded on the capture
+    /// thread: a missing model is the capture's failure, said on the page).
+    func capture(_ source: SourceSpec) -> any BorrowedRun {
         let branch = PreviewBranch(feed: feed)
         let open = settings.openSource, models = settings.visionModels, state = self.state
         let aperture = state.withLock { $0.aperture }
-        let capture = IdlePreview(source: source.spec, branches: [branch], open: { [weak self] spec in
+        return IdlePreview(source: source, branches: [branch], open: { [weak self] spec in
             let camera = try CinematicCamera.make(models: models, aperture: aperture, focus: .automatic, pace: .ownThread) { warning in
                 state.withLock { $0.warning = warning }
             }
@@ -114,13 +88,34 @@ final class StudioCinematic: Sendable {
             }
             return cinematic
         }, shape: { [weak self] frame in self?.shown(frame) }, tap: { [weak self] frame in self?.shutter.offer { frame } })
+    }
+
+    func captureStarted(source: String) {
         state.withLock { state in
-            state.capture = capture
-            state.source = source.text
+            state.running = true
+            state.source = source
             state.problem = nil
             state.frames = 0
             state.latest = nil
         }
+        publish()
+    }
+
+    /// A clip being recorded ends with the capture, keeping every picture recorded.
+    func captureStopped(problem: String?) {
+        let why = state.withLock { state -> String in
+            state.running = false
+            state.camera = nil
+            state.cinematicSource = nil
+            if let problem { state.problem = problem }
+            return state.problem ?? "the source ended"
+        }
+        if clip.isRecording { endClip(because: "the source stopped (\(why)): the clip keeps every picture recorded") }
+        publish()
+    }
+
+    func borrowRefused(_ problem: String) {
+        state.withLock { $0.problem = problem }
         publish()
     }
 
@@ -236,7 +231,7 @@ final class StudioCinematic: Sendable {
 
     /// The format of the running capture, starting it and waiting for its first picture when needed.
     private func waitForFormat() throws(StudioRefusal) -> CaptureFormat {
-        if let format = state.withLock({ $0.capture != nil && $0.latest != nil ? $0.format : nil }) { return format }
+        if let format = state.withLock({ $0.running && $0.latest != nil ? $0.format : nil }) { return format }
         state.withLock { $0.waiting += 1 }
         defer { state.withLock { $0.waiting -= 1 } }
         tick()
@@ -255,7 +250,7 @@ final class StudioCinematic: Sendable {
 
     func snapshot() -> CinematicSnapshot {
         let (source, problem, running, frames, latest, aperture, dropped, format) = state.withLock {
-            ($0.source, $0.problem, $0.capture != nil, $0.frames, $0.latest, $0.aperture, $0.cinematicSource?.droppedPictures ?? 0, $0.format)
+            ($0.source, $0.problem, $0.running, $0.frames, $0.latest, $0.aperture, $0.cinematicSource?.droppedPictures ?? 0, $0.format)
         }
         var snapshot = CinematicSnapshot(running: running, source: running ? source : nil, problem: problem, frames: frames, dropped: dropped,
                                          latest: running ? latest : nil, aperture: running ? latest?.aperture ?? aperture : aperture, clip: clip.answer)

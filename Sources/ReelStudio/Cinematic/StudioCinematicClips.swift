@@ -115,8 +115,8 @@ final class StudioCinematicClips: Sendable {
             [weak self] done, total in self?.progress(done, total)
         }
         let answer = try job.withLock { job throws(StudioRefusal) -> RefocusJobAnswer in
-            guard job.answer.state != "running" else { throw StudioRefusal(status: 409, message: "a refocus of \(job.answer.clip ?? "a clip") is running: wait for it or stop it") }
-            job.answer = RefocusJobAnswer(state: "running", clip: request.clip, output: output, keyframes: keyframes.count)
+            guard job.answer.state != .running else { throw StudioRefusal(status: 409, message: "a refocus of \(job.answer.clip ?? "a clip") is running: wait for it or stop it") }
+            job.answer = RefocusJobAnswer(state: .running, clip: request.clip, output: output, keyframes: keyframes.count)
             job.refocus = refocus
             job.thread = WorkerThread.run(name: "reel.studio.refocus") { [weak self] in self?.run(refocus) }
             return job.answer
@@ -145,14 +145,14 @@ final class StudioCinematicClips: Sendable {
         do {
             let report = try refocus.run()
             answer = job.withLock { job in
-                job.answer.state = "finished"
+                job.answer.state = .finished
                 job.answer.done = report.pictures
                 job.answer.message = "\(job.answer.output ?? "the clip") is ready (\(report.pictures) pictures)"
                 return job.answer
             }
         } catch {
             answer = job.withLock { job in
-                job.answer.state = "failed"
+                job.answer.state = .failed
                 job.answer.message = ErrorSentence.reason(error)
                 return job.answer
             }
@@ -241,7 +241,7 @@ struct RefocusRequest: Decodable {
 
 /// The refocus job: idle, running, finished or failed.
 struct RefocusJobAnswer: Encodable, Sendable {
-    var state = "idle"
+    var state = StudioJobState.idle
     var clip: String?
     var output: String?
     var keyframes = 0

@@ -12,36 +12,18 @@ import ReelStore
 final class StudioBackup: Sendable {
     /// What the page shows: `GET /api/backup` and each `backup` event.
     struct Snapshot: Encodable, Sendable {
-        /// idle, running, finished, stopped or failed.
-        var state = "idle"
+        var state = StudioJobState.idle
         /// The folder of the backup running or last run, else the default one (`$REEL_BACKUP_DIR`).
-        var folder: String?
+        @NullWhenNil var folder: String? = nil
         /// When that folder's last backup was made (from its backup.json), nil for none.
-        var lastBackupAt: String?
-        var sessionsInBackup: Int?
+        @NullWhenNil var lastBackupAt: String? = nil
+        @NullWhenNil var sessionsInBackup: Int? = nil
         var filesDone = 0, filesTotal = 0
         var bytesDone: Int64 = 0, bytesTotal: Int64 = 0
         /// What was copied and left (after a backup), or what went wrong.
-        var message: String?
+        @NullWhenNil var message: String? = nil
         var missing: [String] = []
 
-        enum Key: String, CodingKey {
-            case state, folder, lastBackupAt, sessionsInBackup, filesDone, filesTotal, bytesDone, bytesTotal, message, missing
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: Key.self)
-            try c.encode(state, forKey: .state)
-            try c.encode(folder, forKey: .folder)
-            try c.encode(lastBackupAt, forKey: .lastBackupAt)
-            try c.encode(sessionsInBackup, forKey: .sessionsInBackup)
-            try c.encode(filesDone, forKey: .filesDone)
-            try c.encode(filesTotal, forKey: .filesTotal)
-            try c.encode(bytesDone, forKey: .bytesDone)
-            try c.encode(bytesTotal, forKey: .bytesTotal)
-            try c.encode(message, forKey: .message)
-            try c.encode(missing, forKey: .missing)
-        }
     }
 
     private let libraryPath: String
@@ -76,8 +58,8 @@ final class StudioBackup: Sendable {
             throw StudioRefusal(status: 409, message: "nothing to back up: the library \(libraryPath) does not exist yet; \(folder) was not touched")
         }
         let started = try snapshot.withLock { now throws(StudioRefusal) -> Snapshot in
-            guard now.state != "running" else { throw StudioRefusal(status: 409, message: "a backup to \(now.folder ?? "?") is running") }
-            now = Snapshot(state: "running", folder: folder)
+            guard now.state != .running else { throw StudioRefusal(status: 409, message: "a backup to \(now.folder ?? "?") is running") }
+            now = Snapshot(state: .running, folder: folder)
             return now
         }
         stopRequested.withLock { $0 = false }
@@ -103,7 +85,7 @@ final class StudioBackup: Sendable {
             }
             let report = try backup.run()
             update { now in
-                now.state = "finished"
+                now.state = .finished
                 now.missing = report.missingSources
                 now.message = "backed up \(report.sessions) session(s), \(report.tags) tag(s), \(report.goals) goal(s), \(report.materials) material(s); "
                     + "media: \(report.copiedFiles) copied (\(LibraryBackup.bytes(report.copiedBytes))), \(report.unchangedFiles) unchanged"
@@ -111,9 +93,9 @@ final class StudioBackup: Sendable {
                 Self.describe(folder, into: &now)
             }
         } catch let error as LibraryBackup.Error where error.isStopped {
-            update { $0.state = "stopped"; $0.message = error.description }
+            update { $0.state = .stopped; $0.message = error.description }
         } catch {
-            update { $0.state = "failed"; $0.message = "\(error)" }
+            update { $0.state = .failed; $0.message = "\(error)" }
         }
     }
 

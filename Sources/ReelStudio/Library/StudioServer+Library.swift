@@ -5,73 +5,57 @@ import ReelStore
 
 /// The library page's routes: the sessions, their pictures and videos, tags, edits, the Trash.
 extension StudioServer {
-    func answerLibrary(_ route: StudioRoute, request: HTTPRequest, body: [UInt8]?) -> HTTPResponse {
-        do throws(StudioRefusal) {
-            switch route {
-            case .sessions:
-                return json(try library.sessionsJSON(try Self.filter(request)))
-            case .tags where request.method == "POST":
-                let made = try library.addTag((try decode(body) as TagRequest).name)
-                libraryChanged()
-                return json(try library.tagsJSON(), status: made ? 201 : 200)
-            case .tags:
-                return json(try library.tagsJSON())
-            case .session(let id, let part):
-                return try answerSession(id, part, request: request, body: body)
-            case .stats:
-                let (period, day) = try Self.period(request)
-                return json(try Self.encoded(StudyStatsJSON(try library.stats(period, containing: day))))
-            case .statsChart:
-                let (period, day) = try Self.period(request)
-                let svg = StudyStatsChart(try library.stats(period, containing: day)).svg()
-                return HTTPResponse(status: 200, headers: [("Content-Type", "image/svg+xml")], body: .bytes(Array(svg.utf8)))
-            case .goals where request.method == "POST":
-                let request = try decode(body) as GoalRequest
-                let day = try request.day()
-                let goal: DailyGoal
-                do { goal = try DailyGoal(date: day, minutes: request.minutes) } catch {
-                    throw StudioRefusal(status: 400, message: error.description)
-                }
-                let goals = try library.setGoal(goal)
-                libraryChanged()
-                return json(StudioJSON.line(goals.map(GoalAnswer.init)))
-            case .goals:
-                return json(StudioJSON.line(try library.goals().map(GoalAnswer.init)))
-            default:
-                return .text(404, "no such API")
-            }
-        } catch {
-            return .text(error.status, error.message)
-        }
-    }
-
-    private func answerSession(_ id: UUID, _ part: StudioRoute.SessionPart, request: HTTPRequest,
-                               body: [UInt8]?) throws(StudioRefusal) -> HTTPResponse {
-        switch part {
-        case .record:
+    func answerLibrary(_ route: LibraryRoute, request: HTTPRequest, body: [UInt8]?) throws(StudioRefusal) -> HTTPResponse {
+        switch route {
+        case .sessions:
+            return json(try library.sessionsJSON(try Self.filter(request)))
+        case .addTag:
+            let made = try library.addTag((try decode(body) as TagRequest).name)
+            libraryChanged()
+            return json(try library.tagsJSON(), status: made ? 201 : 200)
+        case .tags:
+            return json(try library.tagsJSON())
+        case .session(let id):
             return json(StudioJSON.line(SessionAnswer(session: try library.session(id))))
-        case .thumbnail:
+        case .thumbnail(let id):
             let session = try library.session(id)
             guard let path = session.thumbnailPath else { throw StudioRefusal(status: 404, message: "session \(id.uuidString.lowercased()) has no thumbnail") }
             return try SessionFile.serve(path, request: request, contentType: "image/jpeg",
                                          cacheControl: "private, max-age=3600")
-        case .video:
+        case .video(let id):
             return try SessionFile.serve(try library.session(id).filePath, request: request, contentType: "video/mp4",
                                          cacheControl: "private, no-cache")
-        case .edit:
+        case .edit(let id):
             let edited = try library.edit(id, try (decode(body) as EditRequest).edit())
             libraryChanged()
             return json(StudioJSON.line(SessionAnswer(session: edited)))
-        case .trash:
+        case .trash(let id):
             let record = try library.moveToTrash(id)
             libraryChanged()
             return json(StudioJSON.line(TrashAnswer(session: StudySessionJSON(record.session), files: record.files.map(\.originalPath))))
-        case .untrash:
+        case .untrash(let id):
             let session = try library.putBack(id)
             libraryChanged()
             return json(StudioJSON.line(SessionAnswer(session: session)))
-        case .review, .frame:
-            return answerReview(.session(id, part), request: request, body: body)
+        case .stats:
+            let (period, day) = try Self.period(request)
+            return json(try Self.encoded(StudyStatsJSON(try library.stats(period, containing: day))))
+        case .statsChart:
+            let (period, day) = try Self.period(request)
+            let svg = StudyStatsChart(try library.stats(period, containing: day)).svg()
+            return HTTPResponse(status: 200, headers: [("Content-Type", "image/svg+xml")], body: .bytes(Array(svg.utf8)))
+        case .setGoal:
+            let request = try decode(body) as GoalRequest
+            let day = try request.day()
+            let goal: DailyGoal
+            do { goal = try DailyGoal(date: day, minutes: request.minutes) } catch {
+                throw StudioRefusal(status: 400, message: error.description)
+            }
+            let goals = try library.setGoal(goal)
+            libraryChanged()
+            return json(StudioJSON.line(goals.map(GoalAnswer.init)))
+        case .goals:
+            return json(StudioJSON.line(try library.goals().map(GoalAnswer.init)))
         }
     }
 

@@ -9,43 +9,43 @@ import ReelStore
 /// The materials page's routes: the books, their covers, adding by ISBN (looked up as
 /// `reel materials add --isbn` looks it up) or by hand, removing.
 extension StudioServer {
-    func answerMaterials(_ route: StudioRoute, request: HTTPRequest, body: [UInt8]?) -> HTTPResponse {
-        do throws(StudioRefusal) {
-            switch route {
-            case .materials where request.method == "POST":
-                let added = try addMaterial(try decode(body) as MaterialRequest)
-                libraryChanged()
-                return json(try Self.encoded(added), status: 201)
-            case .materials:
-                return json(try Self.encoded(try library.materials().map(StudyMaterialJSON.init)))
-            case .materialCover(let id):
-                guard let material = try library.materials().first(where: { $0.id == id }) else {
-                    throw StudioRefusal(status: 404, message: "no material \(id.uuidString.lowercased()) in the library")
-                }
-                guard let path = material.coverPath else { throw StudioRefusal(status: 404, message: "'\(material.title)' has no cover") }
-                return try SessionFile.serve(path, request: request, contentType: Self.pictureType(path), cacheControl: "private, max-age=3600")
-            case .scanBarcode:
-                let scan: ScanRequest = (body?.isEmpty ?? true) ? ScanRequest() : try decode(body)
-                let seconds = min(120, max(1, scan.timeout ?? 30))
-                let found = try camera.scanBarcode(timeout: seconds)
-                return json(StudioJSON.line(ScanAnswer(found, seconds: seconds, problem: camera.problem)))
-            case .backup where request.method == "POST":
-                return json(StudioJSON.line(try backup.start(into: (try decode(body) as BackupRequest).folder)), status: 202)
-            case .backup:
-                return json(StudioJSON.line(backup.current))
-            case .restore:
-                let answer = try backup.restore(try decode(body) as RestoreRequest)
-                if !answer.dryRun { libraryChanged() }
-                return json(StudioJSON.line(answer))
-            case .removeMaterial(let id):
-                let removed = try library.removeMaterial(id)
-                libraryChanged()
-                return json(try Self.encoded(StudyMaterialJSON(removed)))
-            default:
-                return .text(404, "no such API")
+    func answerMaterials(_ route: MaterialsRoute, request: HTTPRequest, body: [UInt8]?) throws(StudioRefusal) -> HTTPResponse {
+        switch route {
+        case .add:
+            let added = try addMaterial(try decode(body) as MaterialRequest)
+            libraryChanged()
+            return json(try Self.encoded(added), status: 201)
+        case .materials:
+            return json(try Self.encoded(try library.materials().map(StudyMaterialJSON.init)))
+        case .cover(let id):
+            guard let material = try library.materials().first(where: { $0.id == id }) else {
+                throw StudioRefusal(status: 404, message: "no material \(id.uuidString.lowercased()) in the library")
             }
-        } catch {
-            return .text(error.status, error.message)
+            guard let path = material.coverPath else { throw StudioRefusal(status: 404, message: "'\(material.title)' has no cover") }
+            return try SessionFile.serve(path, request: request, contentType: Self.pictureType(path), cacheControl: "private, max-age=3600")
+        case .scan:
+            let scan: ScanRequest = (body?.isEmpty ?? true) ? ScanRequest() : try decode(body)
+            let seconds = min(120, max(1, scan.timeout ?? 30))
+            let found = try camera.scanBarcode(timeout: seconds)
+            return json(StudioJSON.line(ScanAnswer(found, seconds: seconds, problem: camera.problem)))
+        case .remove(let id):
+            let removed = try library.removeMaterial(id)
+            libraryChanged()
+            return json(try Self.encoded(StudyMaterialJSON(removed)))
+        }
+    }
+
+    /// The backup view's routes: the backup's state, starting one, a restore.
+    func answerBackup(_ route: BackupRoute, body: [UInt8]?) throws(StudioRefusal) -> HTTPResponse {
+        switch route {
+        case .start:
+            return json(StudioJSON.line(try backup.start(into: (try decode(body) as BackupRequest).folder)), status: 202)
+        case .state:
+            return json(StudioJSON.line(backup.current))
+        case .restore:
+            let answer = try backup.restore(try decode(body) as RestoreRequest)
+            if !answer.dryRun { libraryChanged() }
+            return json(StudioJSON.line(answer))
         }
     }
 
@@ -113,9 +113,9 @@ struct ScanRequest: Decodable {
 /// What a scan saw: the book's ISBN, or null and why (the codes seen that are no book's, the
 /// source's problem), in words for the page.
 struct ScanAnswer: Encodable {
-    var isbn: String?
+    @NullWhenNil var isbn: String? = nil
     var otherCodes: [String]
-    var message: String?
+    @NullWhenNil var message: String? = nil
 
     init(_ found: BarcodeScan.Found, seconds: Double, problem: String?) {
         isbn = found.isbn
@@ -129,14 +129,6 @@ struct ScanAnswer: Encodable {
         message = text
     }
 
-    enum Key: String, CodingKey { case isbn, otherCodes, message }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Key.self)
-        try c.encode(isbn, forKey: .isbn)
-        try c.encode(otherCodes, forKey: .otherCodes)
-        try c.encode(message, forKey: .message)
-    }
 }
 
 /// The body of `POST /api/backup`.
@@ -188,15 +180,7 @@ struct MaterialRequest: Decodable {
 /// when typed), and what went wrong on the side (a cover that could not be had).
 struct MaterialAnswer: Encodable {
     var material: StudyMaterialJSON
-    var source: String?
+    @NullWhenNil var source: String? = nil
     var warnings: [String]
 
-    enum Key: String, CodingKey { case material, source, warnings }
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: Key.self)
-        try c.encode(material, forKey: .material)
-        try c.encode(source, forKey: .source)  // null when typed, never left out
-        try c.encode(warnings, forKey: .warnings)
-    }
 }

@@ -12,57 +12,27 @@ import ReelRuntime
 final class StudioLive: Sendable {
     /// What the page shows: `GET /api/live` and each `live` event. The token is never in it.
     struct Snapshot: Encodable, Sendable {
-        /// idle, starting, live, stopping, finished or failed.
-        var state = "idle"
-        var streamID: String?
-        var source: String?
-        var origin: String?
-        var output: String?
-        var quality: String?
+        var state = StudioLiveState.idle
+        @NullWhenNil var streamID: String? = nil
+        @NullWhenNil var source: String? = nil
+        @NullWhenNil var origin: String? = nil
+        @NullWhenNil var output: String? = nil
+        @NullWhenNil var quality: String? = nil
         var landscape = false
-        var playlistURL: String?
-        var viewerURL: String?
-        var archivePath: String?
+        @NullWhenNil var playlistURL: String? = nil
+        @NullWhenNil var viewerURL: String? = nil
+        @NullWhenNil var archivePath: String? = nil
         var elapsed = 0.0
         var segmentsPublished = 0, segmentsProduced = 0, backlog = 0, droppedFrames = 0
         var bitRate = 0.0
         var failedAttempts = 0
-        var archiveFrames: Int?
+        @NullWhenNil var archiveFrames: Int? = nil
         /// `reel live`'s information lines (source, stream, playlist, archive…), newest last.
         var lines: [String] = []
         var warnings: [String] = []
         /// Why it failed, or what it made.
-        var message: String?
+        @NullWhenNil var message: String? = nil
 
-        enum Key: String, CodingKey {
-            case state, streamID, source, origin, output, quality, landscape, playlistURL, viewerURL, archivePath, elapsed
-            case segmentsPublished, segmentsProduced, backlog, droppedFrames, bitRate, failedAttempts, archiveFrames, lines, warnings, message
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: Key.self)
-            try c.encode(state, forKey: .state)
-            try c.encode(streamID, forKey: .streamID)
-            try c.encode(source, forKey: .source)
-            try c.encode(origin, forKey: .origin)
-            try c.encode(output, forKey: .output)
-            try c.encode(quality, forKey: .quality)
-            try c.encode(landscape, forKey: .landscape)
-            try c.encode(playlistURL, forKey: .playlistURL)
-            try c.encode(viewerURL, forKey: .viewerURL)
-            try c.encode(archivePath, forKey: .archivePath)
-            try c.encode(elapsed, forKey: .elapsed)
-            try c.encode(segmentsPublished, forKey: .segmentsPublished)
-            try c.encode(segmentsProduced, forKey: .segmentsProduced)
-            try c.encode(backlog, forKey: .backlog)
-            try c.encode(droppedFrames, forKey: .droppedFrames)
-            try c.encode(bitRate, forKey: .bitRate)
-            try c.encode(failedAttempts, forKey: .failedAttempts)
-            try c.encode(archiveFrames, forKey: .archiveFrames)
-            try c.encode(lines, forKey: .lines)
-            try c.encode(warnings, forKey: .warnings)
-            try c.encode(message, forKey: .message)
-        }
     }
 
     /// Information lines kept at most.
@@ -90,7 +60,7 @@ final class StudioLive: Sendable {
         let live = try request.settings(source: source.spec, folders: settings.folders)
         try camera.lend(source.text, to: .live)
         let sourceText = source.text
-        let started = Snapshot(state: "starting", streamID: live.streamID, source: sourceText, origin: live.origin?.absoluteString,
+        let started = Snapshot(state: .starting, streamID: live.streamID, source: sourceText, origin: live.origin?.absoluteString,
                                output: live.outputDirectory?.path, quality: request.quality ?? "medium", landscape: live.landscape,
                                playlistURL: live.playlistURL?.absoluteString, viewerURL: live.viewerURL?.absoluteString,
                                archivePath: live.archivePath)
@@ -103,7 +73,7 @@ final class StudioLive: Sendable {
                 // The source goes back before the page hears that the stream ended.
                 camera.returned(by: .live)
                 running.withLock { $0 = nil }
-                update { $0.state = report.succeeded ? "finished" : "failed" }
+                update { $0.state = report.succeeded ? .finished : .failed }
             })
             return true
         }
@@ -118,7 +88,7 @@ final class StudioLive: Sendable {
     /// `POST /api/live/stop`: ends the stream cleanly (last segment, ENDLIST, archive closed).
     func stop() -> Snapshot {
         guard let session = running.withLock({ $0?.session }) else { return current }
-        update { if $0.state == "starting" || $0.state == "live" { $0.state = "stopping" } }
+        update { if $0.state == .starting || $0.state == .live { $0.state = .stopping } }
         session.requestStop(reason: "stopped from the studio")
         return current
     }
@@ -147,7 +117,7 @@ final class StudioLiveReporter: LiveReporter, Sendable {
     func info(_ line: String) {
         update { now in
             now.lines = Array((now.lines + [line]).suffix(StudioLive.maxLines))
-            if line.hasPrefix("stream:"), now.state == "starting" { now.state = "live" }
+            if line.hasPrefix("stream:"), now.state == .starting { now.state = .live }
         }
     }
 
@@ -157,7 +127,7 @@ final class StudioLiveReporter: LiveReporter, Sendable {
 
     func status(_ status: LiveStatus) {
         update { now in
-            if now.state == "starting" { now.state = "live" }
+            if now.state == .starting { now.state = .live }
             now.elapsed = status.elapsed
             now.segmentsPublished = status.segmentsPublished
             now.segmentsProduced = status.segmentsProduced
@@ -172,7 +142,7 @@ final class StudioLiveReporter: LiveReporter, Sendable {
     /// The figures and the outcome's words; the state follows once the source is free again.
     func finished(_ report: LiveReport) {
         update { now in
-            now.state = "stopping"
+            now.state = .stopping
             now.elapsed = report.elapsed
             now.segmentsPublished = report.segmentsPublished
             now.segmentsProduced = report.segmentsProduced

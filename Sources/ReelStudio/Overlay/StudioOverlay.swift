@@ -18,7 +18,7 @@ import ReelStore
 /// a preview is watched or a shot waits, and given back when neither is the case, so a camera
 /// is never opened twice. The business state is one ``ReelCore/OverlayCameraState``; the
 /// page's gestures are the page's.
-final class StudioOverlay: Sendable {
+final class StudioOverlay: CaptureBorrower {
     /// A preview the page can watch: the unfiltered one, or the one of a filter preset.
     enum View: String, Sendable, CaseIterable {
         case unfiltered, square, circle, tall
@@ -38,13 +38,12 @@ final class StudioOverlay: Sendable {
 
     private struct State {
         var camera = OverlayCameraState()
-        var capture: IdlePreview?
+        /// Whether the capture runs (on the borrowed source).
+        var running = false
         /// The running capture's source, which can be switched while it runs (once opened).
         var switcher: SourceSwitcher?
         /// The source the capture has (lent by the record page's camera).
         var source: String?
-        /// No new capture before this (after one failed or ended).
-        var retry: Date?
         /// Why there is no picture (no source, the source is busy, it failed).
         var problem: String?
         /// The portrait picture's size, once a frame came.
@@ -59,8 +58,7 @@ final class StudioOverlay: Sendable {
     let feeds: [View: PreviewFeed]
     let gallery: OverlayGallery
     private let state = Locked(State())
-    /// One tick at a time (a tick may stop a capture and wait for it).
-    private let ticking = NSLock()
+    private let borrowed: BorrowedCapture
     private let shutter = HandOff<VideoFrame>()
     private let camera: StudioCamera
     private let library: StudioLibrary
@@ -72,6 +70,7 @@ final class StudioOverlay: Sendable {
 
     init(camera: StudioCamera, library: StudioLibrary, settings: StudioSettings, events: StudioEvents) {
         self.camera = camera
+        borrowed = BorrowedCapture(.overlay, from: camera)
         self.library = library
         self.settings = settings
         self.events = events
@@ -82,59 +81,48 @@ final class StudioOverlay: Sendable {
     // MARK: Capture
 
     /// Starts the capture when a preview is watched or a shot waits, stops it (and gives the
-    /// source back) when neither; a source that failed is tried again after 2 s. Called every
-    /// status tick, when a preview opens and when a shot starts.
+    /// source back) when neither (``BorrowedCapture``); a source that failed is tried again
+    /// after 2 s. Called every status tick, when a preview opens and when a shot starts.
     func tick() {
-        ticking.withLock {
-            let wanted = state.withLock { !$0.closed && ($0.shutters > 0 || feeds.values.contains { $0.watcherCount > 0 }) }
-            let (stale, ended) = state.withLock { state -> (IdlePreview?, Bool) in
-                guard let capture = state.capture, !wanted || capture.hasEnded else { return (nil, false) }
-                if capture.hasEnded {
-                    state.retry = Date(timeIntervalSinceNow: 2)
-                    state.problem = capture.failure.withLock { $0 } ?? "the source ended"
-                }
-                state.capture = nil
-                state.switcher = nil
-                return (capture, capture.hasEnded)
-            }
-            if let stale {
-                stale.stop()
-                camera.returned(by: .overlay)
-                if ended { publish() }
-            }
-            guard wanted, state.withLock({ $0.capture == nil && ($0.retry.map { Date() >= $0 } ?? true) }) else { return }
-            startCapture()
-        }
+        borrowed.step(wanted: { state.withLock { !$0.closed && ($0.shutters > 0 || feeds.values.contains { $0.watcherCount > 0 }) } }, for: self)
     }
 
-    /// Borrows the chosen source and opens it, portrait, for every preview and the shutter.
-    private func startCapture() {
-        let source: (text: String, spec: SourceSpec)
-        do {
-            source = try camera.liveSource(nil)
-            try camera.lend(source.text, to: .overlay)
-        } catch {
-            state.withLock { $0.problem = error.message; $0.retry = Date(timeIntervalSinceNow: 2) }
-            publish()
-            return
-        }
+    /// Opens the borrowed source, portrait, for every preview and the shutter.
+    func capture(_ source: SourceSpec) -> any BorrowedRun {
         let branches = View.allCases.map { view in
             PreviewBranch(feed: feeds[view]!, width: view.size.width, height: view.size.height)
         }
         let open = settings.openSource, state = self.state
         // Every source in a PortraitSource, inside a switcher, so a lens switch is turned
         // before its first picture reaches a preview or the shutter.
-        let capture = IdlePreview(source: source.spec, branches: branches, open: { spec in
+        return IdlePreview(source: source, branches: branches, open: { spec in
             let switcher = try SourceSwitcher(initial: spec, open: open)
             state.withLock { $0.switcher = switcher }
             return switcher
         }, tap: { [weak self] frame in self?.seen(frame) })
+    }
+
+    func captureStarted(source: String) {
         state.withLock { state in
-            state.capture = capture
-            state.source = source.text
+            state.running = true
+            state.source = source
             state.problem = nil
             state.frames = 0
         }
+        publish()
+    }
+
+    func captureStopped(problem: String?) {
+        state.withLock { state in
+            state.running = false
+            state.switcher = nil
+            if let problem { state.problem = problem }
+        }
+        if problem != nil { publish() }
+    }
+
+    func borrowRefused(_ problem: String) {
+        state.withLock { $0.problem = problem }
         publish()
     }
 
@@ -163,7 +151,7 @@ final class StudioOverlay: Sendable {
     /// otherwise it becomes the chosen source, as on the record page.
     func switchSource(to text: String) throws(StudioRefusal) -> OverlaySnapshot {
         let spec = try StudioCamera.parse(text)
-        let switcher = state.withLock { $0.capture == nil ? nil : $0.switcher }
+        let switcher = state.withLock { $0.running ? $0.switcher : nil }
         guard let switcher else {
             try camera.choose(text)
             return publish()
@@ -184,7 +172,7 @@ final class StudioOverlay: Sendable {
     /// The state, the transforms the page draws the artwork with, and the source's condition.
     func snapshot() -> OverlaySnapshot {
         let (current, source, problem, size, running, frames) = state.withLock {
-            ($0.camera, $0.source, $0.problem, $0.pictureSize, $0.capture != nil, $0.frames)
+            ($0.camera, $0.source, $0.problem, $0.pictureSize, $0.running, $0.frames)
         }
         var asset: OverlayAsset?
         if let id = current.assetID { asset = try? self.asset(id).asset }

@@ -13,11 +13,12 @@ enum StudioPage {
     static let html = PackageResources.index_html
 
     /// The files under `/assets/` (``StudioRoute/assetNames`` lets these names through): the
-    /// folder's, and `events.js`, which ``StudioEvent`` writes.
+    /// folder's, `events.js`, which ``StudioEvent`` writes, and `states.js`, which ``StudioStates`` writes.
     static let assets: [String: Asset] = [
         "app.js": script(PackageResources.app_js),
         "common.js": script(PackageResources.common_js),
         "events.js": script(StudioEvent.script),
+        "states.js": script(StudioStates.script),
         "record.js": script(PackageResources.record_js),
         "library.js": script(PackageResources.library_js),
         "stats.js": script(PackageResources.stats_js),

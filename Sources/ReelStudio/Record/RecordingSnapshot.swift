@@ -7,9 +7,7 @@ import ReelRuntime
 /// event. Built from the recorder's own reports (``RecordReporter``), the same ones `reel
 /// record` prints as its status line.
 public struct RecordingSnapshot: Codable, Sendable, Equatable {
-    /// `idle` (none yet), `starting`, `recording`, `paused`, `interrupted`, `finishing`,
-    /// `finished` or `failed`.
-    public var state: String = "idle"
+    public var state = StudioRecordingState.idle
     public var id: String?
     public var mode: String?
     /// Timelapse: study seconds between frames.
@@ -54,11 +52,11 @@ public struct RecordingSnapshot: Codable, Sendable, Equatable {
     public init() {}
 
     /// Whether a recording is under way (not idle, finished or failed).
-    public var isActive: Bool { ["starting", "recording", "paused", "interrupted", "finishing"].contains(state) }
+    public var isActive: Bool { state.isActive }
 
     /// A recording starting with `settings`.
     init(starting settings: RecordSettings, sourceText: String) {
-        state = "starting"
+        state = .starting
         id = settings.id.uuidString.lowercased()
         mode = settings.mode.rawValue
         intervalSeconds = settings.mode == .timelapse ? settings.interval.seconds : nil
@@ -72,8 +70,7 @@ public struct RecordingSnapshot: Codable, Sendable, Equatable {
 
     /// The status line's numbers.
     mutating func update(_ status: RecordStatus) {
-        // Finished only with the final report; until then the file is being finished.
-        state = status.state == .finished ? "finishing" : status.state.rawValue
+        state = StudioRecordingState(status.state)
         activeSeconds = status.activeSeconds
         wallSeconds = status.wallSeconds
         framesWritten = status.framesWritten
@@ -110,7 +107,7 @@ public struct RecordingSnapshot: Codable, Sendable, Equatable {
         let problem = report.startError ?? report.diskStop ?? report.writerError ?? report.finishError ?? report.sourceError
         error = problem
         if let kept = report.keptForRecovery { message = "the recording is kept in \(kept); 'reel recover' finishes it" }
-        state = report.outputPath != nil ? "finished" : "failed"
+        state = report.outputPath != nil ? .finished : .failed
     }
 
     /// One line of JSON.
@@ -149,7 +146,7 @@ final class StudioRecordReporter: RecordReporter {
 
     func stateChanged(_ change: RecordStateChange) {
         self.change { snapshot in
-            snapshot.state = change.to == .finished ? "finishing" : change.to.rawValue
+            snapshot.state = StudioRecordingState(change.to)
             snapshot.activeSeconds = change.activeSeconds
             if let detail = change.detail { snapshot.message = "\(change.to.rawValue): \(detail)" }
         }

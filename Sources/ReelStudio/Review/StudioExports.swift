@@ -12,41 +12,21 @@ import ReelStore
 final class StudioExports: Sendable {
     /// What the page shows: `GET /api/export` and each `export` event.
     struct Snapshot: Encodable, Sendable, Equatable {
-        /// idle, running, finished, stopped or failed.
-        var state = "idle"
+        var state = StudioJobState.idle
         /// export or vlog; nil before the first job.
-        var kind: String?
-        var session: String?
+        @NullWhenNil var kind: String? = nil
+        @NullWhenNil var session: String? = nil
         /// What is being made, in words.
-        var label: String?
-        var fraction: Double?
+        @NullWhenNil var label: String? = nil
+        @NullWhenNil var fraction: Double? = nil
         var frames = 0
-        var secondsLeft: Double?
-        var output: String?
-        var fileName: String?
-        var bytes: Int64?
-        var message: String?
+        @NullWhenNil var secondsLeft: Double? = nil
+        @NullWhenNil var output: String? = nil
+        @NullWhenNil var fileName: String? = nil
+        @NullWhenNil var bytes: Int64? = nil
+        @NullWhenNil var message: String? = nil
         var warnings: [String] = []
 
-        enum Key: String, CodingKey {
-            case state, kind, session, label, fraction, frames, secondsLeft, output, fileName, bytes, message, warnings
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: Key.self)
-            try c.encode(state, forKey: .state)
-            try c.encode(kind, forKey: .kind)
-            try c.encode(session, forKey: .session)
-            try c.encode(label, forKey: .label)
-            try c.encode(fraction, forKey: .fraction)
-            try c.encode(frames, forKey: .frames)
-            try c.encode(secondsLeft, forKey: .secondsLeft)
-            try c.encode(output, forKey: .output)
-            try c.encode(fileName, forKey: .fileName)
-            try c.encode(bytes, forKey: .bytes)
-            try c.encode(message, forKey: .message)
-            try c.encode(warnings, forKey: .warnings)
-        }
     }
 
     /// Where exports and vlogs are written.
@@ -70,7 +50,7 @@ final class StudioExports: Sendable {
     /// The last finished job's output, when it is still there.
     var finishedOutput: String? {
         let now = current
-        guard now.state == "finished", let path = now.output, FileManager.default.fileExists(atPath: path) else { return nil }
+        guard now.state == .finished, let path = now.output, FileManager.default.fileExists(atPath: path) else { return nil }
         return path
     }
 
@@ -127,7 +107,7 @@ final class StudioExports: Sendable {
             running.withLock { $0 = nil }
             throw error
         }
-        let started = Snapshot(state: "running", kind: kind, session: session?.uuidString.lowercased(), label: label, output: output,
+        let started = Snapshot(state: .running, kind: kind, session: session?.uuidString.lowercased(), label: label, output: output,
                                fileName: (output as NSString).lastPathComponent)
         snapshot.withLock { $0 = started }
         publish(started)
@@ -156,7 +136,7 @@ final class StudioExports: Sendable {
         do {
             let (warnings, partial) = try work(reporter, stop)
             update { now in
-                now.state = "finished"
+                now.state = .finished
                 now.fraction = 1
                 now.secondsLeft = 0
                 now.warnings = warnings
@@ -164,9 +144,9 @@ final class StudioExports: Sendable {
                 now.message = (partial ? "made from the part of the video that could be read: " : "written to ") + (now.output ?? "?")
             }
         } catch let stopped as ExportStopRequest.Stopped {
-            update { $0.state = "stopped"; $0.message = stopped.description }
+            update { $0.state = .stopped; $0.message = stopped.description }
         } catch {
-            update { $0.state = "failed"; $0.message = "\(error)" }
+            update { $0.state = .failed; $0.message = "\(error)" }
         }
     }
 

@@ -6,49 +6,43 @@ import ReelHTTP
 /// The review and export pages' routes: a session's face segments and their edits, its
 /// pictures (plain, outlined, rendered), the stamp images, and the export or vlog job.
 extension StudioServer {
-    func answerReview(_ route: StudioRoute, request: HTTPRequest, body: [UInt8]?) -> HTTPResponse {
-        do throws(StudioRefusal) {
-            switch route {
-            case .session(let id, .review) where request.method == "POST":
-                return json(try Self.encoded(try review.edit(id, try decode(body))))
-            case .session(let id, .review):
-                return json(try Self.encoded(try review.document(id)))
-            case .session(let id, .frame):
-                let (time, view, width) = try Self.frameQuery(request)
-                let jpeg = try review.frame(id, at: time, view: view, width: width)
-                return HTTPResponse(status: 200, headers: [("Content-Type", "image/jpeg")], body: .bytes([UInt8](jpeg)))
-            case .stamps where request.method == "POST":
-                guard let body, !body.isEmpty else { throw StudioRefusal(status: 400, message: "the stamp's PNG is the request's body; it was empty") }
-                return json(try Self.encoded(try stamps.add(original: request.decodedQuery("name"), bytes: body)), status: 201)
-            case .stamps:
-                return json(try Self.encoded(StampsAnswer(stamps: stamps.list())))
-            case .stamp(let name):
-                return try SessionFile.serve(try stamps.path(of: name), request: request, contentType: "image/png", cacheControl: "private, no-cache")
-            case .export where request.method == "POST":
-                let asked = try decode(body) as ExportRequest
-                let session = try library.session(try asked.sessionID())
-                return json(try Self.encoded(try exports.export(session, size: try asked.exportSize(), caption: asked.caption ?? false)), status: 202)
-            case .export:
-                return json(try Self.encoded(exports.current))
-            case .vlog:
-                let asked = try decode(body) as VlogRequest
-                let sessions = try library.withOpen { try $0.sessions() } ?? []
-                let week = VlogWeek(try asked.choice(), now: Date(), timeZone: .current, sessions: sessions)
-                return json(try Self.encoded(try exports.vlog(week, layout: try asked.shape())), status: 202)
-            case .stopExport:
-                return json(try Self.encoded(exports.cancel()))
-            case .exportFile:
-                guard let path = exports.finishedOutput else {
-                    throw StudioRefusal(status: 404, message: "no finished export or vlog to send (GET /api/export says what the job is doing)")
-                }
-                let download = request.query("download") == "1"
-                    ? [("Content-Disposition", "attachment; filename=\"\((path as NSString).lastPathComponent)\"")] : []
-                return try SessionFile.serve(path, request: request, contentType: "video/mp4", cacheControl: "private, no-cache", extraHeaders: download)
-            default:
-                return .text(404, "no such API")
+    func answerReview(_ route: ReviewRoute, request: HTTPRequest, body: [UInt8]?) throws(StudioRefusal) -> HTTPResponse {
+        switch route {
+        case .editSegment(let id):
+            return json(try Self.encoded(try review.edit(id, try decode(body))))
+        case .segments(let id):
+            return json(try Self.encoded(try review.document(id)))
+        case .frame(let id):
+            let (time, view, width) = try Self.frameQuery(request)
+            let jpeg = try review.frame(id, at: time, view: view, width: width)
+            return HTTPResponse(status: 200, headers: [("Content-Type", "image/jpeg")], body: .bytes([UInt8](jpeg)))
+        case .addStamp:
+            guard let body, !body.isEmpty else { throw StudioRefusal(status: 400, message: "the stamp's PNG is the request's body; it was empty") }
+            return json(try Self.encoded(try stamps.add(original: request.decodedQuery("name"), bytes: body)), status: 201)
+        case .stamps:
+            return json(try Self.encoded(StampsAnswer(stamps: stamps.list())))
+        case .stamp(let name):
+            return try SessionFile.serve(try stamps.path(of: name), request: request, contentType: "image/png", cacheControl: "private, no-cache")
+        case .export:
+            let asked = try decode(body) as ExportRequest
+            let session = try library.session(try asked.sessionID())
+            return json(try Self.encoded(try exports.export(session, size: try asked.exportSize(), caption: asked.caption ?? false)), status: 202)
+        case .job:
+            return json(try Self.encoded(exports.current))
+        case .vlog:
+            let asked = try decode(body) as VlogRequest
+            let sessions = try library.withOpen { try $0.sessions() } ?? []
+            let week = VlogWeek(try asked.choice(), now: Date(), timeZone: .current, sessions: sessions)
+            return json(try Self.encoded(try exports.vlog(week, layout: try asked.shape())), status: 202)
+        case .stop:
+            return json(try Self.encoded(exports.cancel()))
+        case .file:
+            guard let path = exports.finishedOutput else {
+                throw StudioRefusal(status: 404, message: "no finished export or vlog to send (GET /api/export says what the job is doing)")
             }
-        } catch {
-            return .text(error.status, error.message)
+            let download = request.query("download") == "1"
+                ? [("Content-Disposition", "attachment; filename=\"\((path as NSString).lastPathComponent)\"")] : []
+            return try SessionFile.serve(path, request: request, contentType: "video/mp4", cacheControl: "private, no-cache", extraHeaders: download)
         }
     }
 

@@ -84,21 +84,4 @@ struct OverlayCameraStateTests {
         }
         #expect(OverlayPhotoName.format(of: "photo-1.tiff") == .tiff && OverlayPhotoName.format(of: "x.png") == nil)
     }
-
-    @Test("the overlay routes: ids whole and lowercase, photo names only")
-    func routes() {
-        let lower = id.uuidString.lowercased()
-        #expect(StudioRoute(path: "/api/overlay") == .overlay)
-        #expect(StudioRoute(path: "/api/overlay/preview") == .overlayPreview)
-        #expect(StudioRoute(path: "/api/overlay/assets/\(lower)") == .overlayAsset(id))
-        #expect(StudioRoute(path: "/api/overlay/assets/\(lower)/remove") == .removeOverlayAsset(id))
-        #expect(StudioRoute(path: "/api/overlay/assets/\(id.uuidString)") == nil)
-        #expect(StudioRoute(path: "/api/overlay/assets/\(lower)/x") == nil)
-        #expect(StudioRoute(path: "/api/overlay/photos/photo-1.jpg") == .overlayPhoto("photo-1.jpg"))
-        #expect(StudioRoute(path: "/api/overlay/photos/photo-1.jpg/view") == .overlayPhotoView("photo-1.jpg"))
-        #expect(StudioRoute(path: "/api/overlay/photos/..%2fx.jpg") == nil)
-        #expect(StudioRoute(path: "/api/overlay/photos/../x.jpg") == nil)
-        #expect(StudioRoute(path: "/assets/overlay.js") == .asset("overlay.js"))
-        #expect(StudioRoute.overlayShoot.methods == ["POST"] && StudioRoute.overlay.methods.contains("POST"))
-    }
 }

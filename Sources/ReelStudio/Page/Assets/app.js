@@ -4,6 +4,7 @@
 // what it shows), and signs out. The page holds no rule of its own: every figure and every
 // check comes from the server.
 import { $, bytes, duration, onSignedOut, signedOut } from "./common.js";
+import { RECORDING } from "./states.js";
 import { EVENTS } from "./events.js";
 import * as record from "./record.js";
 import * as library from "./library.js";
@@ -61,7 +62,7 @@ function follow() {
   events.addEventListener(EVENTS.recording, (event) => {
     const snapshot = JSON.parse(event.data);
     record.showRecording(snapshot);
-    if (snapshot.state === "finished" && snapshot.sessionRegistered) { library.reload(); stats.reload(); }
+    if (snapshot.state === RECORDING.finished && snapshot.sessionRegistered) { library.reload(); stats.reload(); }
   });
   events.addEventListener(EVENTS.camera, (event) => record.showCamera(JSON.parse(event.data)));
   events.addEventListener(EVENTS.backup, (event) => backup.showBackup(JSON.parse(event.data)));

@@ -1,6 +1,7 @@
 // The backup view — the folder's last backup, a backup run with its
 // progress (from `backup` events), and a restore that always shows its dry run first.
 import { $, bytes, get, post, say } from "./common.js";
+import { JOB } from "./states.js";
 
 let shown = false, loaded = false, checked = null;
 
@@ -19,15 +20,15 @@ export function showBackup(snapshot) {
   $("backup-last").textContent = snapshot.lastBackupAt
     ? `${new Date(snapshot.lastBackupAt).toLocaleString()} (${snapshot.sessionsInBackup} sessions)` : "none in this folder";
   const progress = $("backup-progress");
-  const running = snapshot.state === "running";
-  progress.hidden = !running && snapshot.state !== "finished";
+  const running = snapshot.state === JOB.running;
+  progress.hidden = !running && snapshot.state !== JOB.finished;
   progress.max = Math.max(1, snapshot.bytesTotal);
   progress.value = snapshot.bytesTotal === 0 ? (running ? 0 : 1) : snapshot.bytesDone;
   $("backup-files").textContent = snapshot.filesTotal > 0
     ? `${snapshot.filesDone} of ${snapshot.filesTotal} files, ${bytes(snapshot.bytesDone)} of ${bytes(snapshot.bytesTotal)}` : "";
   $("backup-run").disabled = running;
   const missing = snapshot.missing.length > 0 ? ` Missing, backed up without: ${snapshot.missing.join(", ")}.` : "";
-  if (snapshot.message) say("backup-message", snapshot.message + missing, snapshot.state === "finished" ? (missing ? "warn" : "ok") : "bad");
+  if (snapshot.message) say("backup-message", snapshot.message + missing, snapshot.state === JOB.finished ? (missing ? "warn" : "ok") : "bad");
   document.body.dataset.backupState = snapshot.state;
 }
 

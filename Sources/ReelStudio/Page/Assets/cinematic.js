@@ -6,6 +6,7 @@
 // an editable clip played with its recorded boxes, keyframes added by clicking them, rendered
 // by the server into a new clip. Every decision is the server's; the page draws what it says.
 import { $, bytes, get, post, say } from "./common.js";
+import { JOB } from "./states.js";
 
 const holdMs = 600;
 let viewShown = false;
@@ -251,15 +252,15 @@ async function render() {
 }
 
 export function showRefocus(job) {
-  const running = job.state === "running";
+  const running = job.state === JOB.running;
   const bar = $("cinematic-render-progress");
   bar.hidden = !running;
   bar.max = Math.max(1, job.total);
   bar.value = job.done;
   $("cinematic-render-stop").hidden = !running;
   if (running) sayEditor(`Rendering ${job.output}: ${job.done} of ${job.total || "…"} pictures.`);
-  else if (job.state === "finished") { sayEditor(job.message, "ok"); reloadClips(); }
-  else if (job.state === "failed") sayEditor(job.message, "bad");
+  else if (job.state === JOB.finished) { sayEditor(job.message, "ok"); reloadClips(); }
+  else if (job.state === JOB.failed) sayEditor(job.message, "bad");
   document.body.dataset.cinematicRefocus = job.state;
 }
 
@@ -267,7 +268,7 @@ export function showView(visible) {
   viewShown = visible;
   if (visible) {
     get("/api/cinematic", "cinematic-message").then((next) => { if (next) showState(next); });
-    get("/api/cinematic/refocus", "cinematic-editor-message").then((job) => { if (job && job.state !== "idle") showRefocus(job); });
+    get("/api/cinematic/refocus", "cinematic-editor-message").then((job) => { if (job && job.state !== JOB.idle) showRefocus(job); });
     reloadClips();
   } else {
     $("cinematic-camera").removeAttribute("src");

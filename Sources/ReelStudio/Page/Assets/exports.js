@@ -2,6 +2,7 @@
 // `export` event) drawn into every job panel on the page (the export view's and the review
 // view's), a session's export started from the review view, the weekly vlog, and Cancel.
 import { $, bytes, duration, get, post, say } from "./common.js";
+import { JOB } from "./states.js";
 
 const states = { idle: "Nothing exported yet", running: "Running", finished: "Finished",
                  stopped: "Cancelled (the partial file was removed)", failed: "Failed" };
@@ -21,22 +22,22 @@ function progressText(snapshot) {
   const parts = [];
   if (snapshot.fraction !== null && snapshot.fraction !== undefined) parts.push(`${Math.round(snapshot.fraction * 100)} %`);
   if (snapshot.frames) parts.push(`${snapshot.frames} frames`);
-  if (snapshot.state === "running" && snapshot.secondsLeft !== null && snapshot.secondsLeft !== undefined) {
+  if (snapshot.state === JOB.running && snapshot.secondsLeft !== null && snapshot.secondsLeft !== undefined) {
     parts.push(`about ${duration(Math.ceil(snapshot.secondsLeft))} left`);
   }
   return parts.join(", ") || "–";
 }
 
 function messageTone(snapshot) {
-  if (snapshot.state === "failed") return "bad";
-  if (snapshot.state === "stopped") return "warn";
-  if (snapshot.state === "finished") return (snapshot.warnings ?? []).length > 0 ? "warn" : "ok";
+  if (snapshot.state === JOB.failed) return "bad";
+  if (snapshot.state === JOB.stopped) return "warn";
+  if (snapshot.state === JOB.finished) return (snapshot.warnings ?? []).length > 0 ? "warn" : "ok";
   return "";
 }
 
 function showProgress(bar, snapshot) {
-  bar.hidden = snapshot.state === "idle";
-  if (snapshot.state === "finished") bar.value = 1;
+  bar.hidden = snapshot.state === JOB.idle;
+  if (snapshot.state === JOB.finished) bar.value = 1;
   else if (snapshot.fraction === null || snapshot.fraction === undefined) bar.removeAttribute("value");
   else bar.value = snapshot.fraction;
 }
@@ -56,14 +57,14 @@ function showVideo(video, version) {
 /// Draws the snapshot into one job panel (its parts are found by class).
 function fill(root, snapshot, version) {
   const part = (name) => root.querySelector(`.job-${name}`);
-  const isFinished = snapshot.state === "finished";
+  const isFinished = snapshot.state === JOB.finished;
   part("state").textContent = states[snapshot.state] ?? snapshot.state;
   part("state").dataset.state = snapshot.state;
   part("label").textContent = snapshot.label || "–";
   part("done").textContent = progressText(snapshot);
   part("file").textContent = isFinished && snapshot.output ? `${snapshot.output} (${bytes(snapshot.bytes)})` : "–";
   showProgress(part("progress"), snapshot);
-  part("stop").disabled = snapshot.state !== "running";
+  part("stop").disabled = snapshot.state !== JOB.running;
   const message = part("message");
   message.textContent = [snapshot.message, ...(snapshot.warnings ?? [])].filter(Boolean).join(" ");
   message.dataset.tone = messageTone(snapshot);
@@ -74,10 +75,10 @@ function fill(root, snapshot, version) {
 /// The job's snapshot (the `export` event's, or an answer's): every panel shows it.
 export function showExport(snapshot) {
   snapshotsShown += 1;
-  if (snapshot.state === "finished" && lastState !== "finished") finished += 1;
+  if (snapshot.state === JOB.finished && lastState !== JOB.finished) finished += 1;
   lastState = snapshot.state;
   for (const root of document.querySelectorAll(".job")) fill(root, snapshot, finished);
-  const running = snapshot.state === "running";
+  const running = snapshot.state === JOB.running;
   $("export-start").disabled = running;
   $("vlog-start").disabled = running;
   document.body.dataset.exportState = snapshot.state;

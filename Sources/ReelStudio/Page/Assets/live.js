@@ -4,15 +4,16 @@
 // and viewer addresses, `reel live`'s lines, warnings and the outcome. Every check is the
 // server's: the form sends what was filled in and shows the refusal's words.
 import { $, duration, get, option, post, say } from "./common.js";
+import { LIVE } from "./states.js";
 
 const states = { idle: "Not live", starting: "Starting…", live: "Live", stopping: "Stopping: publishing the last segment…",
                  finished: "Finished", failed: "Failed" };
 const fields = ["live-source", "live-file", "live-origin", "live-token", "live-output", "live-quality", "live-landscape", "live-archive"];
 const dash = "–";
 const order = { idle: 0, starting: 1, live: 2, stopping: 3, finished: 4, failed: 4 };
-let running = false, said = "", latest = { state: "idle", streamID: null };
+let running = false, said = "", latest = { state: LIVE.idle, streamID: null };
 
-const isRunning = (state) => ["starting", "live", "stopping"].includes(state);
+const isRunning = (state) => [LIVE.starting, LIVE.live, LIVE.stopping].includes(state);
 const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 function figures(s) {
@@ -30,7 +31,7 @@ function figures(s) {
 }
 
 function showFigures(snapshot) {
-  const shown = snapshot.state !== "idle";
+  const shown = snapshot.state !== LIVE.idle;
   for (const [id, text] of Object.entries(figures(snapshot))) $(id).textContent = shown ? text : dash;
 }
 
@@ -61,7 +62,7 @@ function showOutcome(snapshot) {
   if (!snapshot.message || key === said) return;
   said = key;
   const warned = (snapshot.warnings ?? []).length > 0;
-  const tone = snapshot.state === "failed" ? "bad" : snapshot.state === "finished" ? (warned ? "warn" : "ok") : "";
+  const tone = snapshot.state === LIVE.failed ? "bad" : snapshot.state === LIVE.finished ? (warned ? "warn" : "ok") : "";
   say("live-message", snapshot.message, tone);
 }
 
@@ -69,7 +70,7 @@ function showControls(state) {
   const now = isRunning(state);
   for (const id of fields) $(id).disabled = now;
   $("live-start").disabled = now;
-  $("live-stop").disabled = state !== "starting" && state !== "live";
+  $("live-stop").disabled = state !== LIVE.starting && state !== LIVE.live;
 }
 
 /// The stream's snapshot (`GET /api/live`, an answer, or a `live` event).

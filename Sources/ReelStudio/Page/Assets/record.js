@@ -1,21 +1,22 @@
 // The record view — the source, its live preview with the face box, the
 // recording's form and buttons, and the readings from each `recording` event.
 import { $, bytes, clock, option, post, say as sayIn, onSignedOut } from "./common.js";
+import { RECORDING } from "./states.js";
 
 const say = (text, tone) => sayIn("rec-message", text, tone);
 
 const stateNames = { idle: "Not recording", starting: "Starting…", recording: "Recording", paused: "Paused",
                      interrupted: "Interrupted: the source stopped", finishing: "Finishing…", finished: "Finished",
                      failed: "Failed" };
-let recording = { state: "idle" };
-const active = () => ["starting", "recording", "paused", "interrupted", "finishing"].includes(recording.state);
+let recording = { state: RECORDING.idle };
+const active = () => [RECORDING.starting, RECORDING.recording, RECORDING.paused, RECORDING.interrupted, RECORDING.finishing].includes(recording.state);
 
 export function showRecording(snapshot) {
   recording = snapshot;
   const state = $("rec-state");
   state.textContent = stateNames[snapshot.state] ?? snapshot.state;
   state.dataset.state = snapshot.state;
-  const shown = snapshot.state !== "idle";
+  const shown = snapshot.state !== RECORDING.idle;
   $("rec-active").textContent = shown ? clock(snapshot.activeSeconds) : "–";
   $("rec-wall").textContent = shown ? clock(snapshot.wallSeconds) : "–";
   $("rec-frames").textContent = shown ? String(snapshot.framesWritten) : "–";
@@ -25,17 +26,17 @@ export function showRecording(snapshot) {
   $("rec-load").textContent = shown ? snapshot.load + (snapshot.loadReason ? `: ${snapshot.loadReason}` : "") : "–";
   const running = active();
   $("start").disabled = running;
-  $("pause").disabled = !running || snapshot.state === "finishing" || snapshot.state === "starting";
-  $("stop").disabled = !running || snapshot.state === "finishing";
-  $("pause").textContent = snapshot.state === "paused" ? "Resume" : "Pause";
+  $("pause").disabled = !running || snapshot.state === RECORDING.finishing || snapshot.state === RECORDING.starting;
+  $("stop").disabled = !running || snapshot.state === RECORDING.finishing;
+  $("pause").textContent = snapshot.state === RECORDING.paused ? "Resume" : "Pause";
   $("source-choice").disabled = running;
-  if (snapshot.state === "finished") {
+  if (snapshot.state === RECORDING.finished) {
     const saved = `Saved ${snapshot.outputPath}` + (snapshot.sessionRegistered ? " (in the library)" : "");
     if (snapshot.error) say(`${saved}. It stopped early: ${snapshot.error}`, "warn");
     else say(saved, "ok");
   }
-  else if (snapshot.state === "failed") say(snapshot.error ?? "The recording failed.", "bad");
-  else if (snapshot.message) say(snapshot.message, snapshot.state === "interrupted" ? "warn" : "");
+  else if (snapshot.state === RECORDING.failed) say(snapshot.error ?? "The recording failed.", "bad");
+  else if (snapshot.message) say(snapshot.message, snapshot.state === RECORDING.interrupted ? "warn" : "");
   showFace(snapshot);
 }
 

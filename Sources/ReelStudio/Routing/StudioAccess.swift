@@ -1,3 +1,6 @@
+import ReelCore
+import ReelHTTP
+
 /// Who may use Reel Studio, request by request: the rules of `reel studio`'s gate, without I/O.
 ///
 /// The studio is a web app on this machine that can record the desk and delete sessions, so
@@ -153,6 +156,8 @@ public struct StudioAccess: Sendable {
 
     static func isLoopback(_ host: String) -> Bool { host == "127.0.0.1" || host == "::1" || host == "localhost" }
     static func isWildcard(_ host: String) -> Bool { host == "0.0.0.0" || host == "::" }
+    /// A `--host` that binds every interface (`[::]` as written on the command line too).
+    static func isWildcardHost(_ host: String) -> Bool { isWildcard(host) || host == "[::]" }
 
     /// Dotted-quad IPv4 or an IPv6 literal (hex digits, colons, dots).
     static func isIPLiteral(_ name: String) -> Bool {
