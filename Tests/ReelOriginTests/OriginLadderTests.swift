@@ -266,6 +266,7 @@ struct OriginLadderBlockingReloadTests {
             // Asked now, after low's PUT: judged by high's playlist at once, so held too.
             let later = OriginBlockingReloadTests.getLater(high + "?_HLS_msn=4")
             try await eventually("both requests held") { origin.server.http.heldRequests == 2 ? true : nil }
+            // Held for a while is the scenario: 300 ms in which nothing of high's comes.
             try await Task.sleep(for: .milliseconds(300))
             #expect(origin.server.http.heldRequests == 2, "high's requests still wait")
             #expect(try OriginLadderTests.put(origin, "/streams/live/high/playlist.m3u8", Self.playlist("high", segments: 4, parts: 0)) == 204)
@@ -293,6 +294,7 @@ struct OriginLadderBlockingReloadTests {
             try await eventually("the part request held") { origin.server.http.heldRequests == 1 ? true : nil }
             #expect(try OriginLadderTests.put(origin, "/streams/live/low/" + part, Data("low part".utf8)) == 201)
             #expect(try OriginLadderTests.put(origin, "/streams/live/" + part, Data("the stream's own part".utf8)) == 201)
+            // Held for a while is the scenario: 300 ms in which only other folders' parts come.
             try await Task.sleep(for: .milliseconds(300))
             #expect(origin.server.http.heldRequests == 1, "another folder's part is not high's")
             #expect(try OriginLadderTests.put(origin, "/streams/live/high/" + part, Data("high part".utf8)) == 201)
