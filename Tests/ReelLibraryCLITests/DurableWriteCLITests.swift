@@ -23,8 +23,11 @@ struct DurableWriteCLITests {
         let started = try ReelBinary.run(["pomodoro", "start", "--minutes", "0.02"], environment: environment)  // 1.2 s
         #expect(started.status == 0, "\(started.stderr)")
         let before = try Data(contentsOf: URL(fileURLWithPath: state))
+        let stored = try JSONSerialization.jsonObject(with: before) as? [String: Any]
+        let endsAt = try Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(try #require(stored?["endsAt"] as? String))
         disk.fill()
-        try await Task.sleep(for: .milliseconds(1500))
+        // Until the timer's own end, no later.
+        if endsAt.timeIntervalSinceNow > 0 { try await Task.sleep(for: .milliseconds(Int((endsAt.timeIntervalSinceNow * 1000).rounded(.up)))) }
         // The end is noticed now: storing `notifiedAt` needs a page the disk does not have.
         let status = try ReelBinary.run(["pomodoro", "status"], environment: environment)
         #expect(status.status == 1, "\(status.stdout)\(status.stderr)")

@@ -21,6 +21,12 @@ struct PomodoroCommandTests {
             chmod(dir.path("bin/notify-send"), 0o755)
         }
         func reel(_ arguments: [String]) throws -> Subprocess { try ReelBinary.run(["pomodoro"] + arguments, environment: environment) }
+        /// When the running timer ends (its state file's `endsAt`).
+        func endsAt() throws -> Date {
+            let state = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: stateFile))) as? [String: Any]
+            let text = try #require(state?["endsAt"] as? String, "no endsAt in \(stateFile)")
+            return try Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)
+        }
         func notified() -> [String] {
             ((try? String(contentsOfFile: notifications, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
         }
@@ -59,12 +65,13 @@ struct PomodoroCommandTests {
         let setup = try Setup()
         defer { setup.dir.cleanup() }
         #expect(try setup.reel(["start", "--minutes", "0.01"]).status == 0)       // 0.6 s
-        Thread.sleep(forTimeInterval: 1)
+        Thread.sleep(until: try setup.endsAt())  // the timer's own end, no later
         #expect(try setup.reel(["status", "--waybar"]).stdout.contains("done"))
         #expect(try setup.reel(["status"]).status == 0)
         #expect(setup.notified().count == 1)
         #expect(try setup.reel(["start", "--minutes", "0.05"]).status == 0, "a finished timer is replaced")
         let environment = setup.environment
+        // The stop comes while wait waits (the 3 s timer has not ended): the scenario's real time.
         let stopper = Thread { Thread.sleep(forTimeInterval: 1); _ = try? ReelBinary.run(["pomodoro", "stop"], environment: environment) }
         stopper.start()
         let waited = try setup.reel(["wait"])
@@ -81,6 +88,7 @@ struct PomodoroCommandTests {
         let setup = try Setup()
         defer { setup.dir.cleanup() }
         let process = try BackgroundProcess(try ReelBinary.path(), ["pomodoro", "status", "--waybar", "--follow"], environment: setup.environment)
+        // The follower's real time is the scenario: idle, a 3 s countdown, stopped, and its CPU use meanwhile.
         try await Task.sleep(for: .seconds(1))
         #expect(try setup.reel(["start", "--minutes", "0.05"]).status == 0)                 // 3 s
         try await Task.sleep(for: .seconds(4.5))

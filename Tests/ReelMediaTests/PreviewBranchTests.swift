@@ -87,6 +87,7 @@ struct PreviewBranchTests {
         #expect(feed.next(after: 0, timeout: 0.05)?.sequence == 1)
         #expect(feed.next(after: 1, timeout: 0.05) == nil)
         let waiter = Task.detached { feed.next(after: 1, timeout: 30)?.sequence }
+        // Published while the watcher most likely waits (published before it, it gets the picture at once all the same).
         try await Task.sleep(for: .milliseconds(50))
         feed.publish(jpeg: [2], width: 2, height: 2, captureTime: .zero)
         #expect(await waiter.value == 2)

@@ -104,9 +104,12 @@ struct HLSJSPlaybackTests {
                 try await browser.navigate(to: page.url(playlist: playlist, lowLatency: lowLatency))
                 try await browser.waitUntil(script: "return window.reelG2G && (window.reelG2G.frames >= 30 || window.reelG2G.phase === 'failed')",
                                             timeout: .seconds(30))
-                // Play on until the stream has ended and its last segments had time to show.
+                // Play on until the stream has ended and the page has shown the pictures checked
+                // below (or the video reached its end, or the page failed).
                 _ = await live.wait(timeout: .seconds(Self.liveSeconds + 30))
-                try await Task.sleep(for: .seconds(3))
+                try await browser.waitUntil(script: """
+                    return window.reelG2G.frames >= 300 || window.reelG2G.phase === 'failed' || document.getElementById('video').ended
+                    """, timeout: .seconds(30))
                 return try await HLSJSPage.summary(browser)
             }
             let ended = await live.wait(timeout: .seconds(5))

@@ -51,6 +51,7 @@ struct OriginBlockingReloadTests {
             #expect(try curl([playlist + "?_HLS_part=1"]).status == 400, "_HLS_part alone")
             let waiting = Self.getLater(playlist + "?_HLS_msn=4&_HLS_part=2")
             try await eventually("the request held") { origin.server.http.heldRequests == 1 ? true : nil }
+            // Held for a while is the scenario: the part comes 300 ms later.
             try await Task.sleep(for: .milliseconds(300))
             #expect(try Self.put(origin, "/streams/live/playlist.m3u8", Self.playlist(segments: 3, parts: 3)) == 204)
             let (answer, took) = try await waiting.value

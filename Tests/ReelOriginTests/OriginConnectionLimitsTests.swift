@@ -19,7 +19,9 @@ struct OriginConnectionLimitsTests {
             // Five connections from one address: whichever the server accepts fifth is shut.
             var held: [RawClient] = []
             for _ in 0..<5 { held.append(try RawClient(port: origin.port)) }
-            try await Task.sleep(for: .milliseconds(500))
+            try await eventually("the fifth connection shut") {
+                origin.server.refusedConnections >= 1 && held.contains { $0.isClosedNow() } ? true : nil
+            }
             let shut = held.filter { $0.isClosedNow() }
             #expect(shut.count == 1, "one connection over the share of four is shut as it opens")
             #expect(origin.server.refusedConnections == 1)
@@ -28,8 +30,8 @@ struct OriginConnectionLimitsTests {
             held[0].send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
             #expect(held[0].receiveStatus() == 200, "the connections held are served")
             held.removeAll()  // closed
-            try await Task.sleep(for: .milliseconds(300))
-            #expect(try Self.health(from: "127.0.0.1", origin) == 200, "once they close, the address is served again")
+            // Once the server has seen them close, the address is served again.
+            try await eventually("127.0.0.1 served again") { (try? Self.health(from: "127.0.0.1", origin)) == 200 ? true : nil }
         }
     }
 
@@ -53,7 +55,8 @@ struct OriginConnectionLimitsTests {
             }
             let turnedAway = try curl(["--interface", "127.0.0.2", "--max-time", "1", origin.base + "/health"])
             #expect(turnedAway.status == 0, "while all are held, a newcomer is not served")
-            try await Task.sleep(for: .seconds(3))
+            // Idle for 3 s under pressure: the watchdog closes them until it is below three quarters full.
+            try await eventually("idle connections closed") { origin.server.droppedConnections >= 3 ? true : nil }
             #expect(try Self.health(from: "127.0.0.2", origin) == 200, "idle connections gave way")
             #expect(origin.server.droppedConnections >= 3, "at least until the server fell below three quarters full")
             #expect(held.filter { $0.isClosedByServer() }.count == origin.server.droppedConnections)
@@ -80,8 +83,10 @@ struct OriginConnectionLimitsTests {
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             for _ in 0..<12 {
                 received += max(0, recv(slow.fd, &buffer, 200, 0))
+                // The slow reader is the scenario: 200 bytes every 250 ms of real time.
                 try await Task.sleep(for: .milliseconds(250))
             }
+            try await eventually("the slow reader dropped") { origin.server.droppedConnections >= 1 ? true : nil }
             #expect(origin.server.droppedConnections == 1, "dropped after the 1 s grace and a sweep or two")
             // The connection was reset: what the kernel still held to send is dropped.
             while true {

@@ -34,6 +34,13 @@ struct OriginLadderTests {
         try OriginServerTests.put(origin, path, body, token: origin.token).status
     }
 
+    /// Waits until the clock is past the millisecond of `updatedAt` (the listing's precision),
+    /// so an update made now shows as later.
+    static func pastTheMillisecond(of updatedAt: String) async throws {
+        let time = try Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(updatedAt)
+        _ = try await eventually("the clock past \(updatedAt)") { Date() >= time.addingTimeInterval(0.001) ? true : nil }
+    }
+
     struct Listing: Decodable {
         struct Stream: Decodable {
             var streamId: String
@@ -91,7 +98,7 @@ struct OriginLadderTests {
             #expect(solo.renditions == nil && solo.segmentCount == 1, "a stream of one rendition is listed as always")
 
             // Each rung playlist PUT moves the summary on; finished only once every rung ended.
-            try await Task.sleep(for: .milliseconds(20))
+            try await Self.pastTheMillisecond(of: desk.updatedAt)
             #expect(try Self.put(origin, "/streams/desk/high/playlist.m3u8", Self.media("high", segments: 4)) == 204)
             listing = try Listing.get(origin.base)
             desk = try #require(listing.streams.first { $0.streamId == "desk" })
@@ -102,7 +109,7 @@ struct OriginLadderTests {
             desk = try #require(try Listing.get(origin.base).streams.first { $0.streamId == "desk" })
             #expect(desk.isFinished && desk.segmentCount == 4)
             // The multivariant playlist's PUT moves it on too (it changes nothing else).
-            try await Task.sleep(for: .milliseconds(20))
+            try await Self.pastTheMillisecond(of: desk.updatedAt)
             #expect(try Self.put(origin, "/streams/desk/playlist.m3u8", Data(Self.multivariant.utf8)) == 204)
             let after = try #require(try Listing.get(origin.base).streams.first { $0.streamId == "desk" })
             #expect(after.updatedAt > desk.updatedAt && after.isFinished && after.segmentCount == 4)
@@ -266,6 +273,7 @@ struct OriginLadderBlockingReloadTests {
             // Asked now, after low's PUT: judged by high's playlist at once, so held too.
             let later = OriginBlockingReloadTests.getLater(high + "?_HLS_msn=4")
             try await eventually("both requests held") { origin.server.http.heldRequests == 2 ? true : nil }
+            // Held for a while is the scenario: 300 ms in which nothing of high's comes.
             try await Task.sleep(for: .milliseconds(300))
             #expect(origin.server.http.heldRequests == 2, "high's requests still wait")
             #expect(try OriginLadderTests.put(origin, "/streams/live/high/playlist.m3u8", Self.playlist("high", segments: 4, parts: 0)) == 204)
@@ -293,6 +301,7 @@ struct OriginLadderBlockingReloadTests {
             try await eventually("the part request held") { origin.server.http.heldRequests == 1 ? true : nil }
             #expect(try OriginLadderTests.put(origin, "/streams/live/low/" + part, Data("low part".utf8)) == 201)
             #expect(try OriginLadderTests.put(origin, "/streams/live/" + part, Data("the stream's own part".utf8)) == 201)
+            // Held for a while is the scenario: 300 ms in which only other folders' parts come.
             try await Task.sleep(for: .milliseconds(300))
             #expect(origin.server.http.heldRequests == 1, "another folder's part is not high's")
             #expect(try OriginLadderTests.put(origin, "/streams/live/high/" + part, Data("high part".utf8)) == 201)

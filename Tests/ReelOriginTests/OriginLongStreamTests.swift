@@ -123,6 +123,7 @@ struct OriginLongStreamTests {
                 group.addTask {
                     while ContinuousClock.now < deadline {
                         _ = try curl(["-X", "DELETE", "-H", "Authorization: Bearer \(origin.token)", origin.base + "/streams/race"])
+                        // The race is the scenario: a delete every 50 ms among the uploads.
                         try await Task.sleep(for: .milliseconds(50))
                     }
                 }

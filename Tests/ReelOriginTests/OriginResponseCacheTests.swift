@@ -50,7 +50,7 @@ struct OriginResponseCacheTests {
 
             // … and even with the old modification time put back (only the change time differs).
             let modified = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.modificationDate] as? Date)
-            try await Task.sleep(for: .milliseconds(50))
+            try await Task.sleep(for: .milliseconds(50))  // past the file system's timestamp granularity: a new change time
             let again = try FileHandle(forWritingTo: file)
             try again.write(contentsOf: Self.playlist(5))
             try again.close()

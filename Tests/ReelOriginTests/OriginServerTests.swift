@@ -195,8 +195,10 @@ struct OriginServerTests {
 
             // With the cap taken by idle connections, a new client waits in the listen queue …
             var holders = try (0..<4).map { _ in try RawClient(port: origin.port) }
-            try await Task.sleep(for: .milliseconds(200))
-            #expect(try curl(["--max-time", "1", origin.base + "/health"]).status == 0, "no answer while 4 of 4 are taken")
+            // Once the server has taken the four, a newcomer gets no answer.
+            try await eventually("no answer while 4 of 4 are taken") {
+                (try? curl(["--max-time", "1", origin.base + "/health"]))?.status == 0 ? true : nil
+            }
             // … and is served once a place is free.
             holders.removeLast()
             #expect(try curl(["--max-time", "5", origin.base + "/health"]).status == 200)
@@ -302,12 +304,11 @@ struct OriginServerTests {
                 #expect(try Self.put(origin, "/streams/\(id)/init.mp4", Data("i".utf8), token: origin.token).status == 201)
                 let text = Self.playlist + (ended ? "#EXT-X-ENDLIST\n" : "")
                 #expect(try Self.put(origin, "/streams/\(id)/playlist.m3u8", Data(text.utf8), token: origin.token).status == 201)
-                try await Task.sleep(for: .milliseconds(30))
             }
-            // Only an init so far: listed with no segments.
+            // Only an init so far: listed with no segments. (Each PUT is answered before the next
+            // is sent, so each update time is later than the one before.)
             #expect(try Self.put(origin, "/streams/fresh/init.mp4", Data("i".utf8), token: origin.token).status == 201)
             // Updating `first` makes it the newest.
-            try await Task.sleep(for: .milliseconds(30))
             #expect(try Self.put(origin, "/streams/first/playlist.m3u8", Data((Self.playlist + "#EXT-X-ENDLIST\n").utf8), token: origin.token).status == 204)
 
             let list = try curl([origin.base + "/api/streams"])
@@ -478,10 +479,11 @@ struct OriginServerTests {
         let client = try RawClient(port: origin.port)
         client.send("PUT /streams/desk/seg/000001.m4s HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(origin.token)\r\nContent-Length: \(body.count)\r\n\r\n")
         client.send(body.prefix(100_000))
-        try await Task.sleep(for: .milliseconds(200))
+        try await eventually("the upload in flight") { origin.server.requestsInFlight == 1 ? true : nil }
         let stopped = Thread { origin.server.stop() }
         stopped.start()
-        try await Task.sleep(for: .milliseconds(300))
+        // The listener closes first (a connection that got in meanwhile is closed at once here).
+        try await eventually("the listener closed") { (try? RawClient(port: origin.port)) == nil ? true : nil }
         // The listener is gone, so a new client is refused …
         #expect(throws: (any Error).self) { _ = try RawClient(port: origin.port) }
         // … while the upload in flight completes.

@@ -50,13 +50,14 @@ struct OriginSlowClientTests {
             var dropped = false
             while ContinuousClock.now - started < .seconds(8) {
                 if !slow.send("x") { dropped = true; break }
+                // The trickle is the scenario: a byte every 250 ms of real time.
                 try await Task.sleep(for: .milliseconds(250))
                 if slow.isClosedNow() { dropped = true; break }
             }
             #expect(dropped, "the trickling upload was dropped")
             #expect(ContinuousClock.now - started < .seconds(4))
             #expect(origin.server.droppedConnections == 1)
-            try await Task.sleep(for: .milliseconds(200))
+            try await eventually("the partial upload's temp file removed") { origin.temporaryFiles().isEmpty ? true : nil }
             #expect(!FileManager.default.fileExists(atPath: origin.data.appendingPathComponent("streams/desk/init.mp4").path))
             #expect(origin.temporaryFiles().isEmpty, "the partial upload's temp file is removed")
             #expect(try curl(["-X", "PUT", "--data-binary", "fast enough", "-H", "Authorization: Bearer \(origin.token)",

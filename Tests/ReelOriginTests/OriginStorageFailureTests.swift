@@ -116,6 +116,7 @@ struct OriginStorageFailureTests {
             for _ in 0..<chunks {
                 guard client.send(chunk) else { break }
                 sent += 1
+                // The slow upload is the scenario: a chunk every 500 ms of real time.
                 try await Task.sleep(for: .milliseconds(500))
             }
             #expect(sent == chunks, "the server kept reading the body")

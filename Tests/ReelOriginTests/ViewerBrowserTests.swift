@@ -147,8 +147,15 @@ struct ViewerBrowserTests {
             let live = await viewer.waitFor("reel-viewer", timeout: .seconds(30)) { $0.string("state") == "LIVE" }
             #expect(live?.string("stream") == "ladder" && live?.string("detail")?.hasPrefix("2 segments in 2 renditions") == true,
                     "the fewest segments of any rung, and the rungs:\n\(viewer.log())")
+            func streamListReads() -> Int {
+                ((try? String(contentsOf: origin.accessLog, encoding: .utf8)) ?? "").components(separatedBy: "/api/streams").count - 1
+            }
             try put("/streams/ladder/low/playlist.m3u8", OriginLadderTests.media("low", segments: 3, ended: true))
-            try await Task.sleep(for: .seconds(3))
+            // The viewer has read the stream list since low ended: it polls one request at a
+            // time, so the second read logged after the put was sent after it, and once a third
+            // came, the second's answer had been shown.
+            let readsAfterPut = streamListReads()
+            try await eventually("the viewer reading the stream list after low ended") { streamListReads() >= readsAfterPut + 3 ? true : nil }
             #expect(!viewer.messages("reel-viewer").contains { $0.string("state") == "ENDED" }, "high goes on:\n\(viewer.log())")
             try put("/streams/ladder/high/playlist.m3u8", OriginLadderTests.media("high", segments: 3, ended: true))
             let ended = await viewer.waitFor("reel-viewer", timeout: .seconds(15)) { $0.string("state") == "ENDED" }

@@ -67,10 +67,31 @@ struct RecordEndToEndTests {
         var activeSeconds: Int { duration - pauseLength }
 
         func run(_ process: BackgroundProcess) async throws {
+            // The script is the scenario: real seconds of capture before and during the pause.
             try await Task.sleep(for: .seconds(pauseAt))
             process.send(line: "pause")
             try await Task.sleep(for: .seconds(pauseLength))
             process.send(line: "resume")
+        }
+    }
+
+    /// Fragments (`moof` boxes) the recordings in progress under `dir` have on disk.
+    func fragmentsWritten(_ dir: TemporaryDirectory) -> Int {
+        let state = dir.path("state/reel/recordings")
+        let moof = Data("moof".utf8)
+        return ((try? FileManager.default.contentsOfDirectory(atPath: state)) ?? []).reduce(0) { count, name in
+            guard let data = FileManager.default.contents(atPath: state + "/" + name + "/recording.mp4") else { return count }
+            var found = count, from = data.startIndex
+            while let range = data.range(of: moof, in: from..<data.endIndex) { found += 1; from = range.upperBound }
+            return found
+        }
+    }
+
+    /// Whether a recording under `dir` has its work folder's checkpoint: it runs.
+    func recordingRuns(_ dir: TemporaryDirectory) -> Bool {
+        let state = dir.path("state/reel/recordings")
+        return ((try? FileManager.default.contentsOfDirectory(atPath: state)) ?? []).contains {
+            FileManager.default.fileExists(atPath: state + "/" + $0 + "/checkpoint.json")
         }
     }
 
@@ -232,7 +253,7 @@ struct RecordEndToEndTests {
                                                                     "--duration", "6", "--output", output, "--library", library],
                                             environment: environment)
         let first = try await inhibitorPID()
-        try await Task.sleep(for: .seconds(1))
+        _ = try await eventually("a fragment recorded while kept awake", within: 30) { fragmentsWritten(dir) >= 1 ? true : nil }
         #expect(isAlive(first), "the machine is kept awake while recording")
         #expect(try String(contentsOfFile: pidFile + ".args", encoding: .utf8).hasPrefix("--what=sleep:idle --mode=block --who=Reel"))
         let run = Run(await process.wait(timeout: .seconds(60)))
@@ -253,7 +274,7 @@ struct RecordEndToEndTests {
                                                                    "--output", dir.path("out/killed.mp4"), "--library", library],
                                            environment: environment)
         let second = try await inhibitorPID()
-        try await Task.sleep(for: .seconds(1))
+        _ = try await eventually("the killed recording running", within: 30) { recordingRuns(dir) ? true : nil }
         #expect(isAlive(second))
         killed.send(SIGKILL)
         _ = await killed.wait(timeout: .seconds(10))
@@ -314,11 +335,13 @@ struct RecordEndToEndTests {
         defer { dir.cleanup() }
         let output = dir.path("out/signals.mp4")
         let run = try await record(["--source", "test", "--mode", "full", "--canvas", "1280x720", "--output", output], in: dir) { process in
-            try await Task.sleep(for: .seconds(3))
+            _ = try await eventually("a fragment before the pause", within: 30) { fragmentsWritten(dir) >= 1 ? true : nil }
             process.send(SIGUSR1)
+            // The pause is the scenario: 2 s of real capture left out.
             try await Task.sleep(for: .seconds(2))
             process.send(SIGUSR1)
-            try await Task.sleep(for: .seconds(2))
+            let resumedWith = fragmentsWritten(dir)
+            _ = try await eventually("a fragment after the resume", within: 30) { fragmentsWritten(dir) > resumedWith ? true : nil }
             process.send(SIGINT)
         }
         #expect(run.status == 0, "\(run.stderr)")

@@ -173,7 +173,9 @@ struct RecorderLoadTests {
             pid = (try? String(contentsOfFile: log, encoding: .utf8)).flatMap { Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         }
         let inhibitor = try #require(pid, "the inhibitor started")
-        try await Task.sleep(for: .milliseconds(1500))
+        // Recording goes on after the inhibitor started: two more status snapshots (about one a second).
+        let statusesBefore = reporter.statuses.count
+        try await eventually("the recording going on", within: 30) { reporter.statuses.count >= statusesBefore + 2 ? true : nil }
         #expect(isAlive(inhibitor), "held while recording")
         #expect((try? String(contentsOfFile: "/proc/\(inhibitor)/comm", encoding: .utf8))?.hasPrefix("cat") == true, "it runs cat on Reel's pipe")
         #expect(try String(contentsOfFile: log + ".args", encoding: .utf8) == "--what=sleep:idle\n--mode=block\n--who=Reel\n")

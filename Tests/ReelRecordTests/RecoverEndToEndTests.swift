@@ -30,6 +30,7 @@ struct RecoverEndToEndTests {
             // before the first fragment.
             let (folder, started) = try await eventually("the recording's checkpoint", within: 30) { recording() }
             let wait = started.addingTimeInterval(seconds).timeIntervalSinceNow
+            // The kill's moment in the recording is the scenario (a seeded crash time).
             if wait > 0 { try await Task.sleep(for: .milliseconds(Int(wait * 1000))) }
             let killedAt = Date()
             process.send(SIGKILL)
@@ -204,7 +205,7 @@ struct RecoverEndToEndTests {
         let process = try BackgroundProcess(try ReelBinary.path(),
                                             ["record", "--source", "test", "--mode", "full", "--canvas", "1280x720", "--quiet",
                                              "--output", output, "--library", home.library], environment: home.environment)
-        try await Task.sleep(for: .seconds(3))
+        _ = try await eventually("the recording's checkpoint", within: 30) { home.recording() }
         let recover = try home.reel(["recover", "--library", home.library])
         #expect(recover.status == 0 && recover.stdout.contains("skipped") && recover.stdout.contains("still writing"), "\(recover.stdout)\(recover.stderr)")
         #expect(try String(contentsOfFile: output, encoding: .utf8).hasPrefix("Reel: a study recording in progress"),

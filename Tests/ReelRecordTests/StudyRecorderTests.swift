@@ -198,7 +198,7 @@ struct StudyRecorderTests {
             .realTimeFrames(from: 0, to: 30, at: 0), .silence(0.95),
             // 1.92 s after the first frame: two frames written, not yet 2 s old. The writer looks
             // at the clock at least every quarter second; half a second lets it look twice.
-            .perform { usleep(500_000); early.withLock { $0 = boxes() } },
+            .perform { usleep(500_000); early.withLock { $0 = boxes() } },  // a cut too early would show in this real time
             .silence(0.2),
             // 2.12 s: cut, although no frame came since 0.5 s.
             .perform {
@@ -211,7 +211,7 @@ struct StudyRecorderTests {
         ], base: base, clock: clock))])
         let recorder = try StudyRecorder(settings: s, reporter: CollectingReporter(), openSource: opener.open, clock: clock)
         let run = Task { await recorder.run() }
-        while cut.withLock({ $0.isEmpty }) { try await Task.sleep(for: .milliseconds(20)) }
+        _ = try await eventually("the cut looked at", within: 30) { cut.withLock({ $0.isEmpty }) ? nil : true }
         #expect(early.withLock { $0 } == ["ftyp", "moov"], "two frames written, not yet 2 s old")
         #expect(cut.withLock { $0 } == ["ftyp", "moov", "moof", "mdat"], "cut 2 s after the first frame")
         #expect(framesInCut.withLock { $0 } == [0, 15])
@@ -340,7 +340,7 @@ struct StudyRecorderTests {
         let recorder = try StudyRecorder(settings: s, reporter: CollectingReporter(), openSource: opener.open)
         recorder.control(.pause)
         let run = Task { await recorder.run() }
-        try await Task.sleep(for: .milliseconds(300))
+        _ = try await eventually("the recording prepared") { FileManager.default.fileExists(atPath: s.sessionFolder) ? true : nil }
         recorder.requestStop(reason: "test")
         let report = await run.value
         #expect(report.started && !report.succeeded)

@@ -63,6 +63,7 @@ struct ConsumerQueueTests {
         #expect(queue.pop(waitingUntil: started.addingTimeInterval(0.05)) == .empty)
         #expect(Date().timeIntervalSince(started) >= 0.05, "it waited for the deadline")
         let producer = Thread {
+            // Pushed while the pop below most likely waits (pushed before it, the pop returns it at once all the same).
             Thread.sleep(forTimeInterval: 0.02)
             queue.push(.video(1))
         }

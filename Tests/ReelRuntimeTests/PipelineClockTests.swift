@@ -45,13 +45,14 @@ struct PipelineClockTests {
         let clock = RealClock()
         let count = Atomic<Int>(0)
         let ticker = clock.every(MediaTime(seconds: 0.02), name: "test.tick") { _ in count.add(1, ordering: .relaxed) }
-        while count.load(ordering: .relaxed) < 3 { try await Task.sleep(for: .milliseconds(5)) }
+        _ = try await eventually("three ticks") { count.load(ordering: .relaxed) >= 3 ? true : nil }
         let slow = clock.every(MediaTime(seconds: 3600), name: "test.hour") { _ in Issue.record("an hour cannot have passed") }
         let before = clock.now()
         slow.stop()
         ticker.stop()
         #expect((clock.now() - before).seconds < 1, "stop wakes the ticker's thread instead of waiting out its period")
         let after = count.load(ordering: .relaxed)
+        // Real time passing is the scenario: three periods in which a tick must not come.
         try await Task.sleep(for: .milliseconds(60))
         #expect(count.load(ordering: .relaxed) == after, "no tick after stop returned")
     }
@@ -66,9 +67,10 @@ struct PipelineClockTests {
         do {
             let held = Held()
             weakHeld = held
-            let ticker = RealClock().every(MediaTime(seconds: 0.01), name: "test.release") { _ in _ = held }
+            let ticks = Atomic<Int>(0)
+            let ticker = RealClock().every(MediaTime(seconds: 0.01), name: "test.release") { _ in _ = held; ticks.add(1, ordering: .relaxed) }
             weakTicker = ticker as AnyObject
-            try await Task.sleep(for: .milliseconds(30))
+            _ = try await eventually("two ticks") { ticks.load(ordering: .relaxed) >= 2 ? true : nil }
             ticker.stop()
             ticker.stop()  // a second stop returns at once
         }

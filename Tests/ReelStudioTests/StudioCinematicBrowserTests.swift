@@ -68,7 +68,11 @@ struct StudioCinematicBrowserTests {
                 try await browser.waitUntil(script: "return !document.getElementById('cinematic-rec').hidden")
                 try await browser.findElement(css: "#cinematic-still").click()
                 try await browser.waitUntil(script: "return document.querySelectorAll('#cinematic-stills li').length === 1", timeout: .seconds(15))
-                try await Task.sleep(for: .seconds(2))
+                // A clip of 2 s of pictures (the refocus editor below seeks to 0.5 s in it).
+                try await eventually("2 s of clip recorded", within: 30) {
+                    let clip = (try? Self.state(studio))?["clip"] as? [String: Any]
+                    return (clip?["seconds"] as? Double ?? 0) >= 2 ? true : nil
+                }
                 _ = try await browser.executeScript("document.getElementById('cinematic-auto').click()")
                 try await browser.findElement(css: "#cinematic-record").click()
                 try await browser.waitUntil(script: "return document.querySelector('#cinematic-clips li button') !== null", timeout: .seconds(15))

@@ -293,8 +293,10 @@ struct PublishLoop {
         for path in spooled {
             try? fileManager.removeItem(at: spool.root.appendingPathComponent(path))
         }
-        // Remove the folders only if nothing else is in them.
+        // Remove the folders only if nothing else is in them. A write the killed run left
+        // half done (its temporary file) is not something else: it is removed first.
         for folder in [spool.root.appendingPathComponent("seg"), spool.root] {
+            DurableFile.removeLeftovers(in: folder.path)
             if (try? fileManager.contentsOfDirectory(atPath: folder.path))?.isEmpty == true {
                 try? fileManager.removeItem(at: folder)
             }

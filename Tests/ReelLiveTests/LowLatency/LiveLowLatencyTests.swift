@@ -189,6 +189,7 @@ struct LiveLowLatencyTests {
                 text = String(decoding: (try? await origin.get("streams/ll/playlist.m3u8").body) ?? Data(), as: UTF8.self)
             }
             await origin.stop()
+            // The outage is the scenario: 3 s of real capture with the origin gone.
             try await Task.sleep(for: .seconds(3))
             try await origin.restart()
             let ended = await live.wait(timeout: .seconds(90))

@@ -96,7 +96,7 @@ import Testing
             publisher.submitInit(Fixtures.initBytes)
             for sequence in 1...24 {
                 Fixtures.submit(sequence, to: publisher)
-                try await Task.sleep(for: .milliseconds(50))
+                try await Task.sleep(for: .milliseconds(50))  // a writer's pace: the viewer polls while the stream grows
             }
             let report = await publisher.finish()
             stop.set()
@@ -135,7 +135,7 @@ import Testing
             publisher.submitInit(Fixtures.initBytes)
             for sequence in 1...6 {
                 Fixtures.submit(sequence, to: publisher)
-                try await Task.sleep(for: .milliseconds(100))
+                try await Task.sleep(for: .milliseconds(100))  // a writer's pace in real time (the back-off's rules are RetryPolicy's, on values)
             }
             #expect(await Self.eventually(within: 5) { publisher.status[0].stats.committed == 6 })
 
@@ -144,7 +144,7 @@ import Testing
             let outageStart = ContinuousClock.now
             for sequence in 7...18 {
                 Fixtures.submit(sequence, to: publisher)
-                try await Task.sleep(for: .milliseconds(100))
+                try await Task.sleep(for: .milliseconds(100))  // a writer's pace in real time (the back-off's rules are RetryPolicy's, on values)
             }
             // The dead origin does not hold back the local folder.
             #expect(await Self.eventually(within: 3) { publisher.status[1].stats.committed == 18 })
@@ -154,12 +154,13 @@ import Testing
             #expect(during.stats.failedAttempts >= 3)
             #expect(during.stats.backlog == 12)
             #expect(during.description.contains("backing off"))
+            // The outage is the scenario: 3 s of real time with the origin gone.
             try await Task.sleep(until: outageStart + .seconds(3), clock: .continuous)
             try await origin.restart()
 
             for sequence in 19...22 {
                 Fixtures.submit(sequence, to: publisher)
-                try await Task.sleep(for: .milliseconds(100))
+                try await Task.sleep(for: .milliseconds(100))  // a writer's pace in real time (the back-off's rules are RetryPolicy's, on values)
             }
             let report = await publisher.finish(drainTimeout: .seconds(20))
             #expect(report.isComplete, "\(report)")

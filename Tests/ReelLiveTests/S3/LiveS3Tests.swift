@@ -82,17 +82,21 @@ struct LiveS3Tests {
                 await LiveEndToEndTests.read(origin: server, streamID: "s3pause", log: log, until: { !reel.isRunning },
                                              originUp: { up.withLock { $0 } })
             }
-            try await Task.sleep(for: .seconds(5))
+            // Paused once the reader has the first two segments.
+            try await eventually("the first two segments read", within: 30) { log.segmentsFetched >= 3 ? true : nil }
             up.withLock { $0 = false }
             server.pause()
             let pausedAt = ContinuousClock.now
             // The pause is real: a GET gets no answer (the client gives up after 5 s).
             let answered = try? await server.get("streams/s3pause/playlist.m3u8")
             #expect(answered == nil, "moto answered while stopped")
+            // The pause is the scenario: 10 s of real capture while the bucket does not answer.
             try await Task.sleep(until: pausedAt + .seconds(10))
             server.resume()
-            // Requests the reader had in flight during the pause may still fail while it catches up.
-            try await Task.sleep(for: .seconds(1))
+            // Requests the reader had in flight during the pause may still fail: failures count
+            // again once a poll that began after the resume has begun (its predecessor is done).
+            let pollsAtResume = log.polls
+            try await eventually("the reader polling after the resume", within: 30) { log.polls >= pollsAtResume + 2 ? true : nil }
             up.withLock { $0 = true }
             let result = await reel.wait(timeout: .seconds(120))
             await reader.value

@@ -22,9 +22,17 @@ struct LiveResumeTests {
             let spool = dir.path("state/reel/spool/killed")
             let reel = try BackgroundProcess(ReelBinary.path(), ["live", "--source", "test:320x240@30"] + origin.liveArguments + [
                 "--stream-id", "killed", "--duration", "60", "--no-archive", "--quiet"], environment: environment)
-            try await Task.sleep(for: .seconds(5))
+            // The origin goes once it has two segments; the kill comes once two more were made
+            // (spooled) with nowhere to publish them, and at least four are spooled.
+            _ = try await eventually("two segments published", within: 30) { () -> Bool? in
+                guard let answer = try? curl([origin.baseURL.absoluteString + "streams/killed/playlist.m3u8"]), answer.status == 200 else { return nil }
+                return String(decoding: answer.body, as: UTF8.self).components(separatedBy: "#EXTINF:").count - 1 >= 2 ? true : nil
+            }
             await origin.stop()
-            try await Task.sleep(for: .seconds(6))
+            let spooledAtStop = Self.spooledSegments(spool).count
+            _ = try await eventually("segments spooled while the origin is down", within: 40) {
+                Self.spooledSegments(spool).count >= max(4, spooledAtStop + 2) ? true : nil
+            }
             reel.send(SIGKILL)
             _ = await reel.wait(timeout: .seconds(10))
             let spooled = Self.spooledSegments(spool)
@@ -88,15 +96,19 @@ struct LiveResumeTests {
         #expect(!FileManager.default.fileExists(atPath: dir.path("second/streams/slid/window.txt")), "the note is never published")
     }
 
-    /// Runs `reel live` with `arguments` for 60 s, SIGKILLs it after 4 s, publishes its spool
+    /// Runs `reel live` with `arguments` for 60 s, SIGKILLs it once two segments are spooled, publishes its spool
     /// with `reel publish` to the same target and checks the playlist read with `get`.
     static func killThenPublish(streamID: String, arguments: [String], environment: [String: String], spool: String,
                                 get: (String) async throws -> (status: Int, body: Data)) async throws {
         let reel = try BackgroundProcess(ReelBinary.path(), ["live", "--source", "test:320x240@30"] + arguments + [
             "--stream-id", streamID, "--duration", "60", "--no-archive", "--quiet"], environment: environment)
-        try await Task.sleep(for: .seconds(5))
+        _ = try await eventually("two segments spooled", within: 30) { spooledSegments(spool).count >= 2 ? true : nil }
         reel.send(SIGKILL)
         _ = await reel.wait(timeout: .seconds(10))
+        // What a kill in the middle of a write leaves (DurableFile's temporary files): no reason to keep the spool.
+        for leftover in ["/.playlist.m3u8.\(reel.pid).k1ll.tmp", "/seg/.000099.m4s.\(reel.pid).k1ll.tmp"] {
+            try Data("half".utf8).write(to: URL(fileURLWithPath: spool + leftover))
+        }
         let spooled = spooledSegments(spool)
         #expect(spooled.count >= 1 && spooled == Array(1...max(1, spooled.count)), "\(spooled)")
         let published = try ReelBinary.run(["publish", streamID] + arguments, environment: environment)
