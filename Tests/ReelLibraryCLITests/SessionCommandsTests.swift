@@ -202,6 +202,33 @@ struct SessionCommandsTests {
         #expect(none.status == 1 && none.stderr.contains("holds no session removed by reel sessions rm"))
     }
 
+    @Test("a session removed twice (removed, restored as a backup would, removed again) comes back by its whole id or its start, from its newer removal; 'last' is the newest removal")
+    func removedTwice() throws {
+        let home = try Home()
+        defer { home.dir.cleanup() }
+        let id = "0b8e2a1c-5a49-4a53-9d1c-2f6f9d0c0001"
+        let first = try home.addSession(1, day: "2026-11-01", title: "Chemistry", tags: [])
+        #expect(try home.reel(["sessions", "rm", id]).status == 0)
+        let again = try home.addSession(1, day: "2026-11-01", title: "Chemistry again", tags: [])  // what a restore puts back
+        #expect(again.id == first.id)
+        #expect(try home.reel(["sessions", "rm", id]).status == 0)
+        let records = try FileManager.default.contentsOfDirectory(atPath: home.trash + "/files").filter { $0.hasPrefix("reel-session-") }
+        #expect(records.count == 2, "two records of one session: \(records)")
+
+        let back = try home.reel(["sessions", "untrash", id])
+        #expect(back.status == 0 && back.stdout.hasPrefix("put back session 0b8e2a1c (Chemistry again)"), "\(back.stdout)\(back.stderr)")
+        #expect(try StudyLibrary(path: home.library).sessions().map(\.title) == ["Chemistry again"])
+        // The older record stays; the session is in the library, so it is refused, not ambiguous.
+        let older = try home.reel(["sessions", "untrash", "0b8e2a1c"])
+        #expect(older.status == 1 && older.stderr.contains("is in the library already"), "\(older.stderr)")
+
+        // Another session removed after it: 'last' is that one, though it started earlier.
+        let earlier = try home.addSession(2, day: "2026-10-01", title: "Physics", tags: [])
+        #expect(try home.reel(["sessions", "rm", earlier.id.uuidString]).status == 0)
+        let last = try home.reel(["sessions", "untrash", "last"])
+        #expect(last.status == 0 && last.stdout.hasPrefix("put back session 0b8e2a1c (Physics)"), "\(last.stdout)\(last.stderr)")
+    }
+
     @Test("rm of media on another filesystem uses that filesystem's .Trash-UID (a rename, never a copy); a missing video is no obstacle")
     func otherFilesystem() throws {
         let home = try Home()

@@ -51,28 +51,48 @@ public struct SessionTrash {
         }
     }
 
-    /// The sessions in the home Trash, oldest removal first; records that cannot be read are
-    /// skipped.
+    /// The sessions in the home Trash, oldest removal first (by the `.trashinfo`'s deletion
+    /// date, then by the number the Trash added to a taken name: a later removal in the same
+    /// second got the higher one); records that cannot be read are skipped.
     public func trashed() -> [(record: TrashedSession, file: TrashedSession.File)] {
-        trash.homeFiles(startingWith: "reel-session-").compactMap { name in
+        let found = trash.homeFiles(startingWith: "reel-session-").compactMap { name -> (record: TrashedSession, file: TrashedSession.File, at: Date)? in
             let path = trash.homeTrash + "/files/" + name
             guard let data = FileManager.default.contents(atPath: path), let record = try? TrashedSession.decoded(data) else {
                 return nil
             }
             let info = (try? String(contentsOfFile: trash.homeTrash + "/info/" + name + ".trashinfo", encoding: .utf8))
                 .flatMap { TrashInfo(text: $0, timeZone: trash.timeZone) }
-            return (record, TrashedSession.File(originalPath: info?.originalPath ?? path, trash: trash.homeTrash, name: name))
+            let file = TrashedSession.File(originalPath: info?.originalPath ?? path, trash: trash.homeTrash, name: name)
+            return (record, file, info?.deletedAt ?? .distantPast)
         }
+        return found.sorted { a, b in
+            a.at != b.at ? a.at < b.at : Self.copyNumber(a.file.name) < Self.copyNumber(b.file.name)
+        }.map { ($0.record, $0.file) }
     }
 
-    /// Puts the trashed session `reference` names (`last`: the newest removed, or the start of
-    /// its id) back: files to their places, the session into the library, the record out of
-    /// the Trash.
+    /// The number the Trash put before the extension of a taken name (`reel-session-ID.2.json`
+    /// → 2), 1 for the name itself.
+    private static func copyNumber(_ name: String) -> Int {
+        let stem = (name as NSString).deletingPathExtension
+        return Int((stem as NSString).pathExtension) ?? 1
+    }
+
+    /// Puts the trashed session `reference` names back (`last`: the newest removed; or its id
+    /// or the start of it): files to their places, the session into the library, the record
+    /// out of the Trash. A session removed twice (removed, restored from a backup, removed
+    /// again) has two records; its id names the newer, so a whole id is never ambiguous.
     public func putBack(_ reference: String) throws -> TrashedSession {
         let all = trashed()
-        guard !all.isEmpty else { throw Error(description: "the Trash (\(trash.homeTrash)) holds no session removed by reel sessions rm") }
-        let found = try StudySession.find(reference, in: all.map(\.record.session))
-        guard let (record, recordFile) = all.first(where: { $0.record.session.id == found.id }) else { throw Error(description: "lost \(reference)") }
+        guard let newest = all.last else {
+            throw Error(description: "the Trash (\(trash.homeTrash)) holds no session removed by reel sessions rm")
+        }
+        var latest: [UUID: Int] = [:]
+        for (index, entry) in all.enumerated() { latest[entry.record.session.id] = index }
+        let candidates = latest.values.sorted().map { all[$0] }
+        let (record, recordFile) = reference == "last" ? newest : try {
+            let found = try StudySession.find(reference, in: candidates.map(\.record.session))
+            return candidates.first { $0.record.session.id == found.id }!
+        }()
         guard try !library.contains(record.session.id) else {
             throw Error(description: "session \(record.session.id.uuidString.lowercased().prefix(8)) is in the library already (restored from a backup?); its files stay in the Trash")
         }
