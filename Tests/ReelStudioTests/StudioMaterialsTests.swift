@@ -64,6 +64,10 @@ struct StudioMaterialsTests {
                 let refused = try studio.post("/api/materials", json: body, cookie: cookie)
                 #expect(refused.status == status && refused.text.contains(words), "\(body): \(refused.status) \(refused.text)")
             }
+            // A number that is no ISBN is said to be so once, with what an ISBN needs.
+            let short = try studio.post("/api/materials", json: #"{"isbn":"12345"}"#, cookie: cookie)
+            #expect(short.status == 400 && short.text.components(separatedBy: "is not an ISBN").count == 2 && short.text.contains("13 digits"),
+                    "\(short.status) \(short.text)")
             #expect(books.requests.count == 4, "the book already there was not looked up again (the unknown one asked openBD and the NDL)")
 
             // The services gone: the page is told to type the title.

@@ -170,7 +170,7 @@ struct MaterialRequest: Decodable {
         }
         var digits: String?
         if let text = isbn?.trimmingCharacters(in: .whitespaces), !text.isEmpty {
-            do { digits = try ISBN.normalized(text) } catch { throw StudioRefusal(status: 400, message: "\(text) is not an ISBN: \(error)") }
+            do { digits = try ISBN.normalized(text) } catch { throw StudioRefusal(status: 400, message: "\(error)") }
         }
         return (digits, try name(title, .title), try name(author, .author), try name(publisher, .publisher))
     }
