@@ -170,6 +170,29 @@ struct StudioRecordFormBrowserTests {
         }
     }
 
+    @Test("the studio's own recording in progress is not unfinished: not listed, and Recover leaves it recording and says so")
+    func runningRecordingIsNotRecovered() async throws {
+        try await withStudio(configure: StudioRecordBrowserTests.configure) { studio in
+            let started = try Self.post(studio, "/api/recording/start", json: #"{"mode":"timelapse","interval":0.5}"#)
+            #expect(started.status == 202, "\(started.text)")
+            _ = try await eventually("the recording running", within: 20) { () -> Bool? in
+                let state = (try? Self.get(studio, "/api/recording")).map(Self.object)?["state"] as? String
+                return state == "recording" ? true : nil
+            }
+            let listed = Self.object(try Self.get(studio, "/api/recordings/unfinished"))["recordings"] as? [Any]
+            #expect(listed?.isEmpty == true, "\(String(describing: listed))")
+            let recover = Self.object(try Self.post(studio, "/api/recordings/recover", json: "{}"))
+            #expect((recover["summary"] as? String)?.hasSuffix("alone: it is still being recorded.") == true && recover["recovered"] as? Int == 0,
+                    "\(recover)")
+            #expect(Self.object(try Self.get(studio, "/api/recording"))["state"] as? String == "recording")
+            _ = try Self.post(studio, "/api/recording/stop", json: "{}")
+            _ = try await eventually("the recording finished", within: 30) { () -> Bool? in
+                let state = (try? Self.get(studio, "/api/recording")).map(Self.object)?["state"] as? String
+                return state == "finished" ? true : nil
+            }
+        }
+    }
+
     @Test("a reel record killed with SIGKILL leaves an unfinished recording: the record view lists it, Recover finishes it into the library")
     func recoverFromThePage() async throws {
         try await withStudio(configure: StudioRecordBrowserTests.configure) { studio in

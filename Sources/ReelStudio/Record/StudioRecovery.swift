@@ -64,14 +64,16 @@ struct StudioRecovery: Sendable {
 
     /// What happened to one folder, in the page's words.
     static func line(_ outcome: RecordingRecovery.Outcome) -> String {
-        let name = outcome.id.map { $0.uuidString.lowercased().prefix(8) } ?? Substring((outcome.folder as NSString).lastPathComponent)
+        // The id's first 8 characters, as the library's lists show a session.
+        let short = (outcome.id.map { $0.uuidString.lowercased() } ?? (outcome.folder as NSString).lastPathComponent).prefix(8)
         let output = outcome.outputPath ?? "?"
         var line = switch outcome.kind {
-        case .recovered: "Recovered \(name) into \(output) (\(outcome.videoSeconds.formatted(.number.precision(.fractionLength(1)))) s of video)."
-        case .completed: "Recovered \(name): \(output) was already finished."
-        case .empty: "Removed \(name): \(outcome.message ?? "nothing was recorded")."
-        case .skipped: "Left \(name) alone: \(outcome.message ?? "it is in use")."
-        case .failed: "Could not recover \(name): \(outcome.message ?? "unknown error")."
+        case .recovered: "Recovered \(short) into \(output) (\(outcome.videoSeconds.formatted(.number.precision(.fractionLength(1)))) s of video)."
+        case .completed: "Recovered \(short): \(output) was already finished."
+        case .empty: "Removed \(short): \(outcome.message ?? "nothing was recorded")."
+        // A recorder holds it: one run by the studio or by `reel record`.
+        case .skipped: "Left \(short) alone: it is still being recorded."
+        case .failed: "Could not recover \(short): \(outcome.message ?? "unknown error")."
         }
         if outcome.kind == .recovered || outcome.kind == .completed {
             line += outcome.addedToLibrary ? " Its session is in the library." : " Its session was in the library already."
