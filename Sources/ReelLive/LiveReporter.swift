@@ -17,6 +17,8 @@ public struct LiveStatus: Sendable {
     public var failedAttempts: Int
     /// Archive frames written (nil: no archive), and frames queued for it.
     public var archiveFrames: Int?, archiveBacklog: Int
+    /// Archive frames left out on purpose so far (``LiveReport/archiveSkippedFrames`` at the end).
+    public var archiveSkippedFrames = 0
 }
 
 /// What happened to each output, at the end.

@@ -332,7 +332,8 @@ public final class LiveSession: Sendable {
         return LiveStatus(elapsed: elapsed, segmentsPublished: stats.published, segmentsProduced: stats.produced,
                           backlog: stats.backlog, droppedFrames: running.liveQueue.stats.dropped, bitRate: stats.bitRate,
                           failedAttempts: stats.failedAttempts, archiveFrames: running.prepared.archive?.framesWritten,
-                          archiveBacklog: running.archiveQueue?.stats.depth ?? 0)
+                          archiveBacklog: running.archiveQueue?.stats.depth ?? 0,
+                          archiveSkippedFrames: (running.prepared.archive?.framesLeftOut ?? 0) + (running.archiveQueue?.stats.dropped ?? 0))
     }
 }
 

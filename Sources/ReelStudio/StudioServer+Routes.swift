@@ -155,6 +155,12 @@ extension StudioServer {
         case .control(let action):
             try camera.control(action)
             return json(camera.recording.json)
+        case .unfinished:
+            return json(StudioJSON.line(["recordings": recovery.unfinished()]))
+        case .recover:
+            let answer = try recovery.recover()
+            if answer.recovered > 0 { events.publish(.library, data: "{}") }
+            return json(StudioJSON.line(answer))
         }
     }
 

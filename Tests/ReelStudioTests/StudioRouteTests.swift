@@ -15,7 +15,7 @@ struct StudioRouteTests {
     static let every: [StudioRoute] = {
         let id = Self.id
         let app: [AppRoute] = [.page, .status, .events, .signOut] + StudioRoute.assetNames.sorted().map(AppRoute.asset)
-        let camera: [CameraRoute] = [.sources, .camera, .chooseSource, .preview, .previewPicture, .recording, .startRecording]
+        let camera: [CameraRoute] = [.sources, .camera, .chooseSource, .preview, .previewPicture, .recording, .startRecording, .unfinished, .recover]
             + RecordingStateMachine.Control.allCases.map(CameraRoute.control)
         let library: [LibraryRoute] = [.sessions, .tags, .addTag, .session(id), .thumbnail(id), .video(id), .edit(id), .trash(id), .untrash(id),
                                        .stats, .statsChart, .goals, .setGoal]

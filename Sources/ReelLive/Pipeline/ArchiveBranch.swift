@@ -20,6 +20,8 @@ final class ArchiveBranch: @unchecked Sendable {
     /// Video frames handed to the writer, for the status loop on another thread (reading the
     /// writer's own counter from there was a data race).
     private let written = Atomic<Int>(0)
+    /// ``degradation``'s frames left out, for the status loop as well.
+    private let leftOut = Atomic<Int>(0)
     /// The archive queue's depth and capacity, read for each frame (nil: never degrade).
     var queueLoad: (@Sendable () -> (depth: Int, capacity: Int))?
 
@@ -30,6 +32,8 @@ final class ArchiveBranch: @unchecked Sendable {
 
     var path: String { writer.path }
     var framesWritten: Int { written.load(ordering: .relaxed) }
+    /// Frames the rate policy left out so far (any thread).
+    var framesLeftOut: Int { leftOut.load(ordering: .relaxed) }
 
     /// Media time covered so far (first frame to the end of the last).
     var duration: MediaTime {
@@ -42,7 +46,10 @@ final class ArchiveBranch: @unchecked Sendable {
         case .video(let frame):
             let pts = timeline.video(frame.captureTime)
             if let last = lastVideoPTS, pts <= last { return }  // never feed an encoder time going back
-            if let load = queueLoad?(), !rate.shouldEncode(at: pts, depth: load.depth, capacity: load.capacity) { return }
+            if let load = queueLoad?(), !rate.shouldEncode(at: pts, depth: load.depth, capacity: load.capacity) {
+                leftOut.store(rate.skippedFrames, ordering: .relaxed)
+                return
+            }
             if firstVideoPTS == nil { firstVideoPTS = pts }
             lastVideoPTS = pts
             try writer.appendVideo(frame, pts: pts)

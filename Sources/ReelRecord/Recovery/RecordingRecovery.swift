@@ -85,6 +85,14 @@ public struct RecordingRecovery {
         workFolders().filter(WorkFolderLock.isHeld).compactMap { try? CheckpointFile.read(at: $0 + "/" + CheckpointFile.name) }
     }
 
+    /// The recordings a recorder left unfinished: the work folders no running recorder holds,
+    /// each with its checkpoint or why that cannot be read (what ``run()`` finishes, or names).
+    public func unfinishedRecordings() -> [(folder: String, checkpoint: Result<RecordingCheckpoint, CheckpointFile.Error>)] {
+        workFolders().filter { !WorkFolderLock.isHeld($0) }.map { folder in
+            (folder, Result { () throws(CheckpointFile.Error) in try CheckpointFile.read(at: folder + "/" + CheckpointFile.name) })
+        }
+    }
+
     /// Recovers every work folder; the library is opened first (an unusable library is
     /// thrown before any folder is touched).
     public func run() throws -> [Outcome] {

@@ -27,6 +27,9 @@ final class StudioLive: Sendable {
         var bitRate = 0.0
         var failedAttempts = 0
         @NullWhenNil var archiveFrames: Int? = nil
+        /// Archive frames left out on purpose because its encoder could not keep up (the count
+        /// `reel live`'s summary gives); nil without an archive.
+        @NullWhenNil var archiveSkippedFrames: Int? = nil
         /// `reel live`'s information lines (source, stream, playlist, archive…), newest last.
         var lines: [String] = []
         var warnings: [String] = []
@@ -136,6 +139,7 @@ final class StudioLiveReporter: LiveReporter, Sendable {
             now.bitRate = status.bitRate
             now.failedAttempts = status.failedAttempts
             now.archiveFrames = status.archiveFrames
+            now.archiveSkippedFrames = status.archiveFrames == nil ? nil : status.archiveSkippedFrames
         }
     }
 
@@ -148,10 +152,13 @@ final class StudioLiveReporter: LiveReporter, Sendable {
             now.segmentsProduced = report.segmentsProduced
             now.droppedFrames = report.droppedFrames
             now.archiveFrames = report.archivePath == nil ? nil : report.archiveFrames
+            now.archiveSkippedFrames = report.archivePath == nil ? nil : report.archiveSkippedFrames
             let problems = [report.sourceError, report.liveError, report.archiveError].compactMap { $0 }
+            let leftOut = report.archiveSkippedFrames > 0
+                ? "; \(report.archiveSkippedFrames) archive frames left out on purpose (its encoder could not keep up in real time)" : ""
             now.message = problems.isEmpty
                 ? "\(report.segmentsPublished) segment(s) published in \(Int(report.elapsed.rounded())) s"
-                    + (report.archivePath.map { "; archive \($0)" } ?? "")
+                    + (report.archivePath.map { "; archive \($0)" } ?? "") + leftOut
                 : problems.joined(separator: "; ")
         }
     }
@@ -166,6 +173,8 @@ struct LiveRequest: Decodable {
     var quality: String?
     var landscape: Bool?
     var archive: Bool?
+    /// x265's preset for the archive (`reel live --archive-preset`, ultrafast by default).
+    var archivePreset: String?
     var duration: Double?
 
     /// The settings from `source`, checked as `reel live` checks them (`LiveSettings.validate`).
@@ -188,6 +197,11 @@ struct LiveRequest: Decodable {
                                     outputDirectory: output.flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) },
                                     spoolDirectory: URL(fileURLWithPath: folders.state).appendingPathComponent("reel/spool/\(id)"))
         if archive ?? true { settings.archivePath = LiveSettings.defaultArchivePath(streamID: id, videosFolder: folders.videos) }
+        if let archivePreset {
+            do { settings.archivePreset = try EncoderPreset(parsing: archivePreset) } catch {
+                throw StudioRefusal(status: 400, message: "archivePreset: \(error)")
+            }
+        }
         do { try settings.validate() } catch { throw StudioRefusal(status: 400, message: "\(error)") }
         return settings
     }

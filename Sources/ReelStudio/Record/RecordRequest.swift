@@ -21,6 +21,12 @@ struct RecordRequest: Decodable, Sendable {
     var portrait: Bool?
     /// Track faces (default true).
     var faces: Bool?
+    /// The output folder (an absolute path): the recording goes there under the name `reel
+    /// record` gives it, numbered when taken (default: reel/recordings of the XDG data folder).
+    var folder: String?
+    /// The disk floor: hours of recording the disks must hold for the recording to start
+    /// (`reel record --min-hours`, default 1; 0 starts anyway).
+    var minHours: Double?
 
     /// The recorder's settings, built and checked as `reel record` builds and checks its
     /// options (``RecordSettings/study(source:mode:interval:canvas:portrait:title:tags:output:folders:libraryPath:environment:)``).
@@ -39,13 +45,20 @@ struct RecordRequest: Decodable, Sendable {
                                             portrait: portrait ?? false, title: title.flatMap { $0.isEmpty ? nil : $0 },
                                             tags: tags ?? [], output: nil, folders: folders, libraryPath: libraryPath)
         settings.facesRequested = faces ?? true
+        if let folder, !folder.isEmpty {
+            guard folder.hasPrefix("/") else { throw .init(status: 400, message: "folder: the output folder must be an absolute path (/…)") }
+            let name = (settings.outputPath as NSString).lastPathComponent
+            settings.outputPath = (folder as NSString).appendingPathComponent(name)
+        }
+        if let minHours { settings.minHours = minHours }
         do {
             try settings.validate()
         } catch {
             // The checks speak of the command line's options ("--title: …"); the API's fields
             // have the same names.
             let message = String(error.description.trimmingPrefix("--"))
-            throw .init(status: 400, message: message.hasPrefix("tag:") ? "tags:" + message.dropFirst("tag:".count) : message)
+            let field = message.hasPrefix("tag:") ? "tags:" + message.dropFirst("tag:".count) : message
+            throw .init(status: 400, message: field.hasPrefix("min-hours") ? "minHours" + field.dropFirst("min-hours".count) : field)
         }
         return settings
     }

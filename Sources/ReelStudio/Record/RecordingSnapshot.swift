@@ -104,10 +104,18 @@ public struct RecordingSnapshot: Codable, Sendable, Equatable {
         if report.fileBytes > 0 { fileBytes = report.fileBytes }
         outputPath = report.outputPath
         sessionRegistered = report.sessionRegistered
-        let problem = report.startError ?? report.diskStop ?? report.writerError ?? report.finishError ?? report.sourceError
+        let problem = report.startError.map(Self.pageWords) ?? report.diskStop ?? report.writerError ?? report.finishError ?? report.sourceError
         error = problem
         if let kept = report.keptForRecovery { message = "the recording is kept in \(kept); 'reel recover' finishes it" }
         state = report.outputPath != nil ? .finished : .failed
+    }
+
+    /// A refusal to start in the page's words: the record form's fields where `reel record`'s
+    /// refusal names its options (the disk check's "--min-hours" and "--output").
+    static func pageWords(_ text: String) -> String {
+        text.replacingOccurrences(of: "(--min-hours)", with: "(the Disk floor)")
+            .replacingOccurrences(of: "choose another --output", with: "choose another Output folder")
+            .replacingOccurrences(of: "with --min-hours 0", with: "with a Disk floor of 0")
     }
 
     /// One line of JSON.

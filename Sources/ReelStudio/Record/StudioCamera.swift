@@ -66,7 +66,7 @@ final class StudioCamera: Sendable {
         let problem = lent.map { $0.to.away($0.source) }
             ?? (recording ? nil : idle?.failure.withLock { $0 })
         return CameraSnapshot(source: text, previewing: recording || (idle.map { !$0.hasEnded } ?? false),
-                              problem: problem, watchers: feed.watcherCount)
+                              problem: problem, watchers: feed.watcherCount, busy: lent.map { $0.to.busy($0.source) })
     }
 
     // MARK: Source
@@ -95,8 +95,35 @@ final class StudioCamera: Sendable {
         if case .file(let path) = spec {
             guard path.hasPrefix("/") else { throw StudioRefusal(status: 400, message: "source: a file must be given by its absolute path (file:/…)") }
             guard FileManager.default.isReadableFile(atPath: path) else { throw StudioRefusal(status: 400, message: "source: \(path) does not exist or cannot be read") }
+            try probe(path)
         }
         return spec
+    }
+
+    /// Opens a video file with the demuxer and decoder a recording would use and decodes its
+    /// first picture; refused (400) with the reason when it is no media file, has no video
+    /// stream, or no picture of it decodes.
+    static func probe(_ path: String) throws(StudioRefusal) {
+        func refusal(_ reason: String) -> StudioRefusal {
+            StudioRefusal(status: 400, message: "source: \(path) is not a video Reel can record: \(reason)")
+        }
+        struct Seen: Error {}
+        let source: any CaptureSource
+        do { source = try CaptureSources.open(.file(path: path), realTime: false) } catch let error as CaptureError {
+            throw refusal(error.reason)
+        } catch {
+            throw refusal("\(error)")
+        }
+        do {
+            try source.run { sample in if case .video = sample { throw Seen() } }
+        } catch is Seen {
+            return
+        } catch let error as CaptureError {
+            throw refusal(error.reason)
+        } catch {
+            throw refusal("\(error)")
+        }
+        throw refusal("no picture in it could be decoded")
     }
 
     /// Starts or stops the idle preview: it runs while someone watches and nothing records; a
@@ -155,10 +182,13 @@ final class StudioCamera: Sendable {
 
     /// Starts a recording of `request` (the idle preview hands the source over first).
     func start(_ request: RecordRequest) throws(StudioRefusal) -> RecordingSnapshot {
+        // A file given here is probed before the state is locked (that takes a moment).
+        var given: (String, SourceSpec)?
+        if let text = request.source { given = (text, try Self.parse(text)) }
         let (sourceText, source) = try state.withLock { state throws(StudioRefusal) -> (String, SourceSpec) in
             guard !state.closed else { throw StudioRefusal(status: 503, message: "the studio is stopping") }
             if let busy = state.busy { throw StudioRefusal(status: 409, message: busy + "; stop it first") }
-            if let text = request.source { return (text, try Self.parse(text)) }
+            if let given { return given }
             guard let text = state.sourceText, let source = state.source else {
                 throw StudioRefusal(status: 400, message: "no source chosen: give one (test, v4l2:/dev/video0, file:/path) or choose it first")
             }
@@ -333,4 +363,6 @@ struct CameraSnapshot: Codable, Sendable, Equatable {
     var problem: String?
     /// Previews open (tabs showing the picture).
     var watchers: Int
+    /// Why the source cannot record now: a live stream or another camera view has it.
+    var busy: String?
 }

@@ -198,6 +198,9 @@ public enum CameraRoute: Sendable, Hashable {
     case startRecording
     /// `POST /api/recording/pause`, `resume`, `toggle`, `stop`.
     case control(RecordingStateMachine.Control)
+    /// `GET /api/recordings/unfinished`: recordings a crash left; `POST /api/recordings/recover` finishes them.
+    case unfinished
+    case recover
 
     static func choices(_ api: Substring) -> RouteChoices<CameraRoute>? {
         switch api {
@@ -208,6 +211,8 @@ public enum CameraRoute: Sendable, Hashable {
         case "preview.jpg": return RouteChoices(get: .previewPicture)
         case "recording": return RouteChoices(get: .recording)
         case "recording/start": return RouteChoices(post: .startRecording)
+        case "recordings/unfinished": return RouteChoices(get: .unfinished)
+        case "recordings/recover": return RouteChoices(post: .recover)
         default:
             let prefix = "recording/"
             guard api.hasPrefix(prefix), let action = RecordingStateMachine.Control(rawValue: String(api.dropFirst(prefix.count))) else { return nil }
@@ -217,8 +222,8 @@ public enum CameraRoute: Sendable, Hashable {
 
     var method: StudioRoute.Method {
         switch self {
-        case .sources, .camera, .preview, .previewPicture, .recording: .get
-        case .chooseSource, .startRecording, .control: .post
+        case .sources, .camera, .preview, .previewPicture, .recording, .unfinished: .get
+        case .chooseSource, .startRecording, .control, .recover: .post
         }
     }
 
@@ -232,6 +237,8 @@ public enum CameraRoute: Sendable, Hashable {
         case .recording: "recording"
         case .startRecording: "recording/start"
         case .control(let action): "recording/" + action.rawValue
+        case .unfinished: "recordings/unfinished"
+        case .recover: "recordings/recover"
         }
     }
 }

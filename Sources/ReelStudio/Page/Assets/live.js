@@ -26,6 +26,8 @@ function figures(s) {
     "live-bitrate": `${(s.bitRate / 1e6).toFixed(1)} Mbps`,
     "live-failures": String(s.failedAttempts),
     "live-archive-frames": s.archiveFrames == null ? "not kept" : plural(s.archiveFrames, "frame"),
+    // Left out on purpose by the archive's load policy when its encoder cannot keep up.
+    "live-archive-skipped": s.archiveFrames == null ? dash : plural(s.archiveSkippedFrames ?? 0, "frame"),
     "live-archive-path": s.archivePath ?? dash,
   };
 }

@@ -1,6 +1,6 @@
 // The record view — the source, its live preview with the face box, the
 // recording's form and buttons, and the readings from each `recording` event.
-import { $, bytes, clock, option, post, say as sayIn, onSignedOut } from "./common.js";
+import { $, bytes, clock, get, option, post, say as sayIn, onSignedOut } from "./common.js";
 import { RECORDING } from "./states.js";
 
 const say = (text, tone) => sayIn("rec-message", text, tone);
@@ -9,6 +9,8 @@ const stateNames = { idle: "Not recording", starting: "Starting…", recording: 
                      interrupted: "Interrupted: the source stopped", finishing: "Finishing…", finished: "Finished",
                      failed: "Failed" };
 let recording = { state: RECORDING.idle };
+// Why the source cannot record now (a live stream or another camera view has it), or null.
+let sourceBusy = null;
 const active = () => [RECORDING.starting, RECORDING.recording, RECORDING.paused, RECORDING.interrupted, RECORDING.finishing].includes(recording.state);
 
 export function showRecording(snapshot) {
@@ -25,7 +27,7 @@ export function showRecording(snapshot) {
     : `${snapshot.hoursLeft >= 100 ? Math.round(snapshot.hoursLeft) : snapshot.hoursLeft.toFixed(1)} h (${bytes(snapshot.freeBytes)} free)`;
   $("rec-load").textContent = shown ? snapshot.load + (snapshot.loadReason ? `: ${snapshot.loadReason}` : "") : "–";
   const running = active();
-  $("start").disabled = running;
+  showStart();
   $("pause").disabled = !running || snapshot.state === RECORDING.finishing || snapshot.state === RECORDING.starting;
   $("stop").disabled = !running || snapshot.state === RECORDING.finishing;
   $("pause").textContent = snapshot.state === RECORDING.paused ? "Resume" : "Pause";
@@ -38,6 +40,14 @@ export function showRecording(snapshot) {
   else if (snapshot.state === RECORDING.failed) say(snapshot.error ?? "The recording failed.", "bad");
   else if (snapshot.message) say(snapshot.message, snapshot.state === RECORDING.interrupted ? "warn" : "");
   showFace(snapshot);
+  // A recording that ended may have left its work folder for recovery.
+  if (snapshot.state === RECORDING.finished || snapshot.state === RECORDING.failed) loadUnfinished();
+}
+
+// Start waits while a recording runs, and says why while the source is lent elsewhere.
+function showStart() {
+  $("start").disabled = active() || Boolean(sourceBusy);
+  $("start-note").textContent = !active() && sourceBusy ? `Recording has to wait: ${sourceBusy}.` : "";
 }
 
 function showFace(snapshot) {
@@ -57,8 +67,11 @@ export function showCamera(camera) {
   else if (!camera.source) note.textContent = "Choose a source to see its picture.";
   else note.textContent = `${camera.source}${active() ? " (recording)" : ""}`;
   const choice = $("source-choice");
-  if (camera.source && choice.value !== camera.source) selectSource(camera.source);
+  // While a file's path is being typed the list stays on "A video file…".
+  if (camera.source && choice.value !== camera.source && $("file-row").hidden) selectSource(camera.source);
   sourceChosen = Boolean(camera.source);
+  sourceBusy = camera.busy ?? null;
+  showStart();
   startPreview();
 }
 
@@ -97,11 +110,54 @@ async function chooseSource(value) {
   if (camera) { say(""); showCamera(camera); }
 }
 
+// A file is probed by the studio when chosen: a refusal is said, and the row stays with what
+// was typed, to be corrected; the row goes once the file is taken.
+async function useFile() {
+  const camera = await post("/api/source", { source: `file:${$("source-file").value.trim()}` }, "rec-message");
+  if (!camera) { $("source-file").focus(); return; }
+  $("file-row").hidden = true;
+  say("");
+  showCamera(camera);
+}
+
+// The recordings a recorder left unfinished (killed, crashed, power cut), and Recover, which
+// finishes them as `reel recover` does.
+async function loadUnfinished() {
+  const answer = await get("/api/recordings/unfinished", "rec-message");
+  if (answer) showUnfinished(answer.recordings);
+}
+
+function showUnfinished(recordings) {
+  $("unfinished").hidden = recordings.length === 0;
+  $("unfinished-list").replaceChildren(...recordings.map((item) => {
+    const line = document.createElement("li");
+    const started = item.startedAt ? new Date(item.startedAt).toLocaleString() : "at an unknown time";
+    line.textContent = item.outputPath
+      ? `${item.title ?? "Untitled"}, ${item.mode}, started ${started}, for ${item.outputPath}`
+      : `${item.folder}: ${item.problem}`;
+    return line;
+  }));
+}
+
+async function recover() {
+  $("recover").disabled = true;
+  say("Recovering…");
+  let answer = null;
+  try { answer = await post("/api/recordings/recover", undefined, "rec-message"); }
+  finally { $("recover").disabled = false; }
+  if (!answer) return;
+  say(answer.summary, answer.failed > 0 ? "bad" : answer.warned ? "warn" : "ok");
+  showUnfinished(answer.unfinished);
+}
+
 async function start(event) {
   event.preventDefault();
   const mode = document.querySelector("input[name=mode]:checked").value;
   const request = { mode, title: $("title").value, tags: $("tags").value.split(",").map((t) => t.trim()).filter((t) => t) };
   if (mode === "timelapse") request.interval = Number($("interval").value);
+  const folder = $("output-folder").value.trim(), floor = $("min-hours").value.trim();
+  if (folder) request.folder = folder;
+  if (floor) request.minHours = Number(floor);
   say("");
   const snapshot = await post("/api/recording/start", request, "rec-message");
   if (snapshot) showRecording(snapshot);
@@ -154,7 +210,8 @@ export function initRecord() {
   $("pause").addEventListener("click", () => control("toggle"));
   $("stop").addEventListener("click", () => control("stop"));
   $("source-choice").addEventListener("change", (event) => chooseSource(event.target.value));
-  $("use-file").addEventListener("click", () => chooseSource(`file:${$("source-file").value.trim()}`));
+  $("use-file").addEventListener("click", useFile);
+  $("recover").addEventListener("click", recover);
   for (const radio of document.querySelectorAll("input[name=mode]")) {
     radio.addEventListener("change", () => { $("interval").disabled = radio.value === "full" && radio.checked; });
   }
@@ -164,4 +221,5 @@ export function initRecord() {
   window.addEventListener("load", () => { pageLoaded = true; startPreview(); });
   onSignedOut(() => { signedOutNow = true; stopPreview(); });
   loadSources();
+  loadUnfinished();
 }
