@@ -150,7 +150,7 @@ final class StudioLiveReporter: LiveReporter, Sendable {
             now.archiveFrames = report.archivePath == nil ? nil : report.archiveFrames
             let problems = [report.sourceError, report.liveError, report.archiveError].compactMap { $0 }
             now.message = problems.isEmpty
-                ? "\(report.segmentsPublished) segment(s) published in \(Int(report.elapsed.rounded())) s"
+                ? "\(Counted.noun(report.segmentsPublished, "segment")) published in \(Int(report.elapsed.rounded())) s"
                     + (report.archivePath.map { "; archive \($0)" } ?? "")
                 : problems.joined(separator: "; ")
         }
