@@ -36,7 +36,7 @@ enum VlogCommand {
             64 a command line that cannot be run; 130 stopped by Ctrl-C and 143 by SIGTERM, \
             nothing written.
             """,
-        options: [week, layout, bgm, output, date, overwrite, json, LibraryOption.option],
+        options: [week, layout, bgm, output, date, overwrite, json, LibraryOption.option, VerboseOption.option],
         examples: ["reel vlog --week last -o week.mp4", "reel vlog --week this --layout horizontal --bgm music.mp3 -o week.mp4"])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
@@ -50,7 +50,7 @@ enum VlogCommand {
             reporter.fail("the background music \(musicPath) does not exist")
             return 1
         }
-        FFmpegLog.configure(level: .error)
+        VerboseOption.apply(arguments, command: "reel vlog")
         do {
             let zone = TimeZone.current
             let sessions = try LibraryOption.openExisting(arguments).sessions()
