@@ -97,4 +97,34 @@ public final class CinematicClipWriter {
         writer.abandon()
         try? sidecar?.close()
     }
+
+    /// Whether the MP4 holds a whole fragment of pictures (a `moof` and the complete `mdat`
+    /// after it): what a failure leaves is worth keeping only then.
+    public var holdsPictures: Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let size = try? handle.seekToEnd() else { return false }
+        var offset: UInt64 = 0, fragment = false
+        while offset + 8 <= size {
+            guard (try? handle.seek(toOffset: offset)) != nil, let head = try? handle.read(upToCount: 16), head.count >= 8 else { return false }
+            let bytes = [UInt8](head)
+            var length = bytes[0..<4].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            if length == 1, bytes.count == 16 { length = bytes[8..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
+            if length == 0 { length = size - offset }
+            guard length >= 8, offset + length <= size else { return false }
+            switch String(decoding: bytes[4..<8], as: UTF8.self) {
+            case "moof": fragment = true
+            case "mdat" where fragment: return true
+            default: break
+            }
+            offset += length
+        }
+        return false
+    }
+
+    /// Removes the MP4 and the sidecar (after a failure that left no picture in them).
+    public func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+        if let sidecar { try? FileManager.default.removeItem(atPath: sidecar.path) }
+    }
 }
