@@ -86,10 +86,13 @@ public final class CinematicClipWriter {
         try writer.appendAudio(block, pts: pts)
     }
 
-    /// Closes the MP4 and the sidecar.
+    /// Closes the MP4 and the sidecar, which ends with the finished video's identity
+    /// (``CinematicSidecar/VideoIdentity``).
     public func finish() throws {
         try writer.finish()
-        try sidecar?.close()
+        guard let sidecar else { return }
+        let ticks = lastVideo.map { $0.converted(to: 90_000).value } ?? 0
+        try sidecar.close(video: CinematicSidecarWriter.identity(ofVideo: path, pictures: pictures, ticks: ticks))
     }
 
     /// Closes after a failure: every fragment written stays.

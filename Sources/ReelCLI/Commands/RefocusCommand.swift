@@ -34,9 +34,9 @@ enum RefocusCommand {
         VerboseOption.apply(arguments, command: "reel refocus")
         let printer = StatusLinePrinter(period: 5)
         let started = Date()
-        let refocus = CinematicRefocus(settings: settings) { done, total in
+        let refocus = CinematicRefocus(settings: settings, progress: { done, total in
             printer.status("refocusing: \(done) of \(total) pictures", elapsed: Date().timeIntervalSince(started))
-        }
+        }, warn: { printer.emit("reel refocus: warning: \($0)", toError: true) })
         do {
             let report = try await Task.detached { try refocus.run() }.value
             printer.endStatus()
