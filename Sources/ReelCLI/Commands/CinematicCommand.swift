@@ -207,11 +207,11 @@ enum CinematicCommand {
         if let error = report.error {
             printer.emit("reel cinematic: \(error)", toError: true)
             if report.wroteFile {
-                printer.emit("\(report.pictures) pictures recorded before that are in \(settings.output)", toError: true)
+                printer.emit("\(Counted.noun(report.pictures, "picture")) recorded before that are in \(settings.output)", toError: true)
             }
             return 1
         }
-        var line = "wrote \(settings.output): \(report.pictures) pictures, \(String(format: "%.1f", report.seconds)) s (\(report.stopReason ?? "done"))"
+        var line = "wrote \(settings.output): \(Counted.noun(report.pictures, "picture")), \(String(format: "%.1f", report.seconds)) s (\(report.stopReason ?? "done"))"
         if !settings.fast {
             line += report.dropped == 0 ? "; none dropped" : "; \(report.dropped) of \(report.pictures + report.dropped) dropped: the camera's work was behind real time"
             if report.lowestVisionRate < VisionRate.steps[0] {

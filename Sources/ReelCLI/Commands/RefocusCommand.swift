@@ -40,7 +40,7 @@ enum RefocusCommand {
         do {
             let report = try await Task.detached { try refocus.run() }.value
             printer.endStatus()
-            printer.emit("wrote \(settings.output): \(report.pictures) pictures", toError: false)
+            printer.emit("wrote \(settings.output): \(Counted.noun(report.pictures, "picture"))", toError: false)
             return 0
         } catch {
             printer.endStatus()

@@ -82,7 +82,7 @@ extension ExportTerminalReporter {
         }
         endStatus()
         var lines = ["vlog: \(r.outputPath)",
-                     "  \(r.width)x\(r.height), \(r.cards) day\(r.cards == 1 ? "" : "s"), \(r.sessions) session\(r.sessions == 1 ? "" : "s"), "
+                     "  \(r.width)x\(r.height), \(Counted.noun(r.cards, "day")), \(Counted.noun(r.sessions, "session")), "
                         + "\(String(format: "%.1f", r.videoSeconds)) s of video in \(String(format: "%.1f", r.wallSeconds)) s" + (r.music ? ", with music" : "")]
         for warning in r.warnings { lines.append("  warning: \(warning)") }
         info(lines.joined(separator: "\n"))
