@@ -2,23 +2,38 @@
 #include <dlfcn.h>
 #include <libavdevice/version.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
-static reel_log_callback reel_current_log = NULL;
+static reel_log_callback _Atomic reel_current_log = NULL;
+static atomic_int reel_log_set = 0;
+static atomic_int reel_log_level = AV_LOG_QUIET;
 
 static void reel_log_trampoline(void *avcl, int level, const char *fmt, va_list vl) {
-    if (level > av_log_get_level() || reel_current_log == NULL) return;
-    char line[1024];
-    int print_prefix = 1;
-    av_log_format_line2(avcl, level, fmt, vl, line, sizeof line, &print_prefix);
-    reel_current_log(level, line);
+    reel_log_callback callback = reel_current_log;
+    if (level > reel_log_level || callback == NULL) return;
+    char message[1024];
+    vsnprintf(message, sizeof message, fmt, vl);
+    const char *component = NULL;
+    if (avcl != NULL) {
+        const AVClass *class = *(const AVClass **)avcl;
+        if (class != NULL && class->item_name != NULL) component = class->item_name(avcl);
+    }
+    callback(level, component, message);
 }
 
 void reel_set_log_callback(reel_log_callback callback, int max_level) {
     reel_current_log = callback;
-    av_log_set_level(max_level);
+    reel_log_level = callback ? max_level : AV_LOG_QUIET;
+    reel_log_set = 1;
+    av_log_set_level(callback ? max_level : AV_LOG_QUIET);
     av_log_set_callback(callback ? reel_log_trampoline : av_log_default_callback);
+}
+
+void reel_log_quiet_unless_set(void) {
+    if (reel_log_set) return;
+    av_log_set_level(AV_LOG_QUIET);
 }
 
 #define REEL_STRINGIFY_(x) #x

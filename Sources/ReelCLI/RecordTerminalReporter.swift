@@ -36,7 +36,7 @@ final class RecordTerminalReporter: RecordReporter, Sendable {
     func status(_ s: RecordStatus) {
         guard !quiet else { return }
         var line = "\(s.state.rawValue) | active \(StatusLinePrinter.clock(s.activeSeconds)) | wall \(StatusLinePrinter.clock(s.wallSeconds))"
-            + " | \(s.framesWritten) frame\(s.framesWritten == 1 ? "" : "s") | \(Self.bytes(s.fileBytes))"
+            + " | \(Counted.noun(s.framesWritten, "frame")) | \(Self.bytes(s.fileBytes))"
         if let free = s.freeBytes { line += " | \(Self.bytes(free)) free" }
         if s.queuedFrames > 2 { line += " | \(s.queuedFrames) queued" }
         if let share = s.cpuShare { line += " | CPU \(Int((share * 100).rounded())) %" }
@@ -60,7 +60,7 @@ final class RecordTerminalReporter: RecordReporter, Sendable {
                      + "active \(r.activeSeconds.formatted3) s (\(StatusLinePrinter.clock(r.activeSeconds))), wall \(r.wallSeconds.formatted3) s, \(Self.bytes(r.fileBytes))")
         if let thumbnail = r.thumbnailPath { lines.append("  thumbnail: \(thumbnail)") }
         if let track = r.faceTrackPath { lines.append("  face track: \(track) (\(r.faceSamples) samples)") }
-        if r.interruptions > 0 { lines.append("  the source stopped delivering \(r.interruptions) time\(r.interruptions == 1 ? "" : "s"); that time is not in the video") }
+        if r.interruptions > 0 { lines.append("  the source stopped delivering \(Counted.noun(r.interruptions, "time")); that time is not in the video") }
         if let share = r.load.cpuShare { lines.append("  CPU: \(Int((share * 100).rounded())) % of a core on average" + (r.load.peakCelsius.map { ", hottest \(Int($0.rounded())) °C" } ?? "")) }
         if r.load.wasAdapted {
             lines.append("  eased for heat or load: \(r.load.easedSeconds.formatted3) s eased, \(r.load.reducedSeconds.formatted3) s reduced ("

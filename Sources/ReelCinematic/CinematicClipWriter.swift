@@ -86,15 +86,48 @@ public final class CinematicClipWriter {
         try writer.appendAudio(block, pts: pts)
     }
 
-    /// Closes the MP4 and the sidecar.
+    /// Closes the MP4 and the sidecar, which ends with the finished video's identity
+    /// (``CinematicSidecar/VideoIdentity``).
     public func finish() throws {
         try writer.finish()
-        try sidecar?.close()
+        guard let sidecar else { return }
+        let ticks = lastVideo.map { $0.converted(to: 90_000).value } ?? 0
+        try sidecar.close(video: CinematicSidecarWriter.identity(ofVideo: path, pictures: pictures, ticks: ticks))
     }
 
     /// Closes after a failure: every fragment written stays.
     public func abandon() {
         writer.abandon()
         try? sidecar?.close()
+    }
+
+    /// Whether the MP4 holds a whole fragment of pictures (a `moof` and the complete `mdat`
+    /// after it): what a failure leaves is worth keeping only then.
+    public var holdsPictures: Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let size = try? handle.seekToEnd() else { return false }
+        var offset: UInt64 = 0, fragment = false
+        while offset + 8 <= size {
+            guard (try? handle.seek(toOffset: offset)) != nil, let head = try? handle.read(upToCount: 16), head.count >= 8 else { return false }
+            let bytes = [UInt8](head)
+            var length = bytes[0..<4].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            if length == 1, bytes.count == 16 { length = bytes[8..<16].reduce(UInt64(0)) { $0 << 8 | UInt64($1) } }
+            if length == 0 { length = size - offset }
+            guard length >= 8, offset + length <= size else { return false }
+            switch String(decoding: bytes[4..<8], as: UTF8.self) {
+            case "moof": fragment = true
+            case "mdat" where fragment: return true
+            default: break
+            }
+            offset += length
+        }
+        return false
+    }
+
+    /// Removes the MP4 and the sidecar (after a failure that left no picture in them).
+    public func remove() {
+        try? FileManager.default.removeItem(atPath: path)
+        if let sidecar { try? FileManager.default.removeItem(atPath: sidecar.path) }
     }
 }

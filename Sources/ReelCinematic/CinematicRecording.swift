@@ -55,6 +55,18 @@ public struct CinematicRecordingReport: Sendable {
     public var wroteFile = false
 }
 
+/// Why a cinematic recording has nothing to keep.
+public struct CinematicRecordingError: Error, CustomStringConvertible {
+    public let description: String
+
+    /// The source ended (or a stop came) before its first picture: it holds no video Reel can
+    /// decode, or the recording was stopped at once.
+    init(noPicturesFrom source: SourceSpec, stop: String?) {
+        description = stop.map { "\($0) before the first picture: no pictures; nothing was written" }
+            ?? "\(source) gave no pictures (it holds no video Reel can decode); nothing was written"
+    }
+}
+
 /// `reel cinematic --output FILE`: a source seen through the cinematic camera, encoded to
 /// H.264 (+ AAC when the source has sound) in a fragmented MP4, so a crash or a full disk keeps
 /// every fragment written. Prepare (models, camera, source, writer) → run the source until
@@ -108,10 +120,15 @@ public final class CinematicRecording: @unchecked Sendable {
         if let reason = stopReason.withLock({ $0 }) { source.stop(); report.stopReason = reason }
         do {
             try record(source, into: clip)
+            guard clip.pictures > 0 else { throw CinematicRecordingError(noPicturesFrom: settings.source, stop: stopReason.withLock { $0 }) }
             try clip.finish()
         } catch {
             report.error = ErrorSentence.reason(error)
             clip.abandon()
+            if !clip.holdsPictures {
+                clip.remove()
+                report.error = report.error.map { $0.hasSuffix("nothing was written") ? $0 : $0 + "; nothing was written" }
+            }
         }
         running.withLock { $0 = nil }
         report.pictures = clip.pictures
@@ -119,7 +136,7 @@ public final class CinematicRecording: @unchecked Sendable {
         report.dropped = source.droppedPictures
         report.lowestVisionRate = source.lowestVisionRate
         report.stopReason = stopReason.withLock { $0 } ?? report.stopReason ?? "the source ended"
-        report.wroteFile = report.pictures > 0
+        report.wroteFile = report.pictures > 0 && clip.holdsPictures
         return report
     }
 

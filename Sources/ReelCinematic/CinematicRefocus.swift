@@ -61,12 +61,16 @@ public final class CinematicRefocus: @unchecked Sendable {
     /// The settings.
     public let settings: RefocusSettings
     private let progress: @Sendable (Int, Int) -> Void
+    private let warn: @Sendable (String) -> Void
     private let stopped = Locked(false)
 
-    /// A refocus; `progress` hears (pictures done, pictures in all) now and then.
-    public init(settings: RefocusSettings, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in }) {
+    /// A refocus; `progress` hears (pictures done, pictures in all) now and then, `warn` what is
+    /// done but doubtful (a sidecar that names no video).
+    public init(settings: RefocusSettings, progress: @escaping @Sendable (Int, Int) -> Void = { _, _ in },
+                warn: @escaping @Sendable (String) -> Void = { _ in }) {
         self.settings = settings
         self.progress = progress
+        self.warn = warn
     }
 
     /// Asks a running ``run()`` to stop (any thread): it throws ``RefocusError/stopped`` and
@@ -75,7 +79,9 @@ public final class CinematicRefocus: @unchecked Sendable {
 
     /// Renders; throws a ``RefocusError`` (or a media error) that says what is wrong.
     public func run() throws -> Report {
+        guard FileManager.default.fileExists(atPath: settings.input) else { throw RefocusError("\(settings.input) does not exist") }
         let sidecar = try CinematicSidecarFile(video: settings.input)
+        try checkBelongs(sidecar)
         try check(sidecar)
         let reader = try VideoFileReader(path: settings.input)
         guard reader.info.width == sidecar.header.width, reader.info.height == sidecar.header.height else {
@@ -107,6 +113,25 @@ public final class CinematicRefocus: @unchecked Sendable {
         return report
     }
 
+    /// The sidecar must be the video's: the one it names (its size and the sample of its ends),
+    /// with a record for each of its pictures. A sidecar that names no video is checked by its
+    /// picture count only, while rendering (``render(_:sidecar:into:)``), and said so.
+    private func checkBelongs(_ sidecar: CinematicSidecarFile) throws {
+        guard let identity = sidecar.identity else {
+            warn("\(sidecar.path) names no video (written by an older Reel, or cut short): only its picture count is checked")
+            return
+        }
+        let video = try VideoSample(path: settings.input)
+        guard video.bytes == identity.bytes, video.sample == identity.sample else {
+            let seconds = MediaTime(value: identity.ticks, timescale: 90_000).seconds
+            throw RefocusError("\(sidecar.path) belongs to another video (one of \(identity.pictures) pictures, \(String(format: "%.1f", seconds)) s, "
+                               + "\(identity.bytes) bytes; \(settings.input) is \(video.bytes) bytes and its content differs): refocus the video it was recorded with")
+        }
+        guard sidecar.records.count == identity.pictures else {
+            throw RefocusError("\(sidecar.path) is cut short: it holds the layers of \(sidecar.records.count) of the \(identity.pictures) pictures of \(settings.input)")
+        }
+    }
+
     /// Each keyframe must make sense where it applies: within the video, a subject there then.
     private func check(_ sidecar: CinematicSidecarFile) throws {
         guard !sidecar.records.isEmpty else { throw RefocusError("\(settings.input)'s sidecar holds no pictures") }
@@ -132,10 +157,13 @@ public final class CinematicRefocus: @unchecked Sendable {
         let renderer = try BokehRenderer()
         let converter = PictureConverter(width: sidecar.header.width, height: sidecar.header.height)
         var keyframes = settings.keyframes.map { (time: MediaTime(seconds: $0.at, timescale: 90_000), control: $0.control) }[...]
-        var focus: FocusController?, rack = RackFocus(), report = Report()
+        var focus: FocusController?, rack = RackFocus(), report = Report(), beyond = 0
         let total = sidecar.records.count
         try reader.forEachFrame { decoded in
-            guard report.pictures < total else { return false }
+            guard report.pictures < total else {
+                beyond += 1
+                return true
+            }
             if stopped.withLock({ $0 }) { throw RefocusError.stopped }
             let record = sidecar.records[report.pictures].record, layers = try sidecar.layers(at: report.pictures)
             let time = record.time, subjects = record.subjects.map(\.subject)
@@ -159,6 +187,13 @@ public final class CinematicRefocus: @unchecked Sendable {
             report.pictures += 1
             if report.pictures % 30 == 0 { progress(report.pictures, total) }
             return true
+        }
+        if beyond > 0 {
+            throw RefocusError("\(sidecar.path) holds the layers of \(total) of the \(total + beyond) pictures of \(settings.input): "
+                               + "it is cut short or belongs to another video")
+        }
+        if report.pictures < total {
+            throw RefocusError("\(settings.input) has \(report.pictures) pictures, its sidecar the layers of \(total): they do not belong together")
         }
         progress(report.pictures, total)
         return report

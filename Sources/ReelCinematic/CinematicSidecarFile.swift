@@ -41,10 +41,44 @@ public final class CinematicSidecarWriter {
         }
     }
 
-    /// Flushes and closes the file.
-    public func close() throws {
+    /// Ends the file with the identity of its video (``CinematicSidecar/VideoIdentity``, when the
+    /// video is complete), flushes and closes it.
+    public func close(video identity: CinematicSidecar.VideoIdentity? = nil) throws {
+        if let identity { try handle.write(contentsOf: Data(CinematicSidecar.encode(identity))) }
         try handle.synchronize()
         try handle.close()
+    }
+
+    /// The identity of the video at `path`: its size and the sample of its ends, with the
+    /// pictures and the last picture's time the writer counted.
+    public static func identity(ofVideo path: String, pictures: Int, ticks: Int64) throws -> CinematicSidecar.VideoIdentity {
+        let sampled = try VideoSample(path: path)
+        return CinematicSidecar.VideoIdentity(pictures: pictures, ticks: ticks, bytes: sampled.bytes, sample: sampled.sample)
+    }
+}
+
+/// A video file's size and the hash of its ends (``CinematicSidecar/sample(head:tail:)``): cheap
+/// to take from any size of file.
+public struct VideoSample: Equatable {
+    /// The file's size.
+    public let bytes: Int64
+    /// The hash of its first and last ``CinematicSidecar/VideoIdentity/sampledBytes``.
+    public let sample: String
+
+    /// Reads the ends of `path`.
+    public init(path: String) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw RefocusError("\(path) cannot be read: \(String(cString: strerror(errno)))")
+        }
+        defer { try? handle.close() }
+        let size = try handle.seekToEnd()
+        let length = UInt64(CinematicSidecar.VideoIdentity.sampledBytes)
+        try handle.seek(toOffset: 0)
+        let head = [UInt8](try handle.read(upToCount: Int(min(size, length))) ?? Data())
+        try handle.seek(toOffset: size > length ? size - length : 0)
+        let tail = [UInt8](try handle.read(upToCount: Int(min(size, length))) ?? Data())
+        bytes = Int64(size)
+        sample = CinematicSidecar.sample(head: head, tail: tail)
     }
 }
 
@@ -55,17 +89,22 @@ public struct CinematicSidecarFile: Sendable {
     public let header: CinematicSidecar.Header
     /// A record and its layer map, encoded, per picture, in order.
     public let records: [(record: CinematicSidecar.Record, cells: ArraySlice<UInt8>)]
+    /// The video it was written with (nil: it names none, being cut short or older).
+    public let identity: CinematicSidecar.VideoIdentity?
+    /// Where it is.
+    public let path: String
 
     /// Reads the sidecar of `video` (`video.cinematic`), with a clear error when it is missing
     /// or is not one.
     public init(video: String) throws {
-        let path = CinematicSidecarWriter.path(forVideo: video)
+        path = CinematicSidecarWriter.path(forVideo: video)
         guard let data = FileManager.default.contents(atPath: path) else {
             throw RefocusError("\(path) is missing: only a recording made with `reel cinematic --editable` can be refocused")
         }
         let decoded = try CinematicSidecar.decodeKeepingCells([UInt8](data))
         header = decoded.header
         records = decoded.records.map { (record: $0.0, cells: $0.1) }
+        identity = decoded.identity
     }
 
     /// The layer map of picture `index`.

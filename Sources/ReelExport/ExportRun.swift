@@ -61,7 +61,7 @@ final class ExportRun {
         self.reporter = reporter
         let stale = output.staleRemoved
         if stale > 0 {
-            reporter.info("removed \(stale) hidden partial file\(stale == 1 ? "" : "s") an interrupted \(job.noun) to \(output.path) left behind")
+            reporter.info("removed \(Counted.noun(stale, "hidden partial file")) an interrupted \(job.noun) to \(output.path) left behind")
         }
     }
 

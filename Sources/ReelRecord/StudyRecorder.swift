@@ -451,7 +451,7 @@ public final class StudyRecorder: Sendable {
                 if isStopRequested { return }
                 do {
                     source = try openSource(settings.source)
-                    reporter.info("source back after \(attempts) attempt\(attempts == 1 ? "" : "s"): \(source.name)")
+                    reporter.info("source back after \(Counted.noun(attempts, "attempt")): \(source.name)")
                     break
                 } catch {
                     if attempts <= 3 || attempts % 10 == 0 { reporter.warning("reopening the source failed (attempt \(attempts)): \(error)") }

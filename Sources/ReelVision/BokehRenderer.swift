@@ -64,7 +64,7 @@ public final class BokehRenderer: @unchecked Sendable {
         }
         if let problem = picture.problem() { throw .invalidInput(problem) }
         guard output.count == picture.planes.count else {
-            throw .invalidInput("the output has \(output.count) plane(s), the picture \(picture.planes.count)")
+            throw .invalidInput("the output has \(Counted.noun(output.count, "plane")), the picture \(picture.planes.count)")
         }
         guard focus.isFinite else { throw .invalidInput("the focal depth is not a number") }
         var blur = cvision_blur(focus: Float(focus), per_dioptre: Float(aperture.radiusPerDioptre(width: picture.width)),

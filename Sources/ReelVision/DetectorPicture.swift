@@ -1,3 +1,5 @@
+import ReelCore
+
 /// A borrowed 8-bit picture a detector looks at: pointers into memory the caller owns, valid
 /// for the duration of one `detect` call only (nothing is copied or kept).
 ///
@@ -126,7 +128,7 @@ public struct DetectorPicture {
     func problem() -> String? {
         if width <= 0 || height <= 0 { return "picture size \(width)x\(height) is empty" }
         let needed = format == .yuv420p ? 3 : 1
-        if planes.count != needed { return "a \(format) picture needs \(needed) plane(s), got \(planes.count)" }
+        if planes.count != needed { return "a \(format) picture needs \(Counted.noun(needed, "plane")), got \(planes.count)" }
         let rowBytes = format == .rgb24 || format == .bgr24 ? width * 3 : width
         if planes[0].stride < rowBytes { return "plane 0 stride \(planes[0].stride) is below its row size \(rowBytes)" }
         if format == .yuv420p {

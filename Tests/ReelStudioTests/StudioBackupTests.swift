@@ -43,6 +43,8 @@ struct StudioBackupTests {
             #expect(done["filesDone"] as? Int == 5 && done["filesTotal"] as? Int == 5, "3 videos and 2 thumbnails: \(done)")
             #expect(done["bytesDone"] as? Int == done["bytesTotal"] as? Int && (done["bytesTotal"] as? Int ?? 0) > 0)
             #expect(done["sessionsInBackup"] as? Int == 3 && done["lastBackupAt"] is String)
+            let said = done["message"] as? String ?? ""
+            #expect(said.hasPrefix("backed up 3 sessions, ") && !said.contains("(s)"), "counted with their nouns: \(said)")
             let document = try #require(try LibraryBackup.document(in: folder))
             #expect(Set(document.sessions.map(\.id)) == Set(fixture.sessions.map(\.id)))
 
@@ -130,7 +132,7 @@ struct StudioBackupTests {
                 try await browser.findElement(css: "#restore-check").click()
                 try await browser.waitUntil(script: "return !document.getElementById('restore-run').disabled")
                 try await browser.findElement(css: "#restore-run").click()
-                try await browser.waitUntil(script: "return document.getElementById('restore-message').textContent.startsWith('Restored 1 session(s)')")
+                try await browser.waitUntil(script: "return document.getElementById('restore-message').textContent.startsWith('Restored 1 session, ')")
                 try await StudioBrowserTests.screenshot(browser, "studio-backup")
                 #expect(try StudyLibrary(path: studio.server.settings.libraryPath).sessions().contains(gone))
                 #expect(FileManager.default.fileExists(atPath: gone.filePath))

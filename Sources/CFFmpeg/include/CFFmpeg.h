@@ -38,9 +38,14 @@ static inline void reel_default_layout(AVChannelLayout *layout, int channels) {
     av_channel_layout_default(layout, channels);
 }
 
-/// Routes FFmpeg's log lines to `callback` (or restores the default when NULL).
-typedef void (*reel_log_callback)(int level, const char *line);
+/// Routes FFmpeg's log messages up to `max_level` to `callback`, formatted in C on FFmpeg's
+/// thread: `component` is the name of what logged (`png`, `mp4`, `libx264`; NULL when none),
+/// `message` the text without FFmpeg's `[name @ 0x…]` prefix. NULL shows none at all.
+typedef void (*reel_log_callback)(int level, const char *component, const char *message);
 void reel_set_log_callback(reel_log_callback callback, int max_level);
+
+/// Shows none of FFmpeg's messages unless `reel_set_log_callback` was called before.
+void reel_log_quiet_unless_set(void);
 
 /// Loads libavdevice (V4L2, ALSA, PulseAudio, lavfi, … inputs) with dlopen and registers its
 /// devices, once. Reel does not link it: it pulls in about 120 more shared libraries (SDL, X11,

@@ -48,8 +48,8 @@ enum BackupCommand {
             ErrorPrinter.warning("reel backup", "\(path) is missing; backed up without it")
         }
         print("""
-            backed up \(report.sessions) session\(report.sessions == 1 ? "" : "s"), \(report.tags) tag\(report.tags == 1 ? "" : "s"), \
-            \(report.goals) goal\(report.goals == 1 ? "" : "s"), \(report.materials) material\(report.materials == 1 ? "" : "s") to \(folder)
+            backed up \(Counted.noun(report.sessions, "session")), \(Counted.noun(report.tags, "tag")), \
+            \(Counted.noun(report.goals, "goal")), \(Counted.noun(report.materials, "material")) to \(folder)
             media: \(report.copiedFiles) copied (\(LibraryBackup.bytes(report.copiedBytes))), \(report.unchangedFiles) unchanged\
             \(report.removedFiles > 0 ? ", \(report.removedFiles) old removed" : "")
             """)
@@ -64,7 +64,7 @@ enum BackupCommand {
         do {
             let report = try LibraryBackup(library: try StudyLibrary(path: libraryPath, create: false), destination: path).run(auto: true)
             if !report.skippedAsRecent {
-                ErrorPrinter.note("reel record", "backed up to \(path) (\(report.copiedFiles) media file(s) copied)")
+                ErrorPrinter.note("reel record", "backed up to \(path) (\(Counted.noun(report.copiedFiles, "media file")) copied)")
             }
         } catch {
             ErrorPrinter.warning("reel record", "the automatic backup to \(path) failed: \(ErrorSentence.describe(error))")

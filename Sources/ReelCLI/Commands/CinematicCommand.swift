@@ -33,14 +33,14 @@ enum CinematicCommand {
             suggests (a layered 2.5-D estimate: the camera measures no depth), the background at 4 m, \
             and the picture is blurred by each layer's distance from the focus, as a 50 mm lens at the \
             chosen f-number would. Focus changes rack smoothly (0.8 s). While it runs, type commands on \
-            standard input, one per line: \(CinematicControl.usage); still (the next picture with the blur \
-            as a JPEG in ~/Pictures/reel/cinematic); or stop. The status line shows the \
+            standard input, one per line: \(inputUsage); still saves the next picture with the blur \
+            as a JPEG in ~/Pictures/reel/cinematic. The status line shows the \
             subjects (* the focused one, ** strong), the focus, the aperture and a low-light warning. \
             The file is fragmented MP4: what was written stays playable after a crash. With --live-origin \
             the same pictures are streamed as `reel live` streams them. Needs the models \
             of `make setup` (scripts/fetch-model.sh, scripts/fetch-segmentation-model.sh).
             """,
-        options: [source, output, editable, liveOrigin, token, streamID, aperture, focus, duration, fast, quiet],
+        options: [source, output, editable, liveOrigin, token, streamID, aperture, focus, duration, fast, quiet, VerboseOption.option],
         examples: [
             "reel cinematic --source v4l2:/dev/video0 --output desk.mp4 --aperture 2.8",
             "reel cinematic --source v4l2:/dev/video0 --live-origin http://127.0.0.1:8080/ --token $TOKEN",
@@ -51,7 +51,7 @@ enum CinematicCommand {
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
         if let conflict = arguments.conflict(output, liveOrigin) ?? arguments.conflict(editable, liveOrigin) { throw conflict }
         let settings = try settings(arguments)
-        FFmpegLog.configure(level: .error)
+        VerboseOption.apply(arguments, command: "reel cinematic")
         if let text = arguments.string(liveOrigin) {
             guard let url = LiveSettings.originURL(text) else { throw arguments.invalid(liveOrigin, expected: "an http:// or https:// URL") }
             return try await stream(arguments, settings: settings, origin: url)
@@ -149,6 +149,13 @@ enum CinematicCommand {
         return settings
     }
 
+    /// Every command standard input takes, in help order: the camera's controls, then `still`
+    /// and `stop` (also `q` and `quit`). The help after a line that is no command is made from it.
+    static let inputCommands = CinematicControl.forms + ["still", "stop"]
+
+    /// ``inputCommands`` as help says them.
+    static let inputUsage = CinematicControl.usage(listing: inputCommands)
+
     /// Commands on standard input, a line each, applied to the running camera (a command that
     /// comes before the camera runs waits for it); `still` saves the next picture with the blur
     /// (``CinematicStill``, in ``CinematicStill/defaultFolder(_:)``); `say` reports each one's outcome.
@@ -172,6 +179,8 @@ enum CinematicCommand {
                         continue
                     }
                     say(running.camera.apply(control).map { "'\(trimmed)': \($0)" } ?? "ok: \(trimmed)")
+                } catch let error as CinematicControl.ParseError {
+                    say("'\(error.line)': \(error.reason); commands: \(inputUsage)")
                 } catch {
                     say("\(error)")
                 }
@@ -198,11 +207,11 @@ enum CinematicCommand {
         if let error = report.error {
             printer.emit("reel cinematic: \(error)", toError: true)
             if report.wroteFile {
-                printer.emit("\(report.pictures) pictures recorded before that are in \(settings.output)", toError: true)
+                printer.emit("\(Counted.noun(report.pictures, "picture")) recorded before that are in \(settings.output)", toError: true)
             }
             return 1
         }
-        var line = "wrote \(settings.output): \(report.pictures) pictures, \(String(format: "%.1f", report.seconds)) s (\(report.stopReason ?? "done"))"
+        var line = "wrote \(settings.output): \(Counted.noun(report.pictures, "picture")), \(String(format: "%.1f", report.seconds)) s (\(report.stopReason ?? "done"))"
         if !settings.fast {
             line += report.dropped == 0 ? "; none dropped" : "; \(report.dropped) of \(report.pictures + report.dropped) dropped: the camera's work was behind real time"
             if report.lowestVisionRate < VisionRate.steps[0] {

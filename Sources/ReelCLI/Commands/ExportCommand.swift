@@ -51,7 +51,7 @@ enum ExportCommand {
             line that cannot be run; 130 stopped by Ctrl-C and 143 by SIGTERM, nothing written.
             """,
         options: [output, privacy, allFaces, caption, captionLabel, watermark, size, json, overwrite, noAudio, facesOut, detector, detectorWidth,
-                  LibraryOption.option],
+                  LibraryOption.option, VerboseOption.option],
         positionals: [input],
         examples: [
             "reel export last -o ~/Videos/today.mp4 --caption",
@@ -130,7 +130,7 @@ enum ExportCommand {
     /// Runs the export with Ctrl-C and SIGTERM trapped; notes a session's export in the
     /// library; the exit status.
     private static func export(_ settings: ExportSettings, arguments: ParsedArguments, reporter: ExportTerminalReporter) -> Int32 {
-        FFmpegLog.configure(level: .error)
+        VerboseOption.apply(arguments, command: "reel export")
         let stop = ExportStopRequest()
         let signals = trapStops(stop)
         defer { signals.cancel() }

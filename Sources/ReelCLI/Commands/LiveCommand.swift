@@ -75,7 +75,7 @@ enum LiveCommand {
             published, the archive closed.
             """,
         options: [source, audio, origin, token, s3Endpoint, s3Region, s3Profile, s3Addressing, streamID, quality, ladder, landscape, segmentSeconds, archive, noArchive, archivePreset,
-                  duration, output, fast, replace, lowLatency, partSeconds, window, quiet],
+                  duration, output, fast, replace, lowLatency, partSeconds, window, quiet, VerboseOption.option],
         examples: [
             "reel live --source test --origin http://127.0.0.1:8080/ --duration 30",
             "reel live --source v4l2:/dev/video0 --audio pulse:default --origin https://origin.example/ --token $TOKEN",
@@ -141,7 +141,7 @@ enum LiveCommand {
             throw arguments.refused("\(error)")
         }
         guard spoolsAllowStart(streamID: id, arguments) else { return 1 }
-        FFmpegLog.configure(level: .error)
+        VerboseOption.apply(arguments, command: "reel live")
         let session = LiveSession(settings: settings, reporter: TerminalReporter(quiet: arguments.flag(quiet)))
         let signals = SignalTrap(signals: [SIGINT, SIGTERM]) { signal in
             session.requestStop(reason: signal == SIGINT ? "interrupted (Ctrl-C)" : "terminated (SIGTERM)")

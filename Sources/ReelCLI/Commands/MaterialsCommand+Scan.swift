@@ -14,7 +14,7 @@ extension MaterialsCommand {
     /// Reads the barcode, then as ``add(_:)`` with `--isbn`: nothing looked up for a book
     /// already in the library (exit 1), else openBD → NDL, the cover, the library.
     static func scan(_ arguments: ParsedArguments) async throws -> Int32 {
-        FFmpegLog.configure(level: .error)
+        VerboseOption.apply(arguments, command: "reel materials scan")
         let settings = try lookupSettings(arguments)
         let found: BarcodeScan.Found
         if let sourceText = arguments.string(scanSource) {

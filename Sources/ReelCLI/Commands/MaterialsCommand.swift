@@ -40,7 +40,7 @@ enum MaterialsCommand {
             CommandSpec(name: "rm", summary: "Remove a material from the library.", options: [openBD, ndl, LibraryOption.option],
                         positionals: [reference], examples: ["reel materials rm 9780306406157"]),
             CommandSpec(name: "scan", summary: "Read a book's barcode from a picture or a camera, look it up and add it.",
-                        options: [scanSource, scanTimeout, openBD, ndl, LibraryOption.option], positionals: [picture],
+                        options: [scanSource, scanTimeout, openBD, ndl, LibraryOption.option, VerboseOption.option], positionals: [picture],
                         examples: ["reel materials scan ~/Pictures/barcode.jpg", "reel materials scan --source v4l2:/dev/video0 --timeout 60"]),
         ],
         examples: ["reel materials add --title 'Organic Chemistry' --isbn 978-0-306-40615-7 --author 'K. Sato'",

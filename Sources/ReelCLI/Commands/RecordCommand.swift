@@ -72,7 +72,7 @@ enum RecordCommand {
             A source that stops delivering makes the recording \
             interrupted; a camera is reopened until it comes back. Audio is not recorded yet.
             """,
-        options: [source, mode, interval, canvas, portrait, title, tag, output, LibraryOption.option, duration, minHours, quiet, noFaces, noKeepAwake],
+        options: [source, mode, interval, canvas, portrait, title, tag, output, LibraryOption.option, duration, minHours, quiet, noFaces, noKeepAwake, VerboseOption.option],
         examples: [
             "reel record --source v4l2:/dev/video0 --mode timelapse --interval 5 --title 'Chemistry' --tag exam",
             "reel record --source v4l2:/dev/video0 --mode full --canvas 1280x720 --output ~/study/today.mp4",
@@ -107,7 +107,7 @@ enum RecordCommand {
         } catch {
             throw arguments.refused("\(error)")
         }
-        FFmpegLog.configure(level: .error)
+        VerboseOption.apply(arguments, command: "reel record")
         let reporter = RecordTerminalReporter(quiet: arguments.flag(quiet))
         let tracking = VisionFaceTracker.forRecording(requested: !arguments.flag(noFaces))
         if let warning = tracking.warning { reporter.warning(warning) }

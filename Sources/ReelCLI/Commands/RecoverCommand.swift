@@ -22,11 +22,11 @@ enum RecoverCommand {
             a folder whose checkpoint is damaged is named and left as it is. Exit status 1 when a \
             folder could not be recovered.
             """,
-        options: [LibraryOption.option],
+        options: [LibraryOption.option, VerboseOption.option],
         examples: ["reel recover", "reel recover --library ~/study/library.sqlite"])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
-        FFmpegLog.configure(level: .error)
+        VerboseOption.apply(arguments, command: "reel recover")
         let recovery = RecordingRecovery(stateFolder: RecordSettings.defaultStateFolder(UserFolders.current),
                                          libraryPath: LibraryOption.path(arguments))
         let outcomes: [RecordingRecovery.Outcome]

@@ -24,23 +24,23 @@ enum RefocusCommand {
             before it, the recorded focus. The recorded sound is copied. Without a new focus, only \
             the aperture changes.
             """,
-        options: [at, subject, point, fixed, strong, aperture, output],
+        options: [at, subject, point, fixed, strong, aperture, output, VerboseOption.option],
         positionals: [file],
         examples: ["reel refocus take.mp4 --at 3.5 --subject 2 --strong -o take-2.mp4",
                    "reel refocus take.mp4 --aperture 2 -o softer.mp4"])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
         let settings = try settings(arguments)
-        FFmpegLog.configure(level: .error)
+        VerboseOption.apply(arguments, command: "reel refocus")
         let printer = StatusLinePrinter(period: 5)
         let started = Date()
-        let refocus = CinematicRefocus(settings: settings) { done, total in
+        let refocus = CinematicRefocus(settings: settings, progress: { done, total in
             printer.status("refocusing: \(done) of \(total) pictures", elapsed: Date().timeIntervalSince(started))
-        }
+        }, warn: { printer.emit("reel refocus: warning: \($0)", toError: true) })
         do {
             let report = try await Task.detached { try refocus.run() }.value
             printer.endStatus()
-            printer.emit("wrote \(settings.output): \(report.pictures) pictures", toError: false)
+            printer.emit("wrote \(settings.output): \(Counted.noun(report.pictures, "picture"))", toError: false)
             return 0
         } catch {
             printer.endStatus()

@@ -61,7 +61,8 @@ enum RestoreCommand {
         for goal in plan.goals { printSafe("\(verb) goal from \(goal.date): \(goal.minutes) min") }
         for material in plan.materials { printSafe("\(verb) material '\(material.title)'\(material.isbn.map { " (ISBN \($0))" } ?? "")") }
         for path in report.media { print("\(report.dryRun ? "would copy" : "copied") \(path)") }
-        print("\(report.dryRun ? "dry run: " : "")\(plan.sessions.count) session(s), \(plan.tags.count) tag(s), \(plan.goals.count) goal(s), \(plan.materials.count) material(s), \(report.media.count) media file(s)"
+        print("\(report.dryRun ? "dry run: " : "")\(Counted.noun(plan.sessions.count, "session")), \(Counted.noun(plan.tags.count, "tag")), "
+                  + "\(Counted.noun(plan.goals.count, "goal")), \(Counted.noun(plan.materials.count, "material")), \(Counted.noun(report.media.count, "media file"))"
                   + (report.skipped.isEmpty ? "" : ", \(report.skipped.count) left out (missing or damaged in the backup)"))
         return 0
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ReelCore
 import ReelHTTP
 import ReelOrigin
 
@@ -78,7 +79,7 @@ enum ServeCommand {
         fflush(nil)  // all C streams: the banner must reach a pipe before any access-log line
 
         await SignalTrap.serveUntilStopped { received in
-            ErrorPrinter.note("reel serve", "\(received == SIGINT ? "interrupted" : "terminated"), finishing \(server.requestsInFlight) request(s) in flight")
+            ErrorPrinter.note("reel serve", "\(received == SIGINT ? "interrupted" : "terminated"), finishing \(Counted.noun(server.requestsInFlight, "request")) in flight")
             server.stop()
             ErrorPrinter.note("reel serve", "stopped")
         }

@@ -63,7 +63,7 @@ enum StatsCommand {
         }
         var summary = "total \(StudyStatsChart.duration(stats.totalMinutes))"
         if stats.daysWithGoal > 0 { summary += ", goal met on \(stats.daysMet) of \(stats.daysWithGoal) days" }
-        summary += ", streak \(stats.streak) day\(stats.streak == 1 ? "" : "s")"
+        summary += ", streak \(Counted.noun(stats.streak, "day"))"
         return LibraryCommandText.table(rows) + summary + "\n"
     }
 }

@@ -47,11 +47,11 @@ enum TagsCommand {
                 throw ArgumentParser.Error.invalidValue(command: arguments.path, option: newName.name, value: text, expected: "a tag name (\(error))", suggestion: nil)
             }
             let count = try library.renameTag(old, to: tag)
-            printSafe("renamed tag '\(old)' to '\(tag.name)'" + (count > 0 ? " (on \(count) session\(count == 1 ? "" : "s"))" : ""))
+            printSafe("renamed tag '\(old)' to '\(tag.name)'" + (count > 0 ? " (on \(Counted.noun(count, "session")))" : ""))
         case "rm":
             let tagName = try LibraryCommandText.required(arguments, name)
             let count = try library.removeTag(named: tagName, force: arguments.flag(force))
-            printSafe("removed tag '\(tagName)'" + (count > 0 ? " (taken off \(count) session\(count == 1 ? "" : "s"))" : ""))
+            printSafe("removed tag '\(tagName)'" + (count > 0 ? " (taken off \(Counted.noun(count, "session")))" : ""))
         default:
             let tags = try library.tags()
             if arguments.flag(json) {

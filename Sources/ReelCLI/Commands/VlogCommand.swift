@@ -36,7 +36,7 @@ enum VlogCommand {
             64 a command line that cannot be run; 130 stopped by Ctrl-C and 143 by SIGTERM, \
             nothing written.
             """,
-        options: [week, layout, bgm, output, date, overwrite, json, LibraryOption.option],
+        options: [week, layout, bgm, output, date, overwrite, json, LibraryOption.option, VerboseOption.option],
         examples: ["reel vlog --week last -o week.mp4", "reel vlog --week this --layout horizontal --bgm music.mp3 -o week.mp4"])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
@@ -50,7 +50,7 @@ enum VlogCommand {
             reporter.fail("the background music \(musicPath) does not exist")
             return 1
         }
-        FFmpegLog.configure(level: .error)
+        VerboseOption.apply(arguments, command: "reel vlog")
         do {
             let zone = TimeZone.current
             let sessions = try LibraryOption.openExisting(arguments).sessions()
@@ -82,7 +82,7 @@ extension ExportTerminalReporter {
         }
         endStatus()
         var lines = ["vlog: \(r.outputPath)",
-                     "  \(r.width)x\(r.height), \(r.cards) day\(r.cards == 1 ? "" : "s"), \(r.sessions) session\(r.sessions == 1 ? "" : "s"), "
+                     "  \(r.width)x\(r.height), \(Counted.noun(r.cards, "day")), \(Counted.noun(r.sessions, "session")), "
                         + "\(String(format: "%.1f", r.videoSeconds)) s of video in \(String(format: "%.1f", r.wallSeconds)) s" + (r.music ? ", with music" : "")]
         for warning in r.warnings { lines.append("  warning: \(warning)") }
         info(lines.joined(separator: "\n"))

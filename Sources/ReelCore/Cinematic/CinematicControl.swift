@@ -16,8 +16,14 @@ public enum CinematicControl: Sendable, Equatable {
     /// Back to automatic (weak, the most prominent subject).
     case automatic
 
+    /// Each command's form, in help order.
+    public static let forms = ["tap X Y", "press X Y", "subject ID strong|weak", "aperture F", "lock", "auto"]
+
+    /// `forms` (and whatever else a caller takes beside them) for help texts and error messages.
+    public static func usage(listing forms: [String]) -> String { forms.joined(separator: " | ") + "  (X, Y from 0 to 1)" }
+
     /// The commands, for help texts and error messages.
-    public static let usage = "tap X Y | press X Y | subject ID strong|weak | aperture F | lock | auto  (X, Y from 0 to 1)"
+    public static let usage = usage(listing: forms)
 
     /// Why a line is not a command.
     public struct ParseError: Error, CustomStringConvertible, Equatable {

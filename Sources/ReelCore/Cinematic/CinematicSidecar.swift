@@ -55,6 +55,53 @@ public enum CinematicSidecar {
         }
     }
 
+    /// The video a sidecar belongs to, written after the last record when the video is
+    /// complete: its pictures, the last picture's time, its size and a hash of its first and
+    /// last bytes (``sample(head:tail:)``). A sidecar without it (cut short, or written before
+    /// it existed) names no video.
+    public struct VideoIdentity: Codable, Sendable, Equatable {
+        /// Pictures in the video (as many as the sidecar has records).
+        public var pictures: Int
+        /// The last picture's time, in 1/90 000 s.
+        public var ticks: Int64
+        /// The video file's size in bytes.
+        public var bytes: Int64
+        /// ``sample(head:tail:)`` of the video file.
+        public var sample: String
+
+        public init(pictures: Int, ticks: Int64, bytes: Int64, sample: String) {
+            self.pictures = pictures
+            self.ticks = ticks
+            self.bytes = bytes
+            self.sample = sample
+        }
+
+        /// How many bytes of each end of the video the sample hashes.
+        public static let sampledBytes = 65_536
+    }
+
+    /// The hash of a video's first and last ``VideoIdentity/sampledBytes`` (FNV-1a, 64 bits,
+    /// in hex): the first fragment's pictures and the last's differ between recordings even
+    /// when their sizes agree.
+    public static func sample(head: [UInt8], tail: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in head + tail {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        return String(hash, radix: 16)
+    }
+
+    /// What comes before the identity's length and JSON: a length no record can have, so a
+    /// reader that knows no identity ends the records there.
+    static let identityMarker: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF]
+
+    /// The identity's bytes, appended after the last record.
+    public static func encode(_ identity: VideoIdentity) -> [UInt8] {
+        let json = Array((try? encoder().encode(identity)) ?? Data())
+        return identityMarker + bigEndian(UInt32(json.count)) + json
+    }
+
     /// One picture's record.
     public struct Record: Codable, Sendable, Equatable {
         /// The picture's time in the video, in 1/90 000 s.
@@ -132,7 +179,9 @@ public enum CinematicSidecar {
     /// The header and the records, each layer map left run-length encoded (a slice of `bytes`)
     /// but checked: what a long recording's refocus reads, a map decoded per picture as it is
     /// rendered (decoded whole, a minute of 1080p would hold half a gigabyte of maps).
-    public static func decodeKeepingCells(_ bytes: [UInt8]) throws(FormatError) -> (header: Header, records: [(Record, ArraySlice<UInt8>)]) {
+    /// The identity of the video, when the sidecar ends with it (nil when it names none).
+    public static func decodeKeepingCells(_ bytes: [UInt8]) throws(FormatError)
+        -> (header: Header, records: [(Record, ArraySlice<UInt8>)], identity: VideoIdentity?) {
         let magicBytes = Array(magic.utf8)
         guard bytes.count > magicBytes.count, Array(bytes[0..<magicBytes.count]) == magicBytes else {
             throw FormatError(reason: "it does not start with \(magic.trimmingCharacters(in: .newlines))")
@@ -153,7 +202,11 @@ public enum CinematicSidecar {
             records.append((record, cells))
             at = next
         }
-        return (header, records)
+        var identity: VideoIdentity?
+        if at + 4 <= bytes.count, Array(bytes[at..<at + 4]) == identityMarker, let (json, _) = chunk(bytes, at: at + 4) {
+            identity = try? decoder.decode(VideoIdentity.self, from: Data(json))
+        }
+        return (header, records, identity)
     }
 
     private static func chunk(_ bytes: [UInt8], at offset: Int) -> (ArraySlice<UInt8>, Int)? {

@@ -41,7 +41,7 @@ public struct StudyStatsChart: Sendable {
         out.append(text(left, 30, "Study time · \(range)", size: 18, weight: "bold"))
         var subtitle = "Total \(StudyStatsChart.duration(stats.totalMinutes))"
         if stats.daysWithGoal > 0 { subtitle += " · goal met on \(stats.daysMet) of \(stats.daysWithGoal) days" }
-        if stats.streak > 0 { subtitle += " · streak \(stats.streak) day\(stats.streak == 1 ? "" : "s")" }
+        if stats.streak > 0 { subtitle += " · streak \(Counted.noun(stats.streak, "day"))" }
         out.append(text(left, 52, subtitle, size: 13))
         // Grid and axis labels.
         var tick = 0.0

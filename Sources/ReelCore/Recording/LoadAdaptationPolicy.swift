@@ -144,7 +144,7 @@ public struct LoadAdaptationPolicy: Sendable {
             switch self {
             case .hot(let t): "hot: \(t.zone) at \(Self.degrees(t.celsius)), limit \(Self.degrees(t.limitCelsius))"
             case .warm(let t): "warm: \(t.zone) at \(Self.degrees(t.celsius)), limit \(Self.degrees(t.limitCelsius))"
-            case let .busy(share, cores): "busy: \(Int((share * 100).rounded())) % of a core, \(cores) core\(cores == 1 ? "" : "s")"
+            case let .busy(share, cores): "busy: \(Int((share * 100).rounded())) % of a core, \(Counted.noun(cores, "core"))"
             case .behind: "behind real time: the encoder could not keep up"
             case .calm: "calm again"
             }

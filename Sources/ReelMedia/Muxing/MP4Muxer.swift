@@ -124,6 +124,9 @@ final class MP4Muxer {
         trailerWritten = true
         try check(av_write_trailer(context), "finishing \(description)")
         avio_flush(context.pointee.pb)
+        // A write that failed in the last flush (a disk that filled up) is only in the
+        // context's error: the trailer's own result does not always carry it.
+        if let pb = context.pointee.pb, pb.pointee.error < 0 { throw FFmpegError("finishing \(description)", code: pb.pointee.error) }
     }
 
     /// The bytes written to memory since the last call.

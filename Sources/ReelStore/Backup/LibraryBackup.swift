@@ -132,7 +132,7 @@ public struct LibraryBackup {
         let needed = copies.reduce(Int64(0)) { $0 + $1.size }
         let available = try ChecksummedFile.availableBytes(at: destination)
         guard BackupPolicy.fits(bytesToCopy: needed, available: available) else {
-            throw Error(description: "backup folder \(destination) lacks the space: \(copies.count) file\(copies.count == 1 ? "" : "s") to copy need \(Self.bytes(needed + BackupPolicy.margin(forCopying: needed))) (\(Self.bytes(needed)) of media plus \(Self.bytes(BackupPolicy.margin(forCopying: needed))) margin), \(Self.bytes(available)) are free; free some space or choose another folder with --to")
+            throw Error(description: "backup folder \(destination) lacks the space: \(Counted.noun(copies.count, "file")) to copy need \(Self.bytes(needed + BackupPolicy.margin(forCopying: needed))) (\(Self.bytes(needed)) of media plus \(Self.bytes(BackupPolicy.margin(forCopying: needed))) margin), \(Self.bytes(available)) are free; free some space or choose another folder with --to")
         }
     }
 

@@ -139,7 +139,7 @@ public struct LibraryRestore {
         let list = files.prefix(20).map { "  \($0.path): \($0.reason)" }.joined(separator: "\n")
         let more = files.count > 20 ? "\n  … and \(files.count - 20) more" : ""
         return Error(description: """
-            \(files.count) file\(files.count == 1 ? "" : "s") of the backup cannot be restored; nothing was changed:
+            \(Counted.noun(files.count, "file")) of the backup cannot be restored; nothing was changed:
             \(list)\(more)
             To restore everything else (records included, these files left out), run again with --skip-missing.
             """)

@@ -51,7 +51,7 @@ extension StudyLibrary {
             }
             let count = Int(row[1].integer ?? 0)
             guard count == 0 || force else {
-                throw Error(description: "tag '\(name)' is on \(count) session\(count == 1 ? "" : "s"); add --force to remove it anyway (it is taken off \(count == 1 ? "that session" : "those sessions"), which stay)")
+                throw Error(description: "tag '\(name)' is on \(Counted.noun(count, "session")); add --force to remove it anyway (it is taken off \(count == 1 ? "that session" : "those sessions"), which stay)")
             }
             try connection.run("DELETE FROM tag WHERE id = ?", [id])
             return count

@@ -147,7 +147,7 @@ final class StudioCinematicClips: Sendable {
             answer = job.withLock { job in
                 job.answer.state = .finished
                 job.answer.done = report.pictures
-                job.answer.message = "\(job.answer.output ?? "the clip") is ready (\(report.pictures) pictures)"
+                job.answer.message = "\(job.answer.output ?? "the clip") is ready (\(Counted.noun(report.pictures, "picture")))"
                 return job.answer
             }
         } catch {

@@ -87,7 +87,8 @@ final class StudioBackup: Sendable {
             update { now in
                 now.state = .finished
                 now.missing = report.missingSources
-                now.message = "backed up \(report.sessions) session(s), \(report.tags) tag(s), \(report.goals) goal(s), \(report.materials) material(s); "
+                now.message = "backed up \(Counted.noun(report.sessions, "session")), \(Counted.noun(report.tags, "tag")), "
+                    + "\(Counted.noun(report.goals, "goal")), \(Counted.noun(report.materials, "material")); "
                     + "media: \(report.copiedFiles) copied (\(LibraryBackup.bytes(report.copiedBytes))), \(report.unchangedFiles) unchanged"
                     + (report.removedFiles > 0 ? ", \(report.removedFiles) old removed" : "")
                 Self.describe(folder, into: &now)

@@ -155,9 +155,9 @@ final class StudioLiveReporter: LiveReporter, Sendable {
             now.archiveSkippedFrames = report.archivePath == nil ? nil : report.archiveSkippedFrames
             let problems = [report.sourceError, report.liveError, report.archiveError].compactMap { $0 }
             let leftOut = report.archiveSkippedFrames > 0
-                ? "; \(report.archiveSkippedFrames) archive frames left out on purpose (its encoder could not keep up in real time)" : ""
+                ? "; \(Counted.noun(report.archiveSkippedFrames, "archive frame")) left out on purpose (its encoder could not keep up in real time)" : ""
             now.message = problems.isEmpty
-                ? "\(report.segmentsPublished) segment(s) published in \(Int(report.elapsed.rounded())) s"
+                ? "\(Counted.noun(report.segmentsPublished, "segment")) published in \(Int(report.elapsed.rounded())) s"
                     + (report.archivePath.map { "; archive \($0)" } ?? "") + leftOut
                 : problems.joined(separator: "; ")
         }

@@ -8,6 +8,11 @@ let shown = false, loaded = false, checked = null;
 const states = { idle: "No backup run yet from this studio", running: "Backing up…", finished: "Backed up",
                  stopped: "Stopped (the previous backup is as it was)", failed: "Failed" };
 
+// A number and its noun, singular for one: "1 session", "2 sessions" (as the CLI's Counted).
+function counted(count, noun) {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
 // Snapshots shown so far: a POST's answer is older than any event shown after it was sent.
 let snapshotsShown = 0;
 
@@ -101,8 +106,8 @@ async function restore() {
   checked = null;
   if (!answer) return;
   listPlan(answer);
-  say("restore-message", `Restored ${answer.sessions.length} session(s), ${answer.tags.length} tag(s), ${answer.goals.length} goal(s), `
-      + `${answer.materials.length} material(s), ${answer.media.length} file(s).`, "ok");
+  say("restore-message", `Restored ${counted(answer.sessions.length, "session")}, ${counted(answer.tags.length, "tag")}, `
+      + `${counted(answer.goals.length, "goal")}, ${counted(answer.materials.length, "material")}, ${counted(answer.media.length, "file")}.`, "ok");
 }
 
 export function initBackup() {

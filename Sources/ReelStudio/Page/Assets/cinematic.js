@@ -138,6 +138,14 @@ export async function reloadClips() {
       edit.textContent = "Refocus…";
       edit.addEventListener("click", () => openEditor(clip.name));
       item.append(edit);
+    } else {
+      // A clip with the blur in it (recorded so, or refocused) is watched here.
+      const video = document.createElement("video");
+      video.className = "cinematic-clip-video";
+      video.controls = true;
+      video.preload = "metadata";
+      video.src = `/api/cinematic/clips/${clip.name}`;
+      item.append(video);
     }
     return item;
   }));
