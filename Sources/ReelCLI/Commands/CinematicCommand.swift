@@ -189,7 +189,7 @@ enum CinematicCommand {
         guard let frame = source.still(timeout: 5) else { return "'still': no picture came within 5 s; no still was taken" }
         let folder = CinematicStill.defaultFolder(UserFolders.current)
         do {
-            let saved = try CinematicStill.save(frame, in: folder)
+            let saved = try CinematicStill.save(frame, in: folder, camera: source.name, software: "reel \(ReelVersion.number)")
             return "still: \(folder)/\(saved.name) (\(frame.width)x\(frame.height), \(saved.bytes / 1024) KB)"
         } catch {
             return "'still': \(ErrorSentence.reason(error)); no still was taken"
