@@ -117,7 +117,7 @@ let package = Package(
         .target(name: "ReelMaterials", dependencies: ["ReelBooks", "ReelStore", "ReelMedia", "ReelRuntime", "ReelCore"]),
         // Layer 4: the cinematic camera: subjects and mattes (ReelVision) → layers → focus →
         // rack → the depth-dependent blur, on each picture.
-        .target(name: "ReelCinematic", dependencies: ["ReelVision", "ReelMedia", "ReelRuntime", "ReelCore"]),
+        .target(name: "ReelCinematic", dependencies: ["ReelImage", "ReelVision", "ReelMedia", "ReelRuntime", "ReelCore"]),
         // Layer 4: the overlay camera (`reel overlay`): a camera picture → portrait → the preview's
         // crop → artwork laid over it in linear P3 → a HEIC, JPEG or TIFF photo; the artwork library
         // (files beside the study library, records in it).

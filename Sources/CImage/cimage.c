@@ -62,6 +62,7 @@ cmsUInt32Number reel_cms_type_rgb_dbl(void) { return TYPE_RGB_DBL; }
     X(heif_image_handle_has_alpha_channel) \
     X(heif_image_handle_release) \
     X(heif_image_release) \
+    X(heif_image_set_nclx_color_profile) \
     X(heif_image_set_raw_color_profile) \
     X(heif_nclx_color_profile_alloc) \
     X(heif_nclx_color_profile_free) \
@@ -780,6 +781,90 @@ static int heif_failed(struct heif_error error, char *message) {
     return 1;
 }
 
+static uint32_t heif_be32(const uint8_t *p) { return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3]; }
+
+static void heif_put_be32(uint8_t *p, uint32_t value) {
+    p[0] = (uint8_t)(value >> 24); p[1] = (uint8_t)(value >> 16); p[2] = (uint8_t)(value >> 8); p[3] = (uint8_t)value;
+}
+
+/// The box of `type` among the boxes in [start, end): 1 with its start and size (header
+/// included), 0 when there is none or the boxes are malformed.
+static int heif_find_box(const uint8_t *data, size_t start, size_t end, const char *type, size_t *at, size_t *size) {
+    for (size_t here = start; here + 8 <= end;) {
+        size_t length = heif_be32(data + here);
+        if (length < 8 || length > end - here) return 0;
+        if (memcmp(data + here + 4, type, 4) == 0) { *at = here; *size = length; return 1; }
+        here += length;
+    }
+    return 0;
+}
+
+/// The 1-based index in ipco of its ispe (0: none, or more than one), its place, and which
+/// indices (below 128) are transformative properties (clap, irot, imir).
+static int heif_ipco_index(const uint8_t *data, size_t ipco, size_t ipco_size, size_t *ispe_at, uint8_t transforms[128]) {
+    int index = 0, ispe = 0;
+    for (size_t at = ipco + 8; at + 8 <= ipco + ipco_size;) {
+        size_t size = heif_be32(data + at);
+        if (size < 8 || size > ipco + ipco_size - at) return 0;
+        index++;
+        const uint8_t *type = data + at + 4;
+        if (memcmp(type, "ispe", 4) == 0) {
+            if (ispe || size < 20) return 0;
+            ispe = index;
+            *ispe_at = at;
+        }
+        if (index < 128 && (!memcmp(type, "irot", 4) || !memcmp(type, "imir", 4) || !memcmp(type, "clap", 4))) transforms[index] = 1;
+        at += size;
+    }
+    return ispe;
+}
+
+/// libheif 1.15 writes, for an orientation that turns a quarter, an ispe of the turned size,
+/// and lists the irot before the ispe in ipma. HEIF's ispe is the coded picture's size and
+/// descriptive properties come before transformative ones, so readers that take the shown
+/// size from ispe and irot (Apple's, later libheif) showed the picture turned once more. This
+/// writes the coded `width` x `height` into the ispe and moves its association before the
+/// first transformative one, marked essential as HEIF asks, in place: the file's size and
+/// offsets stay. 0 when done.
+static int heif_fix_ispe(uint8_t *data, size_t length, uint32_t width, uint32_t height) {
+    size_t meta, meta_size, iprp, iprp_size, ipco, ipco_size, ipma, ipma_size, ispe_at = 0;
+    if (!heif_find_box(data, 0, length, "meta", &meta, &meta_size) || meta_size < 12
+        || !heif_find_box(data, meta + 12, meta + meta_size, "iprp", &iprp, &iprp_size)
+        || !heif_find_box(data, iprp + 8, iprp + iprp_size, "ipco", &ipco, &ipco_size)
+        || !heif_find_box(data, iprp + 8, iprp + iprp_size, "ipma", &ipma, &ipma_size) || ipma_size < 16) return 1;
+    uint8_t transforms[128] = {0};
+    int ispe = heif_ipco_index(data, ipco, ipco_size, &ispe_at, transforms);
+    if (!ispe) return 1;
+    heif_put_be32(data + ispe_at + 12, width);
+    heif_put_be32(data + ispe_at + 16, height);
+    int version = data[ipma + 8], wide = data[ipma + 11] & 1;
+    size_t at = ipma + 16, end = ipma + ipma_size, step = wide ? 2 : 1;
+    for (uint32_t entries = heif_be32(data + ipma + 12); entries > 0; entries--) {
+        at += version < 1 ? 2 : 4;
+        if (at >= end) return 1;
+        size_t count = data[at++];
+        if (count * step > end - at) return 1;
+        size_t first_transform = count, ispe_slot = count;
+        for (size_t i = 0; i < count; i++) {
+            uint8_t *a = data + at + i * step;
+            int property = wide ? ((a[0] & 0x7f) << 8 | a[1]) : (a[0] & 0x7f);
+            if (property == ispe) ispe_slot = i;
+            if (property < 128 && transforms[property]) {
+                a[0] |= 0x80;  // a transformative property is essential (libheif 1.15 leaves irot optional)
+                if (first_transform == count) first_transform = i;
+            }
+        }
+        if (ispe_slot < count && first_transform < ispe_slot) {
+            uint8_t kept[2];
+            memcpy(kept, data + at + ispe_slot * step, step);
+            memmove(data + at + (first_transform + 1) * step, data + at + first_transform * step, (ispe_slot - first_transform) * step);
+            memcpy(data + at + first_transform * step, kept, step);
+        }
+        at += count * step;
+    }
+    return 0;
+}
+
 static int heic_encode(struct heif_context *context, struct heif_encoder *encoder, struct heif_image *image,
                        const uint8_t *exif, size_t exif_length, int orientation, reel_buffer *out, char *message) {
     struct heif_color_profile_nclx *nclx = heif_api.heif_nclx_color_profile_alloc();
@@ -788,12 +873,18 @@ static int heic_encode(struct heif_context *context, struct heif_encoder *encode
     heif_api.heif_nclx_color_profile_set_transfer_characteristics(nclx, heif_transfer_characteristic_IEC_61966_2_1);
     heif_api.heif_nclx_color_profile_set_matrix_coefficients(nclx, heif_matrix_coefficients_ITU_R_BT_601_6);
     nclx->full_range_flag = 1;
+    // libheif 1.15 writes the image's own nclx into the colr box (the options' only sets the
+    // conversion): both say the same.
+    int status = heif_failed(heif_api.heif_image_set_nclx_color_profile(image, nclx), message);
+    if (status != 0) { heif_api.heif_nclx_color_profile_free(nclx); return status; }
     struct heif_encoding_options *options = heif_api.heif_encoding_options_alloc();
     options->output_nclx_profile = nclx;
     options->save_two_colr_boxes_when_ICC_and_nclx_available = 1;
+    // libheif leaves the nclx box out by default (iOS 12 and older cannot open a HEIF with one).
+    options->macOS_compatibility_workaround_no_nclx_profile = 0;
     options->image_orientation = (enum heif_orientation)orientation;
     struct heif_image_handle *handle = NULL;
-    int status = heif_failed(heif_api.heif_context_encode_image(context, image, encoder, options, &handle), message);
+    status = heif_failed(heif_api.heif_context_encode_image(context, image, encoder, options, &handle), message);
     heif_api.heif_encoding_options_free(options);
     heif_api.heif_nclx_color_profile_free(nclx);
     if (status == 0 && exif_length > 0)
@@ -802,6 +893,12 @@ static int heic_encode(struct heif_context *context, struct heif_encoder *encode
     if (status == 0) {
         struct heif_writer writer = { 1, heif_append };
         status = heif_failed(heif_api.heif_context_write(context, &writer, out), message);
+    }
+    if (status == 0 && orientation != heif_orientation_normal
+        && heif_fix_ispe(out->data, out->length, (uint32_t)heif_api.heif_image_get_width(image, heif_channel_interleaved),
+                         (uint32_t)heif_api.heif_image_get_height(image, heif_channel_interleaved)) != 0) {
+        snprintf(message, MESSAGE_SIZE, "libheif wrote a HEIF whose item properties Reel could not read back");
+        status = 1;
     }
     return status;
 }

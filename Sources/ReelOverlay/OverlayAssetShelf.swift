@@ -66,16 +66,27 @@ public struct OverlayAssetShelf {
     @discardableResult
     public func importImage(at source: String, name: String? = nil, origin: OverlayAsset.Origin = .imported,
                             now: Date = Date()) throws -> OverlayAsset {
-        try add(read(source), extension: (source as NSString).pathExtension,
+        try importImage(Self.readImage(at: source), from: source, name: name, origin: origin, now: now)
+    }
+
+    /// Imports `data`, the bytes ``readImage(at:)`` read from `source`, as a new asset named
+    /// `name` (or after the file).
+    @discardableResult
+    public func importImage(_ data: Data, from source: String, name: String? = nil, origin: OverlayAsset.Origin = .imported,
+                            now: Date = Date()) throws -> OverlayAsset {
+        try add(data, extension: (source as NSString).pathExtension,
                 name: name.flatMap(OverlayAsset.cleanName) ?? OverlayAsset.name(fromFile: source), source: source,
                 origin: origin, now: now)
     }
 
     /// Adds the image file `data` (a cut-out made in memory, or an import's bytes) as a new
-    /// asset named `name`; `source` names it in errors.
+    /// asset named `name` — or, when an asset has that name, the first free "name 2", "name 3"
+    /// (``OverlayAsset/freeName(_:taken:)``); `source` names it in errors.
     @discardableResult
     public func add(_ data: Data, extension ext: String, name: String, source: String, origin: OverlayAsset.Origin,
                     now: Date = Date()) throws -> OverlayAsset {
+        let taken = Set(try assets().map(\.name))
+        let name = OverlayAsset.freeName(OverlayAsset.cleanName(name) ?? "artwork", taken: taken)
         let id = UUID()
         let fileName = OverlayAsset.fileName(id: id, extension: ext)
         let kept = (folder as NSString).appendingPathComponent(fileName)
@@ -83,7 +94,7 @@ public struct OverlayAssetShelf {
         try DurableFile.write(data, to: kept, ifExists: .fail)
         do {
             let art = try Artwork(imageAt: kept)
-            let asset = OverlayAsset(id: id, name: OverlayAsset.cleanName(name) ?? "artwork", fileName: fileName, width: art.width, height: art.height, hasAlpha: art.hasAlpha,
+            let asset = OverlayAsset(id: id, name: name, fileName: fileName, width: art.width, height: art.height, hasAlpha: art.hasAlpha,
                                      format: art.fileFormat, profile: art.sourceProfile, origin: origin, bytes: data.count, addedAt: now)
             try library.addOverlayAsset(asset)
             return asset
@@ -106,7 +117,9 @@ public struct OverlayAssetShelf {
         return asset
     }
 
-    private func read(_ source: String) throws -> Data {
+    /// The bytes of the image file at `source`: a regular file of at most ``maxFileBytes``.
+    /// An import reads them before it opens the library, so a missing file creates nothing.
+    public static func readImage(at source: String) throws -> Data {
         var info = stat()
         guard stat(source, &info) == 0 else {
             throw Error.unreadable(path: source, reason: String(cString: strerror(errno)))

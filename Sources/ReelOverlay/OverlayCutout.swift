@@ -61,12 +61,39 @@ public enum OverlayCutout {
         case nothingThere(String)
         /// The file could not be written.
         case write(String)
+        /// The output path cannot be used (it is the photo, or names another format).
+        case output(String)
+        /// The photo cannot be read, or is too large.
+        case photo(String)
 
         public var description: String {
             switch self {
             case let .point(x, y): "the point \(x),\(y) is outside the photo: give fractions of its width and height, 0…1 (0.5,0.4)"
             case let .nothingThere(reason): reason
             case let .write(reason): "the cut-out was not saved: \(reason)"
+            case let .output(reason), let .photo(reason): reason
+            }
+        }
+    }
+
+    /// The widest or tallest photo a cut-out is made from.
+    public static let maxPhotoSide = 12_000
+    /// The most pixels a photo may have (a 48 MP phone's 8000x6000 is 48 million).
+    public static let maxPhotoPixels = 50_000_000
+
+    /// The photo, upright, in its own code values; what cannot be read is said of the photo.
+    static func readPhoto(_ path: String) throws(Error) -> DecodedImage {
+        do {
+            return try DecodedImage(path: path, maxSide: maxPhotoSide, maxPixels: maxPhotoPixels)
+        } catch {
+            switch error {
+            case let .unreadable(path, reason): throw .photo("cannot open the photo \(path): \(reason)")
+            case let .notAnImage(path, reason):
+                throw .photo("\(path) is not a photo Reel can read (\(reason)); give a PNG, JPEG, HEIC or TIFF")
+            case let .tooLarge(path, width, height):
+                throw .photo("\(path) is \(width)x\(height) pixels; a photo to cut out of may be at most \(maxPhotoSide) pixels a side "
+                             + "and \(maxPhotoPixels / 1_000_000) million pixels in all: scale it down")
+            case let .profile(profileError, libpng): throw .photo(profileError.description + (libpng.map { " (libpng: \($0))" } ?? ""))
             }
         }
     }
@@ -91,10 +118,18 @@ public enum OverlayCutout {
     /// ``Result/png`` to the artwork library.
     public static func run(_ settings: OverlayCutoutSettings) throws -> Result {
         guard (0...1).contains(settings.x), (0...1).contains(settings.y) else { throw Error.point(x: settings.x, y: settings.y) }
-        if let output = settings.outputPath, !settings.replace, FileManager.default.fileExists(atPath: output) {
-            throw Error.write("\(output) already exists (choose another name, or replace it)")
+        if let output = settings.outputPath {
+            guard ["", "png"].contains((output as NSString).pathExtension.lowercased()) else {
+                throw Error.output("-o \(output): a cut-out is a PNG; give a name ending in .png")
+            }
+            if SameFile.refers(output, to: settings.photoPath) {
+                throw Error.output("-o \(output) is the photo (\(settings.photoPath)): writing there would replace it; choose another -o")
+            }
+            if !settings.replace, FileManager.default.fileExists(atPath: output) {
+                throw Error.write("\(output) already exists (choose another name, or replace it)")
+            }
         }
-        let photo = try DecodedImage(path: settings.photoPath)
+        let photo = try readPhoto(settings.photoPath)
         let work = WorkPicture(photo, longSide: settings.workSide)
         let (mask, method, note) = try subjectMask(work, settings: settings)
         let result = try cutOut(photo, mask: mask, method: method, note: note)

@@ -162,6 +162,9 @@ public enum OverlaySnap {
     /// Checks the settings and reads the artwork, before any camera is opened.
     static func prepare(_ settings: OverlaySnapSettings) throws -> Artwork? {
         try settings.recipe.validate()
+        if let art = settings.artPath, SameFile.refers(settings.outputPath, to: art) {
+            throw Error.settings("-o \(settings.outputPath) is the artwork (\(art)): writing there would replace it; choose another -o")
+        }
         if !settings.replace, FileManager.default.fileExists(atPath: settings.outputPath) {
             throw Error.write("\(settings.outputPath) already exists (choose another name, or replace it)")
         }

@@ -64,15 +64,16 @@ struct OverlayAssetShelfTests {
         #expect(try shelf.assets().isEmpty && keptFiles(shelf).isEmpty)
     }
 
-    @Test("an asset whose file went away says how to recover; names and ids that match nothing or many are errors")
+    @Test("an asset whose file went away says how to recover; a taken name gets a number; names and ids that match nothing are errors")
     func lookups() throws {
         let folder = try TemporaryDirectory()
         defer { folder.cleanup() }
         try StillsTool.run(["png", folder.path("a.png"), "8", "8", "0,0,65535,65535"])
         let shelf = try shelf(folder)
         let first = try shelf.importImage(at: folder.path("a.png"), name: "same")
-        _ = try shelf.importImage(at: folder.path("a.png"), name: "same")
-        #expect(throws: (any Error).self) { try shelf.find("same") }
+        let second = try shelf.importImage(at: folder.path("a.png"), name: "same")
+        #expect(second.name == "same 2")
+        #expect(try shelf.find("same").asset.id == first.id && shelf.find("same 2").asset.id == second.id)
         #expect(throws: (any Error).self) { try shelf.find("abc") }
         #expect(throws: (any Error).self) { try shelf.find("ffffffff") }
         try FileManager.default.removeItem(atPath: shelf.path(of: first))

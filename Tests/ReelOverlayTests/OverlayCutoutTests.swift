@@ -129,7 +129,7 @@ struct OverlayCutoutTests {
         let existing = failure(OverlayCutoutSettings(photoPath: folder.path("plain.png"), x: 0.5, y: 0.5, outputPath: folder.path("kept.png")))
         #expect(existing.contains("already exists"), "\(existing)")
         let notPhoto = failure(OverlayCutoutSettings(photoPath: folder.path("kept.png"), x: 0.5, y: 0.5))
-        #expect(notPhoto.contains("not an image Reel can read"), "\(notPhoto)")
+        #expect(notPhoto.contains("not a photo Reel can read"), "\(notPhoto)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted() == ["kept.png", "plain.png"])
     }
 

@@ -138,6 +138,9 @@ enum CinematicCommand {
         if arguments.string(liveOrigin) == nil {
             guard let chosen = arguments.string(output) else { throw arguments.refused("say where the pictures go: --output FILE.mp4 or --live-origin URL") }
             path = UserFolders.absolute(chosen)
+            guard (path as NSString).pathExtension.lowercased() == "mp4" else {
+                throw arguments.invalid(output, expected: "a name ending in .mp4 (the cinematic camera writes MP4)")
+            }
             if FileManager.default.fileExists(atPath: path) { throw arguments.refused("\(path) already exists; choose another --output") }
         }
         var settings = CinematicRecordingSettings(source: sourceSpec, output: path, aperture: chosen, focus: start,
@@ -195,7 +198,7 @@ enum CinematicCommand {
         guard let frame = source.still(timeout: 5) else { return "'still': no picture came within 5 s; no still was taken" }
         let folder = CinematicStill.defaultFolder(UserFolders.current)
         do {
-            let saved = try CinematicStill.save(frame, in: folder)
+            let saved = try CinematicStill.save(frame, in: folder, camera: source.name, software: "reel \(ReelVersion.number)")
             return "still: \(folder)/\(saved.name) (\(frame.width)x\(frame.height), \(saved.bytes / 1024) KB)"
         } catch {
             return "'still': \(ErrorSentence.reason(error)); no still was taken"

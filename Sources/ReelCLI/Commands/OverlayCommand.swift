@@ -91,7 +91,9 @@ enum OverlayCommand {
             let path = LibraryCommandText.absolute(try LibraryCommandText.required(arguments, image))
             let given = arguments.string(name)
             if let given, OverlayAsset.cleanName(given) == nil { throw arguments.invalid(name, expected: "a name with a visible character") }
-            let added = try OverlayAssetShelf(library: LibraryOption.openOrCreate(arguments)).importImage(at: path, name: given)
+            // The file first: one that cannot be read creates no library.
+            let data = try OverlayAssetShelf.readImage(at: path)
+            let added = try OverlayAssetShelf(library: LibraryOption.openOrCreate(arguments)).importImage(data, from: path, name: given)
             print("imported '\(TerminalText.safe(added.name))' (\(String(added.id.uuidString.lowercased().prefix(8)))): "
                   + "\(added.format) \(added.width)x\(added.height)\(added.hasAlpha ? " with alpha" : ""), \(added.profile)")
             return 0
@@ -175,9 +177,14 @@ enum OverlayCommand {
         }
         let path = LibraryCommandText.absolute(try arguments.require(output))
         let chosen: StillFormat
+        let byExtension = StillFormat(fileExtension: (path as NSString).pathExtension)
         if let name = arguments.string(format) {
             chosen = StillFormat(rawValue: name)!
-        } else if let byExtension = StillFormat(fileExtension: (path as NSString).pathExtension) {
+            if let byExtension, byExtension != chosen {
+                throw arguments.refused("-o \(path) names a \(byExtension.rawValue.uppercased()) file but --format is \(chosen.rawValue); "
+                                        + "end the name in .\(chosen.fileExtension), or leave out --format")
+            }
+        } else if let byExtension {
             chosen = byExtension
         } else {
             throw arguments.invalid(output, expected: "a name ending in .heic, .jpg or .tiff (or give --format)")

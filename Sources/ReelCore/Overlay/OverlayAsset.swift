@@ -71,6 +71,20 @@ public struct OverlayAsset: Sendable, Equatable, Codable {
         return String(trimmed.prefix(maxNameLength))
     }
 
+    /// `name`, or when another asset has it, `name` with the smallest number from 2 that makes
+    /// it free ("frame 2"), shortened to fit ``maxNameLength``: no two assets share a name, so
+    /// a name always finds one asset.
+    public static func freeName(_ name: String, taken: Set<String>) -> String {
+        guard taken.contains(name) else { return name }
+        var number = 2
+        while true {
+            let suffix = " \(number)"
+            let candidate = String(name.prefix(maxNameLength - suffix.count)) + suffix
+            if !taken.contains(candidate) { return candidate }
+            number += 1
+        }
+    }
+
     /// The file name an asset with `id`, imported from a file with `extension`, is kept under:
     /// the lowercased id and the extension (lowercased, letters and digits only, at most 5;
     /// "img" when none is usable), so no name a user chose ever reaches the file system.

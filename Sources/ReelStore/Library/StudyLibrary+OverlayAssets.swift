@@ -39,14 +39,14 @@ extension StudyLibrary {
         if matches.isEmpty {
             let key = reference.lowercased()
             guard key.count >= 4 else {
-                throw Error(description: "'\(reference)': give the asset's name or at least 4 characters of its id (reel overlay assets ls)")
+                throw Error(description: "'\(reference)': give the asset's name or at least 4 characters of its id (reel overlay assets lists them)")
             }
             matches = all.filter { StudyLibrary.key($0.id).hasPrefix(key) }
         }
         guard matches.count == 1, let asset = matches.first else {
             throw Error(description: matches.isEmpty
-                ? "no asset is named '\(reference)' or has an id starting with it (reel overlay assets ls lists them)"
-                : "'\(reference)' matches \(matches.count) assets; give more of the id")
+                ? "no asset is named '\(reference)' or has an id starting with it (reel overlay assets lists them)"
+                : "'\(reference)' matches \(matches.count) assets; give at least 4 characters of one's id (reel overlay assets lists them)")
         }
         return asset
     }

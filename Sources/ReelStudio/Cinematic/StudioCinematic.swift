@@ -219,7 +219,10 @@ final class StudioCinematic: CaptureBorrower {
         tick()
         guard let frame = shutter.next(timeout: settings.shutterTimeout) else { throw noPicture("no still was taken") }
         let saved: (name: String, bytes: Int)
-        do { saved = try CinematicStill.save(frame, in: settings.cinematicStillsFolder) } catch let error as FFmpegError {
+        let camera = state.withLock { $0.source } ?? "camera"
+        do {
+            saved = try CinematicStill.save(frame, in: settings.cinematicStillsFolder, camera: camera, software: "reel \(settings.version)")
+        } catch let error as FFmpegError {
             throw StudioRefusal(status: 500, message: "the still could not be encoded: \(error)")
         } catch {
             throw StudioOverlay.refusal(error)

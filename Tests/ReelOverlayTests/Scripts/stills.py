@@ -90,6 +90,52 @@ def halves(out, width, height):
             f.write(b"FRAME\n" + ys + us + vs)
 
 
+def marked(out, width, height):
+    """A landscape camera picture no turn or mirror leaves alike: the top-left quarter red, the
+    top-right quarter blue, the bottom half grey (BT.601 limited-range 4:2:0)."""
+    def yuv(r, g, b):
+        y = 0.299 * r + 0.587 * g + 0.114 * b
+        return round(16 + 219 * y), round(128 + 224 * (b - y) / 1.772), round(128 + 224 * (r - y) / 1.402)
+    red, blue, grey = yuv(1, 0, 0), yuv(0, 0, 1), yuv(0.5, 0.5, 0.5)
+
+    def colour(x, y, w, h):
+        return grey if y >= h // 2 else (red if x < w // 2 else blue)
+    ys = bytes(colour(x, y, width, height)[0] for y in range(height) for x in range(width))
+    cw, ch = width // 2, height // 2
+    us = bytes(colour(x, y, cw, ch)[1] for y in range(ch) for x in range(cw))
+    vs = bytes(colour(x, y, cw, ch)[2] for y in range(ch) for x in range(cw))
+    with open(out, "wb") as f:
+        f.write(b"YUV4MPEG2 W%d H%d F30:1 Ip A1:1 C420jpeg XCOLORRANGE=LIMITED\n" % (width, height))
+        for _ in range(3):
+            f.write(b"FRAME\n" + ys + us + vs)
+
+
+def shown(path):
+    """The picture a viewer shows, decoded by the format's reference reader: a HEIC by
+    heif-convert (libheif, turned by irot/imir), a JPEG by libjpeg and a TIFF by libtiff, each
+    turned by its Orientation tag (ImageMagick's -auto-orient). Its size and the colour at the
+    middle of each quarter (top-left, top-right, bottom-left, bottom-right)."""
+    from PIL import Image
+    with tempfile.TemporaryDirectory() as tmp:
+        png = os.path.join(tmp, "shown.png")
+        if os.path.splitext(path)[1].lower() == ".heic":
+            subprocess.run(["heif-convert", path, png], check=True, capture_output=True)
+        else:
+            subprocess.run(["convert", path, "-auto-orient", "-depth", "8", png], check=True, capture_output=True)
+        image = Image.open(png).convert("RGB")
+        w, h = image.size
+
+        def name(rgb):
+            r, g, b = rgb
+            if r > 150 and g < 90 and b < 90:
+                return "red"
+            if b > 150 and r < 90 and g < 90:
+                return "blue"
+            return "grey" if max(rgb) - min(rgb) < 40 else "other %d,%d,%d" % rgb
+        quarters = [name(image.getpixel((int(fx * w), int(fy * h)))) for fy in (0.25, 0.75) for fx in (0.25, 0.75)]
+        print(json.dumps({"width": w, "height": h, "quarters": quarters}))
+
+
 # --- ICC (matrix-shaper) -------------------------------------------------------------------
 
 def s15(b):
@@ -265,6 +311,10 @@ if __name__ == "__main__":
                  sys.argv[6] if len(sys.argv) > 6 else None)
     elif sys.argv[1] == "oversized":
         oversized(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    elif sys.argv[1] == "marked":
+        marked(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    elif sys.argv[1] == "shown":
+        shown(sys.argv[2])
     elif sys.argv[1] == "halves":
         halves(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
     else:

@@ -31,6 +31,9 @@ function cssMatrix(t, w, h) {
 const point = (t, u, v) => [t[0] * u + t[2] * v + t[4], t[1] * u + t[3] * v + t[5]];
 
 const placement = () => pending ?? snapshot?.state.placement;
+/// Where new artwork (an import, a cut-out) starts, and Reset returns to: fitted whole, centred,
+/// upright (the last artwork's scale, turn and place were for another shape).
+const fitted = { anchor: "center", offsetX: 0, offsetY: 0, scale: 1, rotationDegrees: 0 };
 
 function drawArt() {
   for (const preview of previews) {
@@ -281,7 +284,7 @@ async function importFile() {
     if (!answer.ok) { sayHere(await answer.text(), "bad"); return; }
     const asset = await answer.json();
     sayHere(`Imported ${asset.name} (${asset.format}, ${asset.width}x${asset.height}).`, "ok");
-    await change({ asset: asset.id });
+    await change({ asset: asset.id, placement: fitted });
   } catch (error) {
     sayHere(`The import did not go through: ${error.message}`, "bad");
   } finally {
@@ -339,7 +342,7 @@ async function cutAt(event) {
   if (!asset) return;
   $("overlay-cutout").close();
   sayHere(`Made ${asset.name} (${asset.width}x${asset.height}).`, "ok");
-  await change({ asset: asset.id });
+  await change({ asset: asset.id, placement: fitted });
 }
 
 /// The cameras, the test pattern and the chosen source, for the lens switch.
@@ -417,7 +420,7 @@ export function initOverlay() {
     const value = Number(event.target.value);
     if (Number.isFinite(value)) place({ ...placement(), rotationDegrees: value });
   });
-  $("overlay-reset").addEventListener("click", () => place({ anchor: "center", offsetX: 0, offsetY: 0, scale: 1, rotationDegrees: 0 }));
+  $("overlay-reset").addEventListener("click", () => place(fitted));
   $("overlay-shoot").addEventListener("click", shoot);
   $("overlay-import").addEventListener("change", importFile);
   $("overlay-cutout-photo").addEventListener("click", cutAt);

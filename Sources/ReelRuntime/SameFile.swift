@@ -3,9 +3,10 @@ import Foundation
 /// Whether two paths name the same file: the same device and inode when both exist (so
 /// symbolic and hard links count), else the same place once `.` and `..` are taken out and the
 /// deepest existing folder is resolved (a path that does not exist yet but leads to the file).
-enum SameFile {
+/// `reel export` and `reel overlay` check with it that an output never replaces an input.
+public enum SameFile {
     /// Whether writing `output` would write over `input`.
-    static func refers(_ output: String, to input: String) -> Bool {
+    public static func refers(_ output: String, to input: String) -> Bool {
         guard let inputID = identity(input) else { return false }
         if let outputID = identity(output) { return outputID == inputID }
         let normalized = lexical(output)
@@ -25,7 +26,7 @@ enum SameFile {
     }
 
     /// `path` with `.`, `..` and empty components taken out, as text.
-    static func lexical(_ path: String) -> String {
+    public static func lexical(_ path: String) -> String {
         var parts: [Substring] = []
         for part in path.split(separator: "/") where part != "." {
             if part == ".." { if !parts.isEmpty { parts.removeLast() } } else { parts.append(part) }
