@@ -114,6 +114,13 @@ public struct StudioSettings: Sendable {
         // A <video> stops reading its answer while it has enough buffered: on this local app
         // that is no attack, so no download rate is required.
         http.deadlines.minimumDownloadRate = 0
+        // One local script must not hold every connection: a new connection has 10 s for its
+        // first request head, and one opening into a full server pushes out the one waiting
+        // longest for its first request (a signed-in tab's connections have made requests).
+        http.deadlines.firstRequestTimeout = 10
+        http.deadlines.evictWhenFull = true
+        // Every answer, the refusals the server makes itself included.
+        http.responseHeaders = StudioServer.securityHeaders
         return http
     }
 
