@@ -20,13 +20,13 @@ extension HTTPServer {
         guard settings.threading == .perConnection else { return }
         let key = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(connection)))
         let thread = UInt(pthread_self())
-        connectionThreads.withLock { $0[thread] = key }
+        connectionThreads.withLock { $0[thread] = (key, answered: false) }
     }
 
     /// A connection closed: its thread serves it no more.
     func forgetThread(of connection: UInt) {
         connectionThreads.withLock { threads in
-            for (thread, key) in threads where key == connection { threads.removeValue(forKey: thread) }
+            for (thread, served) in threads where served.connection == connection { threads.removeValue(forKey: thread) }
         }
     }
 
@@ -36,7 +36,7 @@ extension HTTPServer {
     func answerLibraryRefusal(_ message: String) -> Bool {
         guard settings.threading == .perConnection, let (status, reason) = Self.libraryRefusal(message) else { return false }
         let thread = UInt(pthread_self())
-        guard let connection = connectionThreads.withLock({ $0[thread] }) else { return false }
+        guard let connection = connectionThreads.withLock({ $0[thread]?.connection }) else { return false }
         var headers = [("Date", HTTPResponse.httpDate(Date())), ("Connection", "close")]
         let response = HTTPResponse.text(status, reason)
         headers += response.headers
@@ -46,7 +46,17 @@ extension HTTPServer {
         var head = "HTTP/1.1 \(status) \(HTTPResponse.reasonPhrase(status))\r\n"
         for (name, value) in headers + [("Content-Length", "\(body.count)")] { head += "\(name): \(value)\r\n" }
         head += "\r\n"
-        return watchdog.answerDirectly(connection, Array(head.utf8) + body)
+        guard watchdog.answerDirectly(connection, Array(head.utf8) + body) else { return false }
+        connectionThreads.withLock { $0[thread]?.answered = true }
+        return true
+    }
+
+    /// Whether `message` is libmicrohttpd failing to send its own page on a connection the
+    /// server has answered itself (which is why it failed): not worth a line.
+    func isAfterDirectAnswer(_ message: String) -> Bool {
+        guard settings.threading == .perConnection, message.hasPrefix("Failed to send the response") else { return false }
+        let thread = UInt(pthread_self())
+        return connectionThreads.withLock { $0[thread]?.answered ?? false }
     }
 
     /// The status and the page's words in libmicrohttpd's refusal message, or nil for any
@@ -65,6 +75,6 @@ extension HTTPServer {
             }
         }
         let sentence = words.trimmingCharacters(in: .whitespacesAndNewlines)
-        return (status, sentence.isEmpty ? "the request is malformed" : "the request is malformed: \(sentence)")
+        return (status, sentence.isEmpty ? "the request is refused" : sentence)
     }
 }

@@ -38,7 +38,7 @@ public final class HTTPServer: Sendable {
     let holds: HeldRequests
     /// The connection each thread serves, by thread (a thread per connection only; see
     /// ``answerLibraryRefusal(_:)``).
-    let connectionThreads = Locked<[UInt: UInt]>([:])
+    let connectionThreads = Locked<[UInt: (connection: UInt, answered: Bool)]>([:])
 
     /// Checks the address and opens the access log. Nothing listens until ``start(serving:)``.
     public init(settings: HTTPServerSettings) throws(Error) {
@@ -135,7 +135,7 @@ public final class HTTPServer: Sendable {
         let line = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if starting.load(ordering: .relaxed) {
             startMessages.withLock { $0.append(line) }
-        } else if let service {
+        } else if let service, !isAfterDirectAnswer(line) {
             service.libraryMessage(line)
             _ = answerLibraryRefusal(line)
         }

@@ -39,7 +39,7 @@ final class StudioSocket: @unchecked Sendable {
 struct StudioConnectionTests {
     static func count(_ text: String, in answer: String) -> Int { answer.components(separatedBy: text).count - 1 }
 
-    @Test("a Content-Length of -1 (libmicrohttpd's own refusal) is one 400 with the security headers, as Reel's own refusals are")
+    @Test("a Content-Length of -1 or a head too large (libmicrohttpd's own refusals) is one answer with the security headers, as Reel's own are")
     func malformedLengthAnsweredOnce() async throws {
         try await withRunningStudio { studio in
             let host = "Host: 127.0.0.1:\(studio.port)\r\n"
@@ -47,6 +47,7 @@ struct StudioConnectionTests {
                 "POST /api/tags HTTP/1.1\r\n\(host)Content-Length: -1\r\n\r\n",
                 "GET /api/status HTTP/1.1\r\n\(host)Content-Length: -1\r\n\r\n",
                 "GET /api/status HTTP/1.1\r\n\(host)Content-Length: 1\r\nContent-Length: 2\r\n\r\n",
+                "GET /api/status HTTP/1.1\r\n\(host)X-Big: \(String(repeating: "a", count: 70_000))\r\n\r\n",
                 "GET /api/status HTTP/1.1\r\n\(host)Authorization: Bearer \(studio.token)\r\nConnection: close\r\n\r\n",
             ]
             for request in requests {
@@ -60,6 +61,9 @@ struct StudioConnectionTests {
                 }
                 if request.contains("-1") {
                     #expect(head.hasPrefix("HTTP/1.1 400 ") && answer.contains("Content-Length") && !answer.contains("<html>"), "\(answer)")
+                }
+                if request.contains("X-Big") {
+                    #expect(head.hasPrefix("HTTP/1.1 431 Request Header Fields Too Large") && !answer.contains("<html>"), "\(answer)")
                 }
             }
             #expect(try curl(["-H", "Authorization: Bearer \(studio.token)", studio.base + "/api/status"]).status == 200, "still serving")
