@@ -69,6 +69,11 @@ struct StudioSameOriginTests {
         #expect(verdict("GET", "/api/status", cookie: nil, code: Self.code).status == 401)
         #expect(verdict("POST", "/", origin: "http://127.0.0.1:8090", cookie: nil, code: Self.code).status == 401)
         #expect(verdict("GET", "/", site: "cross-site", cookie: nil, token: Self.token.text).status == 403, "the token is not a code")
+        var spent: [Substring] = []
+        let request = StudioAccess.Request(method: "GET", path: "/", host: "127.0.0.1:8090", cookie: "reel_studio_8090=\(Self.session)",
+                                           code: Self.code)
+        let signedIn = loopback.verdict(request, token: Self.token, isSession: { $0 == Self.session }, spendCode: { spent.append($0); return true })
+        #expect(signedIn == .pass && spent == [Substring(Self.code)], "a signed-in browser's link is spent too")
     }
 
     @Test("codes: spent on first use, expired after their lifetime, the oldest pushed out past the capacity")

@@ -133,7 +133,12 @@ public struct StudioAccess: Sendable {
             return .refuse(status: 403, reason: "\(request.method) needs the studio's own Origin (http://\(host)) "
                 + "or 'Authorization: Bearer TOKEN'; the request came from no origin")
         }
-        if let value = Self.cookie(named: cookieName, in: request.cookie), isSession(value) { return .pass }
+        if let value = Self.cookie(named: cookieName, in: request.cookie), isSession(value) {
+            // A link opened by a browser already signed in is spent all the same: the address
+            // it leaves in the history must sign nobody in.
+            if signingIn, let code = request.code { _ = spendCode(Substring(code)) }
+            return .pass
+        }
         if let bearer {
             return token.matches(bearer) ? .pass : .wrongToken(reason: "the token is not this studio's")
         }
