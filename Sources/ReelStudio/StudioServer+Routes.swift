@@ -69,7 +69,7 @@ extension StudioServer {
                                                        ("Set-Cookie", access.setCookie(session: session.text))],
                                 body: .bytes(Self.signedInPage))
         case .wrongToken(let reason):
-            if let wait = throttle(request.client, failed: true) {
+            if let wait = countWrongToken(from: request.client) {
                 return .text(429, "too many wrong tokens from \(request.client); try again in \(Int(wait.rounded(.up))) s")
             }
             return .text(401, reason)

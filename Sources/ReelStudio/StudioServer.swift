@@ -10,8 +10,9 @@ import ReelRuntime
 ///
 /// Every request passes ``StudioAccess`` first (host, same origin, CSRF, session). A token is
 /// made at each start for scripts (`Authorization: Bearer`); a browser signs in with a
-/// one-time code instead (``signInURL``), which it exchanges for a session cookie. The handlers hold no rules of their own: what the page shows
-/// comes from the modules the command line uses too.
+/// one-time code instead (``signInURL``), which it exchanges for a session cookie. The
+/// handlers hold no rules of their own: what the page shows comes from the modules the command
+/// line uses too.
 ///
 /// ```swift
 /// let studio = try StudioServer(settings: StudioSettings(port: 0, libraryPath: path))
@@ -205,11 +206,11 @@ public final class StudioServer: HTTPService {
 
     /// Counts a wrong token or code from `client`; the seconds to wait when it has sent too
     /// many lately (then this one is not counted), else nil.
-    func throttle(_ client: String, failed: Bool) -> Double? {
+    func countWrongToken(from client: String) -> Double? {
         let now = http.now
         return limiter.withLock { limiter in
             if let wait = limiter.retryAfter(client, now: now) { return wait }
-            if failed { limiter.recordFailure(client, now: now) }
+            limiter.recordFailure(client, now: now)
             return nil
         }
     }

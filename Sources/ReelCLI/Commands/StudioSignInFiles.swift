@@ -24,7 +24,7 @@ final class StudioSignInFiles: @unchecked Sendable {
             ownsFolder = false
             return
         }
-        var template = Array((NSTemporaryDirectory() + "/reel-studio-XXXXXX").utf8CString)
+        var template = Array((NSTemporaryDirectory() as NSString).appendingPathComponent("reel-studio-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else { throw Failure(sentence: "cannot make a private folder for the sign-in page: \(String(cString: strerror(errno)))") }
         folder = String(cString: made)
         ownsFolder = true
