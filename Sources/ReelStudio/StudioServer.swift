@@ -56,7 +56,7 @@ public final class StudioServer: HTTPService {
     let previewStreams = Locked(0)
     private let sessions = Locked<[OriginToken]>([])
     private let limiter = Locked(AuthFailureLimiter(maxFailures: 10, window: 60))
-    private let codes = Locked(SignInCodes())
+    private let codes: Locked<SignInCodes>
     /// What to call once a sign-in code is spent or gone, by code.
     private let codeEnds = Locked<[String: @Sendable () -> Void]>([:])
     private let ticker = Locked<(any Ticker)?>(nil)
@@ -67,6 +67,7 @@ public final class StudioServer: HTTPService {
     public init(settings: StudioSettings) throws {
         guard settings.isLoopback || settings.remote else { throw StartError.remoteNotAllowed(settings.host) }
         self.settings = settings
+        codes = Locked(SignInCodes(lifetime: settings.signInLifetime))
         var generator = SystemRandomNumberGenerator()
         token = OriginToken.generate(using: &generator)
         http = try HTTPServer(settings: settings.http)
@@ -103,7 +104,7 @@ public final class StudioServer: HTTPService {
     }
 
     /// A new address to open in a browser: the page with a new one-time sign-in code, good for
-    /// one use within ``SignInCodes/lifetime`` seconds (each read makes a new code).
+    /// one use within ``StudioSettings/signInLifetime`` seconds (each read makes a new code).
     public var signInURL: URL { signInURL(whenDone: nil) }
 
     /// A new sign-in address (as ``signInURL``); `whenDone` is called once its code is spent

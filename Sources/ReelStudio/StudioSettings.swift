@@ -39,6 +39,8 @@ public struct StudioSettings: Sendable {
     public var maxBodyBytes: Int = 64 * 1024
     /// Browser sessions kept at most (the oldest is signed out first).
     public var maxSessions: Int = 32
+    /// Seconds a one-time sign-in link is good for (``StudioServer/signInURL``).
+    public var signInLifetime: Double = 120
     /// Seconds a stop waits for requests in flight.
     public var shutdownGrace: Double = 5
     /// Where recordings go and are kept while in progress (`reel/recordings` of the XDG data
