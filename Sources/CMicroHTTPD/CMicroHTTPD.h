@@ -74,6 +74,11 @@ struct reel_mhd_settings {
     MHD_NotifyConnectionCallback notify_connection;
     void *notify_context;
     struct reel_mhd_logger *logger;
+    /// Called with each request line as soon as it is read, on the thread that reads it
+    /// (MHD_OPTION_URI_LOG_CALLBACK; its return value becomes the request's first context, so
+    /// it must return NULL).
+    void *(*request_line)(void *context, const char *uri, struct MHD_Connection *connection);
+    void *request_line_context;
 };
 
 /// Starts a daemon on `settings->address` (the port argument is then ignored by MHD).
@@ -92,6 +97,7 @@ static inline struct MHD_Daemon *reel_mhd_start(const struct reel_mhd_settings *
         MHD_OPTION_NOTIFY_COMPLETED, s->completed, s->completed_context,
         MHD_OPTION_NOTIFY_CONNECTION, s->notify_connection, s->notify_context,
         MHD_OPTION_UNESCAPE_CALLBACK, reel_mhd_keep_escaped, (void *)NULL,
+        MHD_OPTION_URI_LOG_CALLBACK, s->request_line, s->request_line_context,
         MHD_OPTION_END);
 }
 

@@ -37,6 +37,8 @@ final class ConnectionWatchdog: Sendable {
     private let interval: Double
     /// Open connections at or above this count put the server under pressure.
     private let pressureThreshold: Int
+    /// libmicrohttpd's connection limit (a full server, for ``ConnectionDeadlines/evictWhenFull``).
+    private let capacity: Int
     private let state: Locked<State>
     private let ticker = Locked<(any Ticker)?>(nil)
     private let drops = Atomic<Int>(0)
@@ -47,6 +49,7 @@ final class ConnectionWatchdog: Sendable {
         self.deadlines = deadlines
         self.interval = interval
         pressureThreshold = max(1, maxConnections * 3 / 4)
+        capacity = max(1, maxConnections)
         state = Locked(State(admission: admission))
     }
 
@@ -87,7 +90,28 @@ final class ConnectionWatchdog: Sendable {
             if !admitted {
                 Self.abort(fd)
                 refusals.add(1, ordering: .relaxed)
+                return
             }
+            let waiting = state.records.lazy.filter { $0.key != connection && !$0.value.dropped }.map { (key: $0.key, phase: $0.value.phase) }
+            let open = state.records.values.count(where: { !$0.dropped })
+            if let evicted = deadlines.evictee(among: waiting, open: open, capacity: capacity), let victim = state.records[evicted] {
+                Self.abort(victim.fd)
+                state.records[evicted]?.dropped = true
+                drops.add(1, ordering: .relaxed)
+            }
+        }
+    }
+
+    /// Sends `bytes` on `connection`'s socket itself and ends its sending side, so that what
+    /// libmicrohttpd queues after them never reaches the client (for an answer libmicrohttpd
+    /// would make without the service). False when the connection is gone or was dropped.
+    func answerDirectly(_ connection: UInt, _ bytes: [UInt8]) -> Bool {
+        state.withLock { state in
+            guard let record = state.records[connection], !record.dropped else { return false }
+            let sent = bytes.withUnsafeBytes { send(record.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+            shutdown(record.fd, Int32(SHUT_WR))
+            state.records[connection]?.dropped = true
+            return sent == bytes.count
         }
     }
 

@@ -59,6 +59,7 @@ public struct HTTPResponse {
         case 413: "Content Too Large"
         case 416: "Range Not Satisfiable"
         case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
         case 500: "Internal Server Error"
         case 503: "Service Unavailable"
         case 507: "Insufficient Storage"

@@ -36,6 +36,9 @@ public final class HTTPServer: Sendable {
     private let startMessages = Locked<[String]>([])
     /// Requests held by their service (``HTTPStart/hold(key:until:)``), connections suspended.
     let holds: HeldRequests
+    /// The connection each thread serves, by thread (a thread per connection only; see
+    /// ``answerLibraryRefusal(_:)``).
+    let connectionThreads = Locked<[UInt: (connection: UInt, answered: Bool)]>([:])
 
     /// Checks the address and opens the access log. Nothing listens until ``start(serving:)``.
     public init(settings: HTTPServerSettings) throws(Error) {
@@ -105,7 +108,8 @@ public final class HTTPServer: Sendable {
                     listen_backlog: 512,
                     access_handler: httpAccessHandler, access_context: context,
                     completed: httpRequestCompleted, completed_context: context,
-                    notify_connection: httpConnectionNotified, notify_context: context, logger: logger)
+                    notify_connection: httpConnectionNotified, notify_context: context, logger: logger,
+                    request_line: httpRequestLine, request_line_context: context)
                 let made = reel_mhd_start(&options)
                 code = made == nil ? errno : 0
                 return made
@@ -131,8 +135,9 @@ public final class HTTPServer: Sendable {
         let line = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if starting.load(ordering: .relaxed) {
             startMessages.withLock { $0.append(line) }
-        } else if let service {
+        } else if let service, !isAfterDirectAnswer(line) {
             service.libraryMessage(line)
+            _ = answerLibraryRefusal(line)
         }
     }
 
@@ -250,6 +255,7 @@ public final class HTTPServer: Sendable {
             watchdog.opened(key, fd: reel_mhd_connection_fd(connection), address: Self.clientAddress(connection))
         } else {
             watchdog.closed(key)
+            forgetThread(of: key)
         }
     }
 
@@ -305,7 +311,8 @@ public final class HTTPServer: Sendable {
         guard let made else { return .NO }
         defer { MHD_destroy_response(made) }
         if case .stream = response.body {} else { watchdog.sending(request.connectionKey) }
-        for (name, value) in response.headers {
+        let own = Set(response.headers.map { $0.0.lowercased() })
+        for (name, value) in response.headers + settings.responseHeaders.filter({ !own.contains($0.0.lowercased()) }) {
             MHD_add_response_header(made, name, value)
         }
         // A server-side failure (disk full, I/O error; not 503, a bound reached): the service says why.
@@ -370,6 +377,13 @@ private let httpRequestCompleted: MHD_RequestCompletedCallback = { cls, connecti
 private let httpLibraryMessage: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void = { cls, message in
     guard let cls, let message else { return }
     Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().libraryMessage(String(cString: message))
+}
+
+/// The request line was read (MHD_OPTION_URI_LOG_CALLBACK): NULL, the request's first context.
+private let httpRequestLine: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, OpaquePointer?) -> UnsafeMutableRawPointer? = { cls, _, connection in
+    guard let cls, let connection else { return nil }
+    Unmanaged<HTTPServer>.fromOpaque(cls).takeUnretainedValue().requestLineRead(connection)
+    return nil
 }
 
 private let httpConnectionNotified: MHD_NotifyConnectionCallback = { cls, connection, _, code in

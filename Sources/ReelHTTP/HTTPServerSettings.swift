@@ -34,6 +34,9 @@ public struct HTTPServerSettings: Sendable {
     public var maxHeldRequests: Int = 8192
     /// Seconds a shutdown waits for requests in flight before closing their connections.
     public var shutdownGrace: Double = 10
+    /// Headers every answer carries (those it does not set itself), the refusals the server
+    /// makes without the service included (the studio's security headers).
+    public var responseHeaders: [(String, String)] = []
     /// The program's name in messages on standard error (`reel serve`).
     public var messagePrefix: String
 

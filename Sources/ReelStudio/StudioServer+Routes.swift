@@ -47,31 +47,44 @@ extension StudioServer {
         secured(answer(request, body: (upload as? BoundedBody)?.bytes))
     }
 
-    /// The gate: nil lets the request through; else the refusal (or the token's exchange).
-    /// An address with too many failed sign-ins lately gets 429 for anything but a request
-    /// that passes (everything on loopback shares 127.0.0.1: someone else's failures must not
-    /// lock a signed-in browser out).
+    /// The gate: nil lets the request through; else the refusal (or the exchange of a token or
+    /// sign-in code for a session). Only wrong tokens and codes count against their address:
+    /// after too many lately, further wrong ones get 429. A request with no credential is 401
+    /// and never counted, and a right token or code is never throttled (everything on loopback
+    /// shares 127.0.0.1: no other process must be able to lock the browser out).
     func admit(_ request: HTTPRequest) -> HTTPResponse? {
         let head = StudioAccess.Request(method: request.method, path: request.path, host: request.header("Host"),
                                         origin: request.header("Origin"), fetchSite: request.header("Sec-Fetch-Site"),
                                         cookie: request.header("Cookie"), authorization: request.header("Authorization"),
-                                        token: request.query("token"))
-        let verdict = access.verdict(head, token: token, isSession: isSession)
-        if verdict == .pass { return nil }
-        if let wait = throttle(request.client, failed: false) {
-            return .text(429, "too many failed sign-ins from \(request.client); try again in \(Int(wait.rounded(.up))) s")
-        }
-        switch verdict {
+                                        token: request.query("token"), code: request.query("code"))
+        switch access.verdict(head, token: token, isSession: isSession, spendCode: spendSignInCode) {
         case .pass:
             return nil
         case .exchange:
             let session = newSession()
             return HTTPResponse(status: 303, headers: [("Location", "/"), ("Set-Cookie", access.setCookie(session: session.text))])
+        case .exchangeCode:
+            let session = newSession()
+            return HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8"),
+                                                       ("Set-Cookie", access.setCookie(session: session.text))],
+                                body: .bytes(Self.signedInPage))
+        case .wrongToken(let reason):
+            if let wait = countWrongToken(from: request.client) {
+                return .text(429, "too many wrong tokens from \(request.client); try again in \(Int(wait.rounded(.up))) s")
+            }
+            return .text(401, reason)
         case .refuse(let status, let reason):
-            if status == 401 { _ = throttle(request.client, failed: true) }
             return .text(status, reason)
         }
     }
+
+    /// The answer to a spent sign-in code: a page that loads `/` by itself (a same-origin
+    /// navigation, which carries the new cookie), with a link for a browser that does not.
+    static let signedInPage = Array("""
+        <!DOCTYPE html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url=/">\
+        <title>Reel Studio</title></head><body><p><a href="/">Signed in: open Reel Studio</a></p></body></html>
+
+        """.utf8)
 
     /// The route's answer for a request that passed the gate.
     func answer(_ request: HTTPRequest, body: [UInt8]?) -> HTTPResponse {

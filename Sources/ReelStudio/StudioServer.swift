@@ -8,15 +8,16 @@ import ReelRuntime
 /// its event stream, an ``HTTPService`` on ReelHTTP's libmicrohttpd server with a thread per
 /// connection (event streams wait between events).
 ///
-/// Every request passes ``StudioAccess`` first (host, fetch site, origin, session). A token
-/// is made at each start and printed in the address (``signInURL``); opening it exchanges the
-/// token for a session cookie. The handlers hold no rules of their own: what the page shows
-/// comes from the modules the command line uses too.
+/// Every request passes ``StudioAccess`` first (host, same origin, CSRF, session). A token is
+/// made at each start for scripts (`Authorization: Bearer`); a browser signs in with a
+/// one-time code instead (``signInURL``), which it exchanges for a session cookie. The
+/// handlers hold no rules of their own: what the page shows comes from the modules the command
+/// line uses too.
 ///
 /// ```swift
 /// let studio = try StudioServer(settings: StudioSettings(port: 0, libraryPath: path))
 /// try studio.start()
-/// print(studio.signInURL)        // http://127.0.0.1:41234/?token=…
+/// print(studio.signInURL)        // http://127.0.0.1:41234/?code=… (one use, 2 minutes)
 /// studio.stop()
 /// ```
 public final class StudioServer: HTTPService {
@@ -55,6 +56,9 @@ public final class StudioServer: HTTPService {
     let previewStreams = Locked(0)
     private let sessions = Locked<[OriginToken]>([])
     private let limiter = Locked(AuthFailureLimiter(maxFailures: 10, window: 60))
+    private let codes: Locked<SignInCodes>
+    /// What to call once a sign-in code is spent or gone, by code.
+    private let codeEnds = Locked<[String: @Sendable () -> Void]>([:])
     private let ticker = Locked<(any Ticker)?>(nil)
     private let startedAt = Date()
 
@@ -63,6 +67,7 @@ public final class StudioServer: HTTPService {
     public init(settings: StudioSettings) throws {
         guard settings.isLoopback || settings.remote else { throw StartError.remoteNotAllowed(settings.host) }
         self.settings = settings
+        codes = Locked(SignInCodes(lifetime: settings.signInLifetime))
         var generator = SystemRandomNumberGenerator()
         token = OriginToken.generate(using: &generator)
         http = try HTTPServer(settings: settings.http)
@@ -98,8 +103,21 @@ public final class StudioServer: HTTPService {
         return URL(string: "http://\(shown):\(port)/")!
     }
 
-    /// The address to open: the page with this run's token.
-    public var signInURL: URL { URL(string: "?token=\(token.text)", relativeTo: baseURL)!.absoluteURL }
+    /// A new address to open in a browser: the page with a new one-time sign-in code, good for
+    /// one use within ``StudioSettings/signInLifetime`` seconds (each read makes a new code).
+    public var signInURL: URL { signInURL(whenDone: nil) }
+
+    /// A new sign-in address (as ``signInURL``); `whenDone` is called once its code is spent
+    /// or expired, or pushed out by newer ones (on a request's or the status ticker's thread).
+    public func signInURL(whenDone: (@Sendable () -> Void)?) -> URL {
+        var generator = SystemRandomNumberGenerator()
+        let code = OriginToken.generate(using: &generator)
+        let now = http.now
+        if let whenDone { codeEnds.withLock { $0[code.text] = whenDone } }
+        let pushedOut = codes.withLock { $0.issue(code, now: now) }
+        endCodes(pushedOut)
+        return URL(string: "?code=\(code.text)", relativeTo: baseURL)!.absoluteURL
+    }
 
     /// Requests in flight (event streams included).
     public var requestsInFlight: Int { http.requestsInFlight }
@@ -115,6 +133,7 @@ public final class StudioServer: HTTPService {
         events.publish(.recording, data: camera.recording.json)
         let started = RealClock().every(MediaTime(seconds: settings.statusInterval), name: "reel-studio-status") { [weak self] _ in
             self?.publishStatus()
+            self?.expireSignInCodes()
             self?.camera.tick()
             self?.overlay.tick()
             self?.cinematic.tick()
@@ -124,7 +143,8 @@ public final class StudioServer: HTTPService {
 
     /// Stops: finishes a recording in progress as `stop` would (and waits for it), ends every
     /// event stream and preview, lets other requests finish (up to
-    /// ``StudioSettings/shutdownGrace`` seconds), closes the rest. Idempotent.
+    /// ``StudioSettings/shutdownGrace`` seconds), closes the rest, and calls what waits on the
+    /// sign-in codes still outstanding. Idempotent.
     public func stop() async {
         ticker.withLock { value -> (any Ticker)? in defer { value = nil }; return value }?.stop()
         await live.shutdown()
@@ -136,6 +156,8 @@ public final class StudioServer: HTTPService {
         await exports.stop()
         events.closeAll()
         http.stop()
+        let pending = codeEnds.withLock { ends in defer { ends.removeAll() }; return Array(ends.values) }
+        for call in pending { call() }
     }
 
     /// Whether a recording is running (the command line says so before stopping).
@@ -183,14 +205,34 @@ public final class StudioServer: HTTPService {
         for session in ended { events.close(owner: session.text) }
     }
 
-    /// Whether `client` has failed to authenticate too often lately; counts this failure.
-    func throttle(_ client: String, failed: Bool) -> Double? {
+    /// Counts a wrong token or code from `client`; the seconds to wait when it has sent too
+    /// many lately (then this one is not counted), else nil.
+    func countWrongToken(from client: String) -> Double? {
         let now = http.now
         return limiter.withLock { limiter in
             if let wait = limiter.retryAfter(client, now: now) { return wait }
-            if failed { limiter.recordFailure(client, now: now) }
+            limiter.recordFailure(client, now: now)
             return nil
         }
+    }
+
+    /// Spends a one-time sign-in code: whether it was one (outstanding, unexpired).
+    func spendSignInCode(_ code: Substring) -> Bool {
+        let now = http.now
+        guard codes.withLock({ $0.spend(code, now: now) }) else { return false }
+        endCodes([String(code)])
+        return true
+    }
+
+    private func expireSignInCodes() {
+        let now = http.now
+        endCodes(codes.withLock { $0.expire(now: now) })
+    }
+
+    private func endCodes(_ ended: [String]) {
+        guard !ended.isEmpty else { return }
+        let calls = codeEnds.withLock { ends in ended.compactMap { ends.removeValue(forKey: $0) } }
+        for call in calls { call() }
     }
 
     // MARK: HTTPService (on libmicrohttpd's threads)

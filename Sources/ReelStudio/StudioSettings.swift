@@ -39,6 +39,8 @@ public struct StudioSettings: Sendable {
     public var maxBodyBytes: Int = 64 * 1024
     /// Browser sessions kept at most (the oldest is signed out first).
     public var maxSessions: Int = 32
+    /// Seconds a one-time sign-in link is good for (``StudioServer/signInURL``).
+    public var signInLifetime: Double = 120
     /// Seconds a stop waits for requests in flight.
     public var shutdownGrace: Double = 5
     /// Where recordings go and are kept while in progress (`reel/recordings` of the XDG data
@@ -114,6 +116,13 @@ public struct StudioSettings: Sendable {
         // A <video> stops reading its answer while it has enough buffered: on this local app
         // that is no attack, so no download rate is required.
         http.deadlines.minimumDownloadRate = 0
+        // One local script must not hold every connection: a new connection has 10 s for its
+        // first request head, and one opening into a full server pushes out the one waiting
+        // longest for its first request (a signed-in tab's connections have made requests).
+        http.deadlines.firstRequestTimeout = 10
+        http.deadlines.evictWhenFull = true
+        // Every answer, the refusals the server makes itself included.
+        http.responseHeaders = StudioServer.securityHeaders
         return http
     }
 

@@ -6,17 +6,17 @@ import Testing
 /// SIGINT and SIGTERM, and the mistakes a user makes.
 @Suite("reel studio command", .serialized)
 struct StudioCommandTests {
-    @Test("it prints the address with its token, serves the API to that token, and stops cleanly on SIGINT and SIGTERM", arguments: [SIGINT, SIGTERM])
+    @Test("it prints a sign-in link and the token, serves the API to that token, and stops cleanly on SIGINT and SIGTERM", arguments: [SIGINT, SIGTERM])
     func startServeStop(signal: Int32) async throws {
         let folder = try TemporaryDirectory()
         defer { folder.cleanup() }
         let studio = try LineWatchedProcess(try ReelBinary.path(), ["studio", "--port", "0", "--library", folder.path("lib.sqlite"),
                                                                     "--access-log", "none", "--source", "test"])
-        let line = try #require(await studio.waitForLine(timeout: .seconds(20)) { $0.contains("open:") }, "the address is printed")
-        let address = try #require(line.split(separator: " ").last.map(String.init))
-        let token = try #require(address.split(separator: "=").last.map(String.init))
+        let line = try #require(await studio.waitForLine(timeout: .seconds(20)) { $0.contains("api:") }, "the address is printed")
+        let address = try #require(studio.linesSoFar.first { $0.contains("open:") }?.split(separator: " ").last.map(String.init))
+        let token = try #require(line.split(separator: " ").last.map { String($0.dropLast()) })
         let base = String(address.prefix { $0 != "?" })
-        #expect(base.hasPrefix("http://127.0.0.1:") && token.count == 64)
+        #expect(base.hasPrefix("http://127.0.0.1:") && token.count == 64 && address.contains("?code=") && !address.contains(token))
         let status = try curl(["-H", "Authorization: Bearer \(token)", base + "api/status"])
         #expect(status.status == 200 && status.text.contains("\"source\":\"test\""))
         #expect(try curl([base + "api/status"]).status == 401)
@@ -36,10 +36,9 @@ struct StudioCommandTests {
                                                                     "--source", "test:320x180@15"],
                                             environment: ["HOME": folder.url.path, "XDG_DATA_HOME": folder.path("data"),
                                                           "XDG_STATE_HOME": folder.path("state")])
-        let line = try #require(await studio.waitForLine(timeout: .seconds(20)) { $0.contains("open:") })
-        let address = try #require(line.split(separator: " ").last.map(String.init))
-        let token = try #require(address.split(separator: "=").last.map(String.init))
-        let base = String(address.prefix { $0 != "?" })
+        let line = try #require(await studio.waitForLine(timeout: .seconds(20)) { $0.contains("api:") })
+        let token = try #require(line.split(separator: " ").last.map { String($0.dropLast()) })
+        let base = try #require(line.split(separator: " ").first { $0.hasPrefix("http://") }.map { $0.components(separatedBy: "api/")[0] })
         let auth = ["-H", "Authorization: Bearer \(token)", "-H", "Origin: \(base.dropLast())"]
         let started = try curl(auth + ["-X", "POST", "--data", #"{"mode":"timelapse","interval":0.5,"canvas":"1280x720","title":"Late"}"#,
                                        base + "api/recording/start"])

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelRuntime
 import ReelStudio
 
 /// `reel studio`: Reel Studio, the local web app, served by this process.
@@ -10,7 +11,7 @@ enum StudioCommand {
     static let remote = Option.flag("remote", help: "Allow --host to be an address other machines reach (0.0.0.0, ::, a LAN address); the token is needed from every address.")
     static let source = Option.value("source", short: "s", placeholder: "SRC",
                                      help: "The source the record page starts with: test[:WxH[@FPS]], file:PATH or v4l2:/dev/videoN.")
-    static let open = Option.flag("open", help: "Open the address in the desktop's browser (xdg-open).")
+    static let open = Option.flag("open", help: "Open a sign-in link in the desktop's browser (xdg-open is given a private page, mode 0600, that leads to it; removed once used or after 2 minutes).")
     static let openBD = Option.value("openbd", placeholder: "URL",
                                      help: "OpenBD's base address for the materials page's lookups (default $REEL_OPENBD_URL or https://api.openbd.jp/v1).")
     static let ndl = Option.value("ndl", placeholder: "URL",
@@ -23,11 +24,17 @@ enum StudioCommand {
         summary: "Run Reel Studio, the local web app: live state in the browser.",
         discussion: """
             Serves the studio's page, its JSON API (/api/status) and its event stream (/api/events) \
-            on this machine, and prints the address to open: it carries a token made at each start, \
-            which the browser exchanges for a session cookie (HttpOnly, SameSite=Strict). Requests \
-            that name another host, come from another site's page, or change something without the \
-            studio's own Origin are refused; scripts may send 'Authorization: Bearer TOKEN'. \
-            docs/studio.md describes the API. Ctrl-C (SIGINT) or SIGTERM stops it.
+            on this machine. It prints a sign-in link for the browser: it carries a one-time code, \
+            good once within 2 minutes, which the browser exchanges for a session cookie (HttpOnly, \
+            SameSite=Strict); 'kill -USR1 PID' makes the running studio print a new one (and open \
+            it, with --open). It also prints a token made at each start, for scripts: \
+            'Authorization: Bearer TOKEN' (such a request needs no Origin). Only the studio's own \
+            page is answered: requests that name another host, come from another page (another \
+            site, or another port of this machine: Sec-Fetch-Site other than same-origin or none, \
+            or another Origin), or change something without the studio's own Origin or the token \
+            are refused. Wrong tokens and codes from one address are limited (429 after 10 a \
+            minute); requests without any credential are never counted. docs/studio.md \
+            describes the API. Ctrl-C (SIGINT) or SIGTERM stops it.
             """,
         options: [host, port, remote, LibraryOption.option, source, open, accessLog, openBD, ndl],
         examples: [
@@ -45,19 +52,28 @@ enum StudioCommand {
         } catch let error as StudioServer.StartError {
             throw arguments.refused(error.description)
         }
-        let address = studio.signInURL.absoluteString
+        let files = arguments.flag(open) ? try? StudioSignInFiles(environment: ProcessInfo.processInfo.environment) : nil
+        // SIGUSR1: a new sign-in link (each works once, for 2 minutes), opened again with --open.
+        let newLink = SignalTrap(signals: [SIGUSR1], escalates: false) { _ in
+            print("  open:     \(studio.signInURL.absoluteString)")
+            fflush(nil)
+            if arguments.flag(open) { openInBrowser(studio, files: files) }
+        }
+        defer { newLink.cancel() }
         print("""
             reel studio: serving \(settings.libraryPath)
-              open:     \(address)
+              open:     \(studio.signInURL.absoluteString)
               api:      \(studio.baseURL.absoluteString)api/status   (Authorization: Bearer \(studio.token.text))
+              The open link signs in one browser, once, within 2 minutes; kill -USR1 \(getpid()) prints a new one.
             """)
         fflush(nil)
-        if arguments.flag(open) { openInBrowser(address) }
+        if arguments.flag(open) { openInBrowser(studio, files: files) }
 
         await SignalTrap.serveUntilStopped { received in
             let finishing = studio.isRecording ? " (finishing the recording first, as stop would)" : ""
             ErrorPrinter.note("reel studio", "\(received == SIGINT ? "interrupted" : "terminated"), stopping\(finishing)")
             await studio.stop()
+            files?.close()
             ErrorPrinter.note("reel studio", "stopped")
         }
         return 0
@@ -87,22 +103,40 @@ enum StudioCommand {
         return settings
     }
 
-    /// `xdg-open ADDRESS`, not waited for; a machine without it gets a note, not a failure.
-    static func openInBrowser(_ address: String) {
+    /// Opens a new sign-in link in the desktop's browser: `xdg-open` is given a private page
+    /// (``StudioSignInFiles``) that leads to the link, never the link itself, and the page is
+    /// removed once its code is spent or gone. Not waited for; a machine without xdg-open gets
+    /// a note, not a failure.
+    static func openInBrowser(_ studio: StudioServer, files: StudioSignInFiles?) {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
         guard let opener = path.split(separator: ":").map({ "\($0)/xdg-open" }).first(where: FileManager.default.isExecutableFile) else {
             ErrorPrinter.note("reel studio", "--open needs xdg-open (Debian package xdg-utils), which is not installed; open the address above in a browser")
             return
         }
+        guard let files else {
+            ErrorPrinter.note("reel studio", "--open found no private folder for the sign-in page; open the address above in a browser")
+            return
+        }
+        let page: String
+        do {
+            let written = Locked<String?>(nil)
+            let address = studio.signInURL(whenDone: { if let page = written.withLock({ $0 }) { files.remove(page) } })
+            page = try files.write(opening: address)
+            written.withLock { $0 = page }
+        } catch {
+            ErrorPrinter.note("reel studio", "\(error); open the address above in a browser")
+            return
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: opener)
-        process.arguments = [address]
+        process.arguments = [page]
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         do {
             try process.run()
         } catch {
+            files.remove(page)
             ErrorPrinter.note("reel studio", "could not run \(opener) (\(error)); open the address above in a browser")
         }
     }

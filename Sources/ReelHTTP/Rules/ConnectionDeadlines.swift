@@ -1,8 +1,13 @@
 /// Deadlines that keep slow or idle clients from holding connections: the bounds a plain idle
 /// timeout misses, because a client trickling one byte a second is never idle.
 ///
-/// - Every request's headers must be complete within ``headerTimeout`` seconds of the
-///   connection opening or the previous request ending (this also ends idle keep-alive).
+/// - A new connection's first request head must be complete within ``firstRequestTimeout``
+///   seconds of the connection opening; every later request's within ``headerTimeout``
+///   seconds of the previous request ending (this also ends idle keep-alive).
+/// - With ``evictWhenFull``, a connection that opens while every connection is in use pushes
+///   out the one that has waited longest for its first request head (``evictee(among:open:capacity:)``):
+///   clients that open connections and send nothing, or trickle, cannot keep a browser out,
+///   while connections that have made requests (a signed-in tab, its event stream) stay.
 /// - While the server is under pressure (most of its connections in use), a keep-alive
 ///   connection idle between requests for ``idleUnderPressure`` seconds is closed, so that
 ///   clients holding connections open cannot lock newcomers out.
@@ -25,16 +30,23 @@ public struct ConnectionDeadlines: Sendable, Hashable {
     public var downloadGrace: Double
     /// Seconds an idle keep-alive connection is kept while the server is under pressure.
     public var idleUnderPressure: Double
+    /// Seconds a new connection has for its first request head.
+    public var firstRequestTimeout: Double
+    /// Whether a connection opening into a full server pushes out the one waiting longest for
+    /// its first request head.
+    public var evictWhenFull = false
 
     /// Deadlines; the defaults suit public addresses and slow links alike.
     public init(headerTimeout: Double = 30, minimumUploadRate: Double = 1024, uploadGrace: Double = 10,
-                minimumDownloadRate: Double = 2048, downloadGrace: Double = 10, idleUnderPressure: Double = 1) {
+                minimumDownloadRate: Double = 2048, downloadGrace: Double = 10, idleUnderPressure: Double = 1,
+                firstRequestTimeout: Double? = nil) {
         self.headerTimeout = headerTimeout
         self.minimumUploadRate = minimumUploadRate
         self.uploadGrace = uploadGrace
         self.minimumDownloadRate = minimumDownloadRate
         self.downloadGrace = downloadGrace
         self.idleUnderPressure = idleUnderPressure
+        self.firstRequestTimeout = firstRequestTimeout ?? headerTimeout
     }
 
     /// Where a connection is, with the times the deadlines count from.
@@ -72,7 +84,7 @@ public struct ConnectionDeadlines: Sendable, Hashable {
     public func verdict(_ phase: Phase, now: Double, acknowledged: UInt64? = nil, underPressure: Bool = false) -> Verdict {
         switch phase {
         case .awaitingRequest(let since):
-            return now - since > headerTimeout ? .dropSlowHeaders : .keep
+            return now - since > firstRequestTimeout ? .dropSlowHeaders : .keep
         case .keepAlive(let since):
             if now - since > headerTimeout { return .dropSlowHeaders }
             return underPressure && now - since > idleUnderPressure ? .dropIdleUnderPressure : .keep
@@ -88,6 +100,22 @@ public struct ConnectionDeadlines: Sendable, Hashable {
             let sent = acknowledged >= start ? Double(acknowledged - start) : 0
             return sent / elapsed < minimumDownloadRate ? .dropSlowDownload : .keep
         }
+    }
+}
+
+extension ConnectionDeadlines {
+    /// The connection a new one pushes out: with ``evictWhenFull``, once `open` connections
+    /// (the new one counted) reach `capacity`, the one among `connections` (the new one not
+    /// among them) that has waited longest for its first request head; nil when the server is
+    /// not full, or no connection is still waiting for its first request.
+    public func evictee<Key>(among connections: some Sequence<(key: Key, phase: Phase)>, open: Int, capacity: Int) -> Key? {
+        guard evictWhenFull, open >= capacity else { return nil }
+        var oldest: (key: Key, since: Double)?
+        for (key, phase) in connections {
+            guard case .awaitingRequest(let since) = phase, since < oldest?.since ?? .infinity else { continue }
+            oldest = (key, since)
+        }
+        return oldest?.key
     }
 }
 

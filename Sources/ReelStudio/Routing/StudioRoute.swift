@@ -143,7 +143,7 @@ struct RouteChoices<Route> {
 
 /// The app itself: its page, files, state, events and sign-out.
 public enum AppRoute: Sendable, Hashable {
-    /// `GET /`: the app's page (and, with `?token=`, the sign-in).
+    /// `GET /`: the app's page (and, with `?code=` or `?token=`, the sign-in).
     case page
     /// `GET /assets/NAME`: a script, style sheet or icon of the page (``StudioRoute/assetNames``).
     case asset(String)
