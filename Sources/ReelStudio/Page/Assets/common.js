@@ -40,11 +40,19 @@ const signedOutListeners = [];
 export function onSignedOut(listener) { signedOutListeners.push(listener); }
 export function signedOut() { for (const listener of signedOutListeners) listener(); }
 
+/// What a refused answer says, for a person: the server writes "422 Unprocessable Content:
+/// the reason"; the page shows the reason, as a sentence.
+export async function refusal(answer) {
+  const text = (await answer.text()).trim().replace(/^\d{3} [^:\n]*: /, "");
+  if (!text) return `The studio refused: ${answer.status} ${answer.statusText}`.trim();
+  return text[0].toUpperCase() + text.slice(1);
+}
+
 /// A GET of JSON; null (and the reason said in `messageId`) when refused.
 export async function get(path, messageId) {
   const answer = await fetch(path);
   if (answer.status === 401) { signedOut(); return null; }
-  if (!answer.ok) { say(messageId, await answer.text(), "bad"); return null; }
+  if (!answer.ok) { say(messageId, await refusal(answer), "bad"); return null; }
   return answer.json();
 }
 
@@ -58,6 +66,28 @@ export async function post(path, body, messageId) {
   }
   const answer = await fetch(path, options);
   if (answer.status === 401) { signedOut(); return null; }
-  if (!answer.ok) { say(messageId, await answer.text(), "bad"); return null; }
+  if (!answer.ok) { say(messageId, await refusal(answer), "bad"); return null; }
   return answer.status === 204 ? {} : answer.json();
+}
+
+/// A GET of JSON with the version it is at (its ETag): `{ value, version }`, or null (and the
+/// reason said in `messageId`) when refused.
+export async function getVersioned(path, messageId) {
+  const answer = await fetch(path);
+  if (answer.status === 401) { signedOut(); return null; }
+  if (!answer.ok) { say(messageId, await refusal(answer), "bad"); return null; }
+  return { value: await answer.json(), version: answer.headers.get("ETag") };
+}
+
+/// A POST of an edit made on `version` (sent as If-Match): `{ value, version }` when applied,
+/// `{ stale: true }` when what it edits changed meanwhile (412: another tab saved first, and
+/// nothing was changed), or null (and the reason said in `messageId`) when refused.
+export async function postEdit(path, body, version, messageId) {
+  const headers = { "Content-Type": "application/json" };
+  if (version) headers["If-Match"] = version;
+  const answer = await fetch(path, { method: "POST", headers, body: JSON.stringify(body) });
+  if (answer.status === 401) { signedOut(); return null; }
+  if (answer.status === 412) return { stale: true };
+  if (!answer.ok) { say(messageId, await refusal(answer), "bad"); return null; }
+  return { value: await answer.json(), version: answer.headers.get("ETag") };
 }

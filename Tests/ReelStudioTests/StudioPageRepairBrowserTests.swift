@@ -1,0 +1,166 @@
+import Foundation
+import ReelCore
+import ReelStore
+import ReelStudio
+import ReelTestSupport
+import Testing
+
+/// The page's connection and messages in chromium: an event stream refused while all are taken
+/// comes back by itself; a refusal says its reason, not its number; a stale message goes with
+/// the filter that caused it; a date being typed asks for nothing until it is a whole day.
+@Suite("Studio page repairs in chromium", .serialized)
+struct StudioPageRepairBrowserTests {
+    static let connectionState = "return document.getElementById('connection').dataset.state"
+
+    @Test("every event stream taken when the page loads: it says the connection is lost, then comes back live by itself once they are freed")
+    func reconnectsAfterAllStreamsWereTaken() async throws {
+        try await withStudio(configure: { $0.statusInterval = 0.3 }) { studio in
+            var readers: [EventStreamReader] = []
+            defer { for reader in readers { reader.stop() } }
+            for _ in 0..<studio.server.settings.maxEventStreams {
+                let reader = try EventStreamReader(url: studio.base + "/api/events", headers: ["Authorization: Bearer \(studio.token)"])
+                readers.append(reader)
+                #expect(await reader.waitForEvents(named: "status", count: 1, timeout: .seconds(10)) != nil)
+            }
+            try await withWebDriver { browser in
+                try await browser.navigate(to: studio.server.signInURL)
+                try await browser.waitUntil(script: Self.connectionState + " === 'lost'")
+                for reader in readers { reader.stop() }
+                try await browser.waitUntil(script: Self.connectionState + " === 'live'", timeout: .seconds(40))
+                // Live means the stream delivers again: the status comes, and the server counts this tab's stream.
+                try await browser.waitUntil(script: "return document.getElementById('streams').textContent === '1'", timeout: .seconds(20))
+            }
+        }
+    }
+
+    @Test("a refusal says its reason phrase over HTTP (422 Unprocessable Content), and the page shows the message without the number")
+    func refusalsSayTheirReason() async throws {
+        try await withStudio { studio in
+            let fixture = try LibraryFixture(studio)
+            let id = fixture.sessions[0].id.uuidString.lowercased()
+            let review = try curl(["-H", "Authorization: Bearer \(studio.token)", studio.base + "/api/sessions/\(id)/review"])
+            #expect(review.status == 422)
+            #expect(review.text.hasPrefix("422 Unprocessable Content: this session has no face positions"), "\(review.text)")
+            try await withWebDriver { browser in
+                try await browser.navigate(to: studio.server.signInURL)
+                try await browser.navigate(to: studio.base + "/#review/\(id)")
+                try await browser.waitUntil(script: "return document.getElementById('review-message').textContent.includes('face positions')")
+                let message = try await browser.findElement(css: "#review-message").text
+                #expect(message.hasPrefix("This session has no face positions"), "\(message)")
+            }
+        }
+    }
+
+    @Test("the library: a filter's refusal goes when Show all clears the filter; a date typed digit by digit asks only for whole days")
+    func libraryFilterMessagesAndDates() async throws {
+        try await withStudio { studio in
+            try LibraryFixture(studio)
+            try await withWebDriver(windowSize: (1280, 900)) { browser in
+                try await browser.navigate(to: studio.server.signInURL)
+                try await browser.navigate(to: studio.base + "/#library")
+                try await StudioLibraryBrowserTests.waitForCount(3, browser)
+                _ = try await browser.executeScript("""
+                    const u = document.getElementById('filter-until'); u.value = '2026-11-01'; u.dispatchEvent(new Event('change'));
+                    const s = document.getElementById('filter-since'); s.value = '2026-11-10'; s.dispatchEvent(new Event('change'))
+                    """)
+                try await browser.waitUntil(script: "return document.getElementById('library-message').dataset.tone === 'bad'")
+                #expect(try await browser.findElement(css: "#library-message").text.hasPrefix("Until is before since"))
+                try await browser.findElement(css: "#filter-clear").click()
+                try await StudioLibraryBrowserTests.waitForCount(3, browser)
+                try await browser.waitUntil(script: "return document.getElementById('library-message').textContent === ''")
+
+                // Typed as a person types it: month, day, then the year digit by digit.
+                _ = try await browser.executeScript("performance.clearResourceTimings()")
+                try await browser.findElement(css: "#filter-since").sendKeys("11092026")
+                try await StudioLibraryBrowserTests.waitForCount(2, browser)
+                let asked = try await browser.executeScript("""
+                    return performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.includes('/api/sessions?'))
+                    """).array?.compactMap(\.string) ?? []
+                #expect(!asked.isEmpty && asked.allSatisfy { $0.hasSuffix("since=2026-11-09") }, "\(asked)")
+                #expect(try await browser.findElement(css: "#library-message").text == "")
+            }
+        }
+    }
+
+    /// Opens the library's dialog of `id` in `browser` (signed in first).
+    static func openDialog(_ studio: TestStudio, _ browser: WebDriver, _ id: String) async throws {
+        try await browser.navigate(to: studio.server.signInURL)
+        try await browser.navigate(to: studio.base + "/#library")
+        try await StudioLibraryBrowserTests.waitForCount(3, browser)
+        try await browser.findElement(css: ".card[data-id='\(id)']").click()
+        try await browser.waitUntil(script: "return document.getElementById('session-dialog').open")
+    }
+
+    @Test("two tabs edit one session: the second save, made on the older version, is refused; the tab says so and shows the other tab's title")
+    func twoTabsEditOneSession() async throws {
+        try await withStudio { studio in
+            let fixture = try LibraryFixture(studio)
+            let session = fixture.sessions[0]
+            let id = session.id.uuidString.lowercased()
+            try await withWebDriver { tabA in
+                try await withWebDriver { tabB in
+                    try await Self.openDialog(studio, tabA, id)
+                    try await Self.openDialog(studio, tabB, id)
+                    let titleB = try await tabB.findElement(css: "#session-title")
+                    try await titleB.clear()
+                    try await titleB.sendKeys("From B")
+
+                    let titleA = try await tabA.findElement(css: "#session-title")
+                    try await titleA.clear()
+                    try await titleA.sendKeys("From A")
+                    try await tabA.findElement(css: "#session-save").click()
+                    try await tabA.waitUntil(script: "return document.getElementById('session-message').textContent === 'Saved.'")
+
+                    try await tabB.findElement(css: "#session-save").click()
+                    try await tabB.waitUntil(script: "return document.getElementById('session-message').dataset.tone === 'warn'")
+                    let said = try await tabB.findElement(css: "#session-message").text
+                    #expect(said.contains("changed in another tab"), "\(said)")
+                    #expect(try await tabB.executeScript("return document.getElementById('session-title').value").string == "From A")
+                    #expect(try StudyLibrary(path: studio.server.settings.libraryPath).session(session.id)?.title == "From A")
+
+                    // Tab B now holds the new version: its next save goes through.
+                    try await titleB.clear()
+                    try await titleB.sendKeys("From B again")
+                    try await tabB.findElement(css: "#session-save").click()
+                    try await tabB.waitUntil(script: "return document.getElementById('session-message').textContent === 'Saved.'")
+                    // Tab A's open dialog follows the change through the event stream.
+                    try await tabA.waitUntil(script: "return document.getElementById('session-heading').textContent === 'From B again'")
+                }
+            }
+            #expect(try StudyLibrary(path: studio.server.settings.libraryPath).session(session.id)?.title == "From B again")
+        }
+    }
+
+    @Test("the Trash in the library view: a session moved there is listed after a reload of the page, and put back from it")
+    func trashSurvivesAReload() async throws {
+        try await withStudio { studio in
+            let fixture = try LibraryFixture(studio)
+            let session = fixture.sessions[1]
+            let id = session.id.uuidString.lowercased()
+            try await withWebDriver(windowSize: (1280, 900)) { browser in
+                try await Self.openDialog(studio, browser, id)
+                try await browser.findElement(css: "#session-trash").click()
+                try await StudioLibraryBrowserTests.waitForCount(2, browser)
+
+                let listed = try studio.api([studio.base + "/api/trash"])
+                #expect(listed.status == 200 && listed.text.contains(id) && listed.text.contains("Algebra"), "\(listed.text)")
+
+                // The toast's Undo is gone with a reload; the Trash is not.
+                try await browser.navigate(to: studio.base + "/#library")
+                try await StudioLibraryBrowserTests.waitForCount(2, browser)
+                try await browser.waitUntil(script: "return document.querySelectorAll('#trash-list li').length === 1")
+                #expect(try await browser.findElement(css: "#trash-list li").text.contains("Algebra"))
+                try await browser.findElement(css: "#trash-list button[data-id='\(id)']").click()
+                try await StudioLibraryBrowserTests.waitForCount(3, browser)
+                try await browser.waitUntil(script: "return document.querySelectorAll('#trash-list li').length === 0")
+                #expect(FileManager.default.fileExists(atPath: session.filePath))
+                #expect(try await browser.findElement(css: "#library-message").text.contains("Put “Algebra” back"))
+            }
+            #expect(try Self.libraryCount(studio) == 3)
+        }
+    }
+
+    static func libraryCount(_ studio: TestStudio) throws -> Int {
+        try StudyLibrary(path: studio.server.settings.libraryPath).sessionCount()
+    }
+}
