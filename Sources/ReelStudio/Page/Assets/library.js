@@ -1,6 +1,7 @@
 // The library view — the sessions as a grid of cards (thumbnails load
-// lazily), the filter by tag and days, and a session's dialog: play it, edit its title and
-// tags, move it to the Trash (undoable from the page), or go to its review and export.
+// lazily), the filter by tag and days, the Trash's sessions with Put back, and a session's
+// dialog: play it, edit its title and tags (each edit made on the version it shows), move it
+// to the Trash (undoable from the page), or go to its review and export.
 import { $, clock, duration, option, get, getVersioned, post, postEdit, say } from "./common.js";
 
 const sayHere = (text, tone) => say("library-message", text, tone);
