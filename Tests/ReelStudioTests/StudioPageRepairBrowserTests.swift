@@ -163,4 +163,50 @@ struct StudioPageRepairBrowserTests {
     static func libraryCount(_ studio: TestStudio) throws -> Int {
         try StudyLibrary(path: studio.server.settings.libraryPath).sessionCount()
     }
+
+    @Test("the materials view: a scan counts down its 30 s and Cancel ends it at once, the studio's scan with it")
+    func scanCountsDownAndCancels() async throws {
+        try await StudioMaterialsTests.withBooks { studio, _ in
+            let cookie = try studio.signIn()
+            #expect(try studio.post("/api/source", json: #"{"source":"test:320x180@10"}"#, cookie: cookie).status == 200)
+            try await withWebDriver(windowSize: (1280, 900)) { browser in
+                try await browser.navigate(to: studio.server.signInURL)
+                try await browser.navigate(to: studio.base + "/#materials")
+                try await browser.waitUntil(script: "return document.body.dataset.materialsCount === '0'")
+                try await browser.findElement(css: "#material-scan").click()
+                let left = "const m = /(\\d+) s left/.exec(document.getElementById('materials-message').textContent); return m ? Number(m[1]) : null"
+                try await browser.waitUntil(script: left.replacingOccurrences(of: "return m ?", with: "return m !== null && Number(m[1]) >= 28 ?"))
+                try await browser.waitUntil(script: left.replacingOccurrences(of: "return m ?", with: "return m !== null && Number(m[1]) <= 27 ?"),
+                                            timeout: .seconds(10))
+                let cancel = try await browser.findElement(css: "#material-scan-cancel")
+                try await cancel.click()
+                try await browser.waitUntil(script: "return document.getElementById('materials-message').textContent === 'Scan cancelled.'", timeout: .seconds(5))
+                #expect(try await browser.executeScript("return document.getElementById('material-scan').disabled").bool == false)
+                #expect(try await browser.executeScript("return document.getElementById('scan-preview').hidden").bool == true)
+                #expect(try await browser.executeScript("return document.getElementById('material-scan-cancel').hidden").bool == true)
+            }
+            // The studio's scan ended too: another starts at once instead of 409 "a scan is running already".
+            let next = try studio.post("/api/materials/scan", json: #"{"timeout":1}"#, cookie: cookie)
+            #expect(next.status == 200, "\(next.status) \(next.text)")
+        }
+    }
+
+    @Test("the materials view: Remove asks to confirm first; only the second press removes the book")
+    func removingABookAsksFirst() async throws {
+        try await StudioMaterialsTests.withBooks { studio, _ in
+            let cookie = try studio.signIn()
+            #expect(try studio.post("/api/materials", json: #"{"title":"Signals"}"#, cookie: cookie).status == 201)
+            try await withWebDriver(windowSize: (1280, 900)) { browser in
+                try await browser.navigate(to: studio.server.signInURL)
+                try await browser.navigate(to: studio.base + "/#materials")
+                try await browser.waitUntil(script: "return document.body.dataset.materialsCount === '1'")
+                try await browser.findElement(css: ".material button.quiet").click()
+                try await browser.waitUntil(script: "return document.querySelector('.material button.quiet').textContent === 'Really remove?'")
+                #expect(try StudyLibrary(path: studio.server.settings.libraryPath).materials().count == 1, "one press removes nothing")
+                try await browser.findElement(css: ".material button.quiet").click()
+                try await browser.waitUntil(script: "return document.body.dataset.materialsCount === '0'")
+                #expect(try StudyLibrary(path: studio.server.settings.libraryPath).materials().isEmpty)
+            }
+        }
+    }
 }
