@@ -209,4 +209,43 @@ struct StudioPageRepairBrowserTests {
             }
         }
     }
+
+    @Test("the stats view: half a minute of study says 30 s, not 0 min; a goal met today redraws the chart and counts in the streak")
+    func statsSecondsAndAGoalMet() async throws {
+        try await withStudio { studio in
+            let library = try StudyLibrary(path: studio.server.settings.libraryPath)
+            let end = Date()
+            // 30 s of study just now (a day's start near: begin it no earlier than today's midnight).
+            let start = max(end - 40, CalendarDay(containing: end, in: .current).start(in: .current))
+            try library.add(StudySession(id: UUID(), startedAt: start, endedAt: end, activeSeconds: 30, videoSeconds: 3, mode: .full,
+                                         intervalSeconds: nil, filePath: "/nowhere/a.mp4", thumbnailPath: nil, faceTrackPath: nil,
+                                         title: "Short", tags: []))
+            try await withWebDriver(windowSize: (1280, 1000)) { browser in
+                try await browser.navigate(to: studio.server.signInURL)
+                try await browser.navigate(to: studio.base + "/#stats")
+                try await browser.waitUntil(script: "return document.body.dataset.statsFrom !== undefined")
+                #expect(try await browser.findElement(css: "#stats-total").text == "30 s")
+                let charts = "return performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/stats.svg')).length"
+                try await browser.waitUntil(script: charts.replacingOccurrences(of: ".length", with: ".length >= 1"))
+                let before = try await browser.executeScript(charts).int ?? 0
+
+                // A goal of 1 minute from today, then another 40 s of study: today meets it.
+                try await browser.findElement(css: "#goal-minutes").sendKeys("1")
+                try await browser.findElement(css: "#goal-set").click()
+                try await browser.waitUntil(script: "return document.getElementById('goals-list').textContent.startsWith('1 min from')")
+                // After the first (overlapping study counts once).
+                try library.add(StudySession(id: UUID(), startedAt: end, endedAt: end + 1, activeSeconds: 40, videoSeconds: 3,
+                                             mode: .full, intervalSeconds: nil, filePath: "/nowhere/b.mp4", thumbnailPath: nil,
+                                             faceTrackPath: nil, title: "More", tags: []))
+                _ = try await browser.executeScript("document.getElementById('stats-today').click()")
+                try await browser.waitUntil(script: "return document.getElementById('stats-total').textContent === '1 min'")
+                #expect(try await browser.findElement(css: "#stats-streak").text == "1 day")
+                // The chart is fetched again for each change (same period, new bars), not kept from before.
+                try await browser.waitUntil(script: charts.replacingOccurrences(of: ".length", with: ".length >= \(before + 2)"))
+                let today = try await browser.executeScript(
+                    "return [...document.querySelectorAll('#stats-days tr')].find((r) => r.dataset.verdict === 'met')?.cells[0].textContent ?? null").string
+                #expect(today == CalendarDay(containing: Date(), in: .current).description)
+            }
+        }
+    }
 }
