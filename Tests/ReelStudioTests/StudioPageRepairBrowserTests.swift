@@ -248,4 +248,28 @@ struct StudioPageRepairBrowserTests {
             }
         }
     }
+
+    @Test("one date format and one name for a source across the views: the library's cards and dialog, the status panel")
+    func oneFormatAcrossViews() async throws {
+        try await withStudio(configure: { $0.source = "test" }) { studio in
+            let fixture = try LibraryFixture(studio)
+            let format = DateFormatter()
+            format.locale = Locale(identifier: "en_US_POSIX")
+            format.timeZone = .current
+            format.dateFormat = "yyyy-MM-dd HH:mm"
+            let start = format.string(from: fixture.sessions[2].startedAt), end = format.string(from: fixture.sessions[2].endedAt)
+            try await withWebDriver(windowSize: (1280, 900)) { browser in
+                try await browser.navigate(to: studio.server.signInURL)
+                try await browser.waitUntil(script: "return document.getElementById('source').textContent !== ''")
+                #expect(try await browser.findElement(css: "#source").text == "Test pattern (test)")
+                try await browser.navigate(to: studio.base + "/#library")
+                try await StudioLibraryBrowserTests.waitForCount(3, browser)
+                let facts = try await browser.findElement(css: ".card .card-facts").text
+                #expect(facts.hasPrefix(start + " · "), "\(facts)")
+                try await browser.findElement(css: ".card").click()
+                try await browser.waitUntil(script: "return document.getElementById('session-dialog').open")
+                #expect(try await browser.findElement(css: "#session-when").text == "\(start) to \(end)")
+            }
+        }
+    }
 }

@@ -3,7 +3,7 @@
 // views by the address's hash (`#record`, `#live`, `#library`, `#review/ID`: a view's name, then
 // what it shows), and signs out. The page holds no rule of its own: every figure and every
 // check comes from the server.
-import { $, bytes, duration, onSignedOut, signedOut } from "./common.js";
+import { $, bytes, duration, onSignedOut, signedOut, sourceName } from "./common.js";
 import { RECORDING } from "./states.js";
 import { EVENTS } from "./events.js";
 import * as record from "./record.js";
@@ -42,7 +42,7 @@ function showStatus(status) {
   $("library-path").textContent = status.library.path;
   $("library-sessions").textContent = status.library.sessions ?? `cannot be read: ${status.library.problem}`;
   $("disk-free").textContent = bytes(status.disk.freeBytes);
-  $("source").textContent = status.source ?? "none chosen";
+  $("source").textContent = sourceName(status.source);
   $("streams").textContent = String(status.eventStreams);
   $("uptime").textContent = duration(status.uptimeSeconds);
   $("version").textContent = status.version;

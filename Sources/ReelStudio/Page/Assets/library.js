@@ -2,11 +2,9 @@
 // lazily), the filter by tag and days, the Trash's sessions with Put back, and a session's
 // dialog: play it, edit its title and tags (each edit made on the version it shows), move it
 // to the Trash (undoable from the page), or go to its review and export.
-import { $, clock, duration, option, get, getVersioned, post, postEdit, say } from "./common.js";
+import { $, clock, dateTime, duration, option, get, getVersioned, post, postEdit, say } from "./common.js";
 
 const sayHere = (text, tone) => say("library-message", text, tone);
-const dayAndTime = new Intl.DateTimeFormat(undefined, { weekday: "short", day: "numeric", month: "short", year: "numeric",
-                                                        hour: "2-digit", minute: "2-digit" });
 let shown = false, stale = true, loading = null, sessions = [], open = null, lastTotal = null;
 // The version (ETag) of the session the dialog shows: its edits are made on it.
 let version = null, reading = Promise.resolve();
@@ -25,7 +23,7 @@ function card(session) {
   button.type = "button";
   button.className = "card";
   button.dataset.id = session.id;
-  const when = dayAndTime.format(new Date(session.startedAt));
+  const when = dateTime(session.startedAt);
   button.setAttribute("aria-label", `${label(session)}, ${when}, ${clock(session.activeSeconds)} of study`);
   if (session.thumbnailPath) {
     const picture = document.createElement("img");
@@ -155,7 +153,7 @@ export function noteTotal(total) {
 function showSession(session) {
   open = session;
   $("session-heading").textContent = label(session);
-  $("session-when").textContent = `${dayAndTime.format(new Date(session.startedAt))} to ${dayAndTime.format(new Date(session.endedAt))}`;
+  $("session-when").textContent = `${dateTime(session.startedAt)} to ${dateTime(session.endedAt)}`;
   $("session-active").textContent = `${duration(Math.round(session.activeSeconds))} of study, ${duration(Math.round(session.videoSeconds))} of video`;
   $("session-mode").textContent = mode(session) + (session.recovered ? " (recovered after a crash)" : "");
   $("session-file").textContent = session.filePath;
@@ -279,7 +277,7 @@ function renderTrash(trashed) {
   const items = trashed.map((session) => {
     const item = document.createElement("li");
     const text = document.createElement("span");
-    text.textContent = `${label(session)}, ${dayAndTime.format(new Date(session.startedAt))}`;
+    text.textContent = `${label(session)}, ${dateTime(session.startedAt)}`;
     const back = document.createElement("button");
     back.type = "button";
     back.dataset.id = session.id;
