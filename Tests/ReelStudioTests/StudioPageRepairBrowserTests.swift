@@ -46,7 +46,7 @@ struct StudioPageRepairBrowserTests {
                 try await browser.navigate(to: studio.base + "/#review/\(id)")
                 try await browser.waitUntil(script: "return document.getElementById('review-message').textContent.includes('face positions')")
                 let message = try await browser.findElement(css: "#review-message").text
-                #expect(message.hasPrefix("This session has no face positions"), "\(message)")
+                #expect(message.hasPrefix("this session has no face positions"), "\(message)")
             }
         }
     }
@@ -64,7 +64,7 @@ struct StudioPageRepairBrowserTests {
                     const s = document.getElementById('filter-since'); s.value = '2026-11-10'; s.dispatchEvent(new Event('change'))
                     """)
                 try await browser.waitUntil(script: "return document.getElementById('library-message').dataset.tone === 'bad'")
-                #expect(try await browser.findElement(css: "#library-message").text.hasPrefix("Until is before since"))
+                #expect(try await browser.findElement(css: "#library-message").text.hasPrefix("until is before since"))
                 try await browser.findElement(css: "#filter-clear").click()
                 try await StudioLibraryBrowserTests.waitForCount(3, browser)
                 try await browser.waitUntil(script: "return document.getElementById('library-message').textContent === ''")

@@ -71,11 +71,10 @@ export function onSignedOut(listener) { signedOutListeners.push(listener); }
 export function signedOut() { for (const listener of signedOutListeners) listener(); }
 
 /// What a refused answer says, for a person: the server writes "422 Unprocessable Content:
-/// the reason"; the page shows the reason, as a sentence.
+/// the reason"; the page shows the reason.
 export async function refusal(answer) {
   const text = (await answer.text()).trim().replace(/^\d{3} [^:\n]*: /, "");
-  if (!text) return `The studio refused: ${answer.status} ${answer.statusText}`.trim();
-  return text[0].toUpperCase() + text.slice(1);
+  return text || `The studio refused: ${answer.status} ${answer.statusText}`.trim();
 }
 
 /// A GET of JSON; null (and the reason said in `messageId`) when refused.
