@@ -272,4 +272,31 @@ struct StudioPageRepairBrowserTests {
             }
         }
     }
+
+    @Test("two tabs review one session: the second tab's change, made on the older review, is refused; it says so and shows the first tab's")
+    func twoTabsReviewOneSession() async throws {
+        try await withStudio { studio in
+            let fixture = try ReviewFixture(studio)
+            try await withWebDriver(windowSize: (1280, 1000)) { tabA in
+                try await withWebDriver(windowSize: (1280, 1000)) { tabB in
+                    for tab in [tabA, tabB] {
+                        try await tab.navigate(to: studio.server.signInURL)
+                        try await tab.navigate(to: studio.base + "/#review/\(fixture.id)")
+                        try await StudioReviewBrowserTests.waitForData(tab, "reviewSegments", "2")
+                    }
+                    try await tabA.findElement(css: "#review-mosaic").click()
+                    try await StudioReviewBrowserTests.waitForData(tabA, "reviewSaved", "1")
+                    #expect(try StudioReviewBrowserTests.edits(fixture).disabled == true)
+
+                    try await tabB.findElement(css: "#review-reset").click()
+                    try await tabB.waitUntil(script: "return document.getElementById('review-message').dataset.tone === 'warn'")
+                    let said = try await tabB.findElement(css: "#review-message").text
+                    #expect(said.contains("changed in another tab"), "\(said)")
+                    #expect(try await tabB.executeScript("return document.getElementById('review-mosaic').checked").bool == false,
+                            "tab B shows tab A's change")
+                    #expect(try StudioReviewBrowserTests.edits(fixture).disabled == true, "the stale reset changed nothing")
+                }
+            }
+        }
+    }
 }
