@@ -31,7 +31,7 @@ struct StudioBrowserTests {
                 // The page fills from the event stream, and follows it.
                 try await browser.waitUntil(script: "return document.getElementById('connection').dataset.state === 'live'")
                 try await browser.waitUntil(script: "return document.getElementById('library-sessions').textContent === '0'")
-                #expect(try await browser.findElement(css: "#source").text == "test")
+                #expect(try await browser.findElement(css: "#source").text == "Test pattern (test)", "the status names the source as the source lists do")
                 #expect(try await browser.findElement(css: "#version").text == "test")
                 let first = try await browser.executeScript("return Number(document.body.dataset.updated)").number ?? 0
                 try await browser.waitUntil(script: "return Number(document.body.dataset.updated) > arguments[0]", args: [.number(first)])

@@ -116,6 +116,8 @@ struct StudioMaterialsTests {
                 #expect(try await browser.findElement(css: "#materials-message").text.contains("already in the library"))
 
                 try await browser.findElement(css: "button[aria-label='Remove Signals']").click()
+                // Removing asks first (StudioPageRepairBrowserTests): the second press removes.
+                try await browser.findElement(css: "button[aria-label^='Really remove Signals']").click()
                 try await browser.waitUntil(script: "return document.body.dataset.materialsCount === '1'")
                 #expect(try StudyLibrary(path: studio.server.settings.libraryPath).materials().map(\.title) == ["こころ"])
             }

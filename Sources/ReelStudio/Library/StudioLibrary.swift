@@ -138,10 +138,12 @@ final class StudioLibrary: @unchecked Sendable {
         return try withOpen(create: true) { try $0.addTag(tag) } ?? false
     }
 
-    /// `POST /api/sessions/ID/edit`: title and tags in one transaction, as `reel sessions edit`.
-    func edit(_ id: UUID, _ edit: StudyLibrary.SessionEdit) throws(StudioRefusal) -> StudySession {
+    /// `POST /api/sessions/ID/edit`: title and tags in one transaction, as `reel sessions edit`;
+    /// refused with 412 when `ifMatch` names another version than the session's (``StudioVersion``).
+    func edit(_ id: UUID, _ edit: StudyLibrary.SessionEdit, ifMatch: String? = nil) throws(StudioRefusal) -> StudySession {
         let edited = try withOpen { library throws -> StudySession in
-            guard try library.contains(id) else { throw Self.unknown(id) }
+            guard let current = try library.session(id) else { throw Self.unknown(id) }
+            try StudioVersion.check(ifMatch, current: StudioVersion.of(current), what: "the session")
             do {
                 return try library.editSession(id, edit)
             } catch let error as StudyLibrary.Error {
@@ -176,6 +178,15 @@ final class StudioLibrary: @unchecked Sendable {
         }
         guard let record else { throw Self.unknown(id) }
         return record.session
+    }
+
+    /// `GET /api/trash`: the sessions the Trash holds (as `reel sessions trash` lists them), newest
+    /// removal first.
+    func trashed() throws(StudioRefusal) -> [StudySessionJSON] {
+        let found = try withOpen { library in
+            SessionTrash(library: library, trash: trash).trashed().map { StudySessionJSON($0.record.session) }
+        } ?? []
+        return found.reversed()
     }
 
     static func unknown(_ id: UUID) -> StudioRefusal {

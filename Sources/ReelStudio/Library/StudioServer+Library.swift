@@ -16,7 +16,8 @@ extension StudioServer {
         case .tags:
             return json(try library.tagsJSON())
         case .session(let id):
-            return json(StudioJSON.line(SessionAnswer(session: try library.session(id))))
+            let session = try library.session(id)
+            return json(StudioJSON.line(SessionAnswer(session: session)), version: StudioVersion.of(session))
         case .thumbnail(let id):
             let session = try library.session(id)
             guard let path = session.thumbnailPath else { throw StudioRefusal(status: 404, message: "session \(id.uuidString.lowercased()) has no thumbnail") }
@@ -26,9 +27,9 @@ extension StudioServer {
             return try SessionFile.serve(try library.session(id).filePath, request: request, contentType: "video/mp4",
                                          cacheControl: "private, no-cache")
         case .edit(let id):
-            let edited = try library.edit(id, try (decode(body) as EditRequest).edit())
+            let edited = try library.edit(id, try (decode(body) as EditRequest).edit(), ifMatch: request.header("If-Match"))
             libraryChanged()
-            return json(StudioJSON.line(SessionAnswer(session: edited)))
+            return json(StudioJSON.line(SessionAnswer(session: edited)), version: StudioVersion.of(edited))
         case .trash(let id):
             let record = try library.moveToTrash(id)
             libraryChanged()
@@ -37,6 +38,8 @@ extension StudioServer {
             let session = try library.putBack(id)
             libraryChanged()
             return json(StudioJSON.line(SessionAnswer(session: session)))
+        case .trashed:
+            return json(StudioJSON.line(TrashListAnswer(sessions: try library.trashed())))
         case .stats:
             let (period, day) = try Self.period(request)
             return json(try Self.encoded(StudyStatsJSON(try library.stats(period, containing: day))))
@@ -95,6 +98,12 @@ extension StudioServer {
         }
     }
 
+    /// A JSON answer with the version it shows (`ETag`), which an edit of it sends back as `If-Match`.
+    func json(_ text: String, version: EntityTag) -> HTTPResponse {
+        HTTPResponse(status: 200, headers: [("Content-Type", "application/json"), ("ETag", version.headerValue)],
+                     body: .bytes(Array(text.utf8)))
+    }
+
     /// Tells every tab the library changed (it reloads what it shows).
     func libraryChanged() {
         events.publish(.library, data: "{}")
@@ -149,6 +158,11 @@ struct SessionAnswer: Encodable {
 struct TrashAnswer: Encodable {
     var session: StudySessionJSON
     var files: [String]
+}
+
+/// `GET /api/trash`: the sessions the Trash holds, newest removal first.
+struct TrashListAnswer: Encodable {
+    var sessions: [StudySessionJSON]
 }
 
 /// The body of `POST /api/goals`: `{"minutes": 90, "date": "YYYY-MM-DD"}` (date: today when

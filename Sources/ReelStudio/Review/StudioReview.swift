@@ -27,14 +27,16 @@ final class StudioReview: Sendable {
     }
 
     /// `POST /api/sessions/ID/review`: applies the request's changes to one segment, in the
-    /// order ``ReviewRequest/changes(stamp:)`` gives, stores them, and answers the new document.
-    func edit(_ id: UUID, _ request: ReviewRequest) throws(StudioRefusal) -> ReviewAnswer {
+    /// order ``ReviewRequest/changes(stamp:)`` gives, stores them, and answers the new document;
+    /// refused with 412 when `ifMatch` names another version than the review's (``StudioVersion``).
+    func edit(_ id: UUID, _ request: ReviewRequest, ifMatch: String? = nil) throws(StudioRefusal) -> ReviewAnswer {
         let (media, track) = try reviewed(id)
         let changes = try request.changes { name throws(StudioRefusal) in try stamps.path(of: name) }
         guard !changes.isEmpty else { throw StudioRefusal(status: 400, message: "the edit names no change (reset, offset, scale, disabled or stamp)") }
         editing.lock()
         defer { editing.unlock() }
         var edits = try Self.edits(media)
+        try StudioVersion.check(ifMatch, current: StudioVersion.of(ReviewSegmentJSON.rows(track, edits: edits)), what: "the review of this session")
         do {
             for change in changes { try edits.apply(change, to: request.segmentID, in: track) }
         } catch {

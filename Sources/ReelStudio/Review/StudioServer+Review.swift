@@ -9,9 +9,11 @@ extension StudioServer {
     func answerReview(_ route: ReviewRoute, request: HTTPRequest, body: [UInt8]?) throws(StudioRefusal) -> HTTPResponse {
         switch route {
         case .editSegment(let id):
-            return json(try Self.encoded(try review.edit(id, try decode(body))))
+            let answer = try review.edit(id, try decode(body), ifMatch: request.header("If-Match"))
+            return json(try Self.encoded(answer), version: StudioVersion.of(answer.segments))
         case .segments(let id):
-            return json(try Self.encoded(try review.document(id)))
+            let answer = try review.document(id)
+            return json(try Self.encoded(answer), version: StudioVersion.of(answer.segments))
         case .frame(let id):
             let (time, view, width) = try Self.frameQuery(request)
             let jpeg = try review.frame(id, at: time, view: view, width: width)

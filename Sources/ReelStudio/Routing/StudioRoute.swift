@@ -262,6 +262,8 @@ public enum LibraryRoute: Sendable, Hashable {
     /// `POST /api/sessions/ID/trash`: files and record to the Trash; `…/untrash`: back.
     case trash(UUID)
     case untrash(UUID)
+    /// `GET /api/trash`: the sessions the Trash holds, newest removal first.
+    case trashed
     /// `GET /api/stats` (JSON) and `GET /api/stats.svg` (the chart `reel stats --svg` draws),
     /// for `?period=week|month&date=YYYY-MM-DD`.
     case stats
@@ -277,6 +279,7 @@ public enum LibraryRoute: Sendable, Hashable {
         case "stats": return RouteChoices(get: .stats)
         case "stats.svg": return RouteChoices(get: .statsChart)
         case "goals": return RouteChoices(get: .goals, post: .setGoal)
+        case "trash": return RouteChoices(get: .trashed)
         default:
             guard let (id, rest) = StudioRoute.identified(api, under: "sessions/") else { return nil }
             switch rest {
@@ -293,7 +296,7 @@ public enum LibraryRoute: Sendable, Hashable {
 
     var method: StudioRoute.Method {
         switch self {
-        case .sessions, .tags, .session, .thumbnail, .video, .stats, .statsChart, .goals: .get
+        case .sessions, .tags, .session, .thumbnail, .video, .stats, .statsChart, .goals, .trashed: .get
         case .addTag, .edit, .trash, .untrash, .setGoal: .post
         }
     }
@@ -312,6 +315,7 @@ public enum LibraryRoute: Sendable, Hashable {
         case .stats: "stats"
         case .statsChart: "stats.svg"
         case .goals, .setGoal: "goals"
+        case .trashed: "trash"
         }
     }
 }

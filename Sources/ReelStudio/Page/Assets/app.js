@@ -3,7 +3,7 @@
 // views by the address's hash (`#record`, `#live`, `#library`, `#review/ID`: a view's name, then
 // what it shows), and signs out. The page holds no rule of its own: every figure and every
 // check comes from the server.
-import { $, bytes, duration, onSignedOut, signedOut } from "./common.js";
+import { $, bytes, duration, onSignedOut, signedOut, sourceName } from "./common.js";
 import { RECORDING } from "./states.js";
 import { EVENTS } from "./events.js";
 import * as record from "./record.js";
@@ -42,7 +42,7 @@ function showStatus(status) {
   $("library-path").textContent = status.library.path;
   $("library-sessions").textContent = status.library.sessions ?? `cannot be read: ${status.library.problem}`;
   $("disk-free").textContent = bytes(status.disk.freeBytes);
-  $("source").textContent = status.source ?? "none chosen";
+  $("source").textContent = sourceName(status.source);
   $("streams").textContent = String(status.eventStreams);
   $("uptime").textContent = duration(status.uptimeSeconds);
   $("version").textContent = status.version;
@@ -50,11 +50,34 @@ function showStatus(status) {
   library.noteTotal(status.library.sessions ?? null);
 }
 
-let events = null;
+let events = null, retryTimer = null, retryDelay = 0, behind = false, stopped = false;
+// EventSource retries a dropped stream by itself, but gives up for good after an answer that is
+// not a stream (503 while every stream is taken): the page then opens a new one itself, waiting
+// 1 s, then twice as long each time, at most 15 s, until the studio answers.
+const firstRetry = 1000, lastRetry = 15000;
+
+function retryLater() {
+  if (stopped || retryTimer) return;
+  retryDelay = retryDelay === 0 ? firstRetry : Math.min(lastRetry, retryDelay * 2);
+  connection("lost", `Connection lost, retrying in ${Math.round(retryDelay / 1000)} s…`);
+  retryTimer = setTimeout(() => { retryTimer = null; follow(); }, retryDelay);
+}
+
+// Back after a gap: what changed meanwhile sent events this page missed.
+function caughtUp() {
+  retryDelay = 0;
+  connection("live", "Live");
+  if (!behind) return;
+  behind = false;
+  library.reload();
+  stats.reload();
+  materials.reload();
+}
 
 function follow() {
+  if (events) events.close();
   events = new EventSource("/api/events");
-  events.addEventListener("open", () => connection("live", "Live"));
+  events.addEventListener("open", caughtUp);
   events.addEventListener(EVENTS.status, (event) => {
     connection("live", "Live");
     showStatus(JSON.parse(event.data));
@@ -77,16 +100,21 @@ function follow() {
   events.addEventListener(EVENTS.cinematicRefocus, (event) => cinematic.showRefocus(JSON.parse(event.data)));
   events.addEventListener(EVENTS.library, () => { library.reload(); stats.reload(); materials.reload(); });
   events.addEventListener("error", async () => {
+    const source = events;
+    behind = true;
     connection("lost", "Connection lost, retrying…");
     // A studio that restarted has forgotten this session: say so instead of retrying for ever.
     try {
       const answer = await fetch("/api/status");
-      if (answer.status === 401) signedOut();
-    } catch (_) { /* the studio is not there: EventSource keeps retrying */ }
+      if (answer.status === 401) { signedOut(); return; }
+    } catch (_) { /* the studio is not there: retry */ }
+    if (source === events && source.readyState === EventSource.CLOSED) retryLater();
   });
 }
 
 onSignedOut(() => {
+  stopped = true;
+  clearTimeout(retryTimer);
   if (events) events.close();
   connection("lost", "Signed out");
   $("signed-out").hidden = false;

@@ -1,6 +1,6 @@
 // The backup view — the folder's last backup, a backup run with its
 // progress (from `backup` events), and a restore that always shows its dry run first.
-import { $, bytes, get, post, say } from "./common.js";
+import { $, bytes, dateTime, get, post, say } from "./common.js";
 import { JOB } from "./states.js";
 
 let shown = false, loaded = false, checked = null;
@@ -23,7 +23,7 @@ export function showBackup(snapshot) {
   state.dataset.state = snapshot.state;
   if (snapshot.folder && !$("backup-folder").value) $("backup-folder").value = snapshot.folder;
   $("backup-last").textContent = snapshot.lastBackupAt
-    ? `${new Date(snapshot.lastBackupAt).toLocaleString()} (${snapshot.sessionsInBackup} sessions)` : "none in this folder";
+    ? `${dateTime(snapshot.lastBackupAt)} (${snapshot.sessionsInBackup} sessions)` : "none in this folder";
   const progress = $("backup-progress");
   const running = snapshot.state === JOB.running;
   progress.hidden = !running && snapshot.state !== JOB.finished;

@@ -1,13 +1,43 @@
-// What every view of the page uses (element lookup, numbers in words,
-// the JSON API's POST).
+// What every view of the page uses (element lookup, numbers, days and
+// sources in words, the JSON API's GET and POST).
 export const $ = (id) => document.getElementById(id);
 
+/// A size in SI bytes (powers of 1000: kB, MB, GB), the one unit system of every view.
 export function bytes(n) {
   if (n === null || n === undefined) return "unknown";
-  const units = ["B", "KB", "MB", "GB", "TB"];
+  const units = ["B", "kB", "MB", "GB", "TB"];
   let value = n, unit = 0;
   while (value >= 1000 && unit < units.length - 1) { value /= 1000; unit += 1; }
   return `${value.toFixed(unit === 0 ? 0 : 1)} ${units[unit]}`;
+}
+
+// One date format for every view, the one the API, the command line and the stats use for
+// days: YYYY-MM-DD, and a moment as YYYY-MM-DD HH:MM in the browser's time zone.
+const two = (n) => String(n).padStart(2, "0");
+
+/// A day, YYYY-MM-DD, of a moment (a Date or an ISO 8601 text) in the browser's time zone.
+export function day(when) {
+  const date = when instanceof Date ? when : new Date(when);
+  return `${date.getFullYear()}-${two(date.getMonth() + 1)}-${two(date.getDate())}`;
+}
+
+/// A moment, YYYY-MM-DD HH:MM, in the browser's time zone.
+export function dateTime(when) {
+  const date = when instanceof Date ? when : new Date(when);
+  return `${day(date)} ${two(date.getHours())}:${two(date.getMinutes())}`;
+}
+
+/// One name for each kind of source, as the source lists say them: "Test pattern", "Video
+/// file", "Camera".
+export const SOURCE_KINDS = Object.freeze({ test: "Test pattern", file: "Video file", v4l2: "Camera" });
+
+/// A source's spec (`test:1280x720@15`, `file:/PATH`, `v4l2:/dev/video0`) in words.
+export function sourceName(spec) {
+  if (!spec) return "none chosen";
+  const kind = spec.split(":")[0];
+  const name = SOURCE_KINDS[kind];
+  if (!name) return spec;
+  return kind === "test" ? `${name} (${spec})` : `${name} ${spec.slice(kind.length + 1)}`;
 }
 
 export function duration(seconds) {
@@ -40,11 +70,18 @@ const signedOutListeners = [];
 export function onSignedOut(listener) { signedOutListeners.push(listener); }
 export function signedOut() { for (const listener of signedOutListeners) listener(); }
 
+/// What a refused answer says, for a person: the server writes "422 Unprocessable Content:
+/// the reason"; the page shows the reason.
+export async function refusal(answer) {
+  const text = (await answer.text()).trim().replace(/^\d{3} [^:\n]*: /, "");
+  return text || `The studio refused: ${answer.status} ${answer.statusText}`.trim();
+}
+
 /// A GET of JSON; null (and the reason said in `messageId`) when refused.
 export async function get(path, messageId) {
   const answer = await fetch(path);
   if (answer.status === 401) { signedOut(); return null; }
-  if (!answer.ok) { say(messageId, await answer.text(), "bad"); return null; }
+  if (!answer.ok) { say(messageId, await refusal(answer), "bad"); return null; }
   return answer.json();
 }
 
@@ -58,6 +95,28 @@ export async function post(path, body, messageId) {
   }
   const answer = await fetch(path, options);
   if (answer.status === 401) { signedOut(); return null; }
-  if (!answer.ok) { say(messageId, await answer.text(), "bad"); return null; }
+  if (!answer.ok) { say(messageId, await refusal(answer), "bad"); return null; }
   return answer.status === 204 ? {} : answer.json();
+}
+
+/// A GET of JSON with the version it is at (its ETag): `{ value, version }`, or null (and the
+/// reason said in `messageId`) when refused.
+export async function getVersioned(path, messageId) {
+  const answer = await fetch(path);
+  if (answer.status === 401) { signedOut(); return null; }
+  if (!answer.ok) { say(messageId, await refusal(answer), "bad"); return null; }
+  return { value: await answer.json(), version: answer.headers.get("ETag") };
+}
+
+/// A POST of an edit made on `version` (sent as If-Match): `{ value, version }` when applied,
+/// `{ stale: true }` when what it edits changed meanwhile (412: another tab saved first, and
+/// nothing was changed), or null (and the reason said in `messageId`) when refused.
+export async function postEdit(path, body, version, messageId) {
+  const headers = { "Content-Type": "application/json" };
+  if (version) headers["If-Match"] = version;
+  const answer = await fetch(path, { method: "POST", headers, body: JSON.stringify(body) });
+  if (answer.status === 401) { signedOut(); return null; }
+  if (answer.status === 412) return { stale: true };
+  if (!answer.ok) { say(messageId, await refusal(answer), "bad"); return null; }
+  return { value: await answer.json(), version: answer.headers.get("ETag") };
 }

@@ -1,12 +1,13 @@
 // The library view — the sessions as a grid of cards (thumbnails load
-// lazily), the filter by tag and days, and a session's dialog: play it, edit its title and
-// tags, move it to the Trash (undoable from the page), or go to its review and export.
-import { $, clock, duration, option, get, post, say } from "./common.js";
+// lazily), the filter by tag and days, the Trash's sessions with Put back, and a session's
+// dialog: play it, edit its title and tags (each edit made on the version it shows), move it
+// to the Trash (undoable from the page), or go to its review and export.
+import { $, clock, dateTime, duration, option, get, getVersioned, post, postEdit, say } from "./common.js";
 
 const sayHere = (text, tone) => say("library-message", text, tone);
-const dayAndTime = new Intl.DateTimeFormat(undefined, { weekday: "short", day: "numeric", month: "short", year: "numeric",
-                                                        hour: "2-digit", minute: "2-digit" });
 let shown = false, stale = true, loading = null, sessions = [], open = null, lastTotal = null;
+// The version (ETag) of the session the dialog shows: its edits are made on it.
+let version = null, reading = Promise.resolve();
 
 function mode(session) {
   if (session.mode !== "timelapse") return "Full";
@@ -22,7 +23,7 @@ function card(session) {
   button.type = "button";
   button.className = "card";
   button.dataset.id = session.id;
-  const when = dayAndTime.format(new Date(session.startedAt));
+  const when = dateTime(session.startedAt);
   button.setAttribute("aria-label", `${label(session)}, ${when}, ${clock(session.activeSeconds)} of study`);
   if (session.thumbnailPath) {
     const picture = document.createElement("img");
@@ -93,6 +94,8 @@ function render(answer) {
   $("library-count").textContent = answer.total === 0 ? "No sessions yet: a recording adds one when it stops."
     : filtered ? `${sessions.length} of ${answer.total} sessions match.` : `${answer.total} sessions.`;
   document.body.dataset.libraryCount = String(sessions.length);
+  // A refusal of an earlier filter no longer holds once a list comes.
+  if ($("library-message").dataset.tone === "bad") sayHere("");
   performance.mark("reel-library-rendered");
 }
 
@@ -124,11 +127,13 @@ export async function reload() {
   if (loading) { stale = true; return loading; }
   stale = false;
   loading = (async () => {
-    const answer = await get(`/api/sessions${query()}`, "library-message");
+    const [answer, trashed] = await Promise.all([get(`/api/sessions${query()}`, "library-message"), get("/api/trash", "library-message")]);
     if (answer) render(answer);
+    if (trashed) renderTrash(trashed.sessions);
   })();
   try { await loading; } finally { loading = null; }
   if (stale) return reload();
+  if (open) await refresh(false);
 }
 
 /// The view shown or hidden (the page's navigation).
@@ -148,7 +153,7 @@ export function noteTotal(total) {
 function showSession(session) {
   open = session;
   $("session-heading").textContent = label(session);
-  $("session-when").textContent = `${dayAndTime.format(new Date(session.startedAt))} to ${dayAndTime.format(new Date(session.endedAt))}`;
+  $("session-when").textContent = `${dateTime(session.startedAt)} to ${dateTime(session.endedAt)}`;
   $("session-active").textContent = `${duration(Math.round(session.activeSeconds))} of study, ${duration(Math.round(session.videoSeconds))} of video`;
   $("session-mode").textContent = mode(session) + (session.recovered ? " (recovered after a crash)" : "");
   $("session-file").textContent = session.filePath;
@@ -172,11 +177,32 @@ function showSession(session) {
   $("session-no-tags").hidden = session.tags.length > 0;
 }
 
+// Whether the title field holds a change not saved yet.
+function titleTyped() {
+  return open !== null && $("session-title").value.trim() !== (open.title ?? "");
+}
+
+/// The open dialog read again (another tab or program may have changed the session). A title
+/// being typed is kept, and with it the version it was typed on: saving it then is refused as
+/// stale, and the dialog shows the new state. `always` shows the new state regardless.
+async function refresh(always) {
+  if (!open) return;
+  const id = open.id;
+  const found = await getVersioned(`/api/sessions/${id}`, "session-message");
+  if (!found || open?.id !== id || (!always && titleTyped())) return;
+  version = found.version;
+  if (always || found.value.session.title !== open.title || found.value.session.tags.join("\n") !== open.tags.join("\n")) {
+    showSession(found.value.session);
+  }
+}
+
 async function openSession(id) {
   const session = sessions.find((s) => s.id === id);
   if (!session) return;
   say("session-message", "");
+  version = null;
   showSession(session);
+  reading = refresh(false);
   const video = $("session-video");
   video.src = `/api/sessions/${id}/video`;
   $("session-dialog").showModal();
@@ -190,15 +216,24 @@ function closed() {
   video.load();
   const id = open?.id;
   open = null;
+  version = null;
   const back = id && document.querySelector(`.card[data-id="${id}"]`);
   if (back) back.focus();
 }
 
 async function edit(change) {
   if (!open) return null;
-  const answer = await post(`/api/sessions/${open.id}/edit`, change, "session-message");
+  await reading;  // the version the dialog shows, read as it opened
+  if (!open) return null;
+  const answer = await postEdit(`/api/sessions/${open.id}/edit`, change, version, "session-message");
+  if (answer?.stale) {
+    await refresh(true);
+    say("session-message", "This session changed in another tab: it now shows what was saved there; nothing of your change was saved.", "warn");
+    return null;
+  }
   if (answer) {
-    showSession(answer.session);
+    version = answer.version;
+    showSession(answer.value.session);
     say("session-message", "Saved.", "ok");
     reload();
   }
@@ -236,11 +271,36 @@ async function trash() {
   reload();
 }
 
+// The Trash: the sessions moved there (from this page or by `reel sessions rm`), each with a
+// button that puts it back, as long as the Trash holds it (a reload of the page keeps it).
+function renderTrash(trashed) {
+  const items = trashed.map((session) => {
+    const item = document.createElement("li");
+    const text = document.createElement("span");
+    text.textContent = `${label(session)}, ${dateTime(session.startedAt)}`;
+    const back = document.createElement("button");
+    back.type = "button";
+    back.dataset.id = session.id;
+    back.textContent = "Put back";
+    back.setAttribute("aria-label", `Put back ${label(session)}`);
+    back.addEventListener("click", () => putBack(session.id));
+    item.append(text, back);
+    return item;
+  });
+  $("trash-list").replaceChildren(...items);
+  $("trash-empty").hidden = items.length > 0;
+  document.body.dataset.trashCount = String(items.length);
+}
+
 async function untrash() {
-  const undo = $("library-undo"), id = undo.dataset.id;
-  if (!id) return;
+  const id = $("library-undo").dataset.id;
+  if (id) await putBack(id);
+}
+
+async function putBack(id) {
   const answer = await post(`/api/sessions/${id}/untrash`, undefined, "library-message");
   if (!answer) return;
+  const undo = $("library-undo");
   undo.hidden = true;
   delete undo.dataset.id;
   sayHere(`Put “${label(answer.session)}” back.`, "ok");
@@ -249,8 +309,29 @@ async function untrash() {
   if (back) back.focus();
 }
 
+// A date field changes with each digit typed (the year 2026 passes 0002, 0020 and 0202): the
+// list is asked for once the fields hold whole days and the typing has paused.
+const dayFields = ["filter-since", "filter-until"];
+let dayTimer = null;
+
+function wholeDay(text) {
+  if (text === "") return true;
+  const found = /^(\d{4})-\d{2}-\d{2}$/.exec(text);
+  return found !== null && Number(found[1]) >= 1900;
+}
+
+function dayTyped() {
+  clearTimeout(dayTimer);
+  dayTimer = setTimeout(() => {
+    dayTimer = null;
+    if (dayFields.every((id) => wholeDay($(id).value) && !$(id).validity.badInput)) reload();
+  }, 400);
+}
+
 export function initLibrary() {
-  for (const id of ["filter-tag", "filter-since", "filter-until"]) $(id).addEventListener("change", () => reload());
+  $("filter-tag").addEventListener("change", () => reload());
+  for (const id of dayFields) $(id).addEventListener("change", dayTyped);
+  $("library-filter").addEventListener("reset", () => clearTimeout(dayTimer));
   $("library-filter").addEventListener("reset", () => setTimeout(reload));
   $("library-filter").addEventListener("submit", (event) => { event.preventDefault(); reload(); });
   $("session-form").addEventListener("submit", saveTitle);

@@ -1,5 +1,6 @@
 // The materials view — the books with their covers, adding one by
-// ISBN (looked up) or by hand, removing one.
+// ISBN (looked up), by hand or by a scan of its barcode (with the time left and Cancel),
+// removing one (asked twice).
 import { $, get, post, say } from "./common.js";
 
 let shown = false, stale = true;
@@ -35,7 +36,7 @@ function card(material) {
   remove.className = "quiet";
   remove.textContent = "Remove";
   remove.setAttribute("aria-label", `Remove ${material.title}`);
-  remove.addEventListener("click", () => removeMaterial(material));
+  remove.addEventListener("click", () => removeMaterial(material, remove));
   text.append(title, facts, remove);
   item.append(text);
   return item;
@@ -83,7 +84,28 @@ async function add(event) {
   }
 }
 
-async function removeMaterial(material) {
+// Removing asks first: the button's first press turns it into "Really remove?", the second
+// removes; leaving it (focus elsewhere) or 5 s without a second press puts it back.
+function removeMaterial(material, button) {
+  if (button.dataset.confirm !== "1") {
+    button.dataset.confirm = "1";
+    button.textContent = "Really remove?";
+    button.setAttribute("aria-label", `Really remove ${material.title}? Press again to remove it`);
+    const undo = () => {
+      clearTimeout(button.confirmTimer);
+      delete button.dataset.confirm;
+      button.textContent = "Remove";
+      button.setAttribute("aria-label", `Remove ${material.title}`);
+    };
+    button.confirmTimer = setTimeout(undo, 5000);
+    button.addEventListener("blur", undo, { once: true });
+    return;
+  }
+  clearTimeout(button.confirmTimer);
+  removeConfirmed(material);
+}
+
+async function removeConfirmed(material) {
   const answer = await post(`/api/materials/${material.id}/remove`, undefined, "materials-message");
   if (!answer) return;
   say("materials-message", `Removed “${material.title}”.`, "ok");
@@ -91,16 +113,43 @@ async function removeMaterial(material) {
   $("material-isbn").focus();
 }
 
-// A scan: the source's picture shown while the studio looks for a book's barcode in it;
-// a book found is added as if its ISBN had been typed.
+// A scan: the source's picture shown while the studio looks for a book's barcode in it, for
+// at most `scanSeconds`, with the time left shown and Cancel; a book found is added as if its
+// ISBN had been typed. The studio is asked in slices of at most 2 s, so Cancel ends the
+// studio's scan too within one slice (it has no request of its own to stop a scan).
+const scanSeconds = 30, sliceSeconds = 2;
+let scanCancelled = false;
+
+async function scanSlices() {
+  const deadline = Date.now() + scanSeconds * 1000;
+  const tell = () => {
+    if (scanCancelled) return;
+    const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+    say("materials-message", `Hold the book's barcode up to the camera… ${left} s left.`);
+  };
+  tell();
+  const ticker = setInterval(tell, 250);
+  try {
+    for (;;) {
+      const left = (deadline - Date.now()) / 1000;
+      const answer = await post("/api/materials/scan", { timeout: Math.max(1, Math.min(sliceSeconds, Math.ceil(left))) }, "materials-message");
+      if (!answer || scanCancelled || answer.isbn || Date.now() >= deadline) return answer;
+    }
+  } finally {
+    clearInterval(ticker);
+  }
+}
+
 async function scan() {
-  const button = $("material-scan"), picture = $("scan-preview");
+  const button = $("material-scan"), cancel = $("material-scan-cancel"), picture = $("scan-preview");
   button.disabled = true;
+  scanCancelled = false;
+  cancel.hidden = false;
   picture.hidden = false;
   picture.src = "/api/preview";
-  say("materials-message", "Hold the book's barcode up to the camera…");
   try {
-    const answer = await post("/api/materials/scan", { timeout: 30 }, "materials-message");
+    const answer = await scanSlices();
+    if (scanCancelled) { say("materials-message", "Scan cancelled."); return; }
     if (!answer) return;
     if (!answer.isbn) { say("materials-message", answer.message, "warn"); return; }
     $("material-isbn").value = answer.isbn;
@@ -109,11 +158,20 @@ async function scan() {
   } finally {
     picture.removeAttribute("src");
     picture.hidden = true;
+    cancel.hidden = true;
+    cancel.disabled = false;
     button.disabled = false;
   }
+}
+
+function cancelScan() {
+  scanCancelled = true;
+  $("material-scan-cancel").disabled = true;
+  say("materials-message", "Cancelling the scan…");
 }
 
 export function initMaterials() {
   $("material-form").addEventListener("submit", add);
   $("material-scan").addEventListener("click", scan);
+  $("material-scan-cancel").addEventListener("click", cancelScan);
 }

@@ -4,13 +4,15 @@
 // mosaic, stamp and reset, its frames with the boxes, and the picture as the export renders it.
 // The box is drawn as the server draws it (the recorded box scaled about its centre, then
 // moved); every check is the server's.
-import { $, get, option, post, say, signedOut } from "./common.js";
+import { $, get, getVersioned, option, postEdit, refusal, say, signedOut } from "./common.js";
 
 const sayHere = (text, tone) => say("review-message", text, tone);
 const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 let shown = false, sessionId = null, review = null, selected = 0, shownTime = 0;
 let draft = null, drag = null, timer = null, queue = Promise.resolve();
 let saved = 0, version = 0;
+// The version (ETag) of the review shown: each edit is made on it.
+let reviewVersion = null;
 
 const clamp = (value, low, high) => Math.min(high, Math.max(low, value));
 const round = (value) => Math.round(value * 10000) / 10000;
@@ -174,10 +176,13 @@ function select(index) {
 function save(segment, change) {
   const id = sessionId, request = { segment: segment.segment, subject: segment.subject, ...change };
   queue = queue.then(async () => {
-    const answer = await post(`/api/sessions/${encodeURIComponent(id)}/review`, request, "review-message");
+    const edited = await postEdit(`/api/sessions/${encodeURIComponent(id)}/review`, request, reviewVersion, "review-message");
     if (id !== sessionId || !review) return;
+    if (edited?.stale) { await changedElsewhere(id); return; }
     const now = current();
-    if (!answer) { show(review, selected); return; }
+    if (!edited) { show(review, selected); return; }
+    const answer = edited.value;
+    reviewVersion = edited.version;
     saved += 1;
     version += 1;
     sayHere(`Saved in ${answer.editsPath}.`, "ok");
@@ -186,6 +191,18 @@ function save(segment, change) {
     document.body.dataset.reviewSaved = String(saved);
   }).catch((error) => sayHere(`Not saved: ${error.message}`, "bad"));
   return queue;
+}
+
+// Another tab saved an edit of this review first: nothing of this one was saved; show what is.
+async function changedElsewhere(id) {
+  const found = await getVersioned(`${sessionPath()}/review`, "review-message");
+  if (!found || id !== sessionId) return;
+  reviewVersion = found.version;
+  version += 1;
+  draft = null;
+  show(found.value, selected);
+  showTime(shownTime);
+  sayHere("This session's review changed in another tab: it now shows what was saved there; nothing of your change was saved.", "warn");
 }
 
 function saveDraft(segment) {
@@ -288,7 +305,7 @@ async function upload() {
     input.value = "";
   }
   if (answer.status === 401) { signedOut(); return; }
-  if (!answer.ok) { sayHere(await answer.text(), "bad"); return; }
+  if (!answer.ok) { sayHere(await refusal(answer), "bad"); return; }
   const stamp = await answer.json();
   await loadStamps();
   if (segment) save(segment, { stamp: stamp.name });
@@ -302,7 +319,7 @@ function change(request) {
 // Loading a session.
 
 async function refused(id, answer) {
-  sayHere(await answer.text(), answer.status === 422 ? "warn" : "bad");
+  sayHere(await refusal(answer), answer.status === 422 ? "warn" : "bad");
   document.body.dataset.reviewSegments = "0";
   const found = await get(`/api/sessions/${encodeURIComponent(id)}`, "review-message");
   if (found && id === sessionId) showHeading(found.session.title);
@@ -312,6 +329,7 @@ async function load(id) {
   flush();
   sessionId = id;
   review = null;
+  reviewVersion = null;
   draft = null;
   $("review-faces").hidden = true;
   $("review-summary").textContent = "";
@@ -326,6 +344,7 @@ async function load(id) {
   if (answer.status === 401) { signedOut(); return; }
   if (!answer.ok) { await refused(id, answer); return; }
   sayHere("");
+  reviewVersion = answer.headers.get("ETag");
   show(await answer.json(), 0);
   if (current()) showTime(current().representative);
   await loadStamps();

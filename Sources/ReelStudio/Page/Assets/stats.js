@@ -3,10 +3,15 @@
 import { $, get, post, say } from "./common.js";
 
 let shown = false, stale = true, date = null, current = null;
+// Each drawing of the chart asks for it anew: the same period's address would show the old bars.
+let drawn = 0;
 
 function period() { return document.querySelector("input[name=period]:checked").value; }
 
+// Minutes as the page says them: under a minute in seconds (the API gives tenths of a
+// minute, so 6 s steps), else hours and whole minutes.
 function minutes(value) {
+  if (value > 0 && value < 1) return `${Math.round(value * 60)} s`;
   const whole = Math.floor(value + 1e-9), h = Math.floor(whole / 60), m = whole % 60;
   return h > 0 ? `${h} h ${String(m).padStart(2, "0")} min` : `${m} min`;
 }
@@ -17,7 +22,8 @@ function render(stats, goals) {
   current = stats;
   const query = `?period=${stats.period}&date=${stats.from}`;
   const chart = $("stats-chart");
-  chart.src = `/api/stats.svg${query}`;
+  drawn += 1;
+  chart.src = `/api/stats.svg${query}&v=${drawn}`;
   chart.alt = `Bar chart of study minutes a day from ${stats.from} to ${stats.to}`;
   $("stats-range").textContent = `${stats.from} to ${stats.to}`;
   $("stats-total").textContent = minutes(stats.totalMinutes);
@@ -25,6 +31,7 @@ function render(stats, goals) {
   $("stats-streak").textContent = `${stats.streak} day${stats.streak === 1 ? "" : "s"}`;
   const rows = stats.days.map((day) => {
     const row = document.createElement("tr");
+    if (day.verdict) row.dataset.verdict = day.verdict;
     for (const text of [day.date, day.activeMinutes > 0 ? minutes(day.activeMinutes) : "–",
                         day.goalMinutes === null ? "–" : minutes(day.goalMinutes), verdicts[day.verdict] ?? "", String(day.sessions)]) {
       const cell = document.createElement("td");
