@@ -134,6 +134,7 @@ struct StudioLibraryBrowserTests {
                     """)
                 try await Self.waitForCount(1, browser)
                 #expect(try await browser.findElement(css: ".card .card-title").text == "Chemistry")
+                #expect(try await browser.findElement(css: "#library-count").text == "1 of 3 sessions matches.", "one is one")
                 try await browser.findElement(css: "#filter-clear").click()
                 try await Self.waitForCount(3, browser)
 

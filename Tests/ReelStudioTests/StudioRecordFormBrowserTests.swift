@@ -90,7 +90,7 @@ struct StudioRecordFormBrowserTests {
                 #expect(try await Self.text(browser, "preview-note").hasPrefix("test:640x360@15"))
                 #expect(try Self.chosenSource(studio) == "test:640x360@15")
 
-                // The list can be left and "A video file…" chosen again.
+                // The list can be left and "Video file…" chosen again.
                 try await Self.pick("test:1280x720@15", browser)
                 try await browser.waitUntil(script: "return document.getElementById('file-row').hidden")
                 try await Self.pick("file", browser)

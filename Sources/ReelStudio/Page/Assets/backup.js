@@ -1,17 +1,12 @@
 // The backup view — the folder's last backup, a backup run with its
 // progress (from `backup` events), and a restore that always shows its dry run first.
-import { $, bytes, dateTime, get, post, say } from "./common.js";
+import { $, bytes, counted, dateTime, get, post, say } from "./common.js";
 import { JOB } from "./states.js";
 
 let shown = false, loaded = false, checked = null;
 
 const states = { idle: "No backup run yet from this studio", running: "Backing up…", finished: "Backed up",
                  stopped: "Stopped (the previous backup is as it was)", failed: "Failed" };
-
-// A number and its noun, singular for one: "1 session", "2 sessions" (as the CLI's Counted).
-function counted(count, noun) {
-  return `${count} ${noun}${count === 1 ? "" : "s"}`;
-}
 
 // Snapshots shown so far: a POST's answer is older than any event shown after it was sent.
 let snapshotsShown = 0;
@@ -90,7 +85,7 @@ async function check(event) {
   if (nothing) { say("restore-message", "Nothing to restore: the library already has everything in this backup.", "ok"); return; }
   checked = JSON.stringify({ ...request, dryRun: false });
   $("restore-run").disabled = false;
-  say("restore-message", `A restore would add the ${count} item${count === 1 ? "" : "s"} below; nothing in the library changes or goes.`, "");
+  say("restore-message", `A restore would add the ${counted(count, "item")} below; nothing in the library changes or goes.`, "");
   document.body.dataset.restoreChecked = "yes";
 }
 

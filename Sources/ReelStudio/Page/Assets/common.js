@@ -40,6 +40,11 @@ export function sourceName(spec) {
   return kind === "test" ? `${name} (${spec})` : `${name} ${spec.slice(kind.length + 1)}`;
 }
 
+/// A number and its noun, singular for one: "1 session", "2 sessions" (the CLI's Counted.noun).
+export function counted(count, noun, plural = `${noun}s`) {
+  return `${count} ${count === 1 ? noun : plural}`;
+}
+
 export function duration(seconds) {
   const h = Math.floor(seconds / 3600), m = Math.floor((seconds % 3600) / 60), s = Math.floor(seconds % 60);
   return h > 0 ? `${h} h ${m} min` : m > 0 ? `${m} min ${s} s` : `${s} s`;

@@ -2,7 +2,7 @@
 // lazily), the filter by tag and days, the Trash's sessions with Put back, and a session's
 // dialog: play it, edit its title and tags (each edit made on the version it shows), move it
 // to the Trash (undoable from the page), or go to its review and export.
-import { $, clock, dateTime, duration, option, get, getVersioned, post, postEdit, say } from "./common.js";
+import { $, clock, counted, dateTime, duration, option, get, getVersioned, post, postEdit, say } from "./common.js";
 
 const sayHere = (text, tone) => say("library-message", text, tone);
 let shown = false, stale = true, loading = null, sessions = [], open = null, lastTotal = null;
@@ -92,7 +92,7 @@ function render(answer) {
   if (focused) document.querySelector(`.card[data-id="${focused}"]`)?.focus();
   const filtered = query() !== "";
   $("library-count").textContent = answer.total === 0 ? "No sessions yet: a recording adds one when it stops."
-    : filtered ? `${sessions.length} of ${answer.total} sessions match.` : `${answer.total} sessions.`;
+    : filtered ? `${sessions.length} of ${counted(answer.total, "session")} match${sessions.length === 1 ? "es" : ""}.` : `${counted(answer.total, "session")}.`;
   document.body.dataset.libraryCount = String(sessions.length);
   // A refusal of an earlier filter no longer holds once a list comes.
   if ($("library-message").dataset.tone === "bad") sayHere("");

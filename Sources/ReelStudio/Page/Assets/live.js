@@ -3,7 +3,7 @@
 // snapshot (from `GET /api/live` once, then each `live` event): state, figures, the playlist
 // and viewer addresses, `reel live`'s lines, warnings and the outcome. Every check is the
 // server's: the form sends what was filled in and shows the refusal's words.
-import { $, duration, get, option, post, say } from "./common.js";
+import { $, SOURCE_KINDS, counted, duration, get, option, post, say } from "./common.js";
 import { LIVE } from "./states.js";
 
 const states = { idle: "Not live", starting: "Starting…", live: "Live", stopping: "Stopping: publishing the last segment…",
@@ -14,20 +14,19 @@ const order = { idle: 0, starting: 1, live: 2, stopping: 3, finished: 4, failed:
 let running = false, said = "", latest = { state: LIVE.idle, streamID: null };
 
 const isRunning = (state) => [LIVE.starting, LIVE.live, LIVE.stopping].includes(state);
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 function figures(s) {
   return {
     "live-stream": s.streamID ?? dash,
     "live-elapsed": duration(s.elapsed ?? 0),
     "live-segments": `${s.segmentsPublished} of ${s.segmentsProduced} published`,
-    "live-backlog": plural(s.backlog, "segment"),
+    "live-backlog": counted(s.backlog, "segment"),
     "live-dropped": String(s.droppedFrames),
     "live-bitrate": `${(s.bitRate / 1e6).toFixed(1)} Mbps`,
     "live-failures": String(s.failedAttempts),
-    "live-archive-frames": s.archiveFrames == null ? "not kept" : plural(s.archiveFrames, "frame"),
+    "live-archive-frames": s.archiveFrames == null ? "not kept" : counted(s.archiveFrames, "frame"),
     // Left out on purpose by the archive's load policy when its encoder cannot keep up.
-    "live-archive-skipped": s.archiveFrames == null ? dash : plural(s.archiveSkippedFrames ?? 0, "frame"),
+    "live-archive-skipped": s.archiveFrames == null ? dash : counted(s.archiveSkippedFrames ?? 0, "frame"),
     "live-archive-path": s.archivePath ?? dash,
   };
 }
@@ -135,8 +134,8 @@ async function loadSources() {
   const choice = $("live-source"), kept = choice.value;
   choice.replaceChildren(option("", "As chosen on the record page"));
   addCameras(choice, sources.cameras);
-  choice.add(option(sources.test ?? "test", "Test pattern"));
-  choice.add(option("file", "Video file…"));
+  choice.add(option(sources.test ?? "test", SOURCE_KINDS.test));
+  choice.add(option("file", `${SOURCE_KINDS.file}…`));
   const wanted = kept || sources.chosen;
   if (wanted) selectSource(wanted);
 }

@@ -1,6 +1,6 @@
 // The record view — the source, its live preview with the face box, the
 // recording's form and buttons, and the readings from each `recording` event.
-import { $, bytes, clock, get, option, post, say as sayIn, onSignedOut } from "./common.js";
+import { $, SOURCE_KINDS, bytes, clock, get, option, post, say as sayIn, onSignedOut } from "./common.js";
 import { RECORDING } from "./states.js";
 
 const say = (text, tone) => sayIn("rec-message", text, tone);
@@ -67,7 +67,7 @@ export function showCamera(camera) {
   else if (!camera.source) note.textContent = "Choose a source to see its picture.";
   else note.textContent = `${camera.source}${active() ? " (recording)" : ""}`;
   const choice = $("source-choice");
-  // While a file's path is being typed the list stays on "A video file…".
+  // While a file's path is being typed the list stays on "Video file…".
   if (camera.source && choice.value !== camera.source && $("file-row").hidden) selectSource(camera.source);
   sourceChosen = Boolean(camera.source);
   sourceBusy = camera.busy ?? null;
@@ -97,8 +97,8 @@ async function loadSources() {
     none.disabled = true;
     choice.add(none);
   }
-  choice.add(option("test:1280x720@15", "Test pattern, 1280x720 at 15 fps"));
-  choice.add(option("file", "A video file…"));
+  choice.add(option("test:1280x720@15", `${SOURCE_KINDS.test}, 1280x720 at 15 fps`));
+  choice.add(option("file", `${SOURCE_KINDS.file}…`));
   if (sources.chosen) selectSource(sources.chosen);
 }
 

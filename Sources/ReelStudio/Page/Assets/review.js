@@ -4,7 +4,7 @@
 // mosaic, stamp and reset, its frames with the boxes, and the picture as the export renders it.
 // The box is drawn as the server draws it (the recorded box scaled about its centre, then
 // moved); every check is the server's.
-import { $, get, getVersioned, option, postEdit, refusal, say, signedOut } from "./common.js";
+import { $, counted, get, getVersioned, option, postEdit, refusal, say, signedOut } from "./common.js";
 
 const sayHere = (text, tone) => say("review-message", text, tone);
 const moves = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
@@ -153,7 +153,7 @@ function show(answer, index) {
   showHeading(answer.title);
   $("view-review").style.setProperty("--ratio", String(answer.width / Math.max(1, answer.height)));
   const count = answer.segments.length;
-  $("review-summary").textContent = `${count} segment${count === 1 ? "" : "s"} in ${at(answer.duration)}. Edits are kept in ${answer.editsPath}.`;
+  $("review-summary").textContent = `${counted(count, "segment")} in ${at(answer.duration)}. Edits are kept in ${answer.editsPath}.`;
   document.body.dataset.reviewSegments = String(count);
   $("review-faces").hidden = count === 0;
   if (count === 0) return;
