@@ -61,21 +61,24 @@ struct PomodoroCommandTests {
     }
 
     @Test("a status call after the end notifies when nobody waited; wait notices a stop; mistakes exit 64")
-    func statusNotifiesAndStops() throws {
+    func statusNotifiesAndStops() async throws {
         let setup = try Setup()
         defer { setup.dir.cleanup() }
         #expect(try setup.reel(["start", "--minutes", "0.01"]).status == 0)       // 0.6 s
-        Thread.sleep(until: try setup.endsAt())  // the timer's own end, no later
+        try await Task.sleep(for: .seconds(max(0, try setup.endsAt().timeIntervalSinceNow)))  // the timer's own end, no later
         #expect(try setup.reel(["status", "--waybar"]).stdout.contains("done"))
         #expect(try setup.reel(["status"]).status == 0)
         #expect(setup.notified().count == 1)
-        #expect(try setup.reel(["start", "--minutes", "0.05"]).status == 0, "a finished timer is replaced")
-        let environment = setup.environment
-        // The stop comes while wait waits (the 3 s timer has not ended): the scenario's real time.
-        let stopper = Thread { Thread.sleep(forTimeInterval: 1); _ = try? ReelBinary.run(["pomodoro", "stop"], environment: environment) }
-        stopper.start()
-        let waited = try setup.reel(["wait"])
-        #expect(waited.status == 1 && waited.stdout == "pomodoro stopped\n")
+        #expect(try setup.reel(["start", "--minutes", "1"]).status == 0, "a finished timer is replaced")
+        // The stop comes once wait says on stderr what it waits for (the minute is far from over).
+        let waiting = try LineWatchedProcess(try ReelBinary.path(), ["pomodoro", "wait"], environment: setup.environment,
+                                             watchingStandardError: true)
+        let note = await waiting.waitForLine(timeout: .seconds(30)) { $0.hasPrefix("reel pomodoro wait: ") }
+        #expect(note?.range(of: #"^reel pomodoro wait: waiting for the end at \d\d:\d\d \((1:00|0:\d\d) left\)$"#, options: .regularExpression) != nil,
+                "wait says what it waits for: \(waiting.linesSoFar)")
+        #expect(try setup.reel(["stop"]).stdout == "pomodoro stopped\n")
+        let waited = await waiting.wait(timeout: .seconds(30))
+        #expect(waited.status == 1 && waited.stdout == "pomodoro stopped\n", "\(waited)")
         #expect(setup.notified().count == 1, "a stopped timer is not announced")
         #expect(try setup.reel(["wait"]).status == 1)
         #expect(try setup.reel(["pause"]).status == 64)

@@ -1,18 +1,23 @@
 import Foundation
 
-/// A process whose standard output a test reads line by line while it runs (the `reel`
-/// binary's `--json` progress), to act at a moment the process itself announces — e.g. send
-/// SIGINT once N pictures are done — instead of after a sleep.
+/// A process whose standard output (or, when asked, standard error) a test reads line by line
+/// while it runs (the `reel` binary's `--json` progress, a note on stderr), to act at a moment
+/// the process itself announces — e.g. send SIGINT once N pictures are done — instead of after
+/// a sleep.
 public final class LineWatchedProcess: @unchecked Sendable {
     private let process = Process()
+    private let watchesStandardError: Bool
     private let lock = NSLock()
     private var lines: [String] = []
     private var partial = Data()
     private var outputEnded = false
     private let err = LockedData()
 
-    /// Starts `executable` with `arguments` (`environment` adds to the test's own).
-    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+    /// Starts `executable` with `arguments` (`environment` adds to the test's own); the lines
+    /// watched are its standard error's when `watchingStandardError`, else its standard output's.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String] = [:],
+                watchingStandardError: Bool = false) throws {
+        watchesStandardError = watchingStandardError
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
@@ -21,8 +26,9 @@ public final class LineWatchedProcess: @unchecked Sendable {
         process.standardError = errPipe
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        let (watched, other) = watchingStandardError ? (errPipe, outPipe) : (outPipe, errPipe)
         let outReader = Thread { [self] in
-            let handle = outPipe.fileHandleForReading
+            let handle = watched.fileHandleForReading
             while true {
                 let chunk = handle.availableData
                 lock.withLock {
@@ -37,7 +43,7 @@ public final class LineWatchedProcess: @unchecked Sendable {
             }
         }
         outReader.start()
-        let errReader = Thread { [err] in err.set(errPipe.fileHandleForReading.readDataToEndOfFile()) }
+        let errReader = Thread { [err] in err.set(other.fileHandleForReading.readDataToEndOfFile()) }
         errReader.start()
     }
 
@@ -47,13 +53,13 @@ public final class LineWatchedProcess: @unchecked Sendable {
     /// Sends `signal`.
     public func send(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
-    /// The complete lines of standard output so far.
+    /// The complete lines of the watched output so far.
     public var linesSoFar: [String] { lock.withLock { lines } }
 
-    /// Whether standard output has ended (the process closed it or exited).
+    /// Whether the watched output has ended (the process closed it or exited).
     public var outputHasEnded: Bool { lock.withLock { outputEnded } }
 
-    /// Waits until a line of standard output satisfies `predicate` and returns it; nil when the
+    /// Waits until a line of the watched output satisfies `predicate` and returns it; nil when the
     /// output ends first or `timeout` passes (a guard against a hung process, not a schedule).
     public func waitForLine(timeout: Duration, where predicate: (String) -> Bool) async -> String? {
         let deadline = ContinuousClock.now + timeout
@@ -75,8 +81,10 @@ public final class LineWatchedProcess: @unchecked Sendable {
         // As BackgroundProcess: at most 10 s more for pipes something it started may hold.
         let readers = ContinuousClock.now + .seconds(10)
         while !(lock.withLock { outputEnded } && err.isSet) && ContinuousClock.now < readers { try? await Task.sleep(for: .milliseconds(5)) }
-        let stdout = lock.withLock { (lines + [String(decoding: partial, as: UTF8.self)]).joined(separator: "\n") }
-        return (process.terminationStatus, stdout, String(decoding: err.get(), as: UTF8.self), timedOut,
+        let watched = lock.withLock { (lines + [String(decoding: partial, as: UTF8.self)]).joined(separator: "\n") }
+        let other = String(decoding: err.get(), as: UTF8.self)
+        let (stdout, stderr) = watchesStandardError ? (other, watched) : (watched, other)
+        return (process.terminationStatus, stdout, stderr, timedOut,
                 process.terminationReason == .uncaughtSignal)
     }
 

@@ -19,7 +19,8 @@ enum PomodoroCommand {
             (~/.local/state), atomically; every 'status' reads it, so a widget and the terminal \
             agree. There is no daemon: when the end has come, the first 'status' or 'wait' to \
             notice it sends one desktop notification with notify-send (when it is installed). \
-            'wait' sleeps until the end (a stop or a new start is noticed within a second). A \
+            'wait' says on stderr when the end is, then sleeps until it (a stop or a new start is \
+            noticed within a second); its result is the one line on stdout. A \
             finished timer stays 'finished' until 'stop' or the next 'start'.
 
             Waybar: "custom/pomodoro": {"exec": "reel pomodoro status --waybar --follow", \
@@ -33,7 +34,7 @@ enum PomodoroCommand {
             CommandSpec(name: "stop", summary: "Stop the pomodoro (running or finished)."),
             CommandSpec(name: "status", summary: "Show the pomodoro: running (time left), finished or none.", options: [json, waybar, follow],
                         examples: ["reel pomodoro status --waybar --follow"]),
-            CommandSpec(name: "wait", summary: "Sleep until the pomodoro ends; exit 1 when it is stopped first."),
+            CommandSpec(name: "wait", summary: "Sleep until the pomodoro ends (saying when on stderr); exit 1 when it is stopped first."),
         ],
         examples: ["reel pomodoro start", "reel pomodoro start --minutes 50 && reel pomodoro wait", "reel pomodoro status --waybar --follow", "reel pomodoro stop"])
 
@@ -98,9 +99,13 @@ enum PomodoroCommand {
         return true
     }
 
-    /// Sleeps until the end (``PomodoroWatch/wait()``); exit 0 at the end, 1 when stopped or none runs.
+    /// Sleeps until the end (``PomodoroWatch/wait(waiting:)``), saying on stderr what it waits
+    /// for when it begins; exit 0 at the end, 1 when stopped or none runs.
     static func wait(_ file: PomodoroStateFile) throws -> Int32 {
-        switch try watch(file).wait() {
+        let outcome = try watch(file).wait { timer, remaining in
+            ErrorPrinter.note("reel pomodoro wait", "waiting for the end at \(localTime(timer.endsAt)) (\(PomodoroTimer.clock(remaining)) left)")
+        }
+        switch outcome {
         case .notRunning:
             ErrorPrinter.failure("reel pomodoro", "no pomodoro running (reel pomodoro start)")
             return 1

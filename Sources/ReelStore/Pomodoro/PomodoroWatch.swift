@@ -64,9 +64,11 @@ public struct PomodoroWatch: Sendable {
     }
 
     /// Sleeps until the timer's end, following stops and restarts (noticed within a second),
-    /// then announces the end unless another process did.
-    public func wait() throws -> WaitOutcome {
+    /// then announces the end unless another process did. `waiting` is told the running timer
+    /// and the seconds it has left once, when the wait begins: from then on a stop is noticed.
+    public func wait(waiting: (PomodoroTimer, Double) -> Void = { _, _ in }) throws -> WaitOutcome {
         guard var timer = try file.read() else { return .notRunning }
+        if case .running(let remaining, _) = timer.status(at: Date()) { waiting(timer, remaining) }
         while case .running(let remaining, _) = timer.status(at: Date()) {
             Thread.sleep(forTimeInterval: min(1, remaining))
             guard let next = try file.read() else { return .stopped }

@@ -1,6 +1,7 @@
 import Foundation
 import ReelCore
 import ReelLive
+import ReelRuntime
 import Synchronization
 import ReelTestSupport
 import Testing
@@ -18,8 +19,10 @@ import Testing
 
     /// Polls the origin like a player until `stop` is set: every playlist served must list
     /// 1...n without gaps, never fewer than before, and init.mp4 and every listed segment must
-    /// GET 200 with exactly the published bytes.
-    static func watch(_ origin: NginxOrigin, _ layout: StreamLayout, until stop: StopFlag) async -> ViewerLog {
+    /// GET 200 with exactly the published bytes. After each round, `checked` holds how many
+    /// segments the newest playlist listed (all of them fetched and compared).
+    static func watch(_ origin: NginxOrigin, _ layout: StreamLayout, until stop: StopFlag,
+                      checked: Locked<Int> = Locked(0)) async -> ViewerLog {
         var log = ViewerLog()
         var listedBefore = 0
         while !stop.isSet {
@@ -44,6 +47,7 @@ import Testing
                     log.violations.append("\(uri) is listed but answered \(segmentStatus) with \(segmentBody.count) bytes")
                 }
             }
+            checked.withLock { $0 = uris.count }
         }
         return log
     }
@@ -90,13 +94,15 @@ import Testing
                 settings: .init(layout: layout, targetDuration: 2, spoolDirectory: spool),
                 targets: [try HTTPOriginTarget(baseURL: origin.baseURL, token: "tok"), DirectoryTarget(root: folder)]
             )
-            let stop = StopFlag()
-            let viewer = Task { await Self.watch(origin, layout, until: stop) }
+            let stop = StopFlag(), checked = Locked(0)
+            let viewer = Task { await Self.watch(origin, layout, until: stop, checked: checked) }
 
             publisher.submitInit(Fixtures.initBytes)
+            // The viewer polls while the stream grows: each segment comes once the viewer has
+            // checked a playlist listing the one before it.
             for sequence in 1...24 {
                 Fixtures.submit(sequence, to: publisher)
-                try await Task.sleep(for: .milliseconds(50))  // a writer's pace: the viewer polls while the stream grows
+                #expect(await Self.eventually(within: 15) { checked.withLock { $0 } >= sequence }, "the viewer checked segment \(sequence)")
             }
             let report = await publisher.finish()
             stop.set()
@@ -135,9 +141,8 @@ import Testing
             publisher.submitInit(Fixtures.initBytes)
             for sequence in 1...6 {
                 Fixtures.submit(sequence, to: publisher)
-                try await Task.sleep(for: .milliseconds(100))  // a writer's pace in real time (the back-off's rules are RetryPolicy's, on values)
+                #expect(await Self.eventually(within: 5) { publisher.status[0].stats.committed == sequence }, "segment \(sequence) on the origin")
             }
-            #expect(await Self.eventually(within: 5) { publisher.status[0].stats.committed == 6 })
 
             // Outage: the origin is gone for ~3 s while the writer keeps producing.
             await origin.stop()
