@@ -8,6 +8,8 @@ import ReelRuntime
 public struct OverlaySnapSettings: Sendable {
     /// The camera, file or test pattern.
     public var source: SourceSpec
+    /// The photo's shape: portrait, landscape, or the source's own (auto).
+    public var frame: OverlayFrameShape
     /// The artwork (a PNG with alpha, or a JPEG, HEIC or TIFF), or nil for a plain photo.
     public var artPath: String?
     /// How the photo is made from the picture: crop, placement, mask, orientation, format,
@@ -20,13 +22,15 @@ public struct OverlaySnapSettings: Sendable {
     /// Opens the source (``CaptureSources/open(_:realTime:)`` unless a test says otherwise).
     public var openSource: @Sendable (SourceSpec) throws -> any CaptureSource
 
-    /// Settings for a photo of `source` written to `outputPath` as `format`.
-    public init(source: SourceSpec, artPath: String? = nil, placement: OverlayPlacement = .default,
+    /// Settings for a photo of `source` written to `outputPath` as `format`, in the source's own
+    /// shape unless `frame` says otherwise.
+    public init(source: SourceSpec, frame: OverlayFrameShape = .auto, artPath: String? = nil, placement: OverlayPlacement = .default,
                 crop: PhotoCropSpec = .whole, mask: PhotoMask = .none, orientation: DeviceOrientation = .upright, format: StillFormat,
                 quality: Int = StillEncoder.defaultQuality, outputPath: String, replace: Bool = false,
                 software: String = "reel",
                 openSource: @escaping @Sendable (SourceSpec) throws -> any CaptureSource = { try CaptureSources.open($0) }) {
         self.source = source
+        self.frame = frame
         self.artPath = artPath
         recipe = OverlayPhotoRecipe(placement: placement, crop: crop, mask: mask, orientation: orientation, format: format,
                                     quality: quality, software: software)
@@ -36,7 +40,7 @@ public struct OverlaySnapSettings: Sendable {
     }
 }
 
-/// How a photo is made from a (portrait) picture: the crop, the artwork's placement, the mask,
+/// How a photo is made from a picture already in the frame's shape: the crop, the artwork's placement, the mask,
 /// and what the file says. `reel overlay snap` and the studio's shutter share it.
 public struct OverlayPhotoRecipe: Sendable, Equatable {
     public var placement: OverlayPlacement
@@ -72,8 +76,8 @@ public struct OverlayPhotoRecipe: Sendable, Equatable {
     }
 }
 
-/// One photo with artwork burned in (docs/behaviour.md §4): the source's next picture, turned
-/// portrait (``ReelMedia/PortraitSource``), cropped to what the preview shows, the artwork laid
+/// One photo with artwork burned in (docs/behaviour.md §4): the source's next picture, given
+/// the frame's shape (``ReelMedia/PortraitSource``, ``ReelCore/OverlayFrameShape``), cropped to what the preview shows, the artwork laid
 /// over it in linear Display P3 by the placement's transform, encoded with its profile and
 /// EXIF, placed durably. One frame, no multi-frame fusion: the shutter is the next frame.
 public enum OverlaySnap {
@@ -102,7 +106,7 @@ public enum OverlaySnap {
     public struct Report: Sendable {
         /// Where.
         public var path: String
-        /// The photo's size in pixels (stored portrait; the EXIF orientation turns it for viewing).
+        /// The photo's size in pixels (stored in the frame's shape; the EXIF orientation turns it for viewing).
         public var size: VideoDimensions
         /// The file's size.
         public var bytes: Int
@@ -140,7 +144,7 @@ public enum OverlaySnap {
     public struct Photo: Sendable {
         /// The encoded file.
         public var data: Data
-        /// Its size in pixels (stored portrait).
+        /// Its size in pixels (stored in the frame's shape).
         public var size: VideoDimensions
         /// Seconds to convert, crop, composite and mask.
         public var compositeSeconds: Double
@@ -148,7 +152,7 @@ public enum OverlaySnap {
         public var encodeSeconds: Double
     }
 
-    /// The photo of a (portrait) `frame` by `recipe`, taken at `date` with `camera`.
+    /// The photo of a `frame` (already in the frame's shape) by `recipe`, taken at `date` with `camera`.
     public static func photo(of frame: VideoFrame, camera: String, art: Artwork?, recipe: OverlayPhotoRecipe, date: Date) throws -> Photo {
         try recipe.validate()
         var clock = Stopwatch()
@@ -173,10 +177,10 @@ public enum OverlaySnap {
 
     /// The source's first picture, and the source's name.
     static func capture(_ settings: OverlaySnapSettings) throws -> (VideoFrame, String) {
-        // Portrait before anything sees a picture (docs/behaviour.md §4), as the overlay camera's
-        // preview will.
+        // In the frame's shape before anything sees a picture (docs/behaviour.md §4), as the
+        // overlay camera's preview will.
         let source: any CaptureSource
-        do { source = PortraitSource(try settings.openSource(settings.source)) } catch { throw Error.source(String(describing: error)) }
+        do { source = PortraitSource(try settings.openSource(settings.source), shape: settings.frame) } catch { throw Error.source(String(describing: error)) }
         var picture: VideoFrame?
         do {
             try source.run { sample in
@@ -191,12 +195,12 @@ public enum OverlaySnap {
         return (picture, source.name)
     }
 
-    /// The (portrait) picture cropped, with the artwork laid over it (linear Display P3), masked.
+    /// The picture cropped, with the artwork laid over it (linear Display P3), masked.
     static func compose(_ frame: VideoFrame, art: Artwork?, recipe: OverlayPhotoRecipe) throws -> RGBPicture {
         let samples: [UInt16]
         do { samples = try frame.rgb48() } catch { throw Error.source(String(describing: error)) }
-        let portrait = RGBPicture(width: frame.width, height: frame.height, samples: samples, space: .sRGB)
-        let shown = portrait.cropped(to: recipe.crop.pixels(of: portrait.size))
+        let picture = RGBPicture(width: frame.width, height: frame.height, samples: samples, space: .sRGB)
+        let shown = picture.cropped(to: recipe.crop.pixels(of: picture.size))
         let transform = art.map { recipe.placement.transform(art: $0.size, preview: shown.size) } ?? .identity
         return OverlayCompositor.composite(camera: shown, art: art, transform: transform).masked(recipe.mask)
     }

@@ -46,7 +46,7 @@ struct ArtworkFormatsTests {
         #expect(heic.samples[3] > 64000 && heic.samples[(16 * 64 + 60) * 4 + 3] < 1500, "opaque left, clear right")
         for (name, profile) in [("photo.heic", "Display P3"), ("photo.tiff", "Display P3"), ("photo.jpg", "sRGB")] {
             let path = folder.path(name)
-            let made = try ReelBinary.run(["overlay", "snap", "--source", "test:320x180", "-o", path])
+            let made = try ReelBinary.run(["overlay", "snap", "--source", "test:320x180", "--frame", "portrait", "-o", path])
             try #require(made.status == 0, "\(made.stderr)")
             let art = try Artwork(imageAt: path)
             #expect(art.sourceProfile == profile && art.width == 180 && art.height == 320 && !art.hasAlpha, "\(name)")

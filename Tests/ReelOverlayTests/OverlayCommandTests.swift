@@ -10,7 +10,7 @@ struct OverlayCommandTests {
         let folder = try TemporaryDirectory()
         defer { folder.cleanup() }
         try StillsTool.run(["png", folder.path("sticker.png"), "64", "32", "65535,32768,0,49152"])
-        let run = try ReelBinary.run(["overlay", "snap", "--source", "test:1280x720", "--art", folder.path("sticker.png"),
+        let run = try ReelBinary.run(["overlay", "snap", "--source", "test:1280x720", "--frame", "portrait", "--art", folder.path("sticker.png"),
                                       "--anchor", "bottom-right", "--offset", "-0.05,-0.05", "--scale", "0.4", "--rotate", "-12",
                                       "--orientation", "-90", "--aspect", "3:4", "-o", folder.path("photo.heic")])
         #expect(run.status == 0, "\(run.stderr)")
@@ -46,7 +46,7 @@ struct OverlayCommandTests {
     func filter() throws {
         let folder = try TemporaryDirectory()
         defer { folder.cleanup() }
-        let run = try ReelBinary.run(["overlay", "snap", "--source", "test:1280x720", "--filter", "circle", "-o", folder.path("round.tiff")])
+        let run = try ReelBinary.run(["overlay", "snap", "--source", "test:1280x720", "--frame", "portrait", "--filter", "circle", "-o", folder.path("round.tiff")])
         #expect(run.status == 0 && run.stdout.contains("TIFF 720x720"), "\(run.stdout) \(run.stderr)")
         let picture = try DecodedPicture(folder.path("round.tiff"))
         #expect(picture.rgb(2, 2) == [0, 0, 0] && picture.rgb(717, 717) == [0, 0, 0], "the corners are black")
@@ -61,7 +61,7 @@ struct OverlayCommandTests {
     func help() throws {
         let help = try ReelBinary.run(["overlay", "snap", "--help"])
         #expect(help.status == 0)
-        for option in ["--source", "--art", "--anchor", "--offset", "--scale", "--rotate", "--aspect", "--filter", "--zoom", "--orientation",
+        for option in ["--source", "--frame", "--art", "--anchor", "--offset", "--scale", "--rotate", "--aspect", "--filter", "--zoom", "--orientation",
                        "--format", "--quality", "--output", "--force"] {
             #expect(help.stdout.contains(option), "\(option) in help")
         }

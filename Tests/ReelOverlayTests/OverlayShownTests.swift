@@ -21,8 +21,8 @@ struct OverlayShownTests {
     func sameInEveryFormat() throws {
         let folder = try TemporaryDirectory()
         defer { folder.cleanup() }
-        // Landscape camera: red top-left quarter, blue top-right, grey bottom. Turned portrait,
-        // the top edge is on the right.
+        // Landscape camera: red top-left quarter, blue top-right, grey bottom. Turned portrait
+        // (--frame portrait), the top edge is on the right.
         try StillsTool.run(["marked", folder.path("marked.y4m"), "320", "180"])
         let expected: [String: Shown] = [
             "0": Shown(width: 180, height: 320, quarters: ["grey", "red", "grey", "blue"]),
@@ -35,7 +35,7 @@ struct OverlayShownTests {
             for format in ["heic", "jpg", "tiff"] {
                 let photo = folder.path("held\(held).\(format)")
                 let run = try ReelBinary.run(["overlay", "snap", "--source", "file:" + folder.path("marked.y4m"),
-                                              "--orientation", held, "-o", photo])
+                                              "--frame", "portrait", "--orientation", held, "-o", photo])
                 #expect(run.status == 0, "\(run.stderr)")
                 let got = try Self.shown(photo)
                 #expect(got == want, "held \(held)°, \(format): shown \(got), want \(want)")

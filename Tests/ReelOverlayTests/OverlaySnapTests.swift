@@ -10,11 +10,12 @@ import Testing
 struct OverlaySnapTests {
     static let date = Date(timeIntervalSince1970: 1_780_000_000)
 
+    /// A photo in the portrait frame (a phone's, as these tests were written for) unless told.
     func snap(_ folder: TemporaryDirectory, _ name: String, source: SourceSpec = .test(width: 1280, height: 720, framesPerSecond: 30),
-              art: String? = nil, placement: OverlayPlacement = .default, crop: PhotoCropSpec = .whole,
+              frame: OverlayFrameShape = .portrait, art: String? = nil, placement: OverlayPlacement = .default, crop: PhotoCropSpec = .whole,
               orientation: DeviceOrientation = .upright, format: StillFormat? = nil) throws -> (String, OverlaySnap.Report) {
         let path = folder.path(name)
-        let settings = OverlaySnapSettings(source: source, artPath: art, placement: placement, crop: crop, orientation: orientation,
+        let settings = OverlaySnapSettings(source: source, frame: frame, artPath: art, placement: placement, crop: crop, orientation: orientation,
                                            format: format ?? StillFormat(fileExtension: (name as NSString).pathExtension)!,
                                            outputPath: path, software: "reel test")
         return (path, try OverlaySnap.run(settings, now: { Self.date }))

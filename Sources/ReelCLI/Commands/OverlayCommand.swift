@@ -9,6 +9,8 @@ import ReelStore
 enum OverlayCommand {
     static let source = Option.value("source", short: "s", placeholder: "SRC", default: "test",
                                      help: "test[:WxH[@FPS]], file:PATH or v4l2:/dev/videoN; its next picture is the photo.")
+    static let frame = Option.value("frame", default: "auto", choices: OverlayFrameShape.allCases.map(\.rawValue),
+                                    help: "The photo's shape: auto keeps the source's own (a landscape webcam gives a landscape photo); portrait turns a landscape picture a quarter clockwise; landscape turns a portrait one a quarter anticlockwise.")
     static let art = Option.value("art", placeholder: "FILE",
                                   help: "Artwork to lay over the picture: a PNG with alpha (or a JPEG, HEIC or TIFF), with its own ICC profile (sRGB when it has none).")
     static let asset = Option.value("asset", placeholder: "ASSET",
@@ -38,7 +40,7 @@ enum OverlayCommand {
                                      help: "A filter preset of the studio's filtered preview: square, circle (a square seen through a round window, black outside) or tall (9:16). Instead of --aspect.")
     static let zoom = Option.value("zoom", as: Double.self, default: "1", help: "Magnify about the centre (1…8); the photo keeps what is shown.")
     static let orientation = Option.value("orientation", placeholder: "DEGREES", default: "0", choices: ["0", "90", "-90", "180"],
-                                          help: "How the device is held: sets the EXIF orientation (0 → 1, 90 → 8, -90 → 6, 180 → 3); pixels stay portrait.")
+                                          help: "How the device is held: sets the EXIF orientation (0 → 1, 90 → 8, -90 → 6, 180 → 3); the pixels keep the --frame shape.")
     static let format = Option.value("format", short: "f", choices: StillFormat.allCases.map(\.rawValue),
                                      help: "heic (8-bit Display P3), jpeg (8-bit sRGB) or tiff (16-bit Display P3). Default: from the output's extension.")
     static let quality = Option.value("quality", short: "q", as: Int.self, default: "\(StillEncoder.defaultQuality)",
@@ -50,8 +52,8 @@ enum OverlayCommand {
         name: "overlay",
         summary: "Take photos with artwork laid over the camera picture, colour-managed.",
         discussion: """
-            `snap` takes the source's next picture (one frame, no multi-frame fusion), turns a \
-            landscape picture portrait, keeps the region the preview shows (--aspect, --zoom), lays \
+            `snap` takes the source's next picture (one frame, no multi-frame fusion), in the \
+            source's own shape or turned to --frame portrait or landscape, keeps the region the preview shows (--aspect, --zoom), lays \
             the artwork over it by one affine transform (aspect-fit, --anchor, --offset, --scale, \
             --rotate) in linear Display P3, and saves it as HEIC (8-bit Display P3), JPEG (8-bit \
             sRGB) or TIFF (16-bit Display P3), each with its ICC profile and EXIF: orientation, \
@@ -65,9 +67,10 @@ enum OverlayCommand {
             """,
         subcommands: [
             CommandSpec(name: "snap", summary: "Take one photo with the artwork burned in.",
-                        options: [source, art, asset, anchor, offset, scale, rotate, aspect, filter, zoom, orientation, format, quality, output, force,
+                        options: [source, frame, art, asset, anchor, offset, scale, rotate, aspect, filter, zoom, orientation, format, quality, output, force,
                                   LibraryOption.option],
                         examples: ["reel overlay snap --source v4l2:/dev/video0 --art frame.png -o photo.heic",
+                                   "reel overlay snap --source v4l2:/dev/video0 --frame portrait --art frame.png -o phone.heic",
                                    "reel overlay snap --art sticker.png --anchor bottom-right --scale 0.4 --rotate -12 --orientation 90 -o photo.jpg",
                                    "reel overlay snap --source file:clip.mp4 --aspect 3:4 --format tiff -o photo.tiff",
                                    "reel overlay snap --art frame.png --filter circle -o round.jpg"]),
@@ -215,7 +218,7 @@ enum OverlayCommand {
         }
         let placement = OverlayPlacement(anchor: OverlayAnchor(rawValue: try arguments.require(anchor))!, offsetX: dx, offsetY: dy,
                                          scale: try arguments.double(scale) ?? 1, rotationDegrees: try arguments.double(rotate) ?? 0)
-        return OverlaySnapSettings(source: sourceSpec, artPath: artPath, placement: placement, crop: crop, mask: mask,
+        return OverlaySnapSettings(source: sourceSpec, frame: OverlayFrameShape(rawValue: try arguments.require(frame))!, artPath: artPath, placement: placement, crop: crop, mask: mask,
                                    orientation: DeviceOrientation(degrees: Int(try arguments.require(orientation))!)!,
                                    format: chosen, quality: try arguments.int(quality) ?? StillEncoder.defaultQuality,
                                    outputPath: path, replace: arguments.flag(force), software: "reel \(ReelVersion.number)")

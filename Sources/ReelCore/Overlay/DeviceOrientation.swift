@@ -1,5 +1,6 @@
-/// How the device is held when a photo is taken (docs/behaviour.md §4). Pixels are always
-/// stored portrait; the orientation only sets the saved photo's EXIF orientation.
+/// How the device is held when a photo is taken (docs/behaviour.md §4). Pixels are stored in
+/// the frame's shape (``OverlayFrameShape``); the orientation only sets the saved photo's EXIF
+/// orientation.
 public enum DeviceOrientation: Int, Sendable, Hashable, Codable, CaseIterable {
     /// Upright (portrait).
     case upright = 0
@@ -34,23 +35,26 @@ public enum DeviceOrientation: Int, Sendable, Hashable, Codable, CaseIterable {
     }
 }
 
-/// The quarter turn that makes a camera's picture portrait as it arrives (docs/behaviour.md §4:
-/// "the capture connections are fixed at 90°"): a landscape picture is turned 90° clockwise, a
-/// portrait (or square) one is left as it is. The same rule is applied to every source,
-/// including one switched to while running, before its first frame reaches any consumer.
+/// The quarter turn that gives a camera's picture the overlay camera's frame shape as it
+/// arrives (``OverlayFrameShape``; portrait by default, docs/behaviour.md §4: "the capture
+/// connections are fixed at 90°"). The same rule is applied to every source, including one
+/// switched to while running, before its first frame reaches any consumer.
 public enum CaptureRotation: Int, Sendable, Hashable {
     /// Kept as it is.
     case none = 0
     /// Turned a quarter clockwise.
     case clockwise = 90
+    /// Turned a quarter anticlockwise.
+    case anticlockwise = -90
 
-    /// The turn for a picture of `size`.
+    /// The turn that makes a picture of `size` portrait: a landscape picture is turned 90°
+    /// clockwise, a portrait (or square) one is left as it is.
     public static func forPicture(_ size: VideoDimensions) -> CaptureRotation {
-        size.width > size.height ? .clockwise : .none
+        OverlayFrameShape.portrait.rotation(for: size)
     }
 
     /// The size after the turn.
     public func apply(to size: VideoDimensions) -> VideoDimensions {
-        self == .clockwise ? size.swapped : size
+        self == .none ? size : size.swapped
     }
 }

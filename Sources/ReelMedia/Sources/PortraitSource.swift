@@ -3,26 +3,29 @@ import Foundation
 import ReelCore
 import Synchronization
 
-/// A source whose pictures are always portrait (docs/behaviour.md §4: "pixels are always
-/// portrait"): each landscape picture is turned a quarter clockwise
-/// (``ReelCore/CaptureRotation``) on the source's own thread, before any consumer of the
-/// fan-out sees it. The rule is applied to every picture, so a source that changes size
-/// mid-stream is turned from its first changed picture on. Sound passes untouched.
+/// A source whose pictures have the overlay camera's frame shape, portrait unless told
+/// (docs/behaviour.md §4: "pixels are always portrait"): each picture of the other shape is
+/// turned a quarter (``ReelCore/OverlayFrameShape``, ``ReelCore/CaptureRotation``) on the
+/// source's own thread, before any consumer of the fan-out sees it. The rule is applied to
+/// every picture, so a source that changes size mid-stream is turned from its first changed
+/// picture on. Sound passes untouched.
 public final class PortraitSource: CaptureSource, @unchecked Sendable {
     /// The source turned.
     public let inner: any CaptureSource
+    /// The shape its pictures are given.
+    public let shape: OverlayFrameShape
     private let converter = Mutex<PictureConverter?>(nil)
 
-    /// `inner`, delivering portrait pictures.
-    public init(_ inner: any CaptureSource) {
+    /// `inner`, delivering pictures of `shape` (portrait unless told).
+    public init(_ inner: any CaptureSource, shape: OverlayFrameShape = .portrait) {
         self.inner = inner
+        self.shape = shape
     }
 
-    /// The inner source's format, portrait.
+    /// The inner source's format, in the shape.
     public var format: CaptureFormat {
         var format = inner.format
-        let turned = CaptureRotation.forPicture(VideoDimensions(width: format.width, height: format.height))
-            .apply(to: VideoDimensions(width: format.width, height: format.height))
+        let turned = shape.outputSize(for: VideoDimensions(width: format.width, height: format.height))
         format.width = turned.width
         format.height = turned.height
         return format
@@ -32,19 +35,17 @@ public final class PortraitSource: CaptureSource, @unchecked Sendable {
 
     public func run(_ deliver: (CaptureSample) throws -> Void) throws {
         try inner.run { sample in
-            guard case let .video(frame) = sample,
-                  CaptureRotation.forPicture(VideoDimensions(width: frame.width, height: frame.height)) == .clockwise else {
-                return try deliver(sample)
-            }
-            try deliver(.video(try turned(frame)))
+            guard case let .video(frame) = sample else { return try deliver(sample) }
+            let rotation = shape.rotation(for: VideoDimensions(width: frame.width, height: frame.height))
+            try deliver(rotation == .none ? sample : .video(try turned(frame, rotation)))
         }
     }
 
     public func stop() { inner.stop() }
 
-    /// `frame` turned a quarter clockwise, as a new yuv420p picture (other formats are made
-    /// yuv420p at their own size first).
-    func turned(_ frame: VideoFrame) throws -> VideoFrame {
+    /// `frame` turned a quarter clockwise (or anticlockwise), as a new yuv420p picture (other
+    /// formats are made yuv420p at their own size first).
+    func turned(_ frame: VideoFrame, _ rotation: CaptureRotation = .clockwise) throws -> VideoFrame {
         let source: VideoFrame
         if frame.avFrame.pointee.format == AV_PIX_FMT_YUV420P.rawValue {
             source = frame
@@ -59,22 +60,27 @@ public final class PortraitSource: CaptureSource, @unchecked Sendable {
         let width = source.width, height = source.height
         let out = try VideoFrame.allocate(width: height, height: width, format: AV_PIX_FMT_YUV420P)
         let s = source.avFrame.pointee, d = out.pointee
-        Self.turn(s.data.0!, Int(s.linesize.0), width, height, into: d.data.0!, Int(d.linesize.0))
-        Self.turn(s.data.1!, Int(s.linesize.1), (width + 1) / 2, (height + 1) / 2, into: d.data.1!, Int(d.linesize.1))
-        Self.turn(s.data.2!, Int(s.linesize.2), (width + 1) / 2, (height + 1) / 2, into: d.data.2!, Int(d.linesize.2))
+        let clockwise = rotation != .anticlockwise
+        Self.turn(s.data.0!, Int(s.linesize.0), width, height, into: d.data.0!, Int(d.linesize.0), clockwise: clockwise)
+        Self.turn(s.data.1!, Int(s.linesize.1), (width + 1) / 2, (height + 1) / 2, into: d.data.1!, Int(d.linesize.1), clockwise: clockwise)
+        Self.turn(s.data.2!, Int(s.linesize.2), (width + 1) / 2, (height + 1) / 2, into: d.data.2!, Int(d.linesize.2), clockwise: clockwise)
         out.pointee.color_range = s.color_range
         out.pointee.colorspace = s.colorspace
         return VideoFrame(taking: out, captureTime: frame.captureTime)
     }
 
     /// One plane of `width` × `height` turned a quarter clockwise: source (x, y) goes to
-    /// (height − 1 − y, x).
+    /// (height − 1 − y, x); anticlockwise, to (y, width − 1 − x).
     static func turn(_ src: UnsafeMutablePointer<UInt8>, _ srcStride: Int, _ width: Int, _ height: Int,
-                     into dst: UnsafeMutablePointer<UInt8>, _ dstStride: Int) {
+                     into dst: UnsafeMutablePointer<UInt8>, _ dstStride: Int, clockwise: Bool = true) {
         for y in 0..<height {
             let row = src + y * srcStride
-            let column = height - 1 - y
-            for x in 0..<width { dst[x * dstStride + column] = row[x] }
+            if clockwise {
+                let column = height - 1 - y
+                for x in 0..<width { dst[x * dstStride + column] = row[x] }
+            } else {
+                for x in 0..<width { dst[(width - 1 - x) * dstStride + y] = row[x] }
+            }
         }
     }
 }
