@@ -201,7 +201,7 @@ struct BokehRendererTests {
                 try renderer.render(rgb, layers: map, focus: 1, aperture: .standard, into: [.init(base: base, stride: Self.width * 3)])
             }
             let grey = DetectorPicture(format: .gray8, base: base, width: Self.width, height: Self.height, stride: Self.width)
-            #expect(throws: BokehError.invalidInput("the output has 0 plane(s), the picture 1")) {
+            #expect(throws: BokehError.invalidInput("the output has 0 planes, the picture 1")) {
                 try renderer.render(grey, layers: map, focus: 1, aperture: .standard, into: [])
             }
             #expect(throws: BokehError.invalidInput("the focal depth is not a number")) {
