@@ -11,7 +11,7 @@ import Testing
 /// the gestures move, scale and turn the artwork; import, gallery and cut-out work from the page.
 @Suite("Studio overlay camera in chromium", .serialized)
 struct StudioOverlayBrowserTests {
-    /// A still clip (the astronaut, 1280x720, turned portrait by the overlay camera) and a sticker
+    /// A still clip (the astronaut, 1280x720, turned portrait: these tests ask for the portrait frame) and a sticker
     /// with hard edges (a magenta card with a yellow band, a transparent margin).
     struct Fixture {
         let clip: String
@@ -43,6 +43,8 @@ struct StudioOverlayBrowserTests {
         defer { folder.cleanup() }
         let fixture = try Fixture(in: folder)
         try await withStudio(configure: { $0.source = "file:" + fixture.clip }) { studio in
+            let portrait = try studio.post("/api/overlay", json: #"{"frame":"portrait"}"#, cookie: try studio.signIn())
+            try #require(portrait.status == 200, "\(portrait.text)")
             try await withWebDriver(windowSize: (1280, 1100)) { browser in
                 try await StudioRecordBrowserTests.signIn(studio, browser)
                 try await browser.navigate(to: studio.base + "/#overlay")
