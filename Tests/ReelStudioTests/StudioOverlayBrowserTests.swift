@@ -38,12 +38,13 @@ struct StudioOverlayBrowserTests {
         }
     }
 
-    static func withOverlay(_ body: (TestStudio, WebDriver, Fixture) async throws -> Void) async throws {
+    /// The overlay view in `frame` (portrait unless told) with the sticker imported.
+    static func withOverlay(frame: String = "portrait", _ body: (TestStudio, WebDriver, Fixture) async throws -> Void) async throws {
         let folder = try TemporaryDirectory()
         defer { folder.cleanup() }
         let fixture = try Fixture(in: folder)
         try await withStudio(configure: { $0.source = "file:" + fixture.clip }) { studio in
-            let portrait = try studio.post("/api/overlay", json: #"{"frame":"portrait"}"#, cookie: try studio.signIn())
+            let portrait = try studio.post("/api/overlay", json: #"{"frame":"\#(frame)"}"#, cookie: try studio.signIn())
             try #require(portrait.status == 200, "\(portrait.text)")
             try await withWebDriver(windowSize: (1280, 1100)) { browser in
                 try await StudioRecordBrowserTests.signIn(studio, browser)
