@@ -11,7 +11,7 @@ import Testing
 /// the gestures move, scale and turn the artwork; import, gallery and cut-out work from the page.
 @Suite("Studio overlay camera in chromium", .serialized)
 struct StudioOverlayBrowserTests {
-    /// A still clip (the astronaut, 1280x720, turned portrait by the overlay camera) and a sticker
+    /// A still clip (the astronaut, 1280x720, turned portrait: these tests ask for the portrait frame) and a sticker
     /// with hard edges (a magenta card with a yellow band, a transparent margin).
     struct Fixture {
         let clip: String
@@ -38,11 +38,14 @@ struct StudioOverlayBrowserTests {
         }
     }
 
-    static func withOverlay(_ body: (TestStudio, WebDriver, Fixture) async throws -> Void) async throws {
+    /// The overlay view in `frame` (portrait unless told) with the sticker imported.
+    static func withOverlay(frame: String = "portrait", _ body: (TestStudio, WebDriver, Fixture) async throws -> Void) async throws {
         let folder = try TemporaryDirectory()
         defer { folder.cleanup() }
         let fixture = try Fixture(in: folder)
         try await withStudio(configure: { $0.source = "file:" + fixture.clip }) { studio in
+            let portrait = try studio.post("/api/overlay", json: #"{"frame":"\#(frame)"}"#, cookie: try studio.signIn())
+            try #require(portrait.status == 200, "\(portrait.text)")
             try await withWebDriver(windowSize: (1280, 1100)) { browser in
                 try await StudioRecordBrowserTests.signIn(studio, browser)
                 try await browser.navigate(to: studio.base + "/#overlay")

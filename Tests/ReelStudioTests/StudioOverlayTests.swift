@@ -36,7 +36,7 @@ struct StudioOverlayTests {
                   studio.base + "/api/overlay/assets?name=" + name])
     }
 
-    @Test("the state: a change is checked whole; an unknown asset is 404; the shot is portrait, 3:4, in the gallery, served by name only")
+    @Test("the state: a change is checked whole; an unknown asset is 404; the shot keeps the source's landscape shape, 4:3, in the gallery, served by name only")
     func stateShotAndGallery() async throws {
         try await withStudio(configure: Self.configure) { studio in
             let cookie = try studio.signIn()
@@ -51,7 +51,7 @@ struct StudioOverlayTests {
             let shot = try studio.post("/api/overlay/shoot", cookie: cookie)
             #expect(shot.status == 201, "\(shot.text)")
             let answer = try Self.json(shot), photo = try #require(answer["photo"] as? [String: Any])
-            #expect(answer["width"] as? Int == 360 && answer["height"] as? Int == 480, "640x360 turned portrait, cropped to 3:4: \(answer)")
+            #expect(answer["width"] as? Int == 480 && answer["height"] as? Int == 360, "640x360 not turned, cropped to 4:3: \(answer)")
             let name = try #require(photo["name"] as? String)
             #expect(OverlayPhotoName.isValid(name) && name.hasSuffix(".heic"))
             let file = studio.server.settings.photosFolder + "/" + name
@@ -66,7 +66,7 @@ struct StudioOverlayTests {
             let viewFile = studio.folder.path("view.jpg")
             try view.body.write(to: URL(fileURLWithPath: viewFile))
             let shown = try DecodedImage(path: viewFile)
-            #expect(shown.width == 360 && shown.height == 480)
+            #expect(shown.width == 480 && shown.height == 360)
             for path in ["..%2flibrary.sqlite", "..%2F..%2Fetc%2Fpasswd", "photo-none.jpg", "photo-1.png", name.uppercased()] {
                 #expect(try studio.api([studio.base + "/api/overlay/photos/" + path]).status == 404, "\(path)")
             }
@@ -127,7 +127,7 @@ struct StudioOverlayTests {
             }
             for stream in streams { _ = await stream.wait(timeout: .seconds(10)) }
             #expect(opens.withLock { $0 } == 1, "one capture for both previews")
-            for (view, size) in [("unfiltered", (480, 640)), ("circle", (640, 640))] {
+            for (view, size) in [("unfiltered", (640, 480)), ("circle", (640, 640))] {
                 let data = try Data(contentsOf: URL(fileURLWithPath: folder.path(view)))
                 var parts = 0, from = data.startIndex
                 while let found = data.range(of: Data("--reel-preview-frame".utf8), in: from..<data.endIndex) {
@@ -155,6 +155,8 @@ struct StudioOverlayTests {
             }
         }) { studio in
             let cookie = try studio.signIn()
+            let portrait = try studio.post("/api/overlay", json: #"{"frame":"portrait"}"#, cookie: cookie)
+            #expect(portrait.status == 200, "\(portrait.text)")
             let preview = try BackgroundProcess("/usr/bin/curl", ["-s", "-o", "/dev/null", "--max-time", "30", "-H", "Cookie: \(cookie)",
                                                                 studio.base + "/api/overlay/preview"])
             defer { preview.send(SIGTERM) }

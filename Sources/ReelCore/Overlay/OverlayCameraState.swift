@@ -1,8 +1,9 @@
 import Foundation
 
 /// The overlay camera's business state (docs/behaviour.md §4): which artwork is chosen, where
-/// it sits, how the device is held, the format photos are saved in, the filter preset, and
-/// which of the two previews the shutter takes. The assets themselves are in the library and
+/// it sits, how the device is held, the format photos are saved in, the filter preset, which
+/// of the two previews the shutter takes, and the frame's shape (portrait, landscape or the
+/// source's own). The assets themselves are in the library and
 /// the photos in the gallery folder; a page's transient state (a drag under way, a handle held)
 /// is the page's own and never reaches this.
 ///
@@ -11,14 +12,17 @@ import Foundation
 public struct OverlayCameraState: Sendable, Equatable, Codable {
     /// The two previews of the one capture.
     public enum Preview: String, Sendable, Hashable, Codable, CaseIterable {
-        /// The portrait picture in the camera's 3:4 frame.
+        /// The picture in the camera's 3:4 frame (4:3 for a landscape picture).
         case unfiltered
         /// The same picture through the filter preset (``OverlayFilter``).
         case filtered
     }
 
-    /// The unfiltered preview's frame: 3:4 portrait, centred, as a phone camera's photo.
+    /// The unfiltered preview's frame for a portrait picture: 3:4, centred, as a phone camera's photo.
     public static let unfilteredCrop = PhotoCropSpec(aspectWidth: 3, aspectHeight: 4)
+
+    /// The unfiltered preview's frame for a landscape picture: 4:3, centred, as a webcam's photo.
+    public static let landscapeCrop = PhotoCropSpec(aspectWidth: 4, aspectHeight: 3)
 
     /// The chosen artwork (nil: photos without artwork).
     public var assetID: UUID?
@@ -32,10 +36,14 @@ public struct OverlayCameraState: Sendable, Equatable, Codable {
     public var filter: OverlayFilter
     /// The preview the shutter takes (and the artwork is placed over).
     public var preview: Preview
+    /// The pictures' shape: portrait, landscape or the source's own (``OverlayFrameShape``).
+    public var frame: OverlayFrameShape
 
-    /// Nothing chosen: no artwork, upright, HEIC, the square filter, the unfiltered preview.
+    /// Nothing chosen: no artwork, upright, HEIC, the square filter, the unfiltered preview, the
+    /// source's own shape.
     public init(assetID: UUID? = nil, placement: OverlayPlacement = .default, orientation: DeviceOrientation = .upright,
-                format: StillFormat = .heic, filter: OverlayFilter = .square, preview: Preview = .unfiltered) {
+                format: StillFormat = .heic, filter: OverlayFilter = .square, preview: Preview = .unfiltered, frame: OverlayFrameShape = .auto) {
+        self.frame = frame
         self.assetID = assetID
         self.placement = placement
         self.orientation = orientation
@@ -44,13 +52,19 @@ public struct OverlayCameraState: Sendable, Equatable, Codable {
         self.preview = preview
     }
 
-    /// The region of the portrait picture a preview shows.
-    public static func crop(of preview: Preview, filter: OverlayFilter) -> PhotoCropSpec {
-        preview == .filtered ? filter.crop : unfilteredCrop
+    /// The region of the picture a preview shows: the unfiltered one follows the picture's shape
+    /// (3:4 portrait, 4:3 `landscape`), a filter preset's is its own.
+    public static func crop(of preview: Preview, filter: OverlayFilter, landscape: Bool = false) -> PhotoCropSpec {
+        preview == .filtered ? filter.crop : landscape ? landscapeCrop : unfilteredCrop
     }
 
-    /// The region the shutter keeps.
+    /// The region the shutter keeps of a portrait picture.
     public var crop: PhotoCropSpec { Self.crop(of: preview, filter: filter) }
+
+    /// The region the shutter keeps of a picture of `size`.
+    public func crop(for size: VideoDimensions) -> PhotoCropSpec {
+        Self.crop(of: preview, filter: filter, landscape: size.width > size.height)
+    }
 
     /// The mask the shutter lays over it.
     public var mask: PhotoMask { preview == .filtered ? filter.mask : .none }
@@ -64,9 +78,11 @@ public struct OverlayCameraState: Sendable, Equatable, Codable {
         public var format: StillFormat?
         public var filter: OverlayFilter?
         public var preview: Preview?
+        public var frame: OverlayFrameShape?
 
         public init(asset: String? = nil, placement: OverlayPlacement? = nil, orientation: Int? = nil, format: StillFormat? = nil,
-                    filter: OverlayFilter? = nil, preview: Preview? = nil) {
+                    filter: OverlayFilter? = nil, preview: Preview? = nil, frame: OverlayFrameShape? = nil) {
+            self.frame = frame
             self.asset = asset
             self.placement = placement
             self.orientation = orientation
@@ -114,6 +130,7 @@ public struct OverlayCameraState: Sendable, Equatable, Codable {
         if let format = change.format { next.format = format }
         if let filter = change.filter { next.filter = filter }
         if let preview = change.preview { next.preview = preview }
+        if let frame = change.frame { next.frame = frame }
         return next
     }
 

@@ -86,7 +86,7 @@ public final class PortraitSource: CaptureSource, @unchecked Sendable {
 }
 
 /// A source that can be switched to another while it runs (the overlay camera's lens switch):
-/// one stream for the consumers, every source inside a ``PortraitSource``, so the turn is in
+/// one stream for the consumers, every source inside a ``PortraitSource`` of one shape, so the turn is in
 /// place before the new source's first picture (docs/behaviour.md §4: "switching lenses must
 /// re-apply the 90° before the new input delivers frames").
 public final class SourceSwitcher: CaptureSource, @unchecked Sendable {
@@ -98,14 +98,19 @@ public final class SourceSwitcher: CaptureSource, @unchecked Sendable {
 
     private let open: @Sendable (SourceSpec) throws -> any CaptureSource
     private let state: Mutex<State>
+    /// The shape every source's pictures are given.
+    public let shape: OverlayFrameShape
 
-    /// Starts with `initial`, opened (and so checked) now; `open` opens each source.
-    public init(initial: SourceSpec, open: @escaping @Sendable (SourceSpec) throws -> any CaptureSource = { try CaptureSources.open($0) }) throws {
+    /// Starts with `initial`, opened (and so checked) now; `open` opens each source, whose
+    /// pictures are given `shape` (portrait unless told).
+    public init(initial: SourceSpec, shape: OverlayFrameShape = .portrait,
+                open: @escaping @Sendable (SourceSpec) throws -> any CaptureSource = { try CaptureSources.open($0) }) throws {
         self.open = open
-        state = Mutex(State(current: PortraitSource(try open(initial))))
+        self.shape = shape
+        state = Mutex(State(current: PortraitSource(try open(initial), shape: shape)))
     }
 
-    /// The current source's format (portrait).
+    /// The current source's format (in the shape).
     public var format: CaptureFormat { state.withLock { $0.current.format } }
 
     public var name: String { state.withLock { $0.current.name } }
@@ -113,7 +118,7 @@ public final class SourceSwitcher: CaptureSource, @unchecked Sendable {
     /// Switches to `spec`: it is opened here (an error leaves the current source running), then
     /// the current one is asked to stop and ``run(_:)`` goes on with the new one.
     public func switchTo(_ spec: SourceSpec) throws {
-        let next = PortraitSource(try open(spec))
+        let next = PortraitSource(try open(spec), shape: shape)
         let previous = state.withLock { state -> PortraitSource? in
             guard !state.stopped else { return nil }
             state.next = next

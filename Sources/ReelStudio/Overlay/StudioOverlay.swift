@@ -6,18 +6,20 @@ import ReelOverlay
 import ReelRuntime
 import ReelStore
 
-/// The overlay camera in the studio (docs/behaviour.md §4): the chosen source turned portrait
-/// (``ReelMedia/PortraitSource``) and fanned out to an unfiltered preview and one preview per
-/// filter preset, all branches of one capture (a branch with no watcher encodes nothing); the
-/// shutter takes the capture's next picture and makes the photo with the same code as
+/// The overlay camera in the studio (docs/behaviour.md §4): the chosen source in the state's
+/// frame shape, portrait, landscape or its own (``ReelMedia/PortraitSource``), fanned out to
+/// an unfiltered preview and one preview per filter preset, all branches of one capture (a
+/// branch with no watcher encodes nothing); the shutter takes the capture's next picture and
+/// makes the photo with the same code as
 /// `reel overlay snap` (``ReelOverlay/OverlaySnap/photo(of:camera:art:recipe:date:)``) into the
 /// gallery (``ReelOverlay/OverlayGallery``); the artwork library and cut-outs are
 /// ``ReelOverlay/OverlayAssetShelf`` and ``ReelOverlay/OverlayCutout``.
 ///
 /// The source is borrowed from the record page's camera (``StudioCamera/lend(_:to:)``) while
 /// a preview is watched or a shot waits, and given back when neither is the case, so a camera
-/// is never opened twice. The business state is one ``ReelCore/OverlayCameraState``; the
-/// page's gestures are the page's.
+/// is never opened twice. The previews are sized for the pictures' shape; when it changes (the
+/// frame chosen, or another source's own shape) the capture is built anew. The business state
+/// is one ``ReelCore/OverlayCameraState``; the page's gestures are the page's.
 final class StudioOverlay: CaptureBorrower {
     /// A preview the page can watch: the unfiltered one, or the one of a filter preset.
     enum View: String, Sendable, CaseIterable {
@@ -25,14 +27,16 @@ final class StudioOverlay: CaptureBorrower {
 
         var filter: OverlayFilter? { OverlayFilter(rawValue: rawValue) }
 
-        /// The region of the portrait picture it shows.
-        var crop: PhotoCropSpec {
-            filter.map { OverlayCameraState.crop(of: .filtered, filter: $0) } ?? OverlayCameraState.unfilteredCrop
+        /// The region of the picture it shows (the unfiltered one is 4:3 of a `landscape` picture).
+        func crop(landscape: Bool) -> PhotoCropSpec {
+            filter.map { OverlayCameraState.crop(of: .filtered, filter: $0) }
+                ?? OverlayCameraState.crop(of: .unfiltered, filter: .square, landscape: landscape)
         }
 
         /// Its JPEGs' size: 640 on the long side, in the crop's shape.
-        var size: (width: Int, height: Int) {
-            PreviewBranch.size(for: VideoDimensions(width: crop.aspectWidth ?? 3, height: crop.aspectHeight ?? 4))
+        func size(landscape: Bool) -> (width: Int, height: Int) {
+            let crop = crop(landscape: landscape)
+            return PreviewBranch.size(for: VideoDimensions(width: crop.aspectWidth ?? 3, height: crop.aspectHeight ?? 4))
         }
     }
 
@@ -46,8 +50,12 @@ final class StudioOverlay: CaptureBorrower {
         var source: String?
         /// Why there is no picture (no source, the source is busy, it failed).
         var problem: String?
-        /// The portrait picture's size, once a frame came.
+        /// The picture's size (in the frame's shape), once a frame came.
         var pictureSize: VideoDimensions?
+        /// Whether the pictures are landscape: the shape the previews are (or will be) built for.
+        var landscape = false
+        /// The capture must be built anew (the pictures' shape changed).
+        var rebuild = false
         /// Pictures the capture gave since it started (a figure for the page and the benchmark).
         var frames = 0
         /// Shots waiting for a picture.
@@ -83,23 +91,41 @@ final class StudioOverlay: CaptureBorrower {
     /// Starts the capture when a preview is watched or a shot waits, stops it (and gives the
     /// source back) when neither (``BorrowedCapture``); a source that failed is tried again
     /// after 2 s. Called every status tick, when a preview opens and when a shot starts.
+    /// A capture whose pictures' shape changed is stopped and opened anew.
     func tick() {
-        borrowed.step(wanted: { state.withLock { !$0.closed && ($0.shutters > 0 || feeds.values.contains { $0.watcherCount > 0 }) } }, for: self)
+        let (state, feeds) = (self.state, self.feeds)
+        let wanted = { state.withLock { !$0.closed && ($0.shutters > 0 || feeds.values.contains { $0.watcherCount > 0 }) } }
+        let rebuild = state.withLock { state -> Bool in
+            defer { state.rebuild = false }
+            return state.rebuild && state.running
+        }
+        if rebuild {
+            borrowed.restart(wanted: wanted, for: self)
+        } else {
+            borrowed.step(wanted: wanted, for: self)
+        }
     }
 
-    /// Opens the borrowed source, portrait, for every preview and the shutter.
+    /// Opens the borrowed source, in the frame's shape, for every preview and the shutter. The
+    /// source is opened here, so the previews are sized for its pictures' shape from the start;
+    /// one that cannot be opened fails the capture as a source that fails on its thread.
     func capture(_ source: SourceSpec) -> any BorrowedRun {
-        let branches = View.allCases.map { view in
-            PreviewBranch(feed: feeds[view]!, width: view.size.width, height: view.size.height)
+        let shape = state.withLock { $0.camera.frame }
+        // Every source in a PortraitSource of the shape, inside a switcher, so a lens switch is
+        // turned before its first picture reaches a preview or the shutter.
+        let opened = Result { try SourceSwitcher(initial: source, shape: shape, open: settings.openSource) }
+        let format = try? opened.get().format
+        let landscape = state.withLock { state -> Bool in
+            if let format { state.landscape = format.width > format.height }
+            state.rebuild = false
+            state.switcher = try? opened.get()
+            return state.landscape
         }
-        let open = settings.openSource, state = self.state
-        // Every source in a PortraitSource, inside a switcher, so a lens switch is turned
-        // before its first picture reaches a preview or the shutter.
-        return IdlePreview(source: source, branches: branches, open: { spec in
-            let switcher = try SourceSwitcher(initial: spec, open: open)
-            state.withLock { $0.switcher = switcher }
-            return switcher
-        }, tap: { [weak self] frame in self?.seen(frame) })
+        let branches = View.allCases.map { view in
+            let size = view.size(landscape: landscape)
+            return PreviewBranch(feed: feeds[view]!, width: size.width, height: size.height)
+        }
+        return IdlePreview(source: source, branches: branches, open: { _ in try opened.get() }, tap: { [weak self] frame in self?.seen(frame) })
     }
 
     func captureStarted(source: String) {
@@ -126,15 +152,22 @@ final class StudioOverlay: CaptureBorrower {
         publish()
     }
 
-    /// A picture of the capture: its size noted, and handed to a waiting shot.
+    /// A picture of the capture: its size noted, and handed to a waiting shot. A picture of
+    /// another shape than the previews were built for (the source's own shape, first seen) has
+    /// the capture built anew, off the capture's thread.
     private func seen(_ frame: VideoFrame) {
         let size = VideoDimensions(width: frame.width, height: frame.height)
-        let changed = state.withLock { state -> Bool in
+        let (changed, rebuild) = state.withLock { state -> (Bool, Bool) in
             state.frames += 1
             defer { state.pictureSize = size }
-            return state.pictureSize != size
+            let landscape = size.width > size.height
+            guard landscape != state.landscape, !state.rebuild else { return (state.pictureSize != size, false) }
+            state.landscape = landscape
+            state.rebuild = true
+            return (state.pictureSize != size, true)
         }
         if changed { publish() }
+        if rebuild { DispatchQueue.global().async { [weak self] in self?.tick() } }
         shutter.offer { frame }
     }
 
@@ -146,7 +179,7 @@ final class StudioOverlay: CaptureBorrower {
     }
 
     /// Switches to the source `text` (a camera, `test…` or `file:/…`): while the capture runs,
-    /// inside it (the lens switch: the new source is opened first, turned portrait before its
+    /// inside it (the lens switch: the new source is opened first, in the frame's shape before its
     /// first picture, and a source that cannot be opened leaves the current one running);
     /// otherwise it becomes the chosen source, as on the record page.
     func switchSource(to text: String) throws(StudioRefusal) -> OverlaySnapshot {
@@ -171,16 +204,17 @@ final class StudioOverlay: CaptureBorrower {
 
     /// The state, the transforms the page draws the artwork with, and the source's condition.
     func snapshot() -> OverlaySnapshot {
-        let (current, source, problem, size, running, frames) = state.withLock {
-            ($0.camera, $0.source, $0.problem, $0.pictureSize, $0.running, $0.frames)
+        let (current, source, problem, size, running, frames, built) = state.withLock {
+            ($0.camera, $0.source, $0.problem, $0.pictureSize, $0.running, $0.frames, $0.landscape)
         }
+        let landscape = size.map { $0.width > $0.height } ?? built
         var asset: OverlayAsset?
         if let id = current.assetID { asset = try? self.asset(id).asset }
         var transforms: [String: [Double]] = [:]
         if let asset {
             let art = VideoDimensions(width: asset.width, height: asset.height)
             for preview in OverlayCameraState.Preview.allCases {
-                let crop = OverlayCameraState.crop(of: preview, filter: current.filter)
+                let crop = OverlayCameraState.crop(of: preview, filter: current.filter, landscape: landscape)
                 let shown = size.map { crop.pixels(of: $0) }.map { VideoDimensions(width: $0.width, height: $0.height) }
                     ?? VideoDimensions(width: crop.aspectWidth ?? 3, height: crop.aspectHeight ?? 4)
                 let t = current.placement.transform(art: art, preview: shown)
@@ -189,17 +223,26 @@ final class StudioOverlay: CaptureBorrower {
         }
         return OverlaySnapshot(state: current, asset: asset.map(AssetAnswer.init), transforms: transforms,
                                source: running ? source : nil, problem: problem, pictureSize: size.map { [$0.width, $0.height] },
-                               frames: running ? frames : nil)
+                               frames: running ? frames : nil, unfilteredAspect: landscape ? [4, 3] : [3, 4])
     }
 
     /// Makes `change` (all of it or nothing); an asset id must name an asset in the library.
+    /// Another frame shape builds the running capture anew before the answer.
     func change(_ change: OverlayCameraState.Change) throws(StudioRefusal) -> OverlaySnapshot {
         let next: OverlayCameraState
         do { next = try state.withLock { $0.camera }.applying(change) } catch { throw StudioRefusal(status: 400, message: error.description) }
         if let id = next.assetID, change.asset != nil {
             _ = try asset(id)
         }
-        state.withLock { $0.camera = next }
+        let reshaped = state.withLock { state -> Bool in
+            defer { state.camera = next }
+            guard state.camera.frame != next.frame else { return false }
+            state.rebuild = true
+            state.pictureSize = nil
+            if next.frame != .auto { state.landscape = next.frame == .landscape }
+            return true
+        }
+        if reshaped { tick() }
         return publish()
     }
 
@@ -229,7 +272,8 @@ final class StudioOverlay: CaptureBorrower {
         }
         let lag = Double(DispatchTime.now().uptimeNanoseconds - pressed.uptimeNanoseconds) / 1e9
         let date = Date()
-        let recipe = OverlayPhotoRecipe(placement: current.placement, crop: current.crop, mask: current.mask, orientation: current.orientation,
+        let recipe = OverlayPhotoRecipe(placement: current.placement, crop: current.crop(for: VideoDimensions(width: frame.width, height: frame.height)),
+                                        mask: current.mask, orientation: current.orientation,
                                         format: current.format, software: "reel \(settings.version)")
         let camera = state.withLock { $0.source } ?? "camera"
         let photo: OverlaySnap.Photo
@@ -364,10 +408,12 @@ struct OverlaySnapshot: Encodable {
     var source: String?
     /// Why there is no picture.
     var problem: String?
-    /// The portrait picture's size, once known.
+    /// The picture's size (in the frame's shape), once known.
     var pictureSize: [Int]?
     /// Pictures the running capture has given since it started.
     var frames: Int?
+    /// The unfiltered preview's aspect, width and height: 3:4 for a portrait picture, 4:3 for a landscape one.
+    var unfilteredAspect: [Int]
     var filters = OverlayFilter.allCases.map { FilterAnswer(id: $0.rawValue, title: $0.title, aspect: [$0.crop.aspectWidth ?? 1, $0.crop.aspectHeight ?? 1], mask: $0.mask.rawValue) }
     var scaleRange = [OverlayPlacement.scaleRange.lowerBound, OverlayPlacement.scaleRange.upperBound]
 

@@ -110,4 +110,12 @@ final class BorrowedCapture: Sendable {
             view.captureStarted(source: source.text)
         }
     }
+
+    /// Stops the running capture (its source given back, no failure) and, when still `wanted`,
+    /// opens a new one at once: for a view whose capture must be built anew (the overlay
+    /// camera's frame shape changed). Not to be called from the capture's own thread.
+    func restart(wanted: () -> Bool, for view: some CaptureBorrower) {
+        step(wanted: { false }, for: view)
+        step(wanted: wanted, for: view)
+    }
 }

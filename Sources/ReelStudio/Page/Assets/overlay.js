@@ -70,6 +70,7 @@ export function showState(next) {
   select.value = state.filter;
   $("overlay-format").value = state.format;
   $("overlay-orientation").value = String(state.orientation);
+  $("overlay-frame").value = state.frame;
   for (const input of document.querySelectorAll("input[name=overlay-preview]")) input.checked = input.value === state.preview;
   for (const button of $("overlay-anchors").querySelectorAll("button")) {
     button.setAttribute("aria-pressed", String(button.dataset.anchor === state.placement.anchor));
@@ -79,6 +80,7 @@ export function showState(next) {
   scale.max = String(next.scaleRange[1]);
   if (document.activeElement !== scale) scale.value = String(Math.round(state.placement.scale * 1000) / 1000);
   if (document.activeElement !== rotation) rotation.value = String(Math.round(state.placement.rotationDegrees * 10) / 10);
+  $("overlay-stage-unfiltered").style.aspectRatio = `${next.unfilteredAspect[0]} / ${next.unfilteredAspect[1]}`;
   const filtered = $("overlay-stage-filtered");
   filtered.style.aspectRatio = `${filter.aspect[0]} / ${filter.aspect[1]}`;
   filtered.dataset.mask = filter.mask;
@@ -88,7 +90,7 @@ export function showState(next) {
     if (![...choice.options].some((o) => o.value === next.source)) choice.add(option(next.source, next.source));
     choice.value = next.source;
   }
-  $("overlay-source").textContent = next.source ? `Source: ${next.source}${next.pictureSize ? `, ${next.pictureSize.join("x")} portrait` : ""}`
+  $("overlay-source").textContent = next.source ? `Source: ${next.source}${next.pictureSize ? `, ${next.pictureSize.join("x")} ${next.pictureSize[0] > next.pictureSize[1] ? "landscape" : "portrait"}` : ""}`
     : next.problem ? `No picture: ${next.problem}` : "The preview starts when this view is open and a source is chosen on the record page.";
   for (const item of $("overlay-assets").querySelectorAll("li")) {
     item.querySelector("button").setAttribute("aria-pressed", String(item.dataset.id ? next.asset?.id === item.dataset.id : !next.asset));
@@ -411,6 +413,7 @@ export function initOverlay() {
   $("overlay-filter").addEventListener("change", (event) => change({ filter: event.target.value }));
   $("overlay-format").addEventListener("change", (event) => change({ format: event.target.value }));
   $("overlay-source-choice").addEventListener("change", switchSource);
+  $("overlay-frame").addEventListener("change", (event) => change({ frame: event.target.value }));
   $("overlay-orientation").addEventListener("change", (event) => change({ orientation: Number(event.target.value) }));
   $("overlay-scale").addEventListener("change", (event) => {
     const value = Number(event.target.value);
