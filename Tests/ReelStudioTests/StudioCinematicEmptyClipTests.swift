@@ -28,7 +28,12 @@ struct StudioCinematicEmptyClipTests {
             let started = try studio.post("/api/cinematic/record", json: #"{"editable":true}"#, cookie: cookie)
             #expect(started.status == 201, "\(started.text)")
             if stops {
-                // 409 when the disk has ended the clip already.
+                // A picture in the clip first (a clip stopped before its first picture holds none either,
+                // but says so instead), then the stop; 409 when the disk has ended the clip already.
+                try await eventually("a picture in the clip", within: 30) { () -> Bool? in
+                    let clip = (try? StudioCinematicTests.json(try studio.api([studio.base + "/api/cinematic"])))?["clip"] as? [String: Any]
+                    return (clip?["pictures"] as? Int ?? 0) >= 1 || clip?["recording"] as? Bool == false ? true : nil
+                }
                 let stopped = try studio.post("/api/cinematic/record/stop", cookie: cookie)
                 #expect(stopped.status == 200 || stopped.status == 409, "\(stopped.text)")
             }
