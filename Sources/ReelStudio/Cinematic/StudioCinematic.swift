@@ -304,9 +304,11 @@ final class ClipSlot: @unchecked Sendable {
         }
     }
 
-    /// Whether `error` says the disk is full (from the encoder's muxer or a durable write).
+    /// Whether `error` says the disk is full (from the encoder's muxer, a durable write or the
+    /// sidecar's file).
     static func isNoSpace(_ error: any Error) -> Bool {
         if let error = error as? FFmpegError { return error.code == -ENOSPC || error.code == -EDQUOT }
+        if (error as? CocoaError)?.code == .fileWriteOutOfSpace { return true }
         return (error as? DurableFile.Error)?.isNoSpace == true
     }
 
@@ -331,8 +333,7 @@ final class ClipSlot: @unchecked Sendable {
                     try writer.appendVideo(frame, pts: pts, result: nil)
                 }
             } catch {
-                end(problem: Self.isNoSpace(error) ? "the disk is full: the clip keeps what was written before"
-                                  : "the clip could not be written (\(error)): it keeps what was written before")
+                end(problem: nil, failure: error)
             }
             return shown
         }
@@ -343,16 +344,31 @@ final class ClipSlot: @unchecked Sendable {
         lock.withLock { end(problem: problem) }
     }
 
-    // With `lock` held.
-    private func end(problem: String?) {
+    // With `lock` held. `failure` is the write that ended the clip early. A clip without a whole
+    // fragment is removed with its sidecar, as `reel cinematic` does.
+    private func end(problem: String?, failure: (any Error)? = nil) {
         guard let writer else { return }
-        var problem = problem
+        var closing: (any Error)?
         do { try writer.finish() } catch {
             writer.abandon()
-            problem = problem ?? "the clip could not be closed cleanly (\(error)): what was written stays playable"
+            closing = error
         }
-        last = ClipAnswer(writer, recording: false, problem: problem)
+        let kept = writer.holdsPictures
+        if !kept { writer.remove() }
+        var said = kept ? problem : "the clip ended before its first picture: nothing was written"
+        if let closing {
+            said = kept && !Self.isNoSpace(closing) ? problem ?? "the clip could not be closed cleanly (\(closing)): what was written stays playable"
+                                                    : Self.problem(writing: closing, kept: kept)
+        }
+        if let failure { said = Self.problem(writing: failure, kept: kept) }
+        last = ClipAnswer(writer, recording: false, problem: said)
         self.writer = nil
+    }
+
+    /// Why a clip ended early on a write that failed, and what it keeps.
+    private static func problem(writing error: any Error, kept: Bool) -> String {
+        let kept = kept ? "the clip keeps what was written before" : "nothing was written"
+        return isNoSpace(error) ? "the disk is full: \(kept)" : "the clip could not be written (\(error)): \(kept)"
     }
 
     private func copy(_ frame: VideoFrame) throws -> VideoFrame {

@@ -107,7 +107,12 @@ async function recordButton() {
   const recording = $("cinematic-record").dataset.recording === "true";
   const next = recording ? await post("/api/cinematic/record/stop", undefined, "cinematic-message")
     : await post("/api/cinematic/record", { editable: $("cinematic-editable").checked }, "cinematic-message");
-  if (next) { showState(next); sayHere(recording ? `Saved ${next.clip?.name ?? "the clip"}.` : "Recording.", "ok"); }
+  if (!next) return;
+  showState(next);
+  // A clip that ended on a failure (nothing written when the disk filled before its first fragment) says so.
+  const problem = recording ? next.clip?.problem : undefined;
+  if (problem) sayHere(`${next.clip.name}: ${problem}.`, "warn");
+  else sayHere(recording ? `Saved ${next.clip?.name ?? "the clip"}.` : "Recording.", "ok");
 }
 
 async function still() {
