@@ -1,7 +1,7 @@
 // The materials view — the books with their covers, adding one by
 // ISBN (looked up), by hand or by a scan of its barcode (with the time left and Cancel),
 // removing one (asked twice).
-import { $, get, post, say } from "./common.js";
+import { $, counted, get, post, say } from "./common.js";
 
 let shown = false, stale = true;
 
@@ -45,7 +45,7 @@ function card(material) {
 function render(materials) {
   $("materials").replaceChildren(...materials.map(card));
   $("materials-count").textContent = materials.length === 0 ? "No materials yet: add a book by its ISBN or its title."
-    : `${materials.length} material${materials.length === 1 ? "" : "s"}.`;
+    : `${counted(materials.length, "material")}.`;
   document.body.dataset.materialsCount = String(materials.length);
 }
 

@@ -1,6 +1,6 @@
 // The stats view — the week's or month's chart (the SVG `reel stats --svg`
 // draws), its figures and each day as a table, earlier and later periods, and the daily goal.
-import { $, get, post, say } from "./common.js";
+import { $, counted, get, post, say } from "./common.js";
 
 let shown = false, stale = true, date = null, current = null;
 // Each drawing of the chart asks for it anew: the same period's address would show the old bars.
@@ -28,7 +28,7 @@ function render(stats, goals) {
   $("stats-range").textContent = `${stats.from} to ${stats.to}`;
   $("stats-total").textContent = minutes(stats.totalMinutes);
   $("stats-met").textContent = stats.daysWithGoal > 0 ? `${stats.daysMet} of ${stats.daysWithGoal} days` : "no goal in this period";
-  $("stats-streak").textContent = `${stats.streak} day${stats.streak === 1 ? "" : "s"}`;
+  $("stats-streak").textContent = counted(stats.streak, "day");
   const rows = stats.days.map((day) => {
     const row = document.createElement("tr");
     if (day.verdict) row.dataset.verdict = day.verdict;
