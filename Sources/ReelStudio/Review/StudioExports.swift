@@ -72,13 +72,14 @@ final class StudioExports: Sendable {
         }
     }
 
-    /// Makes the weekly vlog of `week`, as `reel vlog` does.
+    /// Makes the weekly vlog of `week`, as `reel vlog` does. While a job runs it is refused as
+    /// busy (409) before its week is looked at, as any second job is.
     func vlog(_ week: VlogWeek, layout: WeeklyVlog.Layout) throws(StudioRefusal) -> Snapshot {
-        guard week.days.contains(where: { !$0.sessions.isEmpty }) else {
-            throw StudioRefusal(status: 422, message: "the week of \(week.monday) holds no session: there is nothing to put in a vlog")
-        }
         let stem = "reel-vlog-\(week.monday)-\(layout.rawValue)"
         return try start(kind: "vlog", session: nil, label: "Weekly vlog from \(week.monday)", stem: stem) { (output: String) throws(StudioRefusal) -> Work in
+            guard week.days.contains(where: { !$0.sessions.isEmpty }) else {
+                throw StudioRefusal(status: 422, message: "the week of \(week.monday) holds no session: there is nothing to put in a vlog")
+            }
             let settings = WeeklyVlog.Settings(week: week, layout: layout, musicPath: nil, outputPath: output)
             return { reporter, stop in
                 let report = try WeeklyVlog(settings: settings, reporter: reporter, stop: stop).run()
