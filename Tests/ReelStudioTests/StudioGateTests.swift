@@ -183,15 +183,6 @@ struct StudioSignInPageTests {
         return bin
     }
 
-    static func waitFor(_ timeout: Duration, _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-        return condition()
-    }
-
     @Test("--open hands xdg-open a private page (mode 0600, no token on any command line) that signs in once, then is removed")
     func openHandsAPrivatePage() async throws {
         let scratch = try TemporaryDirectory()
@@ -200,7 +191,7 @@ struct StudioSignInPageTests {
         let runtime = scratch.path("run")
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try await withRunningStudio(["--open"], environment: ["PATH": "\(bin):/usr/bin:/bin", "XDG_RUNTIME_DIR": runtime]) { studio in
-            #expect(await Self.waitFor(.seconds(20)) { FileManager.default.fileExists(atPath: scratch.path("page-1")) }, "xdg-open ran")
+            _ = try await eventually("xdg-open ran", within: 20) { FileManager.default.fileExists(atPath: scratch.path("page-1")) ? true : nil }
             let arguments = try String(contentsOfFile: scratch.path("arguments"), encoding: .utf8).trimmingCharacters(in: .newlines)
             #expect(!arguments.contains(studio.token) && !arguments.contains("code=") && !arguments.contains("http"),
                     "xdg-open's command line carries no address: \(arguments)")
@@ -213,12 +204,12 @@ struct StudioSignInPageTests {
             // The browser follows the page: a navigation from a file is cross-site.
             let signedIn = try curl(["-H", "Sec-Fetch-Site: cross-site", link])
             #expect(signedIn.status == 200 && signedIn.headers["set-cookie"] != nil)
-            #expect(await Self.waitFor(.seconds(10)) { !FileManager.default.fileExists(atPath: arguments) }, "removed once used")
+            _ = try await eventually("removed once used", within: 10) { FileManager.default.fileExists(atPath: arguments) ? nil : true }
             #expect(try curl([link]).status == 401, "spent")
 
             // A new link (SIGUSR1) opens another page; stopping removes the one not yet used.
             studio.process.send(SIGUSR1)
-            #expect(await Self.waitFor(.seconds(20)) { FileManager.default.fileExists(atPath: scratch.path("page-2")) })
+            _ = try await eventually("xdg-open ran again", within: 20) { FileManager.default.fileExists(atPath: scratch.path("page-2")) ? true : nil }
             let second = try String(contentsOfFile: scratch.path("arguments"), encoding: .utf8).split(separator: "\n").last.map(String.init)
             let secondPath = try #require(second)
             #expect(secondPath != arguments && FileManager.default.fileExists(atPath: secondPath))

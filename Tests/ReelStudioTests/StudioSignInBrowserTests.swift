@@ -15,7 +15,7 @@ struct StudioSignInBrowserTests {
         let runtime = scratch.path("run")
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try await withRunningStudio(["--open"], environment: ["PATH": "\(bin):/usr/bin:/bin", "XDG_RUNTIME_DIR": runtime]) { studio in
-            #expect(await StudioSignInPageTests.waitFor(.seconds(20)) { FileManager.default.fileExists(atPath: scratch.path("page-1")) })
+            _ = try await eventually("xdg-open ran", within: 20) { FileManager.default.fileExists(atPath: scratch.path("page-1")) ? true : nil }
             let page = try String(contentsOfFile: scratch.path("arguments"), encoding: .utf8).trimmingCharacters(in: .newlines)
             try await withWebDriver { browser in
                 try await browser.navigate(to: URL(fileURLWithPath: page))
@@ -26,7 +26,7 @@ struct StudioSignInBrowserTests {
                 let cookie = try #require(try await browser.cookie(named: "reel_studio_\(studio.port)"))
                 #expect(cookie.httpOnly && cookie.sameSite == "Strict")
             }
-            #expect(await StudioSignInPageTests.waitFor(.seconds(10)) { !FileManager.default.fileExists(atPath: page) }, "removed once used")
+            _ = try await eventually("removed once used", within: 10) { FileManager.default.fileExists(atPath: page) ? nil : true }
         }
     }
 }

@@ -14,14 +14,6 @@ struct StudioSignInCodeTests {
         private var heard = 0
         var count: Int { lock.withLock { heard } }
         func hear() { lock.withLock { heard += 1 } }
-        func wait(_ timeout: Duration) async -> Bool {
-            let deadline = ContinuousClock.now + timeout
-            while ContinuousClock.now < deadline {
-                if count > 0 { return true }
-                try? await Task.sleep(for: .milliseconds(20))
-            }
-            return count > 0
-        }
     }
 
     @Test("a link unused past its lifetime is gone (what waits on it hears so, and it signs nobody in); a spent one at once; the rest at stop")
@@ -31,8 +23,8 @@ struct StudioSignInCodeTests {
             let unused = studio.server.signInURL(whenDone: { expired.hear() })
             let used = studio.server.signInURL(whenDone: { spent.hear() })
             #expect(try curl([used.absoluteString]).status == 303)
-            #expect(await spent.wait(.seconds(5)), "spent: heard at once")
-            #expect(await expired.wait(.seconds(10)), "expired: heard within the lifetime and a tick")
+            _ = try await eventually("spent: heard at once", within: 5) { spent.count > 0 ? true : nil }
+            _ = try await eventually("expired: heard within the lifetime and a tick", within: 10) { expired.count > 0 ? true : nil }
             #expect(try curl([unused.absoluteString]).status == 401, "an expired link signs nobody in")
             _ = studio.server.signInURL(whenDone: { left.hear() })
             await studio.server.stop()
