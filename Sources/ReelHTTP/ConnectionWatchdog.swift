@@ -37,7 +37,10 @@ final class ConnectionWatchdog: Sendable {
     private let interval: Double
     /// Open connections at or above this count put the server under pressure.
     private let pressureThreshold: Int
-    /// libmicrohttpd's connection limit (a full server, for ``ConnectionDeadlines/evictWhenFull``).
+    /// Where eviction begins (``ConnectionDeadlines/evictWhenFull``): an eighth below
+    /// libmicrohttpd's connection limit. An evicted socket is only shut down here and counts
+    /// against libmicrohttpd's limit until its thread closes it, so the headroom keeps a burst of
+    /// newcomers from meeting libmicrohttpd's own refusal while evicted ones are still closing.
     private let capacity: Int
     private let state: Locked<State>
     private let ticker = Locked<(any Ticker)?>(nil)
@@ -49,7 +52,7 @@ final class ConnectionWatchdog: Sendable {
         self.deadlines = deadlines
         self.interval = interval
         pressureThreshold = max(1, maxConnections * 3 / 4)
-        capacity = max(1, maxConnections)
+        capacity = max(1, maxConnections - max(1, maxConnections / 8))
         state = Locked(State(admission: admission))
     }
 
