@@ -245,6 +245,7 @@ public final class StudyRecorder: Sendable {
             stallLimit: settings.stallLimit, checkpointPeriod: settings.checkpointPeriod, diskCheckPeriod: settings.diskCheckPeriod,
             loadCheckPeriod: settings.loadCheckPeriod, duration: settings.duration), startedAt: watched.started)
         let load = LoadMonitor(thermalFolder: settings.thermalFolder, now: watched.started)
+        if let change = load.startingChange { apply(change) }
         let supervision = Locked(Supervision(supervisor: supervisor, load: load))
         let ticker = clock.every(MediaTime(value: 1, timescale: 10), name: "reel.record.watch") { [self] now in
             let readings = core.withLock { c in
@@ -306,9 +307,7 @@ public final class StudyRecorder: Sendable {
             requestStop(reason: "disk almost full")
         case .readLoad:
             guard let change = s.load.read(now: now, queue: running.queue.stats, capacity: running.queueCapacity) else { return }
-            core.withLock { $0.machine.adapt(to: change.to) }
-            let what = "load: \(change.to) (\(change.reason)): \(LoadMonitor.levers(change.to, mode: settings.mode))"
-            if change.to > change.from { reporter.warning(what) } else { reporter.info(what) }
+            apply(change)
         case .checkKeepAwake:
             if let failure = inhibitor?.failure {
                 reporter.warning("could not keep the machine awake (\(failure)); it may go to sleep while you study")
@@ -320,6 +319,13 @@ public final class StudyRecorder: Sendable {
             snapshot.cpuShare = s.load.cpuShare
             reporter.status(snapshot)
         }
+    }
+
+    /// Applies a change of load level and says so.
+    private func apply(_ change: LoadAdaptationPolicy.Change) {
+        core.withLock { $0.machine.adapt(to: change.to) }
+        let what = "load: \(change.to) (\(change.reason)): \(LoadMonitor.levers(change.to, mode: settings.mode))"
+        if change.to > change.from { reporter.warning(what) } else { reporter.info(what) }
     }
 
     /// After the capture: drain the writer, close the file, then the normal MP4 beside it, the

@@ -17,7 +17,7 @@ struct RecordEndToEndTests {
         /// Capture seconds of the pause and of the resume, from the state lines.
         var pausedAt: Double?, resumedAt: Double?
         /// From the summary.
-        var activeSeconds: Double?, frames: Int?
+        var activeSeconds: Double?, wallSeconds: Double?, frames: Int?
 
         init(_ result: (status: Int32, stdout: String, stderr: String, timedOut: Bool)) {
             status = result.status
@@ -32,6 +32,7 @@ struct RecordEndToEndTests {
                 if line.hasPrefix("state: recording (resumed)") { resumedAt = number(after: "at capture ", in: line) }
                 if line.contains(" frames, video ") {
                     activeSeconds = number(after: "active ", in: line)
+                    wallSeconds = number(after: "wall ", in: line)
                     frames = number(after: ": ", in: line).map { Int($0) }
                 }
             }
@@ -284,7 +285,9 @@ struct RecordEndToEndTests {
         let json = try #require(JSONSerialization.jsonObject(with: Data(sessions.stdout.utf8)) as? [[String: Any]])
         let load = try #require(json.first?["load"] as? [String: Any], "\(sessions.stdout)")
         #expect(load["reasons"] as? [String] == ["hot"] && load["peakCelsius"] as? Double == 95)
-        #expect((load["reducedSeconds"] as? Double ?? 0) > 4)
+        // Hot from the start: reduced from the first frame to the end, the recorder's whole wall time.
+        let wall = try #require(run.wallSeconds, "\(run.stdout)")
+        #expect(wall >= 6 && abs((load["reducedSeconds"] as? Double ?? 0) - wall) <= 0.002, "\(load) for \(wall) s")
         #expect(abs(try VideoInspection.duration(of: output) - (run.activeSeconds ?? 0)) <= 1.0 / 30 + 0.002, "still the study time")
 
         // 2. Killed: the pipe to the inhibitor closes with reel, so the lock goes too.

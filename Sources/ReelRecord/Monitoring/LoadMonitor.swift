@@ -12,10 +12,15 @@ struct LoadMonitor {
     private(set) var reason: String?
     private(set) var cpuShare: Double?
 
-    /// A monitor whose first reading starts the CPU clock at `now`.
+    /// The change the first reading caused (a machine already hot when the recording starts
+    /// is reduced from its first frame, not from the first periodic reading).
+    private(set) var startingChange: LoadAdaptationPolicy.Change?
+
+    /// A monitor whose first reading, at `now`, starts the CPU clock and already counts its heat.
     init(thermalFolder: String, now: MediaTime) {
         probe = LoadProbe(thermalFolder: thermalFolder)
-        _ = probe.read(now: now, behind: false)
+        startingChange = policy.observe(probe.read(now: now, behind: false))
+        if let startingChange { reason = "\(startingChange.reason)" }
     }
 
     /// The level now.
