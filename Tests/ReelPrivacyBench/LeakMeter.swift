@@ -6,12 +6,16 @@ import Foundation
 /// Source and export are decoded to gray (frames paired by index; the counts must match).
 /// In each frame with a known face: the Pearson correlation of fine detail (pixel minus its
 /// 5 × 5 box mean) between source and export inside the ellipse inscribed in the rotated face
-/// rectangle. A frame *leaks* when a face's correlation exceeds `Settings.leakThreshold`.
-/// Coverage: pixels in a window around the faces (4× the face box per side) where the
+/// rectangle, where it can be seen (not behind a head drawn in front of it,
+/// `TruthFace.hiddenBy`; a face less than `Settings.minimumVisibleShare` visible is not
+/// measured). A frame *leaks* when a face's correlation exceeds `Settings.leakThreshold`.
+/// Coverage: pixels in a window around the heads (3× the head box per side) where the
 /// export changed the picture (7 × 7 mean |difference| above 12 levels, or fine-detail
-/// energy below 20 % of the source's where it had some), divided by the known face area
-/// (for tilted faces the bounding box of the rotated rectangle, clipped to the frame).
-/// Pixels the mosaic covers but cannot change (flat areas) are not seen.
+/// energy below 20 % of the source's where it had some), divided by the area of the head
+/// boxes (`TruthFace.head`, rolled with the face and whole when it turns). The older measure,
+/// over a window of 4× the face box per side divided by the known face area (for tilted
+/// faces the bounding box of the rotated rectangle, clipped to the frame), is reported beside
+/// it. Pixels the mosaic covers but cannot change (flat areas) are not seen.
 ///
 /// Calibration (`reel-privacy-bench calibrate`, the 720p `.single` clip, 360 face frames):
 /// the source re-encoded by x264 veryfast correlates min 0.930 at CRF 18, 0.882 at CRF 23 and

@@ -24,12 +24,19 @@ public struct LeakReport: Codable, Sendable {
     public var frameCount: Int
     /// Frames in which the truth has at least one face.
     public var framesWithFace: Int
+    /// Frames in which at least one face can be seen enough to be measured (the others are
+    /// hidden behind a head in front; `FrameMeasure.Settings.minimumVisibleShare`).
+    public var framesWithVisibleFace: Int
     /// The indices of frames where a face leaked.
     public var leakedFrames: [Int]
     /// Mean over frames with a face of changed area / face area.
     public var meanCoverage: Double
     /// The largest per-frame coverage.
     public var maxCoverage: Double
+    /// Mean over frames with a face of changed area / head area (the union of the head boxes).
+    public var meanHeadCoverage: Double
+    /// The largest per-frame coverage against the heads.
+    public var maxHeadCoverage: Double
     /// Mean correlation over faces measured.
     public var meanCorrelation: Double
     /// The largest correlation of any face.
@@ -49,6 +56,8 @@ public struct LeakReport: Codable, Sendable {
         public var leaked: Int
         /// Mean coverage over its frames with a face.
         public var meanCoverage: Double
+        /// Mean coverage against the heads over its frames with a face.
+        public var meanHeadCoverage: Double
         /// The largest correlation in the phase.
         public var maxCorrelation: Double
     }
@@ -59,10 +68,13 @@ public struct LeakReport: Codable, Sendable {
         frameCount = frames.count
         let withFace = frames.filter { !$0.result.faces.isEmpty }
         framesWithFace = withFace.count
+        framesWithVisibleFace = withFace.filter { $0.result.faces.contains(where: \.measured) }.count
         leakedFrames = frames.filter(\.leaked).map(\.index)
         meanCoverage = withFace.isEmpty ? 0 : withFace.reduce(0) { $0 + $1.result.coverage } / Double(withFace.count)
         maxCoverage = withFace.map(\.result.coverage).max() ?? 0
-        let correlations = withFace.flatMap { $0.result.faces.map(\.correlation) }
+        meanHeadCoverage = withFace.isEmpty ? 0 : withFace.reduce(0) { $0 + $1.result.headCoverage } / Double(withFace.count)
+        maxHeadCoverage = withFace.map(\.result.headCoverage).max() ?? 0
+        let correlations = withFace.flatMap { $0.result.faces.filter(\.measured).map(\.correlation) }
         meanCorrelation = correlations.isEmpty ? 0 : correlations.reduce(0, +) / Double(correlations.count)
         maxCorrelation = correlations.max() ?? 0
         var names: [String] = []
@@ -71,7 +83,8 @@ public struct LeakReport: Codable, Sendable {
             let mine = withFace.filter { $0.phase == name }
             return Phase(name: name, framesWithFace: mine.count, leaked: mine.filter(\.leaked).count,
                          meanCoverage: mine.isEmpty ? 0 : mine.reduce(0) { $0 + $1.result.coverage } / Double(mine.count),
-                         maxCorrelation: mine.flatMap { $0.result.faces.map(\.correlation) }.max() ?? 0)
+                         meanHeadCoverage: mine.isEmpty ? 0 : mine.reduce(0) { $0 + $1.result.headCoverage } / Double(mine.count),
+                         maxCorrelation: mine.flatMap { $0.result.faces.filter(\.measured).map(\.correlation) }.max() ?? 0)
         }
     }
 
@@ -89,11 +102,14 @@ public struct LeakReport: Codable, Sendable {
 
     /// A few plain lines: totals and one per phase.
     public var summary: String {
-        var lines = ["\(export): \(leakedFrames.count) of \(framesWithFace) face frames leak (threshold \(settings.leakThreshold); leaked: \(leakedRanges)), "
+        let hidden = framesWithFace - framesWithVisibleFace
+        var lines = ["\(export): \(leakedFrames.count) of \(framesWithFace) face frames leak (threshold \(settings.leakThreshold); leaked: \(leakedRanges)"
+            + (hidden > 0 ? "; \(hidden) with every face hidden" : "") + "), "
             + "coverage mean \(String(format: "%.2f", meanCoverage))× max \(String(format: "%.2f", maxCoverage))× the face area, "
+            + "\(String(format: "%.2f", meanHeadCoverage))× max \(String(format: "%.2f", maxHeadCoverage))× the head, "
             + "correlation mean \(String(format: "%.3f", meanCorrelation)) max \(String(format: "%.3f", maxCorrelation))"]
         for phase in phases {
-            lines.append("  \(phase.name): \(phase.leaked)/\(phase.framesWithFace) leak, coverage \(String(format: "%.2f", phase.meanCoverage))×, max correlation \(String(format: "%.3f", phase.maxCorrelation))")
+            lines.append("  \(phase.name): \(phase.leaked)/\(phase.framesWithFace) leak, coverage \(String(format: "%.2f", phase.meanCoverage))× (head \(String(format: "%.2f", phase.meanHeadCoverage))×), max correlation \(String(format: "%.3f", phase.maxCorrelation))")
         }
         return lines.joined(separator: "\n")
     }

@@ -14,6 +14,13 @@ import Foundation
 public enum PrivacyClips {
     /// The face in the astronaut photo (512 × 512), by eye: cheek to cheek, hairline to chin.
     public static let photoFace = PixelBox(x: 178, y: 78, width: 94, height: 100)
+    /// The head the face belongs to in the photo, by eye: the hair's top to the chin, the hair's
+    /// sides. Coverage is measured against it: what a cover must hide is a head, and a face
+    /// turned to profile is a strip of it.
+    public static let photoHead = PixelBox(x: 150, y: 14, width: 154, height: 174)
+    /// The cut's opaque ellipse (the alpha of ``filterGraph(_:width:height:)``) in the photo
+    /// cut: centre (128, 108), radii 80 and 108, opaque up to 0.95 of them (a soft edge beyond).
+    static let cutCentreY = 108.0, cutRadiusX = 80.0, cutRadiusY = 108.0, cutOpaque = 0.95
     /// The square cut from the photo: 256 px with the face's centre (225, 128) at its centre.
     static let cropX = 97, cropY = 0, cropSize = 256
     /// Frames per second of every clip.
@@ -34,8 +41,16 @@ public enum PrivacyClips {
         let layers = layers(scenario, width: width, height: height)
         let frames = (0..<scenario.frameCount).map { n -> ClipTruth.Frame in
             var faces: [TruthFace] = []
-            for (index, layer) in layers.enumerated() where !(layer.absent?.contains(n) ?? false) {
-                if let face = truthFace(layer, index: index, frame: n, width: width, height: height) { faces.append(face) }
+            let present = layers.enumerated().filter { !($0.element.absent?.contains(n) ?? false) }
+            for (index, layer) in present {
+                guard var face = truthFace(layer, index: index, frame: n, width: width, height: height) else { continue }
+                // Layers are drawn in order: the heads of the later ones hide this face.
+                let front = present.filter { $0.offset > index }.map { silhouette($0.element, frame: n) }
+                if !front.isEmpty {
+                    face.hiddenBy = front
+                    face.visibleShare = face.measuredVisibleShare()
+                }
+                faces.append(face)
             }
             let phase = scenario.phases.first { $0.frames.contains(n) }?.name ?? "?"
             let dimmed = scenario.dims.contains { $0.frames.contains(n) }
@@ -44,10 +59,44 @@ public enum PrivacyClips {
         return ClipTruth(name: name(scenario, width: width, height: height), width: width, height: height, fps: fps, frames: frames)
     }
 
+    /// The centre of `layer`'s cut in frame `n` (the face's centre when not turned), about
+    /// which it is rolled.
+    static func cutCentre(_ layer: FaceLayer, frame n: Int) -> (x: Double, y: Double) {
+        let half = Double(layer.rotatedSize / 2)
+        return (layer.overlayX.value(atFrame: n) + half, layer.overlayY.value(atFrame: n) + half)
+    }
+
+    /// A point given in photo pixels, where `layer` puts it in frame `n` (scaled, rolled about
+    /// the cut's centre, moved; the turn is left out).
+    static func place(_ photoX: Double, _ photoY: Double, _ layer: FaceLayer, frame n: Int) -> (x: Double, y: Double) {
+        let centre = cutCentre(layer, frame: n), angle = layer.angle.value(atFrame: n)
+        let k = Double(layer.size) / Double(cropSize)
+        let u = (photoX - Double(cropX) - Double(cropSize) / 2) * k, v = (photoY - Double(cropY) - Double(cropSize) / 2) * k
+        return (centre.x + u * cos(angle) - v * sin(angle), centre.y + u * sin(angle) + v * cos(angle))
+    }
+
+    /// The opaque part of `layer`'s head in frame `n`: what it hides of the layers drawn before.
+    static func silhouette(_ layer: FaceLayer, frame n: Int) -> TruthFace.Silhouette {
+        let k = Double(layer.size) / Double(cropSize)
+        let centre = place(Double(cropX) + Double(cropSize) / 2, Double(cropY) + cutCentreY, layer, frame: n)
+        return TruthFace.Silhouette(centerX: centre.x, centerY: centre.y, radiusX: cutRadiusX * cutOpaque * k,
+                                    radiusY: cutRadiusY * cutOpaque * k, angle: layer.angle.value(atFrame: n))
+    }
+
+    /// `layer`'s head box in frame `n`: ``photoHead`` placed with the face, its rolled bounding
+    /// box clipped to the frame (whole however far the face is turned).
+    static func headBox(_ layer: FaceLayer, frame n: Int, width: Int, height: Int) -> PixelBox {
+        let k = Double(layer.size) / Double(cropSize), angle = layer.angle.value(atFrame: n)
+        let centre = place(photoHead.x + photoHead.width / 2, photoHead.y + photoHead.height / 2, layer, frame: n)
+        let c = abs(cos(angle)), s = abs(sin(angle))
+        let w = photoHead.width * k, h = photoHead.height * k
+        let bw = w * c + h * s, bh = w * s + h * c
+        return PixelBox(x: centre.x - bw / 2, y: centre.y - bh / 2, width: bw, height: bh).clipped(toWidth: width, height: height)
+    }
+
     /// Where `layer`'s face is in frame `n`; nil when no part of it is in the picture.
     static func truthFace(_ layer: FaceLayer, index: Int, frame n: Int, width: Int, height: Int) -> TruthFace? {
-        let half = Double(layer.rotatedSize / 2)
-        var centerX = layer.overlayX.value(atFrame: n) + half, centerY = layer.overlayY.value(atFrame: n) + half
+        var (centerX, centerY) = cutCentre(layer, frame: n)
         let angle = layer.angle.value(atFrame: n)
         var faceWidth = layer.faceWidth
         var yaw: Double?
@@ -65,6 +114,7 @@ public enum PrivacyClips {
         var face = TruthFace(layer: index, centerX: centerX, centerY: centerY, width: faceWidth, height: layer.faceHeight,
                              angle: angle, frameWidth: width, frameHeight: height)
         face.yaw = yaw
+        face.head = headBox(layer, frame: n, width: width, height: height)
         return face.box.area > 0 ? face : nil
     }
 
@@ -88,6 +138,11 @@ public enum PrivacyClips {
         for (i, layer) in layers.enumerated() {
             graph += "[head\(i)]"
             if layer.turns { graph += turnFilter(layer.yaw) + "," }
+            for dim in layer.dims {
+                // This head alone darker (in the shade while it crosses), its alpha kept.
+                let f = dim.factor
+                graph += "colorchannelmixer=rr=\(f):gg=\(f):bb=\(f):enable='between(n,\(dim.frames.lowerBound),\(dim.frames.upperBound - 1))',"
+            }
             graph += "scale=\(layer.size):\(layer.size),"
             graph += "rotate=a='\(layer.angle.ffmpeg)':ow=\(layer.rotatedSize):oh=\(layer.rotatedSize):c=black@0[face\(i)];"
             let enable = layer.absent.map { ":enable='not(between(n,\($0.lowerBound),\($0.upperBound - 1)))'" } ?? ""

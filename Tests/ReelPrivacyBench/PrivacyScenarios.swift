@@ -13,6 +13,14 @@ extension PrivacyClips {
     /// | `fast` | 120 (4 s) | crosses the whole picture in 1 s, out to out, both ways, then comes in to the middle |
     /// | `dim` | 120 (4 s) | the picture at 50 %, 35 % and 25 % of its brightness above black |
     /// | `crossing` | 120 (4 s) | two faces crossing, one passing in front of the other |
+    /// | `passing` | 120 (4 s) | a face passing in front of a still one in 2 s, hiding it wholly midway |
+    /// | `passingTilted` | 120 (4 s) | the same, the passing face rolled to 30° and at half brightness while it passes |
+    /// | `merging` | 120 (4 s) | two faces moving together until one hides most of the other, held 0.5 s, apart again |
+    /// | `hidden` | 120 (4 s) | a face held 1 s beside a still one, hiding part of it |
+    /// | `smallCrossing` | 120 (4 s) | a 35 px face crossing in front of a 150 px one |
+    ///
+    /// Heads are drawn in layer order, a later one in front: the truth says which heads hide
+    /// each face (``TruthFace/hiddenBy``), so the meter looks only at what can be seen.
     public enum Scenario: String, Sendable, CaseIterable, Codable {
         /// One face through the phases listed at ``PrivacyClips`` (14 s).
         case single
@@ -32,6 +40,16 @@ extension PrivacyClips {
         case dim
         /// Two faces crossing (4 s).
         case crossing
+        /// A face passing in front of a still one (4 s).
+        case passing
+        /// The same, rolled and dimmed while it passes (4 s).
+        case passingTilted
+        /// Two faces merging and separating (4 s).
+        case merging
+        /// A face partly hidden behind another for a second (4 s).
+        case hidden
+        /// A small face crossing in front of a large one (4 s).
+        case smallCrossing
 
         /// Frames in the clip.
         public var frameCount: Int {
@@ -39,7 +57,7 @@ extension PrivacyClips {
             case .single: 420
             case .twoFaces, .roll, .profile: 180
             case .edges: 360
-            case .small, .fast, .dim, .crossing: 120
+            case .small, .fast, .dim, .crossing, .passing, .passingTilted, .merging, .hidden, .smallCrossing: 120
             }
         }
 
@@ -60,6 +78,10 @@ extension PrivacyClips {
             case .fast: [("crossRight", 0..<45), ("crossLeft", 45..<90), ("enter", 90..<120)]
             case .dim: [("half", 0..<40), ("third", 40..<80), ("quarter", 80..<120)]
             case .crossing: [("apart", 0..<40), ("crossing", 40..<80), ("passed", 80..<120)]
+            case .passing, .passingTilted: [("apart", 0..<35), ("passing", 35..<65), ("passed", 65..<120)]
+            case .smallCrossing: [("apart", 0..<35), ("passing", 35..<85), ("passed", 85..<120)]
+            case .merging: [("closing", 0..<40), ("merged", 40..<55), ("separating", 55..<120)]
+            case .hidden: [("approach", 0..<45), ("hidden", 45..<75), ("leave", 75..<120)]
             }
         }
 
@@ -92,6 +114,8 @@ extension PrivacyClips {
         /// Turn about the vertical axis in radians, positive to the picture's right (yaw): the
         /// photo is wrapped round a cylinder of ``PrivacyClips/headRadius`` and turned; 0: flat.
         public var yaw: MotionExpression = 0
+        /// The frames in which this head alone is darker, and the share of its brightness kept.
+        public var dims: [(frames: Range<Int>, factor: Double)] = []
 
         /// A head.
         public init(size: Int, centerX: MotionExpression, centerY: MotionExpression, angle: MotionExpression = 0,
@@ -183,6 +207,52 @@ extension PrivacyClips {
             let b = FaceLayer(size: even(Double(size) * 0.8), centerX: .keyframes([(0, 0.85 * w), (15, 0.85 * w), (105, 0.15 * w)]),
                               centerY: .number(0.55 * h))
             return [a, b]
+        case .passing, .passingTilted, .merging, .hidden, .smallCrossing:
+            return overlapLayers(scenario, size: size, width: w, height: h)
+        }
+    }
+
+    /// The overlapping faces (the second head in front of the first), at 720p with a 150 px
+    /// face: its head's opaque ellipse is 228 × 308 px, its centre 30 px above the face's.
+    static func overlapLayers(_ scenario: Scenario, size: Int, width w: Double, height h: Double) -> [FaceLayer] {
+        let degrees = Double.pi / 180
+        let faceHeight = Double(size) * photoFace.height / Double(cropSize), faceWidth = Double(size) * photoFace.width / Double(cropSize)
+        switch scenario {
+        case .passing, .passingTilted:
+            // Still; the other passes in front of it in 2 s (17 px a frame at 720p, a brisk
+            // walk), its face a fifth of a face higher, its head hiding the still face wholly
+            // in the middle of the way.
+            let still = FaceLayer(size: size, centerX: .number(0.5 * w), centerY: .number(0.55 * h))
+            var passing = FaceLayer(size: size, centerX: .keyframes([(0, 0.1 * w), (20, 0.1 * w), (80, 0.9 * w)]),
+                                    centerY: .number(0.55 * h - 0.2 * faceHeight))
+            if scenario == .passingTilted {
+                passing.angle = .keyframes([(25, 0), (35, 30 * degrees), (65, 30 * degrees), (75, 0)])
+                passing.dims = [(25..<35, 0.75), (35..<65, 0.5), (65..<75, 0.75)]
+            }
+            return [still, passing]
+        case .merging:
+            // Together until 0.6 face widths apart (the front head hides three quarters of the
+            // other face), a little lower, held 0.5 s, apart again.
+            let gap = 0.6 * faceWidth / 2
+            let a = FaceLayer(size: size, centerX: .keyframes([(0, 0.3 * w), (40, 0.5 * w - gap), (55, 0.5 * w - gap), (95, 0.3 * w)]),
+                              centerY: .number(0.5 * h))
+            let b = FaceLayer(size: size, centerX: .keyframes([(0, 0.7 * w), (40, 0.5 * w + gap), (55, 0.5 * w + gap), (95, 0.7 * w)]),
+                              centerY: .number(0.5 * h + 0.2 * faceHeight))
+            return [a, b]
+        case .hidden:
+            // Comes from the right to 0.75 face widths beside the still face (hiding its right
+            // side, about half of it), stays 1 s, goes back.
+            let still = FaceLayer(size: size, centerX: .number(0.4 * w), centerY: .number(0.5 * h))
+            let beside = 0.4 * w + 0.75 * faceWidth
+            let visitor = FaceLayer(size: size, centerX: .keyframes([(0, 0.85 * w), (15, 0.85 * w), (45, beside), (75, beside), (105, 0.85 * w)]),
+                                    centerY: .number(0.5 * h - 0.1 * faceHeight))
+            return [still, visitor]
+        default:
+            // A 35 px face (at 720p) across the large one's face, 0.3 to 0.7 of the width in 4 s.
+            let large = FaceLayer(size: size, centerX: .number(0.5 * w), centerY: .number(0.5 * h))
+            let small = FaceLayer(size: even(Double(cropSize) * 35 / 100 * h / 720), centerX: .keyframes([(0, 0.3 * w), (120, 0.7 * w)]),
+                                  centerY: .number(0.5 * h))
+            return [large, small]
         }
     }
 

@@ -1,0 +1,60 @@
+import Foundation
+import ReelPrivacyBench
+import ReelTestSupport
+import Testing
+
+/// The privacy acceptance on faces that overlap, the real `reel export` on 4 s clips made from
+/// the astronaut photo with one head drawn in front of another (`PrivacyClips.Scenario`): a
+/// face passing in front of a still one, the same rolled to 30° and at half brightness while
+/// it passes, two faces merging and separating, a face held half behind another for a second,
+/// a small face crossing a large one. The meter looks only at what can be seen of a face
+/// behind another head (`TruthFace.hiddenBy`); what can be seen of both must be hidden in
+/// every frame. Each clip also shows that the meter catches a plain re-encode in every frame
+/// where a face can be seen. A suite of its own, so that it runs beside the first acceptance
+/// suite instead of after it.
+@Suite("privacy acceptance: faces overlapping", .serialized)
+struct PrivacyOverlapAcceptanceTests {
+    /// Three in the default tier: the held-out failure (rolled and dimmed while passing), the
+    /// heaviest overlap, and the small face over a large one.
+    @Test("overlapping faces: no frame leaks a face", arguments: [PrivacyClips.Scenario.passingTilted, .merging, .smallCrossing])
+    func overlapping(_ scenario: PrivacyClips.Scenario) throws {
+        try Self.overlapping(scenario)
+    }
+
+    /// The plainer two (their rules are held by the three above: the same passing without the
+    /// roll and the dimming; a face half hidden, which the merging holds for less time).
+    @Test("overlapping faces, the plainer cases: no frame leaks a face (long tier)", .longTier,
+          arguments: [PrivacyClips.Scenario.passing, .hidden])
+    func overlappingLongTier(_ scenario: PrivacyClips.Scenario) throws {
+        try Self.overlapping(scenario)
+    }
+
+    static func overlapping(_ scenario: PrivacyClips.Scenario) throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let clip = try PrivacyClips.make(scenario, width: 1280, height: 720, in: dir.path("clips"), photo: TestPhotos.astronautPath)
+        // Both faces are in every frame, and one is partly behind the other in some.
+        #expect(clip.truth.frames.allSatisfy { $0.faces.count == 2 })
+        #expect(clip.truth.frames.contains { $0.faces.contains { ($0.visibleShare ?? 1) < 0.9 } })
+
+        let (output, run) = try PrivacyAcceptanceTests.export(clip, dir)
+        try #require(run.status == 0, "reel export failed: \(run.stderr)")
+        let report = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: output)
+        print("privacy acceptance \(clip.truth.name):\n\(report.summary)")
+        #expect(report.framesWithVisibleFace == scenario.frameCount)
+        for layer in 0..<2 {
+            let leaked = report.frames.filter { $0.result.faces.contains { $0.layer == layer && $0.leaked } }.map(\.index)
+            #expect(leaked.isEmpty, "face \(layer) (\(layer == 0 ? "behind" : "in front")) leaks in frames \(leaked):\n\(PrivacyAcceptanceTests.leaks(report))")
+        }
+        #expect(report.meanHeadCoverage <= 2.5, "mean coverage \(report.meanHeadCoverage)× the head area")
+
+        // The meter sees both faces where they can be seen: a plain re-encode leaks in every frame, each face.
+        try ReferenceExports.reencode(clip.video, to: dir.path("plain.mp4"))
+        let plain = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: dir.path("plain.mp4"))
+        #expect(plain.leakedFrames.count == plain.framesWithVisibleFace, "the re-encode not caught in \(plain.frames.filter { !$0.leaked }.map(\.index))")
+        for layer in 0..<2 {
+            let missed = plain.frames.filter { $0.result.faces.contains { $0.layer == layer && $0.measured && !$0.leaked } }.map(\.index)
+            #expect(missed.isEmpty, "face \(layer) of the re-encode not caught in frames \(missed)")
+        }
+    }
+}
