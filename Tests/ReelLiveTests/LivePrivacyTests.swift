@@ -1,0 +1,74 @@
+import Foundation
+import ReelPrivacyBench
+import ReelTestSupport
+import Testing
+
+/// `reel live --privacy`: the faces of a real-time file source are covered before the stream is
+/// encoded. The published segments (init + segments joined, as a player reads them) are scored
+/// frame by frame with the export's leak meter against the clip's known faces; the same run
+/// without `--privacy` shows the meter sees the faces.
+@Suite("reel live --privacy: faces covered in the stream itself", .serialized)
+struct LivePrivacyTests {
+    static func environment(_ dir: TemporaryDirectory, models: String = TestModels.folder) -> [String: String] {
+        ["XDG_STATE_HOME": dir.path("state"), "XDG_VIDEOS_DIR": dir.path("videos"), "REEL_MODELS_DIR": models]
+    }
+
+    /// The clip's faces (two astronauts, one smaller, 6 s at 720p), made once per run.
+    static func clip() throws -> PrivacyClips.Clip {
+        try SharedFixtures.shared("live-privacy-\(PrivacyClips.name(.twoFaces, width: 1280, height: 720))") { folder in
+            try PrivacyClips.make(.twoFaces, width: 1280, height: 720, in: folder, photo: TestPhotos.astronautPath)
+        }
+    }
+
+    /// Streams `clip` in real time to a folder at the clip's size; the published stream as one
+    /// file, and the run.
+    static func stream(_ clip: PrivacyClips.Clip, _ dir: TemporaryDirectory, _ extra: [String]) throws -> (String, Subprocess) {
+        let out = dir.path("out")
+        let run = try ReelBinary.run(["live", "--source", "file:" + clip.video, "--output", out, "--stream-id", "faces",
+                                      "--landscape", "--quality", "medium", "--no-archive", "--quiet"] + extra,
+                                     environment: environment(dir))
+        let folder = out + "/streams/faces"
+        let segments = try FileManager.default.contentsOfDirectory(atPath: folder + "/seg").filter { $0.hasSuffix(".m4s") }.sorted()
+        var joined = try Data(contentsOf: URL(fileURLWithPath: folder + "/init.mp4"))
+        for name in segments { joined += try Data(contentsOf: URL(fileURLWithPath: folder + "/seg/" + name)) }
+        let path = dir.path("published.mp4")
+        try joined.write(to: URL(fileURLWithPath: path))
+        return (path, run)
+    }
+
+    @Test("--privacy mosaic: no published frame shows a face; without it, the meter sees them")
+    func mosaic() throws {
+        let clip = try Self.clip()
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let (published, run) = try Self.stream(clip, dir, ["--privacy", "mosaic"])
+        try #require(run.status == 0, "reel live failed: \(run.stdout) \(run.stderr)")
+        #expect(run.stdout.contains("faces: mosaic, found and covered before encoding"), "\(run.stdout)")
+        #expect(run.stdout.contains("faces: ok — mosaic"), "\(run.stdout)")
+        let report = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: published)
+        print("live privacy \(clip.truth.name): \(run.stdout)\n\(report.summary)")
+        #expect(report.framesWithFace > 150)
+        #expect(report.leakedFrames.isEmpty, "leaking frames (\(report.leakedRanges))")
+
+        let plainDir = try TemporaryDirectory()
+        defer { plainDir.cleanup() }
+        let (plain, plainRun) = try Self.stream(clip, plainDir, [])
+        try #require(plainRun.status == 0, "reel live failed: \(plainRun.stderr)")
+        let shown = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: plain)
+        print("the same without --privacy:\n\(shown.summary)")
+        #expect(shown.leakedFrames.count > shown.framesWithFace / 2, "the meter sees the faces of the plain stream: \(shown.summary)")
+    }
+
+    @Test("--privacy without the CenterFace model refuses to start, saying how to get it; nothing is published")
+    func missingModel() throws {
+        let clip = try Self.clip()
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let run = try ReelBinary.run(["live", "--source", "file:" + clip.video, "--output", dir.path("out"), "--stream-id", "faces",
+                                      "--no-archive", "--privacy", "mask"],
+                                     environment: Self.environment(dir, models: dir.path("no-models")))
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("--privacy needs the CenterFace model") && run.stderr.contains("make setup"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("out/streams/faces")), "nothing published")
+    }
+}
