@@ -36,6 +36,14 @@ struct LivePrivacyTests {
         return (path, run)
     }
 
+    /// Every leaking frame with the face's layer and correlation, for the failure message.
+    static func leaks(_ report: LeakReport) -> String {
+        report.frames.filter(\.leaked).map { frame in
+            "#\(frame.index): " + frame.result.faces.filter(\.leaked).map { "face \($0.layer) r=\(String(format: "%.2f", $0.correlation))" }
+                .joined(separator: ", ")
+        }.joined(separator: "\n")
+    }
+
     @Test("--privacy mosaic: no published frame shows a face; without it, the meter sees them")
     func mosaic() throws {
         let clip = try Self.clip()
@@ -48,7 +56,7 @@ struct LivePrivacyTests {
         let report = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: published)
         print("live privacy \(clip.truth.name): \(run.stdout)\n\(report.summary)")
         #expect(report.framesWithFace > 150)
-        #expect(report.leakedFrames.isEmpty, "leaking frames (\(report.leakedRanges))")
+        #expect(report.leakedFrames.isEmpty, "leaking frames (\(report.leakedRanges)):\n\(Self.leaks(report))")
 
         let plainDir = try TemporaryDirectory()
         defer { plainDir.cleanup() }

@@ -27,25 +27,33 @@ public struct LiveFaceHold: Sendable {
         /// A picture this long after the last detection (or with none yet) is covered whole:
         /// the boxes no longer say where the faces are.
         public var staleAfter: MediaTime
+        /// Late pictures are covered whole until the detections have covered this much of the
+        /// stream: at the start every face is new, and one the first detections missed is
+        /// found a little later (the look-back covers it from before; a late picture cannot
+        /// wait for that).
+        public var warmUp: MediaTime
 
         /// Rules for `framesPerSecond` pictures of `pictureBytes` bytes each: a 1 s hold,
         /// room for that second and a quarter more, boxes widened by a quarter and by one
-        /// box per second, the whole picture covered 0.6 s after the last detection.
+        /// box per second, the whole picture covered 0.6 s after the last detection, and for
+        /// the first second of detections.
         public static func live(framesPerSecond: Double, pictureBytes: Int) -> Rules {
             let pictures = Int((max(framesPerSecond, 1) * 1.25).rounded(.up)) + 1
             return Rules(longestHold: MediaTime(value: 1, timescale: 1), mostPictures: pictures, mostBytes: pictures * max(pictureBytes, 1),
-                         widening: 0.25, wideningPerSecond: 1, staleAfter: MediaTime(value: 3, timescale: 5))
+                         widening: 0.25, wideningPerSecond: 1, staleAfter: MediaTime(value: 3, timescale: 5),
+                         warmUp: MediaTime(value: 1, timescale: 1))
         }
 
         /// Rules as given.
         public init(longestHold: MediaTime, mostPictures: Int, mostBytes: Int, widening: Double, wideningPerSecond: Double,
-                    staleAfter: MediaTime) {
+                    staleAfter: MediaTime, warmUp: MediaTime) {
             self.longestHold = longestHold
             self.mostPictures = mostPictures
             self.mostBytes = mostBytes
             self.widening = widening
             self.wideningPerSecond = wideningPerSecond
             self.staleAfter = staleAfter
+            self.warmUp = warmUp
         }
     }
 
@@ -71,6 +79,7 @@ public struct LiveFaceHold: Sendable {
     /// The rules in force.
     public let rules: Rules
     private var lookBack: FaceLookBack
+    private var firstDetection: MediaTime?
     /// Whether the detector has failed (every picture from then on is covered whole).
     public private(set) var detectorFailed = false
     /// Pictures released with widened boxes, and with the whole picture covered.
@@ -88,6 +97,7 @@ public struct LiveFaceHold: Sendable {
     /// Records a detection's boxes (in time order); `lookBack` as ``FaceLookBack/record(time:samples:lookBack:)``.
     public mutating func record(time: MediaTime, boxes: [FaceBox], lookBack back: Int? = nil) {
         if let last = lookBack.lastTime, time <= last { return }
+        if firstDetection == nil { firstDetection = time }
         lookBack.record(time: time, samples: boxes.map { $0.sample(at: time) }, lookBack: back)
     }
 
@@ -113,12 +123,19 @@ public struct LiveFaceHold: Sendable {
         if let settled = lookBack.settledBefore, time < settled { return .release(.faces(lookBack.boxes(at: time))) }
         let overdue = now - time >= rules.longestHold || pictures > rules.mostPictures || bytes > rules.mostBytes
         guard overdue else { return .hold }
-        guard let last = lookBack.lastTime, time - last < rules.staleAfter else { return .release(.wholePicture) }
+        // The last boxes say where the faces are only once the detections have looked for a
+        // while (a face the first ones missed is found a little later; before that, nothing
+        // is known of it).
+        guard let first = firstDetection, let last = lookBack.lastTime, last - first >= rules.warmUp,
+              time - last < rules.staleAfter else {
+            return .release(.wholePicture)
+        }
         let age = max(0, (time - last).seconds)
         let grow = rules.widening + rules.wideningPerSecond * age
         return .release(.widened(lookBack.boxes(at: time).map { box in
             var wider = box
-            wider.box = box.box.scaled(width: 1 + 2 * grow, height: 1 + 2 * grow).clamped()
+            // Not clamped to the picture: the cover's ellipse keeps its shape past the edge.
+            wider.box = box.box.scaled(width: 1 + 2 * grow, height: 1 + 2 * grow)
             return wider
         }))
     }
