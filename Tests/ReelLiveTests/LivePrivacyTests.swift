@@ -21,19 +21,25 @@ struct LivePrivacyTests {
     }
 
     /// Streams `clip` in real time to a folder at the clip's size; the published stream as one
-    /// file, and the run.
-    static func stream(_ clip: PrivacyClips.Clip, _ dir: TemporaryDirectory, _ extra: [String]) throws -> (String, Subprocess) {
-        let out = dir.path("out")
-        let run = try ReelBinary.run(["live", "--source", "file:" + clip.video, "--output", out, "--stream-id", "faces",
-                                      "--landscape", "--quality", "medium", "--no-archive", "--quiet"] + extra,
+    /// file (a ladder: the stream's folder), and the run.
+    static func stream(_ clip: PrivacyClips.Clip, _ dir: TemporaryDirectory, _ extra: [String],
+                       quality: [String] = ["--quality", "medium"]) throws -> (String, Subprocess) {
+        let run = try ReelBinary.run(["live", "--source", "file:" + clip.video, "--output", dir.path("out"), "--stream-id", "faces",
+                                      "--landscape", "--no-archive", "--quiet"] + quality + extra,
                                      environment: environment(dir))
-        let folder = out + "/streams/faces"
+        // A ladder's rungs are each in a folder of their own: the caller joins them.
+        let folder = dir.path("out/streams/faces")
+        guard FileManager.default.fileExists(atPath: folder + "/seg") else { return (folder, run) }
+        return (try joined(folder, into: dir.path("published.mp4")), run)
+    }
+
+    /// A rendition's published init segment and segments joined into one file at `path`.
+    static func joined(_ folder: String, into path: String) throws -> String {
         let segments = try FileManager.default.contentsOfDirectory(atPath: folder + "/seg").filter { $0.hasSuffix(".m4s") }.sorted()
         var joined = try Data(contentsOf: URL(fileURLWithPath: folder + "/init.mp4"))
         for name in segments { joined += try Data(contentsOf: URL(fileURLWithPath: folder + "/seg/" + name)) }
-        let path = dir.path("published.mp4")
         try joined.write(to: URL(fileURLWithPath: path))
-        return (path, run)
+        return path
     }
 
     /// Every leaking frame with the face's layer and correlation, for the failure message.
@@ -65,6 +71,22 @@ struct LivePrivacyTests {
         let shown = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: plain)
         print("the same without --privacy:\n\(shown.summary)")
         #expect(shown.leakedFrames.count > shown.framesWithFace / 2, "the meter sees the faces of the plain stream: \(shown.summary)")
+    }
+
+    @Test("--ladder with --privacy mask: every rung is made from covered pictures")
+    func everyRung() throws {
+        let clip = try Self.clip()
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let (_, run) = try Self.stream(clip, dir, ["--privacy", "mask"], quality: ["--ladder", "low,medium"])
+        try #require(run.status == 0, "reel live failed: \(run.stdout) \(run.stderr)")
+        for rung in ["low", "medium"] {
+            let published = try Self.joined(dir.path("out/streams/faces/\(rung)"), into: dir.path("\(rung).mp4"))
+            let report = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: published)
+            print("live privacy, rung \(rung):\n\(report.summary)")
+            #expect(report.framesWithFace > 150)
+            #expect(report.leakedFrames.isEmpty, "rung \(rung) leaks (\(report.leakedRanges)):\n\(Self.leaks(report))")
+        }
     }
 
     @Test("--privacy without the CenterFace model refuses to start, saying how to get it; nothing is published")
