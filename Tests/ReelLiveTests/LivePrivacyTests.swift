@@ -89,6 +89,31 @@ struct LivePrivacyTests {
         }
     }
 
+    @Test("to reel serve with --low-latency: the segments on the origin are covered, and the playlist still conforms")
+    func toTheOrigin() async throws {
+        let clip = try Self.clip()
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        try await withReelServeOrigin { origin in
+            let run = try ReelBinary.run(["live", "--source", "file:" + clip.video, "--origin", origin.baseURL.absoluteString, "--token", origin.token,
+                                          "--stream-id", "faces", "--landscape", "--quality", "medium", "--no-archive", "--quiet",
+                                          "--low-latency", "--privacy", "mosaic"], environment: Self.environment(dir))
+            try #require(run.status == 0, "reel live failed: \(run.stdout) \(run.stderr)")
+            let playlist = String(decoding: try await origin.get("streams/faces/playlist.m3u8").body, as: UTF8.self)
+            #expect(playlist.contains("#EXT-X-PART:") && playlist.contains("#EXT-X-ENDLIST"), "\(playlist)")
+            #expect(LLHLSConformance.violations(playlist) == [])
+            var joined = try await origin.get("streams/faces/init.mp4").body
+            for uri in playlist.split(separator: "\n").filter({ !$0.hasPrefix("#") && !$0.isEmpty }) {
+                joined += try await origin.get("streams/faces/" + uri).body
+            }
+            try joined.write(to: URL(fileURLWithPath: dir.path("origin.mp4")))
+            let report = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: dir.path("origin.mp4"))
+            print("live privacy to reel serve:\n\(report.summary)")
+            #expect(report.framesWithFace > 150)
+            #expect(report.leakedFrames.isEmpty, "leaking frames (\(report.leakedRanges)):\n\(Self.leaks(report))")
+        }
+    }
+
     @Test("--privacy without the CenterFace model refuses to start, saying how to get it; nothing is published")
     func missingModel() throws {
         let clip = try Self.clip()
