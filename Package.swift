@@ -176,7 +176,7 @@ let package = Package(
         // this package by path, where they are allowed.)
         .target(name: "ReelPrivacyBench", path: "Tests/ReelPrivacyBench", swiftSettings: [.unsafeFlags(["-O"])]),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelCore", "CFFmpeg", "ReelTestSupport"]),
-        .testTarget(name: "ReelLiveTests", dependencies: ["ReelLive", "ReelS3", "ReelMedia", "ReelRuntime", "ReelCore", "CFFmpeg", "ReelTestSupport", "ReelPrivacyBench"]),
+        .testTarget(name: "ReelLiveTests", dependencies: ["ReelLive", "ReelPrivacy", "ReelVision", "ReelS3", "ReelMedia", "ReelRuntime", "ReelCore", "CFFmpeg", "ReelTestSupport", "ReelPrivacyBench"]),
         .testTarget(name: "ReelExportTests", dependencies: ["ReelExport", "ReelMedia", "ReelVision", "ReelStore", "ReelCore", "ReelTestSupport", "ReelPrivacyBench"]),
         .testTarget(name: "ReelRecordTests", dependencies: ["ReelRecord", "ReelStore", "ReelMedia", "ReelRuntime", "ReelCore", "CFFmpeg", "ReelTestSupport"]),
         .testTarget(name: "ReelStoreTests", dependencies: ["ReelStore", "ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
