@@ -122,13 +122,18 @@ let package = Package(
         // crop → artwork laid over it in linear P3 → a HEIC, JPEG or TIFF photo; the artwork library
         // (files beside the study library, records in it).
         .target(name: "ReelOverlay", dependencies: ["ReelImage", "ReelVision", "ReelMedia", "ReelStore", "ReelRuntime", "ReelCore"]),
-        // Layer 4: pipelines (live HLS recorder, publisher and its targets: origin, S3 bucket, folder).
-        .target(name: "ReelLive", dependencies: ["ReelS3", "ReelRuntime", "ReelMedia", "ReelHLS", "ReelCore"]),
+        // Layer 4: faces found and covered on moving pictures, for the export and the live stream
+        // alike: the detection thread (detectors and tracker, the look-back's held pictures), the
+        // small-face search, the covers.
+        .target(name: "ReelPrivacy", dependencies: ["ReelVision", "ReelCompose", "ReelMedia", "ReelRuntime", "ReelCore"]),
+        // Layer 4: pipelines (live HLS recorder, publisher and its targets: origin, S3 bucket, folder;
+        // faces covered before encoding with ReelPrivacy).
+        .target(name: "ReelLive", dependencies: ["ReelPrivacy", "ReelVision", "ReelCompose", "ReelS3", "ReelRuntime", "ReelMedia", "ReelHLS", "ReelCore"]),
         // Layer 4: the study recorder (active-time timelapse and full recording, crash-safe).
         .target(name: "ReelRecord", dependencies: ["ReelRuntime", "ReelMedia", "ReelVision", "ReelStore", "ReelCore"]),
         // Layer 4: the privacy export (`reel export`, `reel review`): decode → face boxes (stored
         // track or detection) → edits → ReelCompose → H.264 → MP4 with the audio copied.
-        .target(name: "ReelExport", dependencies: ["ReelRuntime", "ReelMedia", "ReelVision", "ReelCompose", "ReelCore"]),
+        .target(name: "ReelExport", dependencies: ["ReelPrivacy", "ReelRuntime", "ReelMedia", "ReelVision", "ReelCompose", "ReelCore"]),
         // Layer 3: an HTTP server on libmicrohttpd for the origin and the studio: the daemon, its
         // bounds and deadlines, the access log, responses (bytes, files, prepared, streams); the
         // HTTP rules both servers apply (Rules/: framing, ranges, entity tags, uploads, auth
@@ -165,13 +170,13 @@ let package = Package(
         // Benchmark and test tooling (privacy): test clips with known face boxes and the leak
         // meter, over the ffmpeg/ffprobe CLIs; Foundation only. Never linked by the product, hence
         // under Tests/ beside the test support (Sources/ holds what `reel` is built from); used by
-        // ReelExportTests, ReelPrivacyBenchTests and bench/swift's reel-privacy-bench.
+        // ReelExportTests, ReelLiveTests (the live stream's faces), ReelPrivacyBenchTests and bench/swift's reel-privacy-bench.
         // Optimized even in debug builds: the meter walks every pixel around the faces of every
         // frame. (SwiftPM refuses unsafeFlags only in packages it fetches; bench/swift depends on
         // this package by path, where they are allowed.)
         .target(name: "ReelPrivacyBench", path: "Tests/ReelPrivacyBench", swiftSettings: [.unsafeFlags(["-O"])]),
         .testTarget(name: "ReelMediaTests", dependencies: ["ReelMedia", "ReelCore", "CFFmpeg", "ReelTestSupport"]),
-        .testTarget(name: "ReelLiveTests", dependencies: ["ReelLive", "ReelS3", "ReelMedia", "ReelRuntime", "ReelCore", "CFFmpeg", "ReelTestSupport"]),
+        .testTarget(name: "ReelLiveTests", dependencies: ["ReelLive", "ReelPrivacy", "ReelVision", "ReelS3", "ReelMedia", "ReelRuntime", "ReelCore", "CFFmpeg", "ReelTestSupport", "ReelPrivacyBench"]),
         .testTarget(name: "ReelExportTests", dependencies: ["ReelExport", "ReelMedia", "ReelVision", "ReelStore", "ReelCore", "ReelTestSupport", "ReelPrivacyBench"]),
         .testTarget(name: "ReelRecordTests", dependencies: ["ReelRecord", "ReelStore", "ReelMedia", "ReelRuntime", "ReelCore", "CFFmpeg", "ReelTestSupport"]),
         .testTarget(name: "ReelStoreTests", dependencies: ["ReelStore", "ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),

@@ -22,13 +22,18 @@ final class TerminalReporter: LiveReporter, Sendable {
         if let frames = s.archiveFrames {
             line += String(format: " | archive %d frames (%d queued)", frames, s.archiveBacklog)
         }
+        if s.privacyFailed {
+            line += " | faces: DETECTOR FAILED, whole picture covered"
+        } else if s.privacyLatePictures + s.privacyWholePictures > 0 {
+            line += " | faces: detection behind, \(s.privacyLatePictures) covered wide, \(s.privacyWholePictures) whole"
+        }
         printer.status(line, elapsed: s.elapsed)
     }
 
     func finished(_ r: LiveReport) {
         guard r.started else {
             // Nothing was captured: only the reason, no empty summary.
-            let reason = r.sourceError ?? r.liveError ?? r.archiveError ?? "it could not start"
+            let reason = r.privacyError ?? r.sourceError ?? r.liveError ?? r.archiveError ?? "it could not start"
             emit("reel live: \(reason)", toError: true)
             return
         }
@@ -57,9 +62,22 @@ final class TerminalReporter: LiveReporter, Sendable {
             lines.append("archive: FAILED — \(error)")
         }
         if let error = r.sourceError { lines.append("source: FAILED — \(error)") }
+        lines += privacyLines(r)
         let text = lines.joined(separator: "\n") + "\n"
         printer.endStatus()
         if r.succeeded { emit(text, toError: false, newline: false) } else { emit(text, toError: true, newline: false) }
+    }
+
+    /// With `--privacy`: how the faces were covered, and when detection could not keep up.
+    private func privacyLines(_ r: LiveReport) -> [String] {
+        guard let mode = r.privacy else { return [] }
+        var lines = ["faces: \(r.privacyError.map { "FAILED — \($0); every picture after it was covered whole" } ?? "ok") — "
+                     + "\(mode.rawValue), \(r.privacyDetections) detections"]
+        if r.privacyLatePictures + r.privacyWholePictures > 0 {
+            lines.append("  detection fell behind real time: \(r.privacyLatePictures) pictures were covered with the last boxes widened "
+                         + "and \(r.privacyWholePictures) covered whole before their faces were confirmed")
+        }
+        return lines
     }
 
     private func emit(_ line: String, toError: Bool, newline: Bool = true) {

@@ -4,6 +4,8 @@ import ReelCore
 public enum FaceCover {
     /// The privacy mosaic over the box (normalized, origin top-left).
     case mosaic(NormalizedRect)
+    /// The solid mask (a neutral fill in the mosaic's ellipse) over the box.
+    case mask(NormalizedRect)
     /// A stamp image over the box.
     case stamp(NormalizedRect, Stamp)
 }

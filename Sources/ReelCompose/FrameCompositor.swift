@@ -1,7 +1,7 @@
 import ReelCore
 
 /// Everything the export draws on one frame, in order: face covers (mosaics first, all their
-/// block means taken from the untouched picture; then stamps), the caption, the watermark.
+/// block means taken from the untouched picture; then masks, then stamps), the caption, the watermark.
 ///
 /// The caption is rendered once per distinct text (and picture size) and reused: the study
 /// time changes once a second at most, the frames come 30 a second. Use one compositor from
@@ -61,6 +61,7 @@ public final class FrameCompositor {
         var boxes: [NormalizedRect] = []
         for cover in covers { if case .mosaic(let box) = cover { boxes.append(box) } }
         mosaic.apply(to: picture, boxes: boxes)
+        MaskCompositor().apply(to: picture, boxes: covers.compactMap { if case .mask(let box) = $0 { box } else { nil } })
         for cover in covers { if case let .stamp(box, stamp) = cover { stamp.blend(onto: picture, box: box, matrix: matrix) } }
         if let caption, !caption.isEmpty, let captionRenderer {
             if let cached = cachedCaption, cached.text == caption, cached.width == picture.width, cached.height == picture.height {

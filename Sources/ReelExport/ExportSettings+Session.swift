@@ -23,6 +23,7 @@ extension ExportSettings {
     public var privacyName: String {
         switch privacy {
         case .mosaic: "mosaic"
+        case .mask: "mask"
         case .none: "none"
         case .stamp: "stamp"
         }

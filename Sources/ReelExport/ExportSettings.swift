@@ -16,6 +16,8 @@ public struct ExportSettings: Sendable {
     public enum Privacy: Sendable, Equatable {
         /// The mosaic of docs/behaviour.md §1, Export compositor (default).
         case mosaic
+        /// A solid neutral fill in the mosaic's ellipse over every face.
+        case mask
         /// A stamp image over every face (review edits may still choose per segment).
         case stamp(path: String)
         /// Nothing is hidden (caption and watermark only).

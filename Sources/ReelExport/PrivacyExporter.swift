@@ -2,6 +2,7 @@ import Foundation
 import ReelCompose
 import ReelCore
 import ReelMedia
+import ReelPrivacy
 import ReelRuntime
 import ReelVision
 
@@ -284,7 +285,7 @@ public final class PrivacyExporter {
             let watermark = try settings.watermarkPath.map { try Watermark(pngAt: $0) }
             let compositor = FrameCompositor(captionRenderer: caption, watermark: watermark)
             if case .stamp(let path) = settings.privacy { return (compositor, try FaceCovers(everyFace: path)) }
-            return (compositor, try FaceCovers())
+            return (compositor, try FaceCovers(masks: settings.privacy == .mask))
         } catch {
             throw Error("\(error)")
         }

@@ -2,6 +2,7 @@ import Foundation
 import ReelCompose
 import ReelCore
 import ReelMedia
+import ReelPrivacy
 
 /// One picture of a session for the review, as a JPEG: the recording as it is, with the face
 /// boxes outlined after the edits (as ``SegmentFrames`` draws them), or rendered as the export

@@ -2,6 +2,7 @@ import Foundation
 import ReelCompose
 import ReelCore
 import ReelMedia
+import ReelPrivacy
 import ReelRuntime
 
 /// The review's pictures: for each segment of a face track, the video's picture at the

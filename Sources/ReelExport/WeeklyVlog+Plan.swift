@@ -2,6 +2,7 @@ import Foundation
 import ReelCompose
 import ReelCore
 import ReelMedia
+import ReelPrivacy
 
 extension WeeklyVlog {
     /// A session that goes in: its video opened, its face track and review edits read.

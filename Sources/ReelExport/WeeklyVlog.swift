@@ -2,6 +2,7 @@ import Foundation
 import ReelCompose
 import ReelCore
 import ReelMedia
+import ReelPrivacy
 
 /// `reel vlog`: a week of study as one video. Per day with sessions: a title card
 /// (the date, the day's study time, the session titles), then that day's session videos with

@@ -19,6 +19,10 @@ public struct LiveStatus: Sendable {
     public var archiveFrames: Int?, archiveBacklog: Int
     /// Archive frames left out on purpose so far (``LiveReport/archiveSkippedFrames`` at the end).
     public var archiveSkippedFrames = 0
+    /// With `--privacy`: pictures that left the hold before their detections (covered with the
+    /// last boxes widened, or whole), and whether the detector has failed.
+    public var privacyLatePictures = 0, privacyWholePictures = 0
+    public var privacyFailed = false
 }
 
 /// What happened to each output, at the end.
@@ -56,12 +60,20 @@ public struct LiveReport: Sendable {
     public var archiveBackpressure = 0.0
     /// The source's failure, if it ended the run.
     public var sourceError: String?
+    /// With `--privacy`: detections made, and pictures that left the hold before their
+    /// detections, covered with the last boxes widened or whole (detection fell behind).
+    public var privacy: LivePrivacy?
+    public var privacyDetections = 0
+    public var privacyLatePictures = 0, privacyWholePictures = 0
+    /// With `--privacy`: why faces could not be found (a missing model refuses the start; a
+    /// failing detector covers every picture whole and ends the run).
+    public var privacyError: String?
 
     /// An empty report.
     public init() {}
 
     /// True when the live path, the archive and the source all ended without error.
-    public var succeeded: Bool { liveError == nil && archiveError == nil && sourceError == nil }
+    public var succeeded: Bool { liveError == nil && archiveError == nil && sourceError == nil && privacyError == nil }
 }
 
 /// Receives a live session's messages; the command line prints them.

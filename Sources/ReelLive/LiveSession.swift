@@ -2,6 +2,8 @@ import Foundation
 import ReelCore
 import ReelRuntime
 import ReelMedia
+import ReelPrivacy
+import ReelVision
 
 /// One `reel live` run: capture → fan-out → (live HLS branch → publisher) + (archive branch).
 ///
@@ -47,6 +49,8 @@ public final class LiveSession: Sendable {
         let liveSize: VideoDimensions
         let hls: HLSBranch
         let archive: ArchiveBranch?
+        /// With `--privacy`: where pictures wait for their faces before the encoders.
+        let gate: LivePrivacyGate?
     }
 
     /// What ``start(_:)`` set going.
@@ -55,6 +59,8 @@ public final class LiveSession: Sendable {
         let fanOut: FanOut<CaptureSample, LiveBranchID>
         let liveQueue: ConsumerQueue<CaptureSample>
         let archiveQueue: ConsumerQueue<CaptureSample>?
+        /// With `--privacy-archive`: the archive's branch behind the privacy gate.
+        let coveredFanOut: FanOut<CaptureSample, LiveBranchID>?
         let captureDone: WorkerThread
         let lastSample: Locked<MediaTime?>
         let started: MediaTime
@@ -64,6 +70,7 @@ public final class LiveSession: Sendable {
     public func run() async -> LiveReport {
         var report = LiveReport()
         report.archivePath = settings.archivePath
+        report.privacy = settings.privacy
         guard let prepared = await prepare(&report) else {
             report.archivePath = nil
             reporter.finished(report)
@@ -82,6 +89,13 @@ public final class LiveSession: Sendable {
     /// the archive (a failing archive is disabled with a warning; the stream goes on). Nil,
     /// with the error in the report, when the stream cannot start.
     private func prepare(_ report: inout LiveReport) async -> Prepared? {
+        let detector: (any FaceDetector)?
+        do {
+            detector = try makeFaceDetector()
+        } catch {
+            report.privacyError = "\(error)"
+            return nil
+        }
         let source: any CaptureSource
         do {
             let opened = try CaptureSources.open(settings.source, realTime: !settings.fast)
@@ -122,7 +136,41 @@ public final class LiveSession: Sendable {
             return nil
         }
         let archive = makeArchive(format: source.format, &report)
-        return Prepared(source: source, publisher: publisher, preset: preset, liveSize: liveSize, hls: hls, archive: archive)
+        let gate: LivePrivacyGate?
+        do {
+            gate = try detector.map { try makeGate(detector: $0, format: source.format, liveSize: liveSize) }
+        } catch {
+            source.stop()
+            report.privacyError = "\(error)"
+            return nil
+        }
+        return Prepared(source: source, publisher: publisher, preset: preset, liveSize: liveSize, hls: hls, archive: archive, gate: gate)
+    }
+
+    /// With `--privacy`: the export's face detector (CenterFace; no weaker fallback, since a
+    /// face it misses is streamed), or why it cannot run. Nil without `--privacy`.
+    private func makeFaceDetector() throws -> (any FaceDetector)? {
+        guard settings.privacy != nil else { return nil }
+        let models = VisionModels.current()
+        do {
+            return try CenterFaceDetector(modelPath: models.centerFaceModel,
+                                          settings: CenterFaceDetector.Settings(edgePadding: CenterFaceDetector.Settings.export.edgePadding))
+        } catch {
+            guard case let .modelMissing(path, _) = error else { throw LiveStartError(description: "\(error)") }
+            throw LiveStartError(description: "--privacy needs the CenterFace model, which is not installed (\(path)); run `make setup` "
+                                 + "(scripts/fetch-model.sh fetches it). Nothing was streamed")
+        }
+    }
+
+    /// The privacy gate for pictures of the live size (a ladder's largest rung).
+    private func makeGate(detector: any FaceDetector, format: CaptureFormat, liveSize: VideoDimensions) throws -> LivePrivacyGate {
+        let sizes = settings.ladder?.oriented(settings.landscape ? .landscape : .portrait).map(\.size) ?? [liveSize]
+        let size = sizes.max { $0.width * $0.height < $1.width * $1.height } ?? liveSize
+        let covers = try FaceCovers(masks: settings.privacy == .mask)
+        return LivePrivacyGate(detector: detector, covers: covers, width: size.width, height: size.height,
+                               framesPerSecond: format.framesPerSecond) { [self] reason in
+            requestStop(reason: reason)
+        }
     }
 
     /// The live encoders and segmenters (one per rung of a ladder), and the publisher started
@@ -187,8 +235,9 @@ public final class LiveSession: Sendable {
     /// Says what is streamed where, starts the fan-out's branches and the capture thread.
     private func start(_ prepared: Prepared) -> Running {
         let source = prepared.source
-        let (branches, liveQueue, archiveQueue) = makeBranches(hls: prepared.hls, archive: prepared.archive, format: source.format)
+        let (branches, liveQueue, archiveQueue, covered) = makeBranches(prepared, format: source.format)
         let fanOut = FanOut(branches: branches)
+        covered?.start()
         fanOut.start()
         reporter.info("source: \(source.name)")
         reporter.info("stream: \(settings.streamID) — \(renditionsLine(prepared)), "
@@ -196,6 +245,11 @@ public final class LiveSession: Sendable {
                       + (prepared.hls.partTarget.map { ", LL-HLS parts of at most \($0.seconds.formatted3) s" } ?? ""))
         for line in prepared.publisher.playlistLocations { reporter.info("playlist: \(line)") }
         if let archive = prepared.archive { reporter.info("archive: \(archive.path)") }
+        if let privacy = settings.privacy {
+            reporter.info("faces: \(privacy.rawValue), found and covered before encoding; each picture waits up to 1 s for its detections; "
+                          + (prepared.archive == nil ? "no archive"
+                             : settings.privacyArchive ? "the archive is covered too" : "the archive keeps the picture as captured (--privacy-archive covers it too)"))
+        }
         runningSource.withLock { $0 = source }
         if stopSignal.isRequested { source.stop() }
         let lastSample = Locked<MediaTime?>(nil)
@@ -212,7 +266,7 @@ public final class LiveSession: Sendable {
             }
         }
         return Running(prepared: prepared, fanOut: fanOut, liveQueue: liveQueue, archiveQueue: archiveQueue,
-                       captureDone: captureDone, lastSample: lastSample, started: clock.now())
+                       coveredFanOut: covered, captureDone: captureDone, lastSample: lastSample, started: clock.now())
     }
 
     /// While capturing: the ``LiveSupervisor``'s rules on the clock's ticks. Returns when the
@@ -238,7 +292,9 @@ public final class LiveSession: Sendable {
     /// After the capture: drain the queues, finish the writers, publish the rest, close the
     /// archive.
     private func finish(_ running: Running, _ report: inout LiveReport) async {
-        let reports = running.fanOut.finish()
+        var reports = running.fanOut.finish()
+        finishGate(running, reports[.live]?.failure == nil, &report)
+        if let covered = running.coveredFanOut { reports.merge(covered.finish()) { $1 } }
         reportLadderLoad(running.prepared.hls, &report)
         if let branch = reports[.live] {
             report.droppedFrames = branch.stats.dropped
@@ -262,6 +318,25 @@ public final class LiveSession: Sendable {
         report.segmentsProduced = outcome.produced
         report.targets = outcome.targets
         if let error = outcome.error, report.liveError == nil { report.liveError = error }
+    }
+
+    /// With `--privacy`: lets the pictures still waiting go (covered) to the encoders, and
+    /// notes what the detection did.
+    private func finishGate(_ running: Running, _ liveRan: Bool, _ report: inout LiveReport) {
+        guard let gate = running.prepared.gate else { return }
+        let hls = running.prepared.hls, covered = running.coveredFanOut
+        do {
+            try gate.finish { sample in
+                _ = covered?.push(sample)
+                if liveRan { try hls.handle(sample) }
+            }
+        } catch {
+            if report.liveError == nil { report.liveError = "live encoder failed: \(ErrorSentence.reason(error))" }
+        }
+        report.privacyDetections = gate.detections
+        report.privacyLatePictures = gate.widenedPictures
+        report.privacyWholePictures = gate.wholePictures
+        if let failure = gate.failure { report.privacyError = failure }
     }
 
     /// What the ladder's load policy did, in the rungs' names and the stream's time.
@@ -302,8 +377,13 @@ public final class LiveSession: Sendable {
     /// frames lost at the source, and the burst after it overflows the live queue). Audio is
     /// never dropped. With `--fast` every queue waits: waiting for the encoders is the point.
     /// Both queues are bounded in bytes as well as items (``BranchQueueBounds``).
-    private func makeBranches(hls: HLSBranch, archive: ArchiveBranch?, format: CaptureFormat)
-        -> (branches: [FanOut<CaptureSample, LiveBranchID>.Branch], live: ConsumerQueue<CaptureSample>, archive: ConsumerQueue<CaptureSample>?) {
+    /// With `--privacy` the live branch passes every sample through the gate first; with
+    /// `--privacy-archive` too, the archive's branch takes the gate's covered samples instead
+    /// of the captured ones (a fan-out of its own behind the gate).
+    private func makeBranches(_ prepared: Prepared, format: CaptureFormat)
+        -> (branches: [FanOut<CaptureSample, LiveBranchID>.Branch], live: ConsumerQueue<CaptureSample>, archive: ConsumerQueue<CaptureSample>?,
+            covered: FanOut<CaptureSample, LiveBranchID>?) {
+        let hls = prepared.hls, archive = prepared.archive
         let policy: ConsumerQueue<CaptureSample>.Policy = settings.fast ? .neverDrop : .dropOldest
         func bounds(seconds: Double) -> BranchQueueBounds {
             .holding(seconds: seconds, fast: settings.fast, framesPerSecond: max(format.framesPerSecond, 1),
@@ -311,12 +391,28 @@ public final class LiveSession: Sendable {
         }
         let liveQueue = bounds(seconds: BranchQueueBounds.liveSeconds).queue(name: LiveBranchID.live.rawValue, policy: policy)
         if !settings.fast { hls.queueLoad = { liveQueue.load } }
-        var branches: [FanOut<CaptureSample, LiveBranchID>.Branch] = [.init(id: .live, queue: liveQueue) { sample in try hls.handle(sample) }]
-        guard let archive else { return (branches, liveQueue, nil) }
-        let queue = bounds(seconds: BranchQueueBounds.archiveSeconds).queue(name: LiveBranchID.archive.rawValue, policy: policy)
-        if !settings.fast { archive.queueLoad = { queue.load } }
-        branches.append(.init(id: .archive, queue: queue) { sample in try archive.handle(sample) })
-        return (branches, liveQueue, queue)
+        var covered: FanOut<CaptureSample, LiveBranchID>?
+        var archiveQueue: ConsumerQueue<CaptureSample>?
+        var archiveBranch: [FanOut<CaptureSample, LiveBranchID>.Branch] = []
+        if let archive {
+            let queue = bounds(seconds: BranchQueueBounds.archiveSeconds).queue(name: LiveBranchID.archive.rawValue, policy: policy)
+            if !settings.fast { archive.queueLoad = { queue.load } }
+            archiveBranch = [.init(id: .archive, queue: queue) { sample in try archive.handle(sample) }]
+            archiveQueue = queue
+            if prepared.gate != nil && settings.privacyArchive { covered = FanOut(branches: archiveBranch) }
+        }
+        let live: FanOut<CaptureSample, LiveBranchID>.Branch
+        if let gate = prepared.gate {
+            live = .init(id: .live, queue: liveQueue) { [covered] sample in
+                try gate.handle(sample) { out in
+                    _ = covered?.push(out)
+                    try hls.handle(out)
+                }
+            }
+        } else {
+            live = .init(id: .live, queue: liveQueue) { sample in try hls.handle(sample) }
+        }
+        return ([live] + (covered == nil ? archiveBranch : []), liveQueue, archiveQueue, covered)
     }
 
     /// `medium 720x1280`, or the ladder's rungs: `ladder high 720x1280 2500 kbps, low 480x854 900 kbps`.
@@ -333,7 +429,10 @@ public final class LiveSession: Sendable {
                           backlog: stats.backlog, droppedFrames: running.liveQueue.stats.dropped, bitRate: stats.bitRate,
                           failedAttempts: stats.failedAttempts, archiveFrames: running.prepared.archive?.framesWritten,
                           archiveBacklog: running.archiveQueue?.stats.depth ?? 0,
-                          archiveSkippedFrames: (running.prepared.archive?.framesLeftOut ?? 0) + (running.archiveQueue?.stats.dropped ?? 0))
+                          archiveSkippedFrames: (running.prepared.archive?.framesLeftOut ?? 0) + (running.archiveQueue?.stats.dropped ?? 0),
+                          privacyLatePictures: running.prepared.gate?.counts.late ?? 0,
+                          privacyWholePictures: running.prepared.gate?.counts.whole ?? 0,
+                          privacyFailed: running.prepared.gate?.counts.failed ?? false)
     }
 }
 

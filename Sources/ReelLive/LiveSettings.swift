@@ -51,6 +51,13 @@ public struct LiveSettings: Sendable {
     /// every segment in an EVENT playlist (the default of docs/behaviour.md §2,
     /// Playlist).
     public var windowSeconds: Double?
+    /// Faces hidden in the stream before it is encoded (`--privacy`); nil streams the picture as
+    /// captured.
+    public var privacy: LivePrivacy?
+    /// With ``privacy``: the archive records the covered picture too (`--privacy-archive`);
+    /// without it the archive keeps the picture as captured.
+    public var privacyArchive = false
+
     /// The fewest segments a sliding window lists: a player starts three segments back from
     /// the live edge and needs as many again to ride out a slow reload.
     public static let minimumWindowSegments = 6
@@ -121,6 +128,9 @@ public struct LiveSettings: Sendable {
         }
         if ladder != nil, case .auto = quality {
             throw Error(description: "--ladder encodes every rung it lists, so --quality auto has nothing to pick: give one or the other")
+        }
+        if privacyArchive && privacy == nil {
+            throw Error(description: "--privacy-archive covers the archive's faces as the stream's are covered: give --privacy mosaic or --privacy mask with it")
         }
         if case .auto = quality, origin == nil && s3 == nil {
             throw Error(description: "--quality auto measures the uplink to the origin: give --origin, or pick low, medium or high")

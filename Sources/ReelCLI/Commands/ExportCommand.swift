@@ -10,7 +10,7 @@ enum ExportCommand {
     static let output = Option.value("output", short: "o", placeholder: "OUT.mp4", required: true,
                                      help: "The MP4 to write (never replaced unless --overwrite).")
     static let privacy = Option.value("privacy", placeholder: "MODE", default: "mosaic",
-                                      help: "mosaic (default), stamp:IMAGE.png (an image over every face), or none.")
+                                      help: "mosaic (default), mask (a solid grey fill), stamp:IMAGE.png (an image over every face), or none.")
     static let allFaces = Option.flag("all-faces", help: "A session: find and hide every face in its video now, not only the recorded subject.")
     static let caption = Option.flag("caption", help: "Draw the study time and date in a corner (Japanese text renders, Noto Sans CJK).")
     static let captionLabel = Option.value("caption-label", placeholder: "TEXT",
@@ -84,9 +84,10 @@ enum ExportCommand {
         let mode: ExportSettings.Privacy
         switch arguments.string(privacy) ?? "mosaic" {
         case "mosaic": mode = .mosaic
+        case "mask": mode = .mask
         case "none": mode = .none
         case let text where text.hasPrefix("stamp:") && text.count > 6: mode = .stamp(path: absolute(String(text.dropFirst(6))))
-        default: throw arguments.invalid(privacy, expected: "mosaic, none or stamp:IMAGE.png")
+        default: throw arguments.invalid(privacy, expected: "mosaic, mask, none or stamp:IMAGE.png")
         }
         if mode == .none {
             for option in [allFaces, detector, detectorWidth] where arguments.count(option) > 0 {

@@ -35,6 +35,9 @@ enum LiveCommand {
     static let duration = Option.value("duration", short: "d", as: Duration.self, help: "Stop after this long (e.g. 30, 90s, 5m); default: until Ctrl-C.")
     static let output = Option.value("output", short: "o", placeholder: "DIR", help: "Write the same layout into this folder, instead of or beside an origin.")
     static let fast = Option.flag("fast", help: "Deliver a file source as fast as the encoders take it (nothing dropped).")
+    static let privacy = Option.value("privacy", placeholder: "MODE", choices: LivePrivacy.allCases.map(\.rawValue),
+                                      help: "Hide faces in the stream itself, before it is encoded: mosaic or mask (a solid grey fill), as reel export hides them. Each picture waits up to 1 s for the detections after it, so the stream runs up to 1 s later; when detection falls behind, pictures are covered more widely, or whole. Needs the CenterFace model (make setup). The archive keeps the picture as captured unless --privacy-archive.")
+    static let privacyArchive = Option.flag("privacy-archive", help: "With --privacy: record the covered picture in the archive too (by default the archive keeps the faces).")
     static let quiet = Option.flag("quiet", help: "No status line; only the start and the summary.")
     static let replace = Option.flag("replace", help: "Delete a stream with the same id on the origin or folder first (without it, an id already there is refused).")
     static let lowLatency = Option.flag("low-latency", help: "LL-HLS: also publish each segment in parts (streams/{id}/part/NNNNNN.P.m4s) and list them, for players in lowLatencyMode; needs an origin that holds blocking playlist requests (reel serve).")
@@ -75,7 +78,7 @@ enum LiveCommand {
             published, the archive closed.
             """,
         options: [source, audio, origin, token, s3Endpoint, s3Region, s3Profile, s3Addressing, streamID, quality, ladder, landscape, segmentSeconds, archive, noArchive, archivePreset,
-                  duration, output, fast, replace, lowLatency, partSeconds, window, quiet, VerboseOption.option],
+                  duration, output, fast, replace, lowLatency, partSeconds, window, privacy, privacyArchive, quiet, VerboseOption.option],
         examples: [
             "reel live --source test --origin http://127.0.0.1:8080/ --duration 30",
             "reel live --source v4l2:/dev/video0 --audio pulse:default --origin https://origin.example/ --token $TOKEN",
@@ -84,6 +87,7 @@ enum LiveCommand {
             "reel live --source file:talk.mp4 --output ./hls --no-archive --fast",
             "reel live --source test --origin http://127.0.0.1:8080/ --low-latency --window 10m --no-archive",
             "reel live --source test --origin http://127.0.0.1:8080/ --ladder low,medium,high --no-archive",
+            "reel live --source v4l2:/dev/video0 --origin http://127.0.0.1:8080/ --privacy mosaic --privacy-archive",
         ])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
@@ -131,6 +135,8 @@ enum LiveCommand {
             settings.partSeconds = LiveSettings.defaultPartSeconds
         }
         settings.windowSeconds = try arguments.seconds(window)
+        settings.privacy = arguments.string(privacy).flatMap(LivePrivacy.init(rawValue:))
+        settings.privacyArchive = arguments.flag(privacyArchive)
         settings.archivePreset = try EncoderPreset(parsing: arguments.require(archivePreset))
         if !arguments.flag(noArchive) {
             settings.archivePath = arguments.string(archive).map(UserFolders.absolute) ?? defaultArchivePath(streamID: id)

@@ -153,7 +153,7 @@ final class StudioLiveReporter: LiveReporter, Sendable {
             now.droppedFrames = report.droppedFrames
             now.archiveFrames = report.archivePath == nil ? nil : report.archiveFrames
             now.archiveSkippedFrames = report.archivePath == nil ? nil : report.archiveSkippedFrames
-            let problems = [report.sourceError, report.liveError, report.archiveError].compactMap { $0 }
+            let problems = [report.privacyError, report.sourceError, report.liveError, report.archiveError].compactMap { $0 }
             let leftOut = report.archiveSkippedFrames > 0
                 ? "; \(Counted.noun(report.archiveSkippedFrames, "archive frame")) left out on purpose (its encoder could not keep up in real time)" : ""
             now.message = problems.isEmpty
@@ -176,6 +176,11 @@ struct LiveRequest: Decodable {
     /// x265's preset for the archive (`reel live --archive-preset`, ultrafast by default).
     var archivePreset: String?
     var duration: Double?
+    /// Faces hidden in the stream before it is encoded (`reel live --privacy`): mosaic or mask;
+    /// none or empty streams them as captured.
+    var privacy: String?
+    /// The archive records the covered picture too (`--privacy-archive`).
+    var privacyArchive: Bool?
 
     /// The settings from `source`, checked as `reel live` checks them (`LiveSettings.validate`).
     func settings(source: SourceSpec, folders: XDGDirectories) throws(StudioRefusal) -> LiveSettings {
@@ -202,6 +207,11 @@ struct LiveRequest: Decodable {
                 throw StudioRefusal(status: 400, message: "archivePreset: \(error)")
             }
         }
+        if let privacy, !privacy.isEmpty, privacy != "none" {
+            guard let mode = LivePrivacy(rawValue: privacy) else { throw StudioRefusal(status: 400, message: "privacy: mosaic, mask or none") }
+            settings.privacy = mode
+        }
+        settings.privacyArchive = privacyArchive ?? false
         do { try settings.validate() } catch { throw StudioRefusal(status: 400, message: "\(error)") }
         return settings
     }

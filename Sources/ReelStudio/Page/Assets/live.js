@@ -8,7 +8,7 @@ import { LIVE } from "./states.js";
 
 const states = { idle: "Not live", starting: "Starting…", live: "Live", stopping: "Stopping: publishing the last segment…",
                  finished: "Finished", failed: "Failed" };
-const fields = ["live-source", "live-file", "live-origin", "live-token", "live-output", "live-quality", "live-landscape", "live-archive"];
+const fields = ["live-source", "live-file", "live-origin", "live-token", "live-output", "live-quality", "live-landscape", "live-privacy", "live-archive"];
 const dash = "–";
 const order = { idle: 0, starting: 1, live: 2, stopping: 3, finished: 4, failed: 4 };
 let running = false, said = "", latest = { state: LIVE.idle, streamID: null };
@@ -153,6 +153,7 @@ function request() {
   if (origin) body.origin = origin;
   if ($("live-token").value) body.token = $("live-token").value;
   if (output) body.output = output;
+  if ($("live-privacy").value) body.privacy = $("live-privacy").value;
   return body;
 }
 

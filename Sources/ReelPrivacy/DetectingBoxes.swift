@@ -6,7 +6,7 @@ import ReelVision
 
 /// A detector that can also look at part of a picture at its full resolution (CenterFace):
 /// what finds faces too small for the whole-picture pass.
-protocol RegionFaceDetector: FaceDetector {
+public protocol RegionFaceDetector: FaceDetector {
     /// Faces in `rect` of `picture`, boxes normalized to the whole picture.
     func detect(_ picture: DetectorPicture, in rect: DetectorPicture.PixelRect) throws -> [Detection]
 }
@@ -19,21 +19,27 @@ extension CenterFaceDetector: RegionFaceDetector {}
 /// other detection it looks only round the small faces already tracked (a crop six times their
 /// box, at least 256 px, at full resolution: a few per cent of the whole search's cost). A face
 /// the search finds is covered from the search before (``FaceLookBack``'s long look-back).
-struct SmallFaceSearch {
+public struct SmallFaceSearch {
     /// The fine detector (CenterFace at 1280 wide).
-    var detector: any RegionFaceDetector
+    public var detector: any RegionFaceDetector
     /// Detections between two whole-picture searches (5: once a second of video).
-    var every: Int = 5
+    public var every: Int = 5
     /// Face boxes lower than this (normalized, the tracker's expanded box) count as small:
     /// about what the whole-picture pass no longer finds reliably.
-    var smallHeight: Double
+    public var smallHeight: Double
     /// A crop round a small face is this many times its box, at least ``minimumCrop`` pixels
     /// (the network sees the face with its surroundings; smaller crops missed the 20 px face).
-    var cropScale: Double = 6
+    public var cropScale: Double = 6
     /// The least side of a crop, in pixels. 160 missed the 20 px face of the small clip at its
     /// second detection (its box stayed behind while it moved on, and under a mosaic one block
     /// across it showed); 256 found it at every detection (a crop is 7 % of a 720p picture).
-    var minimumCrop: Int = 256
+    public var minimumCrop: Int = 256
+
+    /// A search with `detector` for faces lower than `smallHeight`.
+    public init(detector: any RegionFaceDetector, smallHeight: Double) {
+        self.detector = detector
+        self.smallHeight = smallHeight
+    }
 }
 
 /// Every face, found while exporting: the detector runs on the picture at each 0.2 s tick of
@@ -55,7 +61,7 @@ struct SmallFaceSearch {
 /// OpenCV keeps its own threads: on one thread a 1280 × 736 pass costs 324 ms of CPU instead
 /// of 481, but at 720p the detection thread then holds the export up (the small clip: 7.3 s
 /// instead of 6.2 s).
-final class DetectingBoxes: FaceBoxSource {
+public final class DetectingBoxes: FaceBoxSource {
     private let finder: FaceFinder
     private let every: Int?
     private var cadence: DetectionCadence
@@ -65,12 +71,12 @@ final class DetectingBoxes: FaceBoxSource {
     private let results: ConsumerQueue<FaceFinder.Result>
     private let thread: WorkerThread
     /// Every sample taken (the track of the export).
-    private(set) var track = FaceTrack()
-    private(set) var detections = 0
-    private(set) var subjects = Set<Int>()
+    public private(set) var track = FaceTrack()
+    public private(set) var detections = 0
+    public private(set) var subjects = Set<Int>()
     private var requested = 0
 
-    init(detector: any FaceDetector, search: SmallFaceSearch? = nil, settings: FaceTrackerSettings = DetectingBoxes.settings) {
+    public init(detector: any FaceDetector, search: SmallFaceSearch? = nil, settings: FaceTrackerSettings = DetectingBoxes.settings) {
         let finder = FaceFinder(detector: detector, search: search, settings: settings)
         self.finder = finder
         every = search?.every
@@ -94,8 +100,8 @@ final class DetectingBoxes: FaceBoxSource {
     }
 
     /// The detection thread ended before the detection could be queued.
-    struct Stopped: Swift.Error, CustomStringConvertible {
-        var description: String { "face detection stopped" }
+    public struct Stopped: Swift.Error, CustomStringConvertible {
+        public var description: String { "face detection stopped" }
     }
 
     deinit {
@@ -111,13 +117,13 @@ final class DetectingBoxes: FaceBoxSource {
     /// already, while a smoothed box trails a moving face by about two thirds of its motion per
     /// tick. Measured on the privacy clips: with the smoothing, a face gliding 170 px per 0.2 s at
     /// 720p leaked in 14 frames; without it, none.
-    static var settings: FaceTrackerSettings {
+    public static var settings: FaceTrackerSettings {
         var settings = FaceTrackerSettings.default
         settings.smoothing = 1
         return settings
     }
 
-    func push(_ picture: VideoFrame, emit: (VideoFrame, [FaceBox]) throws -> Void) throws {
+    public func push(_ picture: VideoFrame, emit: (VideoFrame, [FaceBox]) throws -> Void) throws {
         let time = picture.captureTime
         pending.append(picture)
         if cadence.isDue(at: time) {
@@ -147,7 +153,7 @@ final class DetectingBoxes: FaceBoxSource {
         lookBack.record(time: result.time, samples: samples, lookBack: result.wholeSearch ? every : nil)
     }
 
-    func finish(emit: (VideoFrame, [FaceBox]) throws -> Void) throws {
+    public func finish(emit: (VideoFrame, [FaceBox]) throws -> Void) throws {
         jobs.close()
         while let result = results.pop() {
             record(result)
@@ -182,33 +188,40 @@ final class DetectingBoxes: FaceBoxSource {
 /// detection thread alone (and by ``projected(to:)`` once that thread has ended), which is
 /// why it can be `@unchecked Sendable`. A picture in a job is only read: it is covered only
 /// after the detections after it, so nobody writes it meanwhile.
-final class FaceFinder: @unchecked Sendable {
+public final class FaceFinder: @unchecked Sendable {
     /// A detection to run.
-    struct Job: Sendable {
-        var picture: VideoFrame
-        var time: MediaTime
+    public struct Job: Sendable {
+        public var picture: VideoFrame
+        public var time: MediaTime
         /// Whether the small-face search looks at the whole picture this time.
-        var wholeSearch: Bool
+        public var wholeSearch: Bool
+
+        /// A detection of `picture` at `time`.
+        public init(picture: VideoFrame, time: MediaTime, wholeSearch: Bool) {
+            self.picture = picture
+            self.time = time
+            self.wholeSearch = wholeSearch
+        }
     }
 
     /// A detection's outcome: the live tracks' boxes.
-    struct Result: Sendable {
-        var time: MediaTime
-        var boxes: [FaceBox]
-        var wholeSearch: Bool
+    public struct Result: Sendable {
+        public var time: MediaTime
+        public var boxes: [FaceBox]
+        public var wholeSearch: Bool
     }
 
     private let detector: any FaceDetector
     private let search: SmallFaceSearch?
     private var policy: MultiFaceTrackerPolicy
 
-    init(detector: any FaceDetector, search: SmallFaceSearch?, settings: FaceTrackerSettings) {
+    public init(detector: any FaceDetector, search: SmallFaceSearch?, settings: FaceTrackerSettings) {
         self.detector = detector
         self.search = search
         policy = MultiFaceTrackerPolicy(settings: settings)
     }
 
-    func detect(_ job: Job) throws -> Result {
+    public func detect(_ job: Job) throws -> Result {
         let picture = job.picture
         let faces = try picture.withWritablePlanes { planes in
             let view = DetectorPicture(yuv420p: (y: .init(base: planes[0].base, stride: planes[0].stride),
@@ -221,7 +234,7 @@ final class FaceFinder: @unchecked Sendable {
     }
 
     /// The live tracks carried on to `time` (``MultiFaceTrackerPolicy/projected(to:)``).
-    func projected(to time: MediaTime) -> [FaceBox] {
+    public func projected(to time: MediaTime) -> [FaceBox] {
         policy.projected(to: time)
     }
 

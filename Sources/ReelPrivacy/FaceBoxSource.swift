@@ -7,7 +7,7 @@ import ReelVision
 /// answers at once; detection while exporting holds pictures back until the next detection,
 /// so pictures between two detections get boxes interpolated between them (the interpolation
 /// within a segment of docs/behaviour.md §1, Face tracker) instead of the last box only.
-protocol FaceBoxSource: AnyObject {
+public protocol FaceBoxSource: AnyObject {
     /// Takes the next picture; calls `emit` for every picture whose boxes are now known, in
     /// order (none, this one, or several held back before it).
     func push(_ picture: VideoFrame, emit: (VideoFrame, [FaceBox]) throws -> Void) throws
@@ -16,22 +16,25 @@ protocol FaceBoxSource: AnyObject {
 }
 
 /// A session's stored track (single subject, as recorded): boxes interpolated per segment.
-final class StoredTrackBoxes: FaceBoxSource {
+public final class StoredTrackBoxes: FaceBoxSource {
     private let timeline: FaceTrackTimeline
 
-    init(track: FaceTrack) {
+    public init(track: FaceTrack) {
         timeline = FaceTrackTimeline(track)
     }
 
-    func push(_ picture: VideoFrame, emit: (VideoFrame, [FaceBox]) throws -> Void) throws {
+    public func push(_ picture: VideoFrame, emit: (VideoFrame, [FaceBox]) throws -> Void) throws {
         try emit(picture, timeline.boxes(at: picture.captureTime))
     }
 
-    func finish(emit: (VideoFrame, [FaceBox]) throws -> Void) throws {}
+    public func finish(emit: (VideoFrame, [FaceBox]) throws -> Void) throws {}
 }
 
 /// Nothing to cover (`--privacy none`).
-final class NoBoxes: FaceBoxSource {
-    func push(_ picture: VideoFrame, emit: (VideoFrame, [FaceBox]) throws -> Void) throws { try emit(picture, []) }
-    func finish(emit: (VideoFrame, [FaceBox]) throws -> Void) throws {}
+public final class NoBoxes: FaceBoxSource {
+    /// Nothing to cover.
+    public init() {}
+
+    public func push(_ picture: VideoFrame, emit: (VideoFrame, [FaceBox]) throws -> Void) throws { try emit(picture, []) }
+    public func finish(emit: (VideoFrame, [FaceBox]) throws -> Void) throws {}
 }

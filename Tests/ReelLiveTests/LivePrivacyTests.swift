@@ -1,0 +1,129 @@
+import Foundation
+import ReelPrivacyBench
+import ReelTestSupport
+import Testing
+
+/// `reel live --privacy`: the faces of a real-time file source are covered before the stream is
+/// encoded. The published segments (init + segments joined, as a player reads them) are scored
+/// frame by frame with the export's leak meter against the clip's known faces; the same run
+/// without `--privacy` shows the meter sees the faces.
+@Suite("reel live --privacy: faces covered in the stream itself", .serialized)
+struct LivePrivacyTests {
+    static func environment(_ dir: TemporaryDirectory, models: String = TestModels.folder) -> [String: String] {
+        ["XDG_STATE_HOME": dir.path("state"), "XDG_VIDEOS_DIR": dir.path("videos"), "REEL_MODELS_DIR": models]
+    }
+
+    /// The clip's faces (two astronauts, one smaller, 6 s at 720p), made once per run.
+    static func clip() throws -> PrivacyClips.Clip {
+        try SharedFixtures.shared("live-privacy-\(PrivacyClips.name(.twoFaces, width: 1280, height: 720))") { folder in
+            try PrivacyClips.make(.twoFaces, width: 1280, height: 720, in: folder, photo: TestPhotos.astronautPath)
+        }
+    }
+
+    /// Streams `clip` in real time to a folder at the clip's size; the published stream as one
+    /// file (a ladder: the stream's folder), and the run.
+    static func stream(_ clip: PrivacyClips.Clip, _ dir: TemporaryDirectory, _ extra: [String],
+                       quality: [String] = ["--quality", "medium"]) throws -> (String, Subprocess) {
+        let run = try ReelBinary.run(["live", "--source", "file:" + clip.video, "--output", dir.path("out"), "--stream-id", "faces",
+                                      "--landscape", "--no-archive", "--quiet"] + quality + extra,
+                                     environment: environment(dir))
+        // A ladder's rungs are each in a folder of their own: the caller joins them.
+        let folder = dir.path("out/streams/faces")
+        guard FileManager.default.fileExists(atPath: folder + "/seg") else { return (folder, run) }
+        return (try joined(folder, into: dir.path("published.mp4")), run)
+    }
+
+    /// A rendition's published init segment and segments joined into one file at `path`.
+    static func joined(_ folder: String, into path: String) throws -> String {
+        let segments = try FileManager.default.contentsOfDirectory(atPath: folder + "/seg").filter { $0.hasSuffix(".m4s") }.sorted()
+        var joined = try Data(contentsOf: URL(fileURLWithPath: folder + "/init.mp4"))
+        for name in segments { joined += try Data(contentsOf: URL(fileURLWithPath: folder + "/seg/" + name)) }
+        try joined.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Every leaking frame with the face's layer and correlation, for the failure message.
+    static func leaks(_ report: LeakReport) -> String {
+        report.frames.filter(\.leaked).map { frame in
+            "#\(frame.index): " + frame.result.faces.filter(\.leaked).map { "face \($0.layer) r=\(String(format: "%.2f", $0.correlation))" }
+                .joined(separator: ", ")
+        }.joined(separator: "\n")
+    }
+
+    @Test("--privacy mosaic: no published frame shows a face; without it, the meter sees them")
+    func mosaic() throws {
+        let clip = try Self.clip()
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let (published, run) = try Self.stream(clip, dir, ["--privacy", "mosaic"])
+        try #require(run.status == 0, "reel live failed: \(run.stdout) \(run.stderr)")
+        #expect(run.stdout.contains("faces: mosaic, found and covered before encoding"), "\(run.stdout)")
+        #expect(run.stdout.contains("faces: ok — mosaic"), "\(run.stdout)")
+        let report = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: published)
+        print("live privacy \(clip.truth.name): \(run.stdout)\n\(report.summary)")
+        #expect(report.framesWithFace > 150)
+        #expect(report.leakedFrames.isEmpty, "leaking frames (\(report.leakedRanges)):\n\(Self.leaks(report))")
+
+        let plainDir = try TemporaryDirectory()
+        defer { plainDir.cleanup() }
+        let (plain, plainRun) = try Self.stream(clip, plainDir, [])
+        try #require(plainRun.status == 0, "reel live failed: \(plainRun.stderr)")
+        let shown = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: plain)
+        print("the same without --privacy:\n\(shown.summary)")
+        #expect(shown.leakedFrames.count > shown.framesWithFace / 2, "the meter sees the faces of the plain stream: \(shown.summary)")
+    }
+
+    @Test("--ladder with --privacy mask: every rung is made from covered pictures")
+    func everyRung() throws {
+        let clip = try Self.clip()
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let (_, run) = try Self.stream(clip, dir, ["--privacy", "mask"], quality: ["--ladder", "low,medium"])
+        try #require(run.status == 0, "reel live failed: \(run.stdout) \(run.stderr)")
+        for rung in ["low", "medium"] {
+            let published = try Self.joined(dir.path("out/streams/faces/\(rung)"), into: dir.path("\(rung).mp4"))
+            let report = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: published)
+            print("live privacy, rung \(rung):\n\(report.summary)")
+            #expect(report.framesWithFace > 150)
+            #expect(report.leakedFrames.isEmpty, "rung \(rung) leaks (\(report.leakedRanges)):\n\(Self.leaks(report))")
+        }
+    }
+
+    @Test("to reel serve with --low-latency: the segments on the origin are covered, and the playlist still conforms")
+    func toTheOrigin() async throws {
+        let clip = try Self.clip()
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        try await withReelServeOrigin { origin in
+            let run = try ReelBinary.run(["live", "--source", "file:" + clip.video, "--origin", origin.baseURL.absoluteString, "--token", origin.token,
+                                          "--stream-id", "faces", "--landscape", "--quality", "medium", "--no-archive", "--quiet",
+                                          "--low-latency", "--privacy", "mosaic"], environment: Self.environment(dir))
+            try #require(run.status == 0, "reel live failed: \(run.stdout) \(run.stderr)")
+            let playlist = String(decoding: try await origin.get("streams/faces/playlist.m3u8").body, as: UTF8.self)
+            #expect(playlist.contains("#EXT-X-PART:") && playlist.contains("#EXT-X-ENDLIST"), "\(playlist)")
+            #expect(LLHLSConformance.violations(playlist) == [])
+            var joined = try await origin.get("streams/faces/init.mp4").body
+            for uri in playlist.split(separator: "\n").filter({ !$0.hasPrefix("#") && !$0.isEmpty }) {
+                joined += try await origin.get("streams/faces/" + uri).body
+            }
+            try joined.write(to: URL(fileURLWithPath: dir.path("origin.mp4")))
+            let report = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: dir.path("origin.mp4"))
+            print("live privacy to reel serve:\n\(report.summary)")
+            #expect(report.framesWithFace > 150)
+            #expect(report.leakedFrames.isEmpty, "leaking frames (\(report.leakedRanges)):\n\(Self.leaks(report))")
+        }
+    }
+
+    @Test("--privacy without the CenterFace model refuses to start, saying how to get it; nothing is published")
+    func missingModel() throws {
+        let clip = try Self.clip()
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let run = try ReelBinary.run(["live", "--source", "file:" + clip.video, "--output", dir.path("out"), "--stream-id", "faces",
+                                      "--no-archive", "--privacy", "mask"],
+                                     environment: Self.environment(dir, models: dir.path("no-models")))
+        #expect(run.status == 1)
+        #expect(run.stderr.contains("--privacy needs the CenterFace model") && run.stderr.contains("make setup"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir.path("out/streams/faces")), "nothing published")
+    }
+}
