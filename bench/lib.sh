@@ -222,9 +222,9 @@ privacy_tool() {
     printf '%s\n' "$bin"
 }
 
-# privacy_clip NAME: a privacy test clip (single-1280x720, single-1920x1080, and at 1280x720
-# twoFaces, edges, roll, profile, small, fast, dim, crossing: `reel-privacy-bench make-clips`)
-# made once into bench/.cache/privacy-clips/ with its truth; prints the clip's path (the truth
+# privacy_clip NAME: a privacy test clip, SCENARIO-WxH (single, twoFaces, edges, roll, profile,
+# small, fast, dim, crossing at any even size, e.g. crossing-1920x1080: `reel-privacy-bench
+# make-clips --only NAME`) made once into bench/.cache/privacy-clips/ with its truth; prints the clip's path (the truth
 # is the same path with .truth.json instead of .mp4).
 privacy_clip() {
     local dir="$cache/privacy-clips"

@@ -3,13 +3,14 @@ import ReelPrivacyBench
 
 // reel-privacy-bench: privacy test clips and the leak meter for bench scripts.
 let usage = """
-usage: reel-privacy-bench make-clips DIR [--photo PNG] [--only NAME]
+usage: reel-privacy-bench make-clips DIR [--photo PNG] [--only SCENARIO-WxH]
        reel-privacy-bench measure --clip C.mp4 --truth T.json --export E.mp4 [--json] [--threshold X]
        reel-privacy-bench reference (reencode|mosaic|full-mosaic) --clip C.mp4 --truth T.json -o OUT.mp4 [--block N]
        reel-privacy-bench calibrate --clip C.mp4 --truth T.json --work DIR
 
 make-clips  writes every clip (.mp4 + .truth.json): single-1280x720, single-1920x1080, and at
-            1280x720 twoFaces, edges, roll, profile, small, fast, dim, crossing;
+            1280x720 twoFaces, edges, roll, profile, small, fast, dim, crossing; --only makes
+            one clip, any scenario at any even size (e.g. crossing-1920x1080);
             the photo defaults to $REEL_TEST_PHOTO, else Tests/Fixtures/astronaut.png.
 measure     leaks and coverage of an export; exit 0 (the figures decide, not the exit code).
 reference   exports made with ffmpeg: untouched re-encode, box mosaic over the known faces
@@ -30,6 +31,17 @@ func required(_ name: String, in arguments: [String]) throws -> String {
 func scenario(of truth: ClipTruth) -> PrivacyClips.Scenario {
     PrivacyClips.Scenario.allCases.first { truth.name.hasPrefix($0.rawValue + "-") } ?? .single
 }
+/// `--only`'s NAME, `SCENARIO-WxH`: any scenario at any even size (`crossing-1920x1080`).
+func clipSpec(_ name: String) throws -> (scenario: PrivacyClips.Scenario, width: Int, height: Int) {
+    let dash = name.lastIndex(of: "-") ?? name.endIndex
+    let size = name[dash...].dropFirst().split(separator: "x").compactMap { Int($0) }
+    guard let scenario = PrivacyClips.Scenario(rawValue: String(name[..<dash])), size.count == 2,
+          size.allSatisfy({ $0 > 0 && $0 % 2 == 0 }) else {
+        throw UsageError(description: "no clip \(name): SCENARIO-WxH, the size even, the scenario one of "
+            + PrivacyClips.Scenario.allCases.map(\.rawValue).joined(separator: ", "))
+    }
+    return (scenario, size[0], size[1])
+}
 func percentile(_ values: [Double], _ p: Double) -> Double {
     guard !values.isEmpty else { return .nan }
     let sorted = values.sorted()
@@ -44,9 +56,8 @@ func run(_ arguments: [String]) throws {
         guard let directory = rest.first, !directory.hasPrefix("-") else { throw UsageError(description: usage) }
         let photo = value("--photo", in: rest) ?? ProcessInfo.processInfo.environment["REEL_TEST_PHOTO"]
             ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Tests/Fixtures/astronaut.png").standardized.path
-        for (s, w, h) in PrivacyClips.catalog {
-            let name = PrivacyClips.name(s, width: w, height: h)
-            if let only = value("--only", in: rest), only != name { continue }
+        let clips = try value("--only", in: rest).map { [try clipSpec($0)] } ?? PrivacyClips.catalog
+        for (s, w, h) in clips {
             let clip = try PrivacyClips.make(s, width: w, height: h, in: directory, photo: photo)
             print("\(clip.video) \(clip.truthPath)")
         }
