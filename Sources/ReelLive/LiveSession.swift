@@ -168,7 +168,7 @@ public final class LiveSession: Sendable {
         let size = sizes.max { $0.width * $0.height < $1.width * $1.height } ?? liveSize
         let covers = try FaceCovers(masks: settings.privacy == .mask)
         return LivePrivacyGate(detector: detector, covers: covers, width: size.width, height: size.height,
-                               framesPerSecond: format.framesPerSecond) { [self] reason in
+                               framesPerSecond: format.framesPerSecond, waitsForDetections: settings.fast) { [self] reason in
             requestStop(reason: reason)
         }
     }

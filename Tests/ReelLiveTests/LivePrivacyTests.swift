@@ -73,6 +73,22 @@ struct LivePrivacyTests {
         #expect(shown.leakedFrames.count > shown.framesWithFace / 2, "the meter sees the faces of the plain stream: \(shown.summary)")
     }
 
+    @Test("--fast: a file read faster than the detector waits for it; every picture gets the faces of the detections after it, none leaks")
+    func fasterThanTheDetector() throws {
+        let clip = try Self.clip()
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let (published, run) = try Self.stream(clip, dir, ["--privacy", "mosaic", "--fast"])
+        try #require(run.status == 0, "reel live failed: \(run.stdout) \(run.stderr)")
+        // 6 s of video, a detection every 0.2 s: none skipped, none late.
+        #expect(run.stdout.contains("faces: ok — mosaic, 30 detections"), "\(run.stdout)")
+        #expect(!run.stdout.contains("detection fell behind"), "\(run.stdout)")
+        let report = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: published)
+        print("live privacy --fast:\n\(report.summary)")
+        #expect(report.framesWithFace > 150)
+        #expect(report.leakedFrames.isEmpty, "leaking frames (\(report.leakedRanges)):\n\(Self.leaks(report))")
+    }
+
     @Test("--ladder with --privacy mask: every rung is made from covered pictures")
     func everyRung() throws {
         let clip = try Self.clip()

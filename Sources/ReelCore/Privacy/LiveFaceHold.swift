@@ -19,14 +19,9 @@ public struct LiveFaceHold: Sendable {
         public var mostPictures: Int
         /// The most bytes of pictures held at once.
         public var mostBytes: Int
-        /// How much a kept box grows on each side, in its own size, when a picture leaves
-        /// before its detections (a face moves while the detector is behind).
+        /// How much a box grows on each side, in its own size, when a picture leaves before
+        /// its detections have confirmed it (a face moves while the detector is behind).
         public var widening: Double
-        /// How much more it grows per second between the last detection and the picture.
-        public var wideningPerSecond: Double
-        /// A picture this long after the last detection (or with none yet) is covered whole:
-        /// the boxes no longer say where the faces are.
-        public var staleAfter: MediaTime
         /// Late pictures are covered whole until the detections have covered this much of the
         /// stream: at the start every face is new, and one the first detections missed is
         /// found a little later (the look-back covers it from before; a late picture cannot
@@ -34,25 +29,20 @@ public struct LiveFaceHold: Sendable {
         public var warmUp: MediaTime
 
         /// Rules for `framesPerSecond` pictures of `pictureBytes` bytes each: a 1 s hold,
-        /// room for that second and a quarter more, boxes widened by a quarter and by one
-        /// box per second, the whole picture covered 0.6 s after the last detection, and for
-        /// the first second of detections.
+        /// room for that second and a quarter more, boxes widened by a quarter, and the whole
+        /// picture covered for the first second of detections.
         public static func live(framesPerSecond: Double, pictureBytes: Int) -> Rules {
             let pictures = Int((max(framesPerSecond, 1) * 1.25).rounded(.up)) + 1
             return Rules(longestHold: MediaTime(value: 1, timescale: 1), mostPictures: pictures, mostBytes: pictures * max(pictureBytes, 1),
-                         widening: 0.25, wideningPerSecond: 1, staleAfter: MediaTime(value: 3, timescale: 5),
-                         warmUp: MediaTime(value: 1, timescale: 1))
+                         widening: 0.25, warmUp: MediaTime(value: 1, timescale: 1))
         }
 
         /// Rules as given.
-        public init(longestHold: MediaTime, mostPictures: Int, mostBytes: Int, widening: Double, wideningPerSecond: Double,
-                    staleAfter: MediaTime, warmUp: MediaTime) {
+        public init(longestHold: MediaTime, mostPictures: Int, mostBytes: Int, widening: Double, warmUp: MediaTime) {
             self.longestHold = longestHold
             self.mostPictures = mostPictures
             self.mostBytes = mostBytes
             self.widening = widening
-            self.wideningPerSecond = wideningPerSecond
-            self.staleAfter = staleAfter
             self.warmUp = warmUp
         }
     }
@@ -123,15 +113,14 @@ public struct LiveFaceHold: Sendable {
         if let settled = lookBack.settledBefore, time < settled { return .release(.faces(lookBack.boxes(at: time))) }
         let overdue = now - time >= rules.longestHold || pictures > rules.mostPictures || bytes > rules.mostBytes
         guard overdue else { return .hold }
-        // The last boxes say where the faces are only once the detections have looked for a
-        // while (a face the first ones missed is found a little later; before that, nothing
-        // is known of it).
-        guard let first = firstDetection, let last = lookBack.lastTime, last - first >= rules.warmUp,
-              time - last < rules.staleAfter else {
+        // Boxes say where the faces are only in a picture some detection has looked at or
+        // after (a face that came into view after the last detection is in no box yet), and
+        // only once the detections have looked for a while (a face the first ones missed is
+        // found a little later; before that, nothing is known of it).
+        guard let first = firstDetection, let last = lookBack.lastTime, last - first >= rules.warmUp, time <= last else {
             return .release(.wholePicture)
         }
-        let age = max(0, (time - last).seconds)
-        let grow = rules.widening + rules.wideningPerSecond * age
+        let grow = rules.widening
         return .release(.widened(lookBack.boxes(at: time).map { box in
             var wider = box
             // Not clamped to the picture: the cover's ellipse keeps its shape past the edge.

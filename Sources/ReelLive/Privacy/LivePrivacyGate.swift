@@ -23,6 +23,11 @@ import ReelVision
 /// never holds capture up: the pictures it could not confirm in time leave covered
 /// conservatively, counted.
 ///
+/// A source delivered as fast as it can be read (`--fast`) does not run against a clock: there
+/// the gate waits for the detector instead (`waitsForDetections`), as the export does, so
+/// every picture leaves with the faces of the detections after it, never widened or covered
+/// whole because the file outran the detector.
+///
 /// Runs on the live branch's thread (then, at the end, on the session's); `@unchecked
 /// Sendable` for ``counts``, which the status line reads from its own thread under a lock.
 final class LivePrivacyGate: @unchecked Sendable {
@@ -40,6 +45,7 @@ final class LivePrivacyGate: @unchecked Sendable {
     private let results: ConsumerQueue<FaceFinder.Result>
     private let thread: WorkerThread
     private let onFailure: @Sendable (String) -> Void
+    private let waitsForDetections: Bool
     /// Detections asked for and replaced by a newer one before the detector could take them.
     private(set) var detectionsSkipped = 0
     /// Detections made.
@@ -54,20 +60,24 @@ final class LivePrivacyGate: @unchecked Sendable {
     private(set) var failure: String?
 
     /// A gate covering `width` × `height` pictures (the live size) at `framesPerSecond` with
-    /// `detector`'s faces; `onFailure` is told once when the detector stops.
+    /// `detector`'s faces; `onFailure` is told once when the detector stops. With
+    /// `waitsForDetections` (a source not in real time) no detection is skipped and no picture
+    /// leaves before its detections: the capture waits for the detector instead.
     init(detector: any FaceDetector, covers: FaceCovers, width: Int, height: Int, framesPerSecond: Double,
-         onFailure: @escaping @Sendable (String) -> Void) {
+         waitsForDetections: Bool = false, onFailure: @escaping @Sendable (String) -> Void) {
         converter = PictureConverter(width: width, height: height)
         let settings = DetectingBoxes.settings
         let finder = FaceFinder(detector: detector, search: nil, settings: settings)
         self.finder = finder
         self.covers = covers
         self.onFailure = onFailure
+        self.waitsForDetections = waitsForDetections
         pictureBytes = width * height * 3 / 2
         hold = LiveFaceHold(rules: .live(framesPerSecond: framesPerSecond, pictureBytes: pictureBytes),
                             lookBack: FaceLookBack(depth: 2, shortLookBack: 2, entryReach: settings.newTrackMatchDistance))
         cadence = DetectionCadence(interval: settings.cadence)
-        let jobs = ConsumerQueue<FaceFinder.Job>(name: "reel.live.detect", capacity: 1, policy: .dropOldest, isDroppable: { _ in true })
+        let jobs = ConsumerQueue<FaceFinder.Job>(name: "reel.live.detect", capacity: 1, policy: waitsForDetections ? .neverDrop : .dropOldest,
+                                                 isDroppable: { _ in !waitsForDetections })
         let results = ConsumerQueue<FaceFinder.Result>(name: "reel.live.detected", capacity: 64, policy: .neverDrop,
                                                        isDroppable: { _ in false })
         (self.jobs, self.results) = (jobs, results)
@@ -111,6 +121,23 @@ final class LivePrivacyGate: @unchecked Sendable {
             heldPictures += 1
         }
         collectResults()
+        try release(emit)
+        if waitsForDetections { try awaitDetections(emit) }
+    }
+
+    /// Not in real time: while more pictures wait than the hold allows, waits for the next
+    /// detection and lets go what it settles (the detector ending stops the wait: then
+    /// every picture is covered whole).
+    private func awaitDetections(_ emit: (CaptureSample) throws -> Void) throws {
+        while heldPictures > hold.rules.mostPictures, failure == nil {
+            guard let result = results.pop() else {
+                thread.join()
+                noteFailure()
+                break
+            }
+            record(result)
+            try release(emit)
+        }
         try release(emit)
     }
 
@@ -164,8 +191,12 @@ final class LivePrivacyGate: @unchecked Sendable {
         }
         for sample in held {
             if case .video(let picture) = sample {
-                guard let cover = hold.release(pictureAt: picture.captureTime, now: newest ?? picture.captureTime,
-                                               pictures: heldPictures, bytes: heldPictures * pictureBytes) else { break }
+                // Not in real time, a picture never leaves before its detections (the wait
+                // above bounds the hold instead).
+                let now = waitsForDetections ? picture.captureTime : newest ?? picture.captureTime
+                let pictures = waitsForDetections ? 1 : heldPictures
+                guard let cover = hold.release(pictureAt: picture.captureTime, now: now,
+                                               pictures: pictures, bytes: pictures * pictureBytes) else { break }
                 try draw(cover, on: picture)
                 heldPictures -= 1
             }
