@@ -89,8 +89,8 @@ struct LivePrivacyTests {
         #expect(report.leakedFrames.isEmpty, "leaking frames (\(report.leakedRanges)):\n\(Self.leaks(report))")
     }
 
-    @Test("--ladder with --privacy mask: every rung is made from covered pictures")
-    func everyRung() throws {
+    @Test("--ladder with --privacy mask: every rung is made from covered pictures (long tier: make test-long)", .longTier)
+    func everyRungLongTier() throws {
         let clip = try Self.clip()
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
@@ -105,8 +105,9 @@ struct LivePrivacyTests {
         }
     }
 
-    @Test("to reel serve with --low-latency: the segments on the origin are covered, and the playlist still conforms")
-    func toTheOrigin() async throws {
+    @Test("to reel serve with --low-latency: the segments on the origin are covered, and the playlist still conforms (long tier: make test-long)",
+          .longTier)
+    func toTheOriginLongTier() async throws {
         let clip = try Self.clip()
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
