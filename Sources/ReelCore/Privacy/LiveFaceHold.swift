@@ -2,9 +2,9 @@
 /// picture waits, before it is encoded, until detections made after it have confirmed or
 /// cleared its faces (the export's look-back, ``FaceLookBack``), and never longer than
 /// ``Rules/longestHold``. A picture that cannot wait any longer still leaves covered, never
-/// bare: when detection has fallen behind, the last boxes are kept and widened; when the
-/// last detection is too old to say where the faces are, or the detector has failed, the
-/// whole picture is covered.
+/// bare: when a detection has looked at it or at a later picture, with the boxes it has,
+/// widened; when none has (a face may have come into view since the last detection), or the
+/// detector has failed, the whole picture is covered.
 ///
 /// Pure rules over detections already made, on a virtual clock: `now` is the capture time of
 /// the newest picture seen, so the hold is measured in the stream's own time and the rules
@@ -51,8 +51,9 @@ public struct LiveFaceHold: Sendable {
     public enum Cover: Sendable, Equatable {
         /// Its faces, confirmed or cleared by the detections after it (possibly none).
         case faces([FaceBox])
-        /// It left before its detections: the boxes it had, widened (possibly none, when the
-        /// last detection found no face a moment before).
+        /// It left before its detections had confirmed it, one of them having looked at it or
+        /// at a later picture: the boxes it has, widened (possibly none, when that detection
+        /// found no face).
         case widened([FaceBox])
         /// Nothing can be said of it: the whole picture is covered.
         case wholePicture
