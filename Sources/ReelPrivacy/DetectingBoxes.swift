@@ -86,17 +86,7 @@ public final class DetectingBoxes: FaceBoxSource {
         let results = ConsumerQueue<FaceFinder.Result>(name: "reel.export.detected", capacity: 4, policy: .neverDrop,
                                                        isDroppable: { _ in false })
         (self.jobs, self.results) = (jobs, results)
-        thread = WorkerThread.run(name: "reel.export.detect") {
-            defer { results.close() }
-            do {
-                while let job = jobs.pop() {
-                    guard results.push(try finder.detect(job)).isEnqueued else { return }
-                }
-            } catch {
-                jobs.cancel()
-                throw error
-            }
-        }
+        thread = finder.start(name: "reel.export.detect", jobs: jobs, results: results)
     }
 
     /// The detection thread ended before the detection could be queued.
@@ -189,6 +179,23 @@ public final class DetectingBoxes: FaceBoxSource {
 /// why it can be `@unchecked Sendable`. A picture in a job is only read: it is covered only
 /// after the detections after it, so nobody writes it meanwhile.
 public final class FaceFinder: @unchecked Sendable {
+    /// Runs the detections of `jobs` in order on a thread named `name`, each result into
+    /// `results` (closed when the thread ends); a failing detection cancels `jobs` and ends
+    /// the thread with its error.
+    public func start(name: String, jobs: ConsumerQueue<Job>, results: ConsumerQueue<Result>) -> WorkerThread {
+        WorkerThread.run(name: name) { [self] in
+            defer { results.close() }
+            do {
+                while let job = jobs.pop() {
+                    guard results.push(try detect(job)).isEnqueued else { return }
+                }
+            } catch {
+                jobs.cancel()
+                throw error
+            }
+        }
+    }
+
     /// A detection to run.
     public struct Job: Sendable {
         public var picture: VideoFrame

@@ -81,17 +81,7 @@ final class LivePrivacyGate: @unchecked Sendable {
         let results = ConsumerQueue<FaceFinder.Result>(name: "reel.live.detected", capacity: 64, policy: .neverDrop,
                                                        isDroppable: { _ in false })
         (self.jobs, self.results) = (jobs, results)
-        thread = WorkerThread.run(name: "reel.live.detect") {
-            defer { results.close() }
-            do {
-                while let job = jobs.pop() {
-                    guard results.push(try finder.detect(job)).isEnqueued else { return }
-                }
-            } catch {
-                jobs.cancel()
-                throw error
-            }
-        }
+        thread = finder.start(name: "reel.live.detect", jobs: jobs, results: results)
     }
 
     deinit {
