@@ -5,8 +5,9 @@ import Testing
 
 /// `reel live --privacy`: the faces of a real-time file source are covered before the stream is
 /// encoded. The published segments (init + segments joined, as a player reads them) are scored
-/// frame by frame with the export's leak meter against the clip's known faces; the same run
-/// without `--privacy` shows the meter sees the faces.
+/// frame by frame with the export's leak meter against the clip's known faces, each published
+/// frame paired with the clip's frame at its time (a stream may leave a frame out under load);
+/// the same run without `--privacy` shows the meter sees the faces.
 @Suite("reel live --privacy: faces covered in the stream itself", .serialized)
 struct LivePrivacyTests {
     static func environment(_ dir: TemporaryDirectory, models: String = TestModels.folder) -> [String: String] {
@@ -23,9 +24,9 @@ struct LivePrivacyTests {
     /// Streams `clip` in real time to a folder at the clip's size; the published stream as one
     /// file (a ladder: the stream's folder), and the run.
     static func stream(_ clip: PrivacyClips.Clip, _ dir: TemporaryDirectory, _ extra: [String],
-                       quality: [String] = ["--quality", "medium"]) throws -> (String, Subprocess) {
+                       quality: [String] = ["--quality", "medium"], archive: String? = nil) throws -> (String, Subprocess) {
         let run = try ReelBinary.run(["live", "--source", "file:" + clip.video, "--output", dir.path("out"), "--stream-id", "faces",
-                                      "--landscape", "--no-archive", "--quiet"] + quality + extra,
+                                      "--landscape", "--quiet"] + (archive.map { ["--archive", $0] } ?? ["--no-archive"]) + quality + extra,
                                      environment: environment(dir))
         // A ladder's rungs are each in a folder of their own: the caller joins them.
         let folder = dir.path("out/streams/faces")
@@ -50,27 +51,50 @@ struct LivePrivacyTests {
         }.joined(separator: "\n")
     }
 
-    @Test("--privacy mosaic: no published frame shows a face; without it, the meter sees them")
+    @Test("--privacy mosaic: no published frame shows a face, the archive keeps them; without it, the meter sees them")
     func mosaic() throws {
         let clip = try Self.clip()
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
-        let (published, run) = try Self.stream(clip, dir, ["--privacy", "mosaic"])
+        let archive = dir.path("archive.mp4")
+        let (published, run) = try Self.stream(clip, dir, ["--privacy", "mosaic"], archive: archive)
         try #require(run.status == 0, "reel live failed: \(run.stdout) \(run.stderr)")
         #expect(run.stdout.contains("faces: mosaic, found and covered before encoding"), "\(run.stdout)")
+        #expect(run.stdout.contains("the archive keeps the picture as captured"), "\(run.stdout)")
         #expect(run.stdout.contains("faces: ok — mosaic"), "\(run.stdout)")
-        let report = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: published)
+        let report = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: published, pairing: .byTime)
         print("live privacy \(clip.truth.name): \(run.stdout)\n\(report.summary)")
         #expect(report.framesWithFace > 150)
         #expect(report.leakedFrames.isEmpty, "leaking frames (\(report.leakedRanges)):\n\(Self.leaks(report))")
+        // Without --privacy-archive the archive keeps the faces.
+        let kept = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: archive, pairing: .byTime)
+        print("the archive:\n\(kept.summary)")
+        #expect(kept.framesWithFace > 90 && kept.leakedFrames.count > kept.framesWithFace * 9 / 10, "\(kept.summary)")
 
         let plainDir = try TemporaryDirectory()
         defer { plainDir.cleanup() }
         let (plain, plainRun) = try Self.stream(clip, plainDir, [])
         try #require(plainRun.status == 0, "reel live failed: \(plainRun.stderr)")
-        let shown = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: plain)
+        let shown = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: plain, pairing: .byTime)
         print("the same without --privacy:\n\(shown.summary)")
-        #expect(shown.leakedFrames.count > shown.framesWithFace / 2, "the meter sees the faces of the plain stream: \(shown.summary)")
+        #expect(shown.leakedFrames.count > shown.framesWithFace * 9 / 10, "the meter sees the faces of the plain stream: \(shown.summary)")
+    }
+
+    @Test("--privacy-archive: the archive is covered too")
+    func coveredArchive() throws {
+        let clip = try Self.clip()
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let archive = dir.path("archive.mp4")
+        let (_, run) = try Self.stream(clip, dir, ["--privacy", "mosaic", "--privacy-archive"], archive: archive)
+        try #require(run.status == 0, "reel live failed: \(run.stdout) \(run.stderr)")
+        #expect(run.stdout.contains("the archive is covered too"), "\(run.stdout)")
+        let report = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: archive, pairing: .byTime)
+        print("live privacy, archive covered:\n\(report.summary)")
+        // The archive's HEVC at 1080p beside detection and the stream can fall behind on two
+        // cores: the archive then leaves frames out on purpose (said in the summary).
+        #expect(report.framesWithFace > 90)
+        #expect(report.leakedFrames.isEmpty, "the covered archive leaks (\(report.leakedRanges)):\n\(Self.leaks(report))")
     }
 
     @Test("--fast: a file read faster than the detector waits for it; every picture gets the faces of the detections after it, none leaks")
@@ -83,8 +107,35 @@ struct LivePrivacyTests {
         // 6 s of video, a detection every 0.2 s: none skipped, none late.
         #expect(run.stdout.contains("faces: ok — mosaic, 30 detections"), "\(run.stdout)")
         #expect(!run.stdout.contains("detection fell behind"), "\(run.stdout)")
-        let report = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: published)
+        let report = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: published, pairing: .byTime)
         print("live privacy --fast:\n\(report.summary)")
+        #expect(report.framesWithFace > 150)
+        #expect(report.leakedFrames.isEmpty, "leaking frames (\(report.leakedRanges)):\n\(Self.leaks(report))")
+    }
+
+    @Test("the model removed while streaming: it was read at the start, so the stream goes on covered and ends well")
+    func modelRemovedMidRun() async throws {
+        let clip = try Self.clip()
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let models = dir.path("models")
+        try FileManager.default.createDirectory(atPath: models, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: TestModels.folder + "/centerface.onnx", toPath: models + "/centerface.onnx")
+        let live = try BackgroundProcess(try ReelBinary.path(), ["live", "--source", "file:" + clip.video, "--output", dir.path("out"),
+                                                                 "--stream-id", "faces", "--landscape", "--no-archive", "--quiet",
+                                                                 "--quality", "medium", "--privacy", "mosaic"],
+                                         environment: Self.environment(dir, models: models))
+        let segments = dir.path("out/streams/faces/seg")
+        _ = try await eventually("the first segment", within: 30) {
+            ((try? FileManager.default.contentsOfDirectory(atPath: segments)) ?? []).first { $0.hasSuffix(".m4s") }
+        }
+        try FileManager.default.removeItem(atPath: models + "/centerface.onnx")
+        let run = await live.wait(timeout: .seconds(60))
+        try #require(!run.timedOut && run.status == 0, "reel live: \(run.status) \(run.stdout) \(run.stderr)")
+        #expect(run.stdout.contains("faces: ok — mosaic"), "\(run.stdout)")
+        let published = try Self.joined(dir.path("out/streams/faces"), into: dir.path("published.mp4"))
+        let report = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: published, pairing: .byTime)
+        print("live privacy, model removed:\n\(report.summary)")
         #expect(report.framesWithFace > 150)
         #expect(report.leakedFrames.isEmpty, "leaking frames (\(report.leakedRanges)):\n\(Self.leaks(report))")
     }
@@ -98,7 +149,7 @@ struct LivePrivacyTests {
         try #require(run.status == 0, "reel live failed: \(run.stdout) \(run.stderr)")
         for rung in ["low", "medium"] {
             let published = try Self.joined(dir.path("out/streams/faces/\(rung)"), into: dir.path("\(rung).mp4"))
-            let report = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: published)
+            let report = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: published, pairing: .byTime)
             print("live privacy, rung \(rung):\n\(report.summary)")
             #expect(report.framesWithFace > 150)
             #expect(report.leakedFrames.isEmpty, "rung \(rung) leaks (\(report.leakedRanges)):\n\(Self.leaks(report))")
@@ -124,7 +175,7 @@ struct LivePrivacyTests {
                 joined += try await origin.get("streams/faces/" + uri).body
             }
             try joined.write(to: URL(fileURLWithPath: dir.path("origin.mp4")))
-            let report = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: dir.path("origin.mp4"))
+            let report = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: dir.path("origin.mp4"), pairing: .byTime)
             print("live privacy to reel serve:\n\(report.summary)")
             #expect(report.framesWithFace > 150)
             #expect(report.leakedFrames.isEmpty, "leaking frames (\(report.leakedRanges)):\n\(Self.leaks(report))")

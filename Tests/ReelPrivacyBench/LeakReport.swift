@@ -4,7 +4,7 @@ import Foundation
 public struct LeakReport: Codable, Sendable {
     /// One frame.
     public struct Frame: Codable, Sendable, Equatable {
-        /// Frame index (decode order, the same in source and export).
+        /// The clip's frame index (decode order; paired by time, the export's frames may skip some).
         public var index: Int
         /// The scenario's phase.
         public var phase: String
@@ -20,8 +20,11 @@ public struct LeakReport: Codable, Sendable {
     public var export: String
     /// The settings used (threshold included).
     public var settings: FrameMeasure.Settings
-    /// Frames in source and export (equal, or the meter throws).
+    /// Frames measured: the export's (paired by index, the clip has as many).
     public var frameCount: Int
+    /// The clip's frames the export left out (paired by time: a live stream's dropped frames;
+    /// they show nothing, so they are not measured).
+    public var framesLeftOut: Int
     /// Frames in which the truth has at least one face.
     public var framesWithFace: Int
     /// Frames in which at least one face can be seen enough to be measured (the others are
@@ -63,9 +66,12 @@ public struct LeakReport: Codable, Sendable {
     }
 
     /// Builds the totals from the frames.
-    public init(clip: String, export: String, settings: FrameMeasure.Settings, frames: [Frame]) {
+    /// Builds the totals from the frames; `clipFrames` is the clip's length when the export may
+    /// have left frames out.
+    public init(clip: String, export: String, settings: FrameMeasure.Settings, frames: [Frame], clipFrames: Int? = nil) {
         self.clip = clip; self.export = export; self.settings = settings; self.frames = frames
         frameCount = frames.count
+        framesLeftOut = (clipFrames ?? frames.count) - frames.count
         let withFace = frames.filter { !$0.result.faces.isEmpty }
         framesWithFace = withFace.count
         framesWithVisibleFace = withFace.filter { $0.result.faces.contains(where: \.measured) }.count
@@ -104,7 +110,8 @@ public struct LeakReport: Codable, Sendable {
     public var summary: String {
         let hidden = framesWithFace - framesWithVisibleFace
         var lines = ["\(export): \(leakedFrames.count) of \(framesWithFace) face frames leak (threshold \(settings.leakThreshold); leaked: \(leakedRanges)"
-            + (hidden > 0 ? "; \(hidden) with every face hidden" : "") + "), "
+            + (hidden > 0 ? "; \(hidden) with every face hidden" : "")
+            + (framesLeftOut > 0 ? "; \(framesLeftOut) of the clip's frames left out" : "") + "), "
             + "coverage mean \(String(format: "%.2f", meanCoverage))× max \(String(format: "%.2f", maxCoverage))× the face area, "
             + "\(String(format: "%.2f", meanHeadCoverage))× max \(String(format: "%.2f", maxHeadCoverage))× the head, "
             + "correlation mean \(String(format: "%.3f", meanCorrelation)) max \(String(format: "%.3f", maxCorrelation))"]

@@ -84,6 +84,31 @@ import Testing
         }
     }
 
+    @Test("paired by time, a stream that left frames out is measured frame against frame; by index it is refused")
+    func pairedByTime() throws {
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let clip = try Self.clip(dir)
+        // Seven frames dropped while the face moves, the others keeping their times (as a live
+        // stream under load leaves pictures out).
+        try FFmpegTool.run("ffmpeg", ["-v", "error", "-y", "-i", clip.video, "-vf", "select='not(between(n,40,44)+between(n,200,201))'",
+                                      "-fps_mode", "passthrough", "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-an",
+                                      dir.path("dropped.mp4")])
+        let report = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: dir.path("dropped.mp4"), pairing: .byTime)
+        print(report.summary)
+        #expect(report.frameCount == 413 && report.framesLeftOut == 7)
+        #expect(report.summary.contains("7 of the clip's frames left out"))
+        #expect(!report.frames.map(\.index).contains(42) && report.frames.map(\.index).contains(45))
+        // Paired right, an untouched picture correlates as a re-encode does (a frame off, the
+        // moving face's fine detail would not).
+        #expect(report.leakedFrames.count == report.framesWithFace)
+        #expect(report.frames.allSatisfy { $0.result.faces.allSatisfy { $0.correlation > 0.7 } })
+        #expect { try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: dir.path("dropped.mp4")) } throws: {
+            guard case LeakMeter.Error.frameCountMismatch(_, 420, _, 413) = $0 else { return false }
+            return true
+        }
+    }
+
     @Test func aMissingExportIsAnFFmpegErrorWithItsMessage() throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }

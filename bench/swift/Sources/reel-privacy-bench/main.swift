@@ -4,15 +4,17 @@ import ReelPrivacyBench
 // reel-privacy-bench: privacy test clips and the leak meter for bench scripts.
 let usage = """
 usage: reel-privacy-bench make-clips DIR [--photo PNG] [--only SCENARIO-WxH]
-       reel-privacy-bench measure --clip C.mp4 --truth T.json --export E.mp4 [--json] [--threshold X]
+       reel-privacy-bench measure --clip C.mp4 --truth T.json --export E.mp4 [--by-time] [--json] [--threshold X]
        reel-privacy-bench reference (reencode|mosaic|full-mosaic) --clip C.mp4 --truth T.json -o OUT.mp4 [--block N]
        reel-privacy-bench calibrate --clip C.mp4 --truth T.json --work DIR
 
 make-clips  writes every clip (.mp4 + .truth.json): single-1280x720, single-1920x1080, and at
-            1280x720 twoFaces, edges, roll, profile, small, fast, dim, crossing; --only makes
+            1280x720 twoFaces, edges, roll, profile, small, fast, dim, crossing, and the
+            overlapping faces passing, passingTilted, merging, hidden, smallCrossing; --only makes
             one clip, any scenario at any even size (e.g. crossing-1920x1080);
             the photo defaults to $REEL_TEST_PHOTO, else Tests/Fixtures/astronaut.png.
 measure     leaks and coverage of an export; exit 0 (the figures decide, not the exit code).
+            --by-time pairs frames by their times (a live stream that left frames out).
 reference   exports made with ffmpeg: untouched re-encode, box mosaic over the known faces
             (block: 3 % of the long side), whole-frame mosaic.
 calibrate   measures the re-encode and the mosaics and prints the correlation ranges.
@@ -55,7 +57,7 @@ func run(_ arguments: [String]) throws {
     case "make-clips":
         guard let directory = rest.first, !directory.hasPrefix("-") else { throw UsageError(description: usage) }
         let photo = value("--photo", in: rest) ?? ProcessInfo.processInfo.environment["REEL_TEST_PHOTO"]
-            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Tests/Fixtures/astronaut.png").standardized.path
+            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../../Tests/Fixtures/astronaut.png").standardized.path
         let clips = try value("--only", in: rest).map { [try clipSpec($0)] } ?? PrivacyClips.catalog
         for (s, w, h) in clips {
             let clip = try PrivacyClips.make(s, width: w, height: h, in: directory, photo: photo)
@@ -66,7 +68,8 @@ func run(_ arguments: [String]) throws {
         var settings = FrameMeasure.Settings()
         if let t = value("--threshold", in: rest).flatMap(Double.init) { settings.leakThreshold = t }
         let report = try LeakMeter(settings: settings).measure(clip: try required("--clip", in: rest), truth: truth,
-                                                                export: try required("--export", in: rest))
+                                                                export: try required("--export", in: rest),
+                                                                pairing: rest.contains("--by-time") ? .byTime : .byIndex)
         if rest.contains("--json") {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
