@@ -5,10 +5,11 @@
 #
 #   bash bench/glass-to-glass.sh                         # regular HLS, then LL-HLS, 60 s each
 #   SECONDS_TO_RUN=20 MODES=low-latency bash bench/glass-to-glass.sh
+#   SOURCE=1280x720@30 QUALITY=medium LIVE_ARGS="--privacy mosaic" bash bench/glass-to-glass.sh
 #
 # For each mode, reel serve runs on a free loopback port and reel live publishes
-# --source test:WxH@FPS (SOURCE, default 640x360@30; --landscape --quality low: 854x480 at
-# 0.9 Mbps) for SECONDS_TO_RUN (60) + WARMUP (10) seconds; the test source draws the wall-clock
+# --source test:WxH@FPS (SOURCE, default 640x360@30; --landscape --quality QUALITY, default low:
+# 854x480 at 0.9 Mbps; LIVE_ARGS adds options) for SECONDS_TO_RUN (60) + WARMUP (10) seconds; the test source draws the wall-clock
 # milliseconds at which it made each picture into the picture (Sources/ReelMedia/Sources/
 # TestPattern.swift). bench/glass_to_glass.py opens Tests/Fixtures/hlsjs-g2g in chromium
 # (chromedriver), where hls.js plays the stream; on every picture presented
@@ -28,6 +29,8 @@ seconds=${SECONDS_TO_RUN:-60}
 warmup=${WARMUP:-10}
 modes=${MODES:-regular low-latency}
 source_size=${SOURCE:-640x360@30}
+quality=${QUALITY:-low}
+read -r -a extra_live_args <<< "${LIVE_ARGS:-}"
 machine=$(machine_line)
 
 [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] || fail "chromium and chromium-driver are needed: run 'make setup'"
@@ -83,8 +86,9 @@ run_mode() {
     esac
     start_serve "$dir"
     local total=$((seconds + warmup + 5))
-    say "$mode: reel live --source test:$source_size ${live_args[*]} → $origin for $total s; hls.js plays it"
-    "$reel" live --source "test:$source_size" --landscape --quality low --origin "$origin" --token "$(cat "$dir/token")" \
+    live_args+=("${extra_live_args[@]}")
+    say "$mode: reel live --source test:$source_size --quality $quality ${live_args[*]} → $origin for $total s; hls.js plays it"
+    "$reel" live --source "test:$source_size" --landscape --quality "$quality" --origin "$origin" --token "$(cat "$dir/token")" \
         --stream-id g2g --no-archive --duration "$total" --quiet "${live_args[@]}" > "$dir/live.log" 2>&1 &
     live_pid=$!
     local playlist="${origin}streams/g2g/playlist.m3u8"
@@ -138,7 +142,7 @@ PY
 
 for mode in $modes; do run_mode "$mode"; done
 
-echo "== glass-to-glass: test:$source_size → reel live (low 854x480) → reel serve → hls.js $(basename "$hlsjs" .mjs | sed 's/^hls-//') in chromium, $seconds s measured after $warmup s ($(date -u +%Y-%m-%dT%H:%MZ)) =="
+echo "== glass-to-glass: test:$source_size → reel live ($quality${LIVE_ARGS:+ $LIVE_ARGS}) → reel serve → hls.js $(basename "$hlsjs" .mjs | sed 's/^hls-//') in chromium, $seconds s measured after $warmup s ($(date -u +%Y-%m-%dT%H:%MZ)) =="
 echo "$machine; $(reel_version)"
 for mode in $modes; do report "$mode"; done
 echo "goals: regular p50 ≤ 6 s; low-latency p50 ≤ 2 s"

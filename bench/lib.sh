@@ -9,6 +9,8 @@
 #                     it is stopped at exit, also on Ctrl-C
 #   timed FILE CMD…   runs CMD under /usr/bin/time, CPU and memory into FILE (see read_time)
 #   alternate_runs N FN  calls FN WHO I for N runs of reel and ffmpeg, taking turns first
+#   live_summary LOG  reel live's summary figures (dropped frames, segments, archive) as shell
+#                     assignments
 #   py                /usr/bin/python3 (Debian's; the scripts use its standard library only)
 #
 # Every script cleans up what it started on exit, error or Ctrl-C (INT/TERM exit 130/143).
@@ -157,6 +159,33 @@ ffprobe_value() {
     local select=()
     [ -n "${3:-}" ] && select=(-select_streams "$3")
     ffprobe -v error "${select[@]}" -show_entries "$2" -of default=noprint_wrappers=1:nokey=1 "$1" | head -n 1
+}
+
+# live_summary LOG: reel live's summary lines in LOG as shell assignments (eval them): live_state,
+# published, produced, dropped, archive_state, reel_archive_frames, archive_skipped,
+# backpressure, problems.
+live_summary() {
+    "$py" - "$1" <<'PY'
+import re, shlex, sys
+text = open(sys.argv[1], encoding="utf-8", errors="replace").read()
+def put(name, value):
+    print(f"{name}={shlex.quote(str(value))}")
+m = re.search(r"^live: (.*?) — (\d+) of (\d+) segments published, (\d+) frames dropped", text, re.M)
+put("live_state", m.group(1) if m else "no summary")
+put("published", m.group(2) if m else "?")
+put("produced", m.group(3) if m else "?")
+put("dropped", m.group(4) if m else "?")
+m = re.search(r"^archive: (.*?) — .*?, ([\d.]+) s, (\d+) frames", text, re.M)
+put("archive_state", m.group(1) if m else "no archive line")
+put("reel_archive_frames", m.group(3) if m else "?")
+m = re.search(r"(\d+) frames were left out of the archive on purpose", text)
+put("archive_skipped", m.group(1) if m else "0")
+m = re.search(r"capture waited ([\d.]+) s for it", text)
+put("backpressure", m.group(1) if m else "0")
+problems = [l.strip() for l in text.splitlines()
+            if re.search(r"FAILED|warning:|error|NOT complete", l, re.I)]
+put("problems", " | ".join(problems) if problems else "none")
+PY
 }
 
 # Median of the numbers on stdin.

@@ -62,28 +62,7 @@ if [ -s "$archive" ]; then
 fi
 
 # Reel's summary lines, into shell variables.
-eval "$("$py" - "$log" <<'PY'
-import re, shlex, sys
-text = open(sys.argv[1], encoding="utf-8", errors="replace").read()
-def put(name, value):
-    print(f"{name}={shlex.quote(str(value))}")
-m = re.search(r"^live: (.*?) — (\d+) of (\d+) segments published, (\d+) frames dropped", text, re.M)
-put("live_state", m.group(1) if m else "no summary")
-put("published", m.group(2) if m else "?")
-put("produced", m.group(3) if m else "?")
-put("dropped", m.group(4) if m else "?")
-m = re.search(r"^archive: (.*?) — .*?, ([\d.]+) s, (\d+) frames", text, re.M)
-put("archive_state", m.group(1) if m else "no archive line")
-put("reel_archive_frames", m.group(3) if m else "?")
-m = re.search(r"(\d+) frames were left out of the archive on purpose", text)
-put("archive_skipped", m.group(1) if m else "0")
-m = re.search(r"capture waited ([\d.]+) s for it", text)
-put("backpressure", m.group(1) if m else "0")
-problems = [l.strip() for l in text.splitlines()
-            if re.search(r"FAILED|warning:|error|NOT complete", l, re.I)]
-put("problems", " | ".join(problems) if problems else "none")
-PY
-)"
+eval "$(live_summary "$log")"
 
 wall=$(read_time "$work/time.txt" wall)
 cpu=$(read_time "$work/time.txt" cpu)

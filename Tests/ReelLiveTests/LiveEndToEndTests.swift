@@ -182,8 +182,9 @@ struct LiveEndToEndTests {
         }
     }
 
-    @Test("--quality auto measures the loopback uplink and picks high; --landscape swaps the size", arguments: OriginKind.allCases)
-    func autoQualityLandscape(_ kind: OriginKind) async throws {
+    /// The default tier holds its rules: `UplinkProbeTests` and `QualityPresetTests` (the measure and the choice).
+    @Test("--quality auto measures the loopback uplink and picks high; --landscape swaps the size (long tier: make test-long)", .longTier, arguments: OriginKind.allCases)
+    func autoQualityLandscapeLongTier(_ kind: OriginKind) async throws {
         try await withOrigin(kind) { origin in
             let dir = try TemporaryDirectory()
             defer { dir.cleanup() }

@@ -42,8 +42,9 @@ struct HLSJSPlaybackTests {
     /// multivariant playlist, picks a rung and fetches that rung's playlist, init and segments.
     /// The rungs are copies of one stream `reel live` wrote to a folder (the media is real; two
     /// bit rates are not what is tested here).
-    @Test("hls.js plays an ABR ladder from the origin: the multivariant playlist, then a rung's files")
-    func aLadderPlaysInHLSJS() async throws {
+    /// The default tier holds its rules: `lowLatencyHLSPlaysInHLSJS()` (hls.js against the origin) and `LiveLadderTests` (the ladder's playlists, played by ffmpeg).
+    @Test("hls.js plays an ABR ladder from the origin: the multivariant playlist, then a rung's files (long tier: make test-long)", .longTier)
+    func aLadderPlaysInHLSJSLongTier() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.cleanup() }
         let live = try BackgroundProcess(ReelBinary.path(), [

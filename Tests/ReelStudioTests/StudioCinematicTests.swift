@@ -171,8 +171,9 @@ struct StudioCinematicTests {
         }
     }
 
-    @Test("a disk that fills up under a clip: the clip ends saying so, every fragment written before stays playable, the preview goes on")
-    func fullDisk() async throws {
+    /// The default tier holds its rules: `StudioCinematicEmptyClipTests` (the studio's clip on a full disk) and `CinematicFailureTests.fullDisk` (the writer).
+    @Test("a disk that fills up under a clip: the clip ends saying so, every fragment written before stays playable, the preview goes on (long tier: make test-long)", .longTier)
+    func fullDiskLongTier() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.cleanup() }
         let scene = try Self.scene(in: folder, seconds: 30)

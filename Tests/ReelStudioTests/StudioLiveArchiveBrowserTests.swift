@@ -7,8 +7,9 @@ import Testing
 /// (its load policy) are shown beside the frames written, the count `reel live`'s summary gives.
 @Suite("Studio live archive in chromium", .serialized)
 struct StudioLiveArchiveBrowserTests {
-    @Test("an archive encoder too slow for real time: the panel shows the frames left out, and written + left out is every frame captured")
-    func archiveFramesLeftOut() async throws {
+    /// The default tier holds its rules: `ArchiveRatePolicyTests` (when frames are left out) and `StudioLiveBrowserTests` (the live panel).
+    @Test("an archive encoder too slow for real time: the panel shows the frames left out, and written + left out is every frame captured (long tier: make test-long)", .longTier)
+    func archiveFramesLeftOutLongTier() async throws {
         try await withStudio(configure: { $0.source = "test:640x360@30"; $0.statusInterval = 0.3 }) { studio in
             try await withWebDriver(windowSize: (1280, 1000)) { browser in
                 try await StudioRecordBrowserTests.signIn(studio, browser)

@@ -50,8 +50,9 @@ extension StudioOverlayBrowserTests {
 }
 
 extension StudioOverlayBrowserTests {
-    @Test("in the source's own landscape frame, preview and photo agree (unfiltered 4:3 and the tall preset)")
-    func landscapePreviewMatchesPhoto() async throws {
+    /// The default tier holds its rules: `previewMatchesPhoto()` (the portrait frame) and `OverlayCameraFrameTests` (the frames' geometry).
+    @Test("in the source's own landscape frame, preview and photo agree (unfiltered 4:3 and the tall preset) (long tier: make test-long)", .longTier)
+    func landscapePreviewMatchesPhotoLongTier() async throws {
         try await Self.withOverlay(frame: "auto") { studio, browser, _ in
             let cookie = try studio.signIn()
             let cases: [(change: String, preview: String)] = [

@@ -147,8 +147,9 @@ struct LiveLadderTests {
         #expect(!FileManager.default.fileExists(atPath: spool), "the spool is removed once the playlist was published")
     }
 
-    @Test("a ladder run killed mid-stream: reel live names its spool, reel publish publishes every rung and the multivariant playlist")
-    func killedLadderIsPublished() async throws {
+    /// The default tier holds its rules: `ladderIntoAFolder()` and `ladderIntoABucket()` (every rung and the multivariant playlist) and `LiveResumeTests.killedThenPublished()`.
+    @Test("a ladder run killed mid-stream: reel live names its spool, reel publish publishes every rung and the multivariant playlist (long tier: make test-long)", .longTier)
+    func killedLadderIsPublishedLongTier() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
         let environment = ["XDG_STATE_HOME": dir.path("state")]
@@ -226,8 +227,9 @@ struct LiveLadderTests {
         }
     }
 
-    @Test("a low-latency ladder to reel serve: every rung's playlist keeps the LL-HLS rules, the stream is listed once, ffmpeg plays each variant")
-    func lowLatencyLadderThroughReelServe() async throws {
+    /// The default tier holds its rules: `ladderIntoABucket()` (the rungs) and `LiveLowLatencyTests.publishesConformingParts()` (the LL-HLS rules).
+    @Test("a low-latency ladder to reel serve: every rung's playlist keeps the LL-HLS rules, the stream is listed once, ffmpeg plays each variant (long tier: make test-long)", .longTier)
+    func lowLatencyLadderThroughReelServeLongTier() async throws {
         try await withReelServeOrigin(token: "ladder-test-token") { origin in
             let state = try TemporaryDirectory()
             defer { state.cleanup() }

@@ -175,8 +175,9 @@ struct LiveLowLatencyTests {
         }
     }
 
-    @Test("the origin goes away for 3 s: no segment lost, parts resume, every stored playlist conforms")
-    func originOutage() async throws {
+    /// The default tier holds its rules: `PublishQueueTests` (an outage backs off, loses nothing, catches up) and `HLSPublisherTests`' outage against a real origin.
+    @Test("the origin goes away for 3 s: no segment lost, parts resume, every stored playlist conforms (long tier: make test-long)", .longTier)
+    func originOutageLongTier() async throws {
         try await withReelServeOrigin(token: Self.token) { origin in
             let state = try TemporaryDirectory()
             defer { state.cleanup() }

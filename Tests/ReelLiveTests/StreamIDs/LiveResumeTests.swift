@@ -69,8 +69,9 @@ struct LiveResumeTests {
         }
     }
 
-    @Test("a killed run with --window: its spool records the window, and reel publish lists the same window without being told")
-    func aKilledWindowIsPublishedAsAWindow() async throws {
+    /// The default tier holds a killed run's spool published (`killedThenPublished()`); this adds a spool with a window.
+    @Test("a killed run with --window: its spool records the window, and reel publish lists the same window without being told (long tier: make test-long)", .longTier)
+    func aKilledWindowIsPublishedAsAWindowLongTier() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
         let environment = ["XDG_STATE_HOME": dir.path("state")]
@@ -123,8 +124,9 @@ struct LiveResumeTests {
         }
     }
 
-    @Test("a killed run's spool published to the --output folder and to a bucket (moto)")
-    func folderAndBucket() async throws {
+    /// The default tier holds its rules: `killedThenPublished()` and `LiveS3Tests` (the same bucket publishing).
+    @Test("a killed run's spool published to the --output folder and to a bucket (moto) (long tier: make test-long)", .longTier)
+    func folderAndBucketLongTier() async throws {
         let dir = try TemporaryDirectory()
         defer { dir.cleanup() }
         let folder = FolderOrigin(root: URL(fileURLWithPath: dir.path("out")))
