@@ -66,10 +66,12 @@ struct LivePrivacyTests {
         print("live privacy \(clip.truth.name): \(run.stdout)\n\(report.summary)")
         #expect(report.framesWithFace > 150)
         #expect(report.leakedFrames.isEmpty, "leaking frames (\(report.leakedRanges)):\n\(Self.leaks(report))")
-        // Without --privacy-archive the archive keeps the faces.
+        // Without --privacy-archive the archive keeps the faces. Its 1080p HEVC beside the
+        // detector and the stream may not keep up on two cores (this clip's background is hard
+        // to encode): then it leaves frames out on purpose, and the frames it kept are measured.
         let kept = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: archive, pairing: .byTime)
         print("the archive:\n\(kept.summary)")
-        #expect(kept.framesWithFace > 90 && kept.leakedFrames.count > kept.framesWithFace * 9 / 10, "\(kept.summary)")
+        #expect(kept.framesWithFace >= 30 && kept.leakedFrames.count > kept.framesWithFace * 9 / 10, "\(kept.summary)")
 
         let plainDir = try TemporaryDirectory()
         defer { plainDir.cleanup() }

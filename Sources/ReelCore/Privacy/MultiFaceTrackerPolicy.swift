@@ -26,7 +26,9 @@
 /// - **Other unmatched tracks**: held (kind `.face`, same segment) up to 1.5 s after it was
 ///   last seen, widening over the hold towards the estimate's width and growing by
 ///   ``FaceTrackerSettings/holdGrowth`` a second in height (a face that turned away is near
-///   where it was, not exactly there); then the last face box widened × 2 sideways (kind
+///   where it was, not exactly there); a face whose motion is known gets the box whose
+///   ellipse holds both that box's and the one where its motion has taken it since (a small face crossing a large one at
+///   190 px/s was lost in front of it and came out of its held box, shown for 11 pictures); then the last face box widened × 2 sideways (kind
 ///   `.widenedFace`, a new segment) for ``FaceTrackerSettings/lostTrackEstimate`` (3 s); then
 ///   the track ends and gives no more boxes. A track seen at one detection only (most often a
 ///   detector's false find) ends after the hold, without the widened estimate. Upper bodies are not used here: with several
@@ -216,7 +218,11 @@ public struct MultiFaceTrackerPolicy: Sendable, Equatable {
             // Held, widening over the hold to the estimate's width (no jump when it takes
             // over), and growing a little in height.
             let share = lost.seconds / settings.hold.seconds
-            track.box = track.lastFaceBox.scaled(width: 1 + (settings.widenFactor - 1) * share, height: 1 + settings.holdGrowth * lost.seconds)
+            let held = track.lastFaceBox.scaled(width: 1 + (settings.widenFactor - 1) * share, height: 1 + settings.holdGrowth * lost.seconds)
+            // A face that was moving may move on where the detector cannot see it (crossing
+            // another face, turned, blurred): the box reaches from where it was to where its
+            // motion takes it, so it covers the face whether it stopped or went on.
+            track.box = track.motionKnown ? held.ellipseUnion(track.motion.estimate(after: lost.seconds, growth: 0)) : held
             return true
         }
         if lost > settings.hold, track.kind == .face {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The rectangle arithmetic the face tracker's rules and the review edits use
 /// (docs/behaviour.md §1, Face tracker). All in normalized picture coordinates, origin
 /// top-left, y down.
@@ -49,6 +51,29 @@ extension NormalizedRect {
     public func union(_ other: NormalizedRect) -> NormalizedRect {
         let left = min(x, other.x), top = min(y, other.y)
         return NormalizedRect(x: left, y: top, width: max(maxX, other.maxX) - left, height: max(maxY, other.maxY) - top)
+    }
+
+    /// The box round both, grown evenly about its centre until the ellipse inscribed in it
+    /// holds the ellipses inscribed in each (a face cover is that ellipse: the plain union's
+    /// ellipse leaves the ends of two boxes apart outside it). Equal boxes side by side, `d`
+    /// apart, need a growth of √(2 / (2 − r)) with r = d / (width + d): 1 for none, towards √2.
+    public func ellipseUnion(_ other: NormalizedRect) -> NormalizedRect {
+        let round = union(other)
+        guard round.width > 0, round.height > 0 else { return round }
+        let a = round.width / 2, b = round.height / 2
+        var needed = 1.0
+        for box in [self, other] where box.width > 0 && box.height > 0 {
+            // The farthest of points round the inner ellipse, in the outer ellipse's measure.
+            for step in 0..<72 {
+                let angle = Double(step) * Double.pi / 36
+                let px = box.midX + box.width / 2 * cos(angle) - round.midX
+                let py = box.midY + box.height / 2 * sin(angle) - round.midY
+                needed = max(needed, (px / a) * (px / a) + (py / b) * (py / b))
+            }
+        }
+        // The points are 5° apart: a little over, so that the ellipse between them is inside too.
+        let grow = needed > 1 + 1e-9 ? needed.squareRoot() * 1.005 : 1
+        return round.scaled(width: grow, height: grow)
     }
 
     /// Whether the two boxes share some area (touching edges do not count).

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import ReelCore
 
@@ -130,6 +131,54 @@ struct MultiFaceTrackerPolicyTests {
         var far = MultiFaceTrackerPolicy()
         far.update(with: [face(0.1, 0.3, 0.1, 0.15)], at: ms(0))
         #expect(far.update(with: [face(0.5, 0.3, 0.1, 0.15)], at: ms(200)).map(\.subject) == [0, 1], "2.7 widths: another face")
+    }
+
+    @Test("a moving face lost in the picture (crossing another face): the box reaches from where it was held to where its motion takes it")
+    func movingFaceLostInThePicture() {
+        var policy = MultiFaceTrackerPolicy(settings: DetectingSettings.unsmoothed)
+        policy.update(with: [face(0.30, 0.4, 0.03, 0.05)], at: ms(0))
+        let seen = policy.update(with: [face(0.32, 0.4, 0.03, 0.05)], at: ms(200))  // 0.1 picture widths a second
+        for lost: Int64 in [200, 400, 600] {
+            var lostPolicy = policy
+            for step in stride(from: Int64(400), to: 200 + lost, by: 200) { lostPolicy.update(with: [], at: ms(step)) }
+            let box = lostPolicy.update(with: [], at: ms(200 + lost))[0]
+            #expect(box.subject == seen[0].subject && box.segment == seen[0].segment && box.kind == .face)
+            // Where the face is if it went on: the seen box moved on by 0.1 × lost seconds.
+            let went = seen[0].box.offsetBy(dx: 0.1 * Double(lost) / 1000, dy: 0)
+            // The cover is the box's ellipse: it holds the ellipses of both places.
+            #expect(Self.ellipse(of: box.box, holds: seen[0].box), "where it stopped, after \(lost) ms")
+            #expect(Self.ellipse(of: box.box, holds: went), "where it went on, after \(lost) ms")
+        }
+        // A face that stood still is held where it was, as before.
+        var still = MultiFaceTrackerPolicy(settings: DetectingSettings.unsmoothed)
+        still.update(with: [face(0.30, 0.4, 0.03, 0.05)], at: ms(0))
+        let here = still.update(with: [face(0.30, 0.4, 0.03, 0.05)], at: ms(200))
+        still.update(with: [], at: ms(400))
+        let held = still.update(with: [], at: ms(600))
+        #expect(abs(held[0].box.midX - here[0].box.midX) < 1e-12)
+    }
+
+    /// Whether the ellipse inscribed in `outer` holds the one inscribed in `inner` (720 points).
+    static func ellipse(of outer: NormalizedRect, holds inner: NormalizedRect) -> Bool {
+        (0..<720).allSatisfy { step in
+            let angle = Double(step) * Double.pi / 360
+            let px = (inner.midX + inner.width / 2 * cos(angle) - outer.midX) / (outer.width / 2)
+            let py = (inner.midY + inner.height / 2 * sin(angle) - outer.midY) / (outer.height / 2)
+            return px * px + py * py <= 1 + 1e-9
+        }
+    }
+
+    @Test("the box round two boxes for an ellipse: its ellipse holds both ellipses, the plain union's does not; one box is itself")
+    func ellipseUnion() {
+        for (a, b) in [(rect(0.3, 0.4, 0.1, 0.15), rect(0.36, 0.4, 0.1, 0.15)), (rect(0.3, 0.4, 0.1, 0.15), rect(0.38, 0.5, 0.1, 0.15)),
+                       (rect(0.3, 0.4, 0.1, 0.15), rect(0.3, 0.4, 0.2, 0.1))] {
+            let round = a.ellipseUnion(b)
+            #expect(Self.ellipse(of: round, holds: a) && Self.ellipse(of: round, holds: b))
+            #expect(!(Self.ellipse(of: a.union(b), holds: a) && Self.ellipse(of: a.union(b), holds: b)))
+            #expect(round.width < a.union(b).width * 1.42 && round.height < a.union(b).height * 1.42)
+        }
+        let one = rect(0.3, 0.4, 0.1, 0.15)
+        #expect(abs(one.ellipseUnion(one).width - one.width) < 1e-12)
     }
 
     @Test("a face walking out: its box moves on with its motion and grows, same segment, until wholly outside; then the track ends")
