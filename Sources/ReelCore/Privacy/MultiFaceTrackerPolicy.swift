@@ -27,8 +27,9 @@
 ///   last seen, widening over the hold towards the estimate's width and growing by
 ///   ``FaceTrackerSettings/holdGrowth`` a second in height (a face that turned away is near
 ///   where it was, not exactly there); a face whose motion is known gets the box whose
-///   ellipse holds both that box's and the one where its motion has taken it since (a small face crossing a large one at
-///   190 px/s was lost in front of it and came out of its held box, shown for 11 pictures); then the last face box widened × 2 sideways (kind
+///   ellipse holds both that box's and the one where its motion has taken it since (a small
+///   face crossing a large one at 190 px/s was lost in front of it and came out of its held
+///   box, shown for 11 pictures); then the last face box widened × 2 sideways (kind
 ///   `.widenedFace`, a new segment) for ``FaceTrackerSettings/lostTrackEstimate`` (3 s); then
 ///   the track ends and gives no more boxes. A track seen at one detection only (most often a
 ///   detector's false find) ends after the hold, without the widened estimate. Upper bodies are not used here: with several
