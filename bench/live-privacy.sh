@@ -87,9 +87,6 @@ figures() {
         "$(read_time "$dir/time.txt" rss_mb)" "$(read_time "$dir/time.txt" other)" "${faces:+; faces: $faces}"
 }
 
-dropped_of() { local live_state published produced dropped archive_state reel_archive_frames archive_skipped backpressure problems
-    eval "$(live_summary "$work/$1/reel.log")"; printf '%s\n' "$dropped"; }
-
 [ -f "$XDG_DATA_HOME/reel/models/centerface.onnx" ] || [ -n "${REEL_MODELS_DIR:-}" ] ||
     fail "the CenterFace model is missing: run 'make setup'"
 clip=$(face_clip)
@@ -108,13 +105,12 @@ fi
 cpu_plain=0; cpu_covered=0; drops=0; thinned_plain=0; thinned_covered=0
 for name in "${runs[@]}"; do
     cpu=$(read_time "$work/$name/time.txt" cpu)
-    skipped=$(sed -n 's/.* \([0-9]*\) frames were left out of the archive on purpose.*/\1/p' "$work/$name/reel.log" | tail -n 1)
+    eval "$(live_summary "$work/$name/reel.log")"  # dropped, archive_skipped, ...
     case "$name" in
-        covered-*) cpu_covered=$(awk -v a="$cpu_covered" -v b="$cpu" 'BEGIN { print a + b }'); thinned_covered=$((thinned_covered + ${skipped:-0})) ;;
-        *) cpu_plain=$(awk -v a="$cpu_plain" -v b="$cpu" 'BEGIN { print a + b }'); thinned_plain=$((thinned_plain + ${skipped:-0})) ;;
+        covered-*) cpu_covered=$(awk -v a="$cpu_covered" -v b="$cpu" 'BEGIN { print a + b }'); thinned_covered=$((thinned_covered + archive_skipped)) ;;
+        *) cpu_plain=$(awk -v a="$cpu_plain" -v b="$cpu" 'BEGIN { print a + b }'); thinned_plain=$((thinned_plain + archive_skipped)) ;;
     esac
-    d=$(dropped_of "$name")
-    if [[ "$d" =~ ^[0-9]+$ ]] && [ "$drops" != "?" ]; then drops=$((drops + d)); else drops="?"; fi
+    if [[ "$dropped" =~ ^[0-9]+$ ]] && [ "$drops" != "?" ]; then drops=$((drops + dropped)); else drops="?"; fi
 done
 ratio=$(awk -v c="$cpu_covered" -v p="$cpu_plain" 'BEGIN { printf "%.2f", (p > 0 ? c / p : 0) }')
 # A covered run whose archive left out more frames did less work: its CPU flatters it.
