@@ -153,8 +153,7 @@ public final class LiveSession: Sendable {
         guard settings.privacy != nil else { return nil }
         let models = VisionModels.current()
         do {
-            return try CenterFaceDetector(modelPath: models.centerFaceModel,
-                                          settings: CenterFaceDetector.Settings(edgePadding: CenterFaceDetector.Settings.export.edgePadding))
+            return try CenterFaceDetector(modelPath: models.centerFaceModel, settings: .live)
         } catch {
             guard case let .modelMissing(path, _) = error else { throw LiveStartError(description: "\(error)") }
             throw LiveStartError(description: "--privacy needs the CenterFace model, which is not installed (\(path)); run `make setup` "

@@ -93,8 +93,7 @@ do {
                 try measure(label, runs: options.runs, picture: picture, detector: detector)
             }
             // reel live --privacy's detector: 320 wide with the export's mirrored border.
-            let padded = try CenterFaceDetector(modelPath: models.centerFaceModel,
-                                                settings: .init(edgePadding: CenterFaceDetector.Settings.export.edgePadding))
+            let padded = try CenterFaceDetector(modelPath: models.centerFaceModel, settings: .live)
             try measure("CenterFace @320 + border (live)", runs: options.runs, picture: picture, detector: padded)
         } else {
             print("CenterFace: model missing at \(models.centerFaceModel) (run scripts/fetch-model.sh); skipped")
