@@ -188,7 +188,7 @@ let package = Package(
         .testTarget(name: "ReelCinematicTests", dependencies: ["ReelCinematic", "ReelVision", "ReelMedia", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelPrivacyBenchTests", dependencies: ["ReelPrivacyBench", "ReelTestSupport"]),
         .testTarget(name: "ReelBooksTests", dependencies: ["ReelBooks", "ReelCore", "ReelTestSupport"]),
-        .testTarget(name: "ReelStudioTests", dependencies: ["ReelStudio", "ReelCinematic", "ReelOverlay", "ReelImage", "ReelRecord", "ReelStore", "ReelBooks", "ReelHTTP", "ReelMedia", "ReelCore", "ReelTestSupport"]),
+        .testTarget(name: "ReelStudioTests", dependencies: ["ReelStudio", "ReelCinematic", "ReelOverlay", "ReelImage", "ReelRecord", "ReelStore", "ReelBooks", "ReelHTTP", "ReelMedia", "ReelCore", "ReelTestSupport", "ReelPrivacyBench"]),
         .testTarget(name: "ReelImageTests", dependencies: ["ReelImage", "ReelCore", "ReelTestSupport"]),
         // Scripts/stills.py: the independent reader of the photos (and maker of test pictures).
         .testTarget(name: "ReelOverlayTests", dependencies: ["ReelOverlay", "ReelImage", "ReelVision", "ReelMedia", "ReelStore", "ReelCore", "ReelTestSupport"],

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelPrivacyBench
 import ReelTestSupport
 import Testing
 @testable import ReelStudio
@@ -50,5 +51,74 @@ struct StudioLiveBrowserTests {
                 }
             }
         }
+    }
+}
+
+/// The live view's Faces choice in chromium: a file with two faces streamed in real time from
+/// the page with faces hidden by a mosaic and the archive covered too. The panel says how the
+/// faces were covered; the published segments and the archive are scored frame by frame with
+/// the export's leak meter (each frame paired with the clip's frame at its time).
+@Suite("Studio live faces in chromium", .serialized)
+struct StudioLiveFacesBrowserTests {
+    /// The two-face clip of `reel live --privacy`'s tests (6 s at 720p), made once per run.
+    static func clip() throws -> PrivacyClips.Clip {
+        try SharedFixtures.shared("studio-live-faces-\(PrivacyClips.name(.twoFaces, width: 1280, height: 720))") { folder in
+            try PrivacyClips.make(.twoFaces, width: 1280, height: 720, in: folder, photo: TestPhotos.astronautPath)
+        }
+    }
+
+    @Test("Faces: a mosaic, chosen in the page: the archive's cover follows the choice, the panel says the faces were covered, no published or archived frame shows one")
+    func mosaicFromThePage() async throws {
+        let clip = try Self.clip()
+        try await withStudio(configure: { $0.source = "file:" + clip.video; $0.statusInterval = 0.3 }) { studio in
+            try await withWebDriver(windowSize: (1280, 1000)) { browser in
+                try await StudioRecordBrowserTests.signIn(studio, browser)
+                try await browser.findElement(css: "#nav-live").click()
+                try await browser.waitUntil(script: "return !document.getElementById('view-live').hidden")
+                func coverArchive() async throws -> Bool? { try await browser.executeScript("return document.getElementById('live-privacy-archive').disabled").bool }
+                func choose(_ id: String, _ script: String) async throws {
+                    _ = try await browser.executeScript("const e = document.getElementById('\(id)'); \(script); e.dispatchEvent(new Event('change'))")
+                }
+                #expect(try await coverArchive() == true, "nothing to cover while faces are shown")
+                try await choose("live-privacy", "e.value = 'mosaic'")
+                #expect(try await coverArchive() == false)
+                try await choose("live-archive", "e.checked = false")
+                #expect(try await coverArchive() == true, "no archive, nothing to cover")
+                try await choose("live-archive", "e.checked = true")
+                try await browser.findElement(css: "#live-privacy-archive").click()
+                try await browser.findElement(css: "#live-output").sendKeys(studio.folder.path("hls"))
+                _ = try await browser.executeScript("document.getElementById('live-landscape').checked = true")
+                try await browser.findElement(css: "#live-start").click()
+
+                // The clip ends after 6 s, and with it the stream.
+                try await browser.waitUntil(script: "return document.body.dataset.liveState === 'finished'", timeout: .seconds(90))
+                let shown = try await browser.findElement(css: "#live-faces").text
+                #expect(shown.hasPrefix("mosaic: ") && shown.hasSuffix("archive covered too"), "\(shown)")
+                let message = try await browser.findElement(css: "#live-message").text
+                #expect(message.contains("faces covered by a mosaic ("), "\(message)")
+                let now = studio.server.live.current
+                print("studio live faces: the panel says \"\(shown)\"; \(message)")
+                #expect(now.privacy == "mosaic" && now.privacyArchive && !now.privacyFailed)
+
+                let id = try #require(now.streamID)
+                let published = try Self.joined(studio.folder.path("hls/streams/\(id)"), into: studio.folder.path("published.mp4"))
+                let stream = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: published, pairing: .byTime)
+                print("studio live faces, the stream:\n\(stream.summary)")
+                #expect(stream.framesWithFace > 150 && stream.leakedFrames.isEmpty, "\(stream.summary)")
+                let archive = try #require(now.archivePath)
+                let kept = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: archive, pairing: .byTime)
+                print("studio live faces, the archive:\n\(kept.summary)")
+                #expect(kept.framesWithFace >= 30 && kept.leakedFrames.isEmpty, "\(kept.summary)")
+            }
+        }
+    }
+
+    /// The published init segment and segments joined into one file, as a player reads them.
+    static func joined(_ folder: String, into path: String) throws -> String {
+        let segments = try FileManager.default.contentsOfDirectory(atPath: folder + "/seg").filter { $0.hasSuffix(".m4s") }.sorted()
+        var joined = try Data(contentsOf: URL(fileURLWithPath: folder + "/init.mp4"))
+        for name in segments { joined += try Data(contentsOf: URL(fileURLWithPath: folder + "/seg/" + name)) }
+        try joined.write(to: URL(fileURLWithPath: path))
+        return path
     }
 }

@@ -30,6 +30,16 @@ final class StudioLive: Sendable {
         /// Archive frames left out on purpose because its encoder could not keep up (the count
         /// `reel live`'s summary gives); nil without an archive.
         @NullWhenNil var archiveSkippedFrames: Int? = nil
+        /// Faces hidden in the stream (`reel live --privacy`): mosaic or mask; nil when they are
+        /// streamed as captured.
+        @NullWhenNil var privacy: String? = nil
+        /// The archive records the covered picture too (`--privacy-archive`).
+        var privacyArchive = false
+        /// With `privacy`: pictures that left the hold before their detections, covered with the
+        /// last boxes widened or whole (detection fell behind real time), and whether the detector
+        /// failed (every picture since covered whole); the counts `reel live`'s status line gives.
+        var privacyLatePictures = 0, privacyWholePictures = 0
+        var privacyFailed = false
         /// `reel live`'s information lines (source, stream, playlist, archive…), newest last.
         var lines: [String] = []
         var warnings: [String] = []
@@ -66,7 +76,7 @@ final class StudioLive: Sendable {
         let started = Snapshot(state: .starting, streamID: live.streamID, source: sourceText, origin: live.origin?.absoluteString,
                                output: live.outputDirectory?.path, quality: request.quality ?? "medium", landscape: live.landscape,
                                playlistURL: live.playlistURL?.absoluteString, viewerURL: live.viewerURL?.absoluteString,
-                               archivePath: live.archivePath)
+                               archivePath: live.archivePath, privacy: live.privacy?.rawValue, privacyArchive: live.privacyArchive)
         snapshot.withLock { $0 = started }
         let session = LiveSession(settings: live, reporter: StudioLiveReporter(update: { [self] change in update(change) }))
         let claimed = running.withLock { now -> Bool in
@@ -140,6 +150,9 @@ final class StudioLiveReporter: LiveReporter, Sendable {
             now.failedAttempts = status.failedAttempts
             now.archiveFrames = status.archiveFrames
             now.archiveSkippedFrames = status.archiveFrames == nil ? nil : status.archiveSkippedFrames
+            now.privacyLatePictures = status.privacyLatePictures
+            now.privacyWholePictures = status.privacyWholePictures
+            now.privacyFailed = status.privacyFailed
         }
     }
 
@@ -153,14 +166,29 @@ final class StudioLiveReporter: LiveReporter, Sendable {
             now.droppedFrames = report.droppedFrames
             now.archiveFrames = report.archivePath == nil ? nil : report.archiveFrames
             now.archiveSkippedFrames = report.archivePath == nil ? nil : report.archiveSkippedFrames
+            now.privacyLatePictures = report.privacyLatePictures
+            now.privacyWholePictures = report.privacyWholePictures
+            now.privacyFailed = report.privacyError != nil
             let problems = [report.privacyError, report.sourceError, report.liveError, report.archiveError].compactMap { $0 }
             let leftOut = report.archiveSkippedFrames > 0
                 ? "; \(Counted.noun(report.archiveSkippedFrames, "archive frame")) left out on purpose (its encoder could not keep up in real time)" : ""
             now.message = problems.isEmpty
                 ? "\(Counted.noun(report.segmentsPublished, "segment")) published in \(Int(report.elapsed.rounded())) s"
-                    + (report.archivePath.map { "; archive \($0)" } ?? "") + leftOut
+                    + (report.archivePath.map { "; archive \($0)" } ?? "") + leftOut + Self.faces(report)
                 : problems.joined(separator: "; ")
         }
+    }
+}
+
+extension StudioLiveReporter {
+    /// The summary's words on the faces (as `reel live`'s summary gives them): covered, and
+    /// how many pictures left before their detections; empty without `--privacy`.
+    static func faces(_ report: LiveReport) -> String {
+        guard let mode = report.privacy else { return "" }
+        let behind = report.privacyLatePictures + report.privacyWholePictures > 0
+            ? "; detection fell behind real time: \(Counted.noun(report.privacyLatePictures, "picture")) covered with the last boxes widened, "
+                + "\(report.privacyWholePictures) covered whole" : ""
+        return "; faces covered by a \(mode.rawValue) (\(Counted.noun(report.privacyDetections, "detection")))" + behind
     }
 }
 

@@ -1,5 +1,5 @@
 // The live view — `reel live` from the browser: the form (source, origin,
-// token, local folder, quality, landscape, archive), Go live and Stop, and the stream's
+// token, local folder, quality, landscape, faces, archive), Go live and Stop, and the stream's
 // snapshot (from `GET /api/live` once, then each `live` event): state, figures, the playlist
 // and viewer addresses, `reel live`'s lines, warnings and the outcome. Every check is the
 // server's: the form sends what was filled in and shows the refusal's words.
@@ -8,7 +8,7 @@ import { LIVE } from "./states.js";
 
 const states = { idle: "Not live", starting: "Starting…", live: "Live", stopping: "Stopping: publishing the last segment…",
                  finished: "Finished", failed: "Failed" };
-const fields = ["live-source", "live-file", "live-origin", "live-token", "live-output", "live-quality", "live-landscape", "live-privacy", "live-archive"];
+const fields = ["live-source", "live-file", "live-origin", "live-token", "live-output", "live-quality", "live-landscape", "live-privacy", "live-archive", "live-privacy-archive"];
 const dash = "–";
 const order = { idle: 0, starting: 1, live: 2, stopping: 3, finished: 4, failed: 4 };
 let running = false, said = "", latest = { state: LIVE.idle, streamID: null };
@@ -28,7 +28,22 @@ function figures(s) {
     // Left out on purpose by the archive's load policy when its encoder cannot keep up.
     "live-archive-skipped": s.archiveFrames == null ? dash : counted(s.archiveSkippedFrames ?? 0, "frame"),
     "live-archive-path": s.archivePath ?? dash,
+    "live-faces": faces(s),
   };
+}
+
+// The faces' state, as `reel live`'s status line gives it: covered before encoding, or how
+// many pictures left before their detections (covered wider, or whole), or the detector failed.
+function faces(s) {
+  if (!s.privacy) return "shown as captured";
+  const archive = s.archivePath == null ? "" : s.privacyArchive ? ", archive covered too" : ", archive as captured";
+  if (s.privacyFailed) return `${s.privacy}: the detector failed, every picture is covered whole`;
+  const late = s.privacyLatePictures + s.privacyWholePictures;
+  if (late > 0) {
+    return `${s.privacy}: detection fell behind, ${counted(s.privacyLatePictures, "picture")} covered wider, `
+      + `${s.privacyWholePictures} whole${archive}`;
+  }
+  return `${s.privacy}: covered before encoding${archive}`;
 }
 
 function showFigures(snapshot) {
@@ -70,6 +85,7 @@ function showOutcome(snapshot) {
 function showControls(state) {
   const now = isRunning(state);
   for (const id of fields) $(id).disabled = now;
+  if (!now) privacyChanged();
   $("live-start").disabled = now;
   $("live-stop").disabled = state !== LIVE.starting && state !== LIVE.live;
 }
@@ -105,6 +121,9 @@ function reflect(snapshot) {
   $("live-output").value = snapshot.output ?? "";
   if (snapshot.quality) $("live-quality").value = snapshot.quality;
   $("live-landscape").checked = Boolean(snapshot.landscape);
+  $("live-privacy").value = snapshot.privacy ?? "";
+  $("live-archive").checked = snapshot.archivePath != null;
+  $("live-privacy-archive").checked = Boolean(snapshot.privacyArchive);
 }
 
 function selectSource(value) {
@@ -153,7 +172,10 @@ function request() {
   if (origin) body.origin = origin;
   if ($("live-token").value) body.token = $("live-token").value;
   if (output) body.output = output;
-  if ($("live-privacy").value) body.privacy = $("live-privacy").value;
+  if ($("live-privacy").value) {
+    body.privacy = $("live-privacy").value;
+    body.privacyArchive = $("live-archive").checked && $("live-privacy-archive").checked;
+  }
   return body;
 }
 
@@ -194,6 +216,11 @@ async function copyPlaylist() {
   }
 }
 
+// The archive is covered only when faces are hidden and an archive is kept.
+function privacyChanged() {
+  $("live-privacy-archive").disabled = !$("live-privacy").value || !$("live-archive").checked;
+}
+
 function sourceChanged() {
   const file = $("live-source").value === "file";
   $("live-file-row").hidden = !file;
@@ -207,5 +234,7 @@ export function initLive() {
   $("live-stop").addEventListener("click", stop);
   $("live-copy").addEventListener("click", copyPlaylist);
   $("live-source").addEventListener("change", sourceChanged);
+  $("live-privacy").addEventListener("change", privacyChanged);
+  $("live-archive").addEventListener("change", privacyChanged);
   loadSources().then(() => get("/api/live", "live-message")).then((snapshot) => { if (snapshot) showAnswer(snapshot); });
 }
