@@ -175,6 +175,25 @@ struct LivePrivacyTests {
         }
     }
 
+    /// The default tier holds the border's rule (`CenterFaceEdgeTests`: the live border finds the
+    /// faces cut by each edge); this is the whole stream on the export's edge clip, where the
+    /// look-back along the way in and the walk-out rule do the work (it passed with no border at
+    /// all too: a face that walks keeps its track; the border is for one that stays cut).
+    @Test("faces walking out of every edge and back in, in real time: no published frame shows one (long tier: make test-long)", .longTier)
+    func edgesLongTier() throws {
+        let clip = try SharedFixtures.shared("live-privacy-\(PrivacyClips.name(.edges, width: 1280, height: 720))") { folder in
+            try PrivacyClips.make(.edges, width: 1280, height: 720, in: folder, photo: TestPhotos.astronautPath)
+        }
+        let dir = try TemporaryDirectory()
+        defer { dir.cleanup() }
+        let (published, run) = try Self.stream(clip, dir, ["--privacy", "mosaic"])
+        try #require(run.status == 0, "reel live failed: \(run.stdout) \(run.stderr)")
+        let report = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: published, pairing: .byTime)
+        print("live privacy \(clip.truth.name): \(run.stdout)\n\(report.summary)")
+        #expect(report.framesWithFace > 200)
+        #expect(report.leakedFrames.isEmpty, "leaking frames (\(report.leakedRanges)):\n\(Self.leaks(report))")
+    }
+
     @Test("--privacy without the CenterFace model refuses to start, saying how to get it; nothing is published")
     func missingModel() throws {
         let clip = try Self.clip()

@@ -14,7 +14,8 @@ import Testing
 
     /// The canvas with `out` (0...1) of the face beyond `edge`, and the face's true centre in
     /// canvas pixels (outside the picture when more than half is out).
-    static func cut(_ photo: TestPicture, edge: Edge, out: Double) -> (canvas: TestPicture, centre: (x: Double, y: Double)) {
+    static func cut(_ photo: TestPicture, edge: Edge, out: Double, width: Int = Self.width, height: Int = Self.height)
+        -> (canvas: TestPicture, centre: (x: Double, y: Double)) {
         let face = TestPicture.astronautFace
         var faceX = Double(width) / 2 - face.width / 2, faceY = Double(height) / 2 - face.height / 2
         switch edge {
@@ -30,7 +31,7 @@ import Testing
 
     /// The detection whose centre is within a third of the face's width of `centre`, and how
     /// many others there are (false faces).
-    static func match(_ faces: [Detection], centre: (x: Double, y: Double)) -> (hit: Detection?, others: Int) {
+    static func match(_ faces: [Detection], centre: (x: Double, y: Double), width: Int = Self.width, height: Int = Self.height) -> (hit: Detection?, others: Int) {
         let reach = TestPicture.astronautFace.width / 3
         let hit = faces.first { d in
             abs((d.box.x + d.box.width / 2) * Double(width) - centre.x) < reach
@@ -45,21 +46,40 @@ import Testing
                                       settings: .init(inputWidth: 320, edgePadding: edgePadding))
     }
 
-    @Test(arguments: Edge.allCases)
-    func paddingFindsHalfFacesOnEveryEdge(edge: Edge) throws {
+    /// The export's border (an eighth) and the live stream's (a twentieth).
+    @Test(arguments: Edge.allCases, [CenterFaceDetector.Settings.export.edgePadding, CenterFaceDetector.Settings.live.edgePadding])
+    func paddingFindsHalfFacesOnEveryEdge(edge: Edge, padding: Double) throws {
         let plain = try Self.detector(edgePadding: 0)
-        let padded = try Self.detector(edgePadding: CenterFaceDetector.Settings.export.edgePadding)
+        let padded = try Self.detector(edgePadding: padding)
         let photo = try TestPicture.astronaut()
         for out in [0.3, 0.5, 0.65] {
             let (canvas, centre) = Self.cut(photo, edge: edge, out: out)
             let without = Self.match(try canvas.withDetectorPicture(.yuv420p) { try plain.detect($0) }, centre: centre)
             let faces = try canvas.withDetectorPicture(.yuv420p) { try padded.detect($0) }
             let with = Self.match(faces, centre: centre)
-            print("edge \(edge) \(Int(out * 100)) % out: without padding \(without.hit != nil ? "found" : "missed") (+\(without.others)), "
+            print("edge \(edge) \(Int(out * 100)) % out, border \(padding): without padding \(without.hit != nil ? "found" : "missed") (+\(without.others)), "
                 + "with \(with.hit != nil ? "found" : "missed") (+\(with.others)) \(with.hit.map { "\($0.box) score \($0.score)" } ?? "")")
             guard out <= 0.5 else { continue }
             #expect(with.hit != nil, "\(edge), \(out * 100) % out: \(faces), centre \(centre)")
             #expect(with.others == 0, "\(edge), \(out * 100) % out: false faces \(faces)")
+        }
+    }
+
+    /// Larger faces: the same photo on a smaller canvas is, once shrunk to 320 wide, what a
+    /// face twice and 2.7 times as large (188 and 250 px in 720p) is on the 1280 × 720 wall.
+    /// The live border (a twentieth) completes them at every edge up to 65 % out.
+    @Test(arguments: [640, 480])
+    func theLiveBorderFindsLargerCutFaces(canvasWidth: Int) throws {
+        let padded = try Self.detector(edgePadding: CenterFaceDetector.Settings.live.edgePadding)
+        let photo = try TestPicture.astronaut()
+        let canvasHeight = canvasWidth * 9 / 16
+        for edge in Edge.allCases {
+            for out in [0.3, 0.5, 0.65] {
+                let (canvas, centre) = Self.cut(photo, edge: edge, out: out, width: canvasWidth, height: canvasHeight)
+                let faces = try canvas.withDetectorPicture(.yuv420p) { try padded.detect($0) }
+                let found = Self.match(faces, centre: centre, width: canvasWidth, height: canvasHeight)
+                #expect(found.hit != nil && found.others == 0, "\(edge), \(Int(out * 100)) % out on \(canvasWidth) wide: \(faces), centre \(centre)")
+            }
         }
     }
 
@@ -72,8 +92,9 @@ import Testing
         #expect(hit.box.x < 0, "\(hit.box)")
     }
 
-    @Test func paddingFindsNothingInPlainOrNoise() throws {
-        let padded = try Self.detector(edgePadding: CenterFaceDetector.Settings.export.edgePadding)
+    @Test(arguments: [CenterFaceDetector.Settings.export.edgePadding, CenterFaceDetector.Settings.live.edgePadding])
+    func paddingFindsNothingInPlainOrNoise(padding: Double) throws {
+        let padded = try Self.detector(edgePadding: padding)
         #expect(try TestPicture.wall(width: Self.width, height: Self.height).withDetectorPicture(.yuv420p) { try padded.detect($0) } == [])
         for seed in UInt64(1)...3 {
             let noise = TestPicture.noise(width: Self.width, height: Self.height, seed: seed)
