@@ -25,8 +25,10 @@ struct StudioJSONNullTests {
         let live = try keys(StudioLive.Snapshot())
         #expect(live.all == ["state", "streamID", "source", "origin", "output", "quality", "landscape", "playlistURL", "viewerURL", "archivePath",
                              "elapsed", "segmentsPublished", "segmentsProduced", "backlog", "droppedFrames", "bitRate", "failedAttempts",
-                             "archiveFrames", "archiveSkippedFrames", "lines", "warnings", "message"])
-        #expect(live.null == ["streamID", "source", "origin", "output", "quality", "playlistURL", "viewerURL", "archivePath", "archiveFrames", "archiveSkippedFrames", "message"])
+                             "archiveFrames", "archiveSkippedFrames", "privacy", "privacyArchive", "privacyLatePictures", "privacyWholePictures",
+                             "privacyFailed", "lines", "warnings", "message"])
+        #expect(live.null == ["streamID", "source", "origin", "output", "quality", "playlistURL", "viewerURL", "archivePath", "archiveFrames", "archiveSkippedFrames",
+                              "privacy", "message"])
         let exports = try keys(StudioExports.Snapshot())
         #expect(exports.all == ["state", "kind", "session", "label", "fraction", "frames", "secondsLeft", "output", "fileName", "bytes", "message", "warnings"])
         #expect(exports.null == ["kind", "session", "label", "fraction", "secondsLeft", "output", "fileName", "bytes", "message"])
