@@ -69,15 +69,26 @@ public struct CinematicSubject: Sendable, Hashable, Identifiable {
 
 /// Gives detections stable ids: each tracked subject's box is predicted to the new picture's
 /// time from its last two sightings (constant velocity), and each observation joins the
-/// subject of its kind whose prediction it is nearest to — within one box size
-/// (``NormalizedRect/distanceInBoxes(to:)`` ≤ ``maxJump``), nearest pairs first. Observations
-/// left over are new subjects; a subject not seen is kept, at its prediction, for ``holdTime``
-/// (a missed detection or a turned head must not change the id), then dropped.
+/// subject of its kind whose prediction — or whose last sighting — it is nearest to, within
+/// one box size (``NormalizedRect/distanceInBoxes(to:)`` ≤ ``maxJump``), nearest pairs first.
+/// The last sighting counts too because a still subject's "velocity" is the detector's jitter:
+/// carried over a gap of several detections it could move the prediction more than a box
+/// away. Observations left over are new subjects; a subject not seen is kept, at its
+/// prediction, for ``holdTime`` (a missed detection or a turned head must not change the id),
+/// then dropped from the subjects — but remembered for ``recallTime``: an observation of its
+/// kind within one box size of where it was last seen, of a like size, takes its id back. A
+/// small or far face that the detector finds in one detection and not the next keeps one id for
+/// the whole clip, whatever the gaps.
 public struct SubjectTracker: Sendable, Equatable {
     /// How long an unseen subject keeps its id.
     public static let holdTime = MediaTime(value: 1, timescale: 2)
+    /// How long a dropped subject's id can be taken back by an observation where it was last seen.
+    public static let recallTime = MediaTime(value: 3, timescale: 1)
     /// How far (in box sizes) from its prediction a subject may be found again.
     public static let maxJump = 1.0
+    /// How much larger or smaller (either side) an observation may be than a dropped subject's
+    /// last box to take its id back.
+    public static let recallSizeRatio = 1.5
 
     struct Track: Sendable, Equatable {
         /// The subject as reported (between sightings, at its prediction).
@@ -92,6 +103,20 @@ public struct SubjectTracker: Sendable, Equatable {
             let b = seen.bounds
             return b.offsetBy(dx: (b.midX - previous.bounds.midX) * fraction, dy: (b.midY - previous.bounds.midY) * fraction)
         }
+
+        /// How far `observation` is from this subject: from its prediction or from where it was
+        /// last seen, whichever is nearer, in the observation's box sizes.
+        func distance(to observation: SubjectObservation, at time: MediaTime) -> Double {
+            min(observation.bounds.distanceInBoxes(to: predicted(at: time)), observation.bounds.distanceInBoxes(to: seen.bounds))
+        }
+
+        /// Whether `observation` may take this dropped subject's id back: its kind, within one box
+        /// size of where it was last seen, and of a like size.
+        func recalls(_ observation: SubjectObservation) -> Bool {
+            let ratio = (observation.bounds.area / max(seen.bounds.area, 1e-12)).squareRoot()
+            return observation.kind == subject.kind && observation.bounds.distanceInBoxes(to: seen.bounds) <= SubjectTracker.maxJump
+                && ratio <= SubjectTracker.recallSizeRatio && ratio >= 1 / SubjectTracker.recallSizeRatio
+        }
     }
 
     struct Sighting: Sendable, Equatable {
@@ -100,6 +125,8 @@ public struct SubjectTracker: Sendable, Equatable {
     }
 
     private(set) var tracks: [Track] = []
+    /// Subjects dropped less than ``recallTime`` ago, newest last.
+    private(set) var dropped: [Track] = []
     private var nextID = 1
 
     /// An empty tracker; ids start at 1.
@@ -118,9 +145,8 @@ public struct SubjectTracker: Sendable, Equatable {
     public mutating func update(_ observations: [SubjectObservation], at time: MediaTime) -> [CinematicSubject] {
         var pairs: [(track: Int, observation: Int, distance: Double)] = []
         for (t, track) in tracks.enumerated() {
-            let predicted = track.predicted(at: time)
             for (o, observation) in observations.enumerated() where observation.kind == track.subject.kind {
-                let distance = observation.bounds.distanceInBoxes(to: predicted)
+                let distance = track.distance(to: observation, at: time)
                 if distance <= Self.maxJump { pairs.append((t, o, distance)) }
             }
         }
@@ -140,14 +166,33 @@ public struct SubjectTracker: Sendable, Equatable {
         for (t, track) in tracks.enumerated() where !trackTaken.contains(t) {
             tracks[t].subject.bounds = track.predicted(at: time)
         }
+        dropped += tracks.filter { time - $0.seen.time > Self.holdTime }
         tracks.removeAll { time - $0.seen.time > Self.holdTime }
+        dropped.removeAll { time - $0.seen.time > Self.recallTime || time < $0.seen.time }
         for (o, observation) in observations.enumerated() where !observationTaken.contains(o) {
-            let subject = CinematicSubject(id: nextID, kind: observation.kind, bounds: observation.bounds,
-                                           prominence: Self.prominence(of: observation.bounds, kind: observation.kind, score: observation.score))
+            let prominence = Self.prominence(of: observation.bounds, kind: observation.kind, score: observation.score)
+            let sighting = Sighting(bounds: observation.bounds, time: time)
+            if let d = recalled(by: observation) {
+                var track = dropped.remove(at: d)
+                track.subject.bounds = observation.bounds
+                track.subject.prominence = prominence
+                // Its motion from before the gap says nothing about now.
+                (track.seen, track.previous) = (sighting, nil)
+                tracks.append(track)
+                continue
+            }
+            let subject = CinematicSubject(id: nextID, kind: observation.kind, bounds: observation.bounds, prominence: prominence)
             nextID += 1
-            tracks.append(Track(subject: subject, seen: Sighting(bounds: observation.bounds, time: time), previous: nil))
+            tracks.append(Track(subject: subject, seen: sighting, previous: nil))
         }
         return subjects
+    }
+
+    /// The dropped subject `observation` takes the id of: the nearest to where it was last seen
+    /// of those it may take back, if any.
+    private func recalled(by observation: SubjectObservation) -> Int? {
+        dropped.indices.filter { dropped[$0].recalls(observation) }
+            .min { observation.bounds.distanceInBoxes(to: dropped[$0].seen.bounds) < observation.bounds.distanceInBoxes(to: dropped[$1].seen.bounds) }
     }
 
     /// The subjects tracked now, most prominent first (ties: the older id).

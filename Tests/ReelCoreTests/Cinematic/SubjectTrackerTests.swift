@@ -42,6 +42,63 @@ struct SubjectTrackerTests {
         #expect(new.map(\.id) == [2])
     }
 
+    @Test("a still face whose last two sightings jitter by 0.4 of its box, unseen for 0.4 s, keeps its id (its jitter is not a velocity)")
+    func jitterIsNotMotion() {
+        var tracker = SubjectTracker()
+        // Detections every 0.2 s (6 frames): the jitter taken for motion would carry the
+        // prediction 3 × 0.4 = 1.2 boxes away by frame 24.
+        _ = tracker.update([Self.face(0.5, 0.5, size: 0.03)], at: Self.at(0))
+        _ = tracker.update([Self.face(0.512, 0.5, size: 0.03)], at: Self.at(6))
+        #expect(tracker.update([], at: Self.at(12)).map(\.id) == [1])
+        #expect(tracker.update([], at: Self.at(18)).map(\.id) == [1])
+        #expect(tracker.update([Self.face(0.5, 0.5, size: 0.03)], at: Self.at(24)).map(\.id) == [1])
+    }
+
+    @Test("a small still face found in some detections and missed in others, for up to 0.8 s, keeps one id for 10 s beside a moving one")
+    func erraticStillFace() {
+        var tracker = SubjectTracker()
+        var ids = Set<Int>()
+        for detection in 0..<50 {
+            let frame = detection * 6
+            // Seen at 3 detections in 7 (gaps of 0.2 and 0.8 s), jittering by a tenth of its box.
+            var seen = [Self.face(0.2 + 0.01 * Double(detection), 0.5)]
+            if [0, 1, 3].contains(detection % 7) {
+                let jitter = 0.003 * Double(detection % 3 - 1)
+                seen.append(Self.face(0.8 + jitter, 0.3 - jitter, size: 0.027 + abs(jitter)))
+            }
+            let subjects = tracker.update(seen, at: Self.at(frame))
+            ids.formUnion(subjects.map(\.id))
+            #expect(subjects.first { $0.bounds.midX < 0.7 }?.id == 1, "detection \(detection)")
+            if seen.count == 2 { #expect(subjects.first { $0.bounds.midX > 0.7 }?.id == 2, "detection \(detection): \(subjects)") }
+        }
+        #expect(ids == [1, 2])
+    }
+
+    @Test("a dropped subject's id is taken back only by its kind, near its place, of a like size, within 3 s")
+    func recallLimits() {
+        func dropped() -> SubjectTracker {
+            var tracker = SubjectTracker()
+            _ = tracker.update([Self.face(0.5, 0.5)], at: Self.at(0))
+            #expect(tracker.update([], at: Self.at(18)).isEmpty, "dropped after 0.5 s")
+            return tracker
+        }
+        var same = dropped()
+        #expect(same.update([Self.face(0.52, 0.5, size: 0.12)], at: Self.at(30)).map(\.id) == [1])
+        var cat = dropped()
+        let catFace = SubjectObservation(kind: .catFace, bounds: NormalizedRect(midX: 0.5, midY: 0.5, width: 0.1, height: 0.1))
+        #expect(cat.update([catFace], at: Self.at(30)).map(\.id) == [2])
+        var larger = dropped()
+        #expect(larger.update([Self.face(0.5, 0.5, size: 0.2)], at: Self.at(30)).map(\.id) == [2])
+        var elsewhere = dropped()
+        #expect(elsewhere.update([Self.face(0.7, 0.5)], at: Self.at(30)).map(\.id) == [2])
+        var late = dropped()
+        #expect(late.update([Self.face(0.5, 0.5)], at: Self.at(91)).map(\.id) == [2], "3 s after it was last seen")
+        // Two faces back where one was: the nearer takes the id, the other is new.
+        var two = dropped()
+        #expect(Set(two.update([Self.face(0.5, 0.5), Self.face(0.56, 0.5)], at: Self.at(30)).map(\.id)) == [1, 2])
+        #expect(two.subjects.first { $0.id == 1 }?.bounds.midX == 0.5)
+    }
+
     @Test("two faces passing each other keep their ids; a cat where a face was is a new subject")
     func passingAndKinds() {
         var tracker = SubjectTracker()
