@@ -54,7 +54,10 @@ final class Looker: @unchecked Sendable {
 /// The vision on its own thread ("reel.cinematic.vision"): at most 15 pictures a second are
 /// handed over; the newest waits in a slot of one (an older one is replaced), is reduced to at
 /// most 640 wide, looked at, and its look published; the picture thread takes the newest look
-/// without waiting.
+/// without waiting — except for the first picture, which waits for its own look (at most
+/// ``firstLookWait``): with nothing looked at yet there is no focus, so the first pictures
+/// went out sharp and the blur came in one step a few pictures later. One look (60–80 ms)
+/// fits in the real-time source's slack.
 final class VisionWorker: @unchecked Sendable {
     /// The widest picture the vision looks at (its models work at 256 and 320; the matte's
     /// guide at the map's size, a quarter of the picture's width).
@@ -67,6 +70,11 @@ final class VisionWorker: @unchecked Sendable {
     private let looker: Looker
     private let slot = ConsumerQueue<(VideoFrame, (width: Int, height: Int))>(name: "cinematic vision", capacity: 1, policy: .dropOldest) { _ in true }
     private let newest = Locked(Look())
+    /// The first look, once (closed after it, or when the vision fails first).
+    private let first = ConsumerQueue<Look>(name: "cinematic first look", capacity: 1, policy: .neverDrop) { _ in false }
+    private var waitedForFirst = false
+    /// The longest the first picture waits for its look.
+    static let firstLookWait: TimeInterval = 0.5
     private let failure = Locked<(any Error)?>(nil)
     private var reducer: PictureConverter?
     private var thread: WorkerThread?
@@ -86,9 +94,14 @@ final class VisionWorker: @unchecked Sendable {
         let width = min(frame.width, Self.maxWidth) & ~1
         let height = max(2, Int((Double(frame.height) * Double(width) / Double(frame.width) / 2).rounded()) * 2)
         if reducer?.width != width || reducer?.height != height { reducer = PictureConverter(width: width, height: height) }
-        // The look there is before this picture is handed over: never this picture's own.
+        // The look there is before this picture is handed over: never this picture's own,
+        // but the first picture's.
         let current = newest.withLock { $0 }
         _ = slot.push((try reducer!.convert(frame), cells))
+        if !waitedForFirst {
+            waitedForFirst = true
+            if case let .element(look) = first.pop(waitingUntil: Date(timeIntervalSinceNow: Self.firstLookWait)) { return look }
+        }
         return current
     }
 
@@ -99,14 +112,16 @@ final class VisionWorker: @unchecked Sendable {
 
     private func startIfNeeded() {
         guard thread == nil else { return }
-        let slot = self.slot, looker = self.looker, newest = self.newest, failure = self.failure
+        let slot = self.slot, looker = self.looker, newest = self.newest, failure = self.failure, first = self.first
         thread = WorkerThread.run(name: "reel.cinematic.vision") {
+            defer { first.close() }
             while let (frame, cells) = slot.pop() {
                 do {
                     let look = try frame.withWritablePlanes { planes in
                         try looker.look(at: DetectorPicture(planes, width: frame.width, height: frame.height), time: frame.captureTime, cells: cells)
                     }
                     newest.withLock { $0 = look }
+                    if first.push(look).isEnqueued { first.close() }
                 } catch {
                     failure.withLock { $0 = error }
                     return
