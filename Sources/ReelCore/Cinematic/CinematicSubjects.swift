@@ -169,30 +169,46 @@ public struct SubjectTracker: Sendable, Equatable {
         dropped += tracks.filter { time - $0.seen.time > Self.holdTime }
         tracks.removeAll { time - $0.seen.time > Self.holdTime }
         dropped.removeAll { time - $0.seen.time > Self.recallTime || time < $0.seen.time }
-        for (o, observation) in observations.enumerated() where !observationTaken.contains(o) {
+        let recalled = recall(observations.indices.filter { !observationTaken.contains($0) }, of: observations)
+        var back: [Track] = []
+        for o in observations.indices where !observationTaken.contains(o) {
+            let observation = observations[o]
             let prominence = Self.prominence(of: observation.bounds, kind: observation.kind, score: observation.score)
             let sighting = Sighting(bounds: observation.bounds, time: time)
-            if let d = recalled(by: observation) {
-                var track = dropped.remove(at: d)
+            if let d = recalled[o] {
+                var track = dropped[d]
                 track.subject.bounds = observation.bounds
                 track.subject.prominence = prominence
                 // Its motion from before the gap says nothing about now.
                 (track.seen, track.previous) = (sighting, nil)
-                tracks.append(track)
+                back.append(track)
                 continue
             }
             let subject = CinematicSubject(id: nextID, kind: observation.kind, bounds: observation.bounds, prominence: prominence)
             nextID += 1
             tracks.append(Track(subject: subject, seen: sighting, previous: nil))
         }
+        dropped.removeAll { track in back.contains { $0.subject.id == track.subject.id } }
+        tracks += back
         return subjects
     }
 
-    /// The dropped subject `observation` takes the id of: the nearest to where it was last seen
-    /// of those it may take back, if any.
-    private func recalled(by observation: SubjectObservation) -> Int? {
-        dropped.indices.filter { dropped[$0].recalls(observation) }
-            .min { observation.bounds.distanceInBoxes(to: dropped[$0].seen.bounds) < observation.bounds.distanceInBoxes(to: dropped[$1].seen.bounds) }
+    /// Which dropped subject each of `candidates` (indices into `observations`) takes the id of:
+    /// those it may take back (``Track/recalls(_:)``), nearest pairs first, each id once.
+    private func recall(_ candidates: [Int], of observations: [SubjectObservation]) -> [Int: Int] {
+        var pairs: [(observation: Int, dropped: Int, distance: Double)] = []
+        for o in candidates {
+            for (d, track) in dropped.enumerated() where track.recalls(observations[o]) {
+                pairs.append((o, d, observations[o].bounds.distanceInBoxes(to: track.seen.bounds)))
+            }
+        }
+        pairs.sort { ($0.distance, $0.observation, $0.dropped) < ($1.distance, $1.observation, $1.dropped) }
+        var taken: [Int: Int] = [:], used = Set<Int>()
+        for pair in pairs where taken[pair.observation] == nil && !used.contains(pair.dropped) {
+            taken[pair.observation] = pair.dropped
+            used.insert(pair.dropped)
+        }
+        return taken
     }
 
     /// The subjects tracked now, most prominent first (ties: the older id).
