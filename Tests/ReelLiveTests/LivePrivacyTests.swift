@@ -31,16 +31,7 @@ struct LivePrivacyTests {
         // A ladder's rungs are each in a folder of their own: the caller joins them.
         let folder = dir.path("out/streams/faces")
         guard FileManager.default.fileExists(atPath: folder + "/seg") else { return (folder, run) }
-        return (try joined(folder, into: dir.path("published.mp4")), run)
-    }
-
-    /// A rendition's published init segment and segments joined into one file at `path`.
-    static func joined(_ folder: String, into path: String) throws -> String {
-        let segments = try FileManager.default.contentsOfDirectory(atPath: folder + "/seg").filter { $0.hasSuffix(".m4s") }.sorted()
-        var joined = try Data(contentsOf: URL(fileURLWithPath: folder + "/init.mp4"))
-        for name in segments { joined += try Data(contentsOf: URL(fileURLWithPath: folder + "/seg/" + name)) }
-        try joined.write(to: URL(fileURLWithPath: path))
-        return path
+        return (try PublishedStream.joined(folder, into: dir.path("published.mp4")), run)
     }
 
     /// Every leaking frame with the face's layer and correlation, for the failure message.
@@ -126,7 +117,7 @@ struct LivePrivacyTests {
         let run = await live.wait(timeout: .seconds(60))
         try #require(!run.timedOut && run.status == 0, "reel live: \(run.status) \(run.stdout) \(run.stderr)")
         #expect(run.stdout.contains("faces: ok — mosaic"), "\(run.stdout)")
-        let published = try Self.joined(dir.path("out/streams/faces"), into: dir.path("published.mp4"))
+        let published = try PublishedStream.joined(dir.path("out/streams/faces"), into: dir.path("published.mp4"))
         let report = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: published, pairing: .byTime)
         print("live privacy, model removed:\n\(report.summary)")
         #expect(report.framesWithFace > 150)
@@ -141,7 +132,7 @@ struct LivePrivacyTests {
         let (_, run) = try Self.stream(clip, dir, ["--privacy", "mask"], quality: ["--ladder", "low,medium"])
         try #require(run.status == 0, "reel live failed: \(run.stdout) \(run.stderr)")
         for rung in ["low", "medium"] {
-            let published = try Self.joined(dir.path("out/streams/faces/\(rung)"), into: dir.path("\(rung).mp4"))
+            let published = try PublishedStream.joined(dir.path("out/streams/faces/\(rung)"), into: dir.path("\(rung).mp4"))
             let report = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: published, pairing: .byTime)
             print("live privacy, rung \(rung):\n\(report.summary)")
             #expect(report.framesWithFace > 150)

@@ -101,7 +101,7 @@ struct StudioLiveFacesBrowserTests {
                 #expect(now.privacy == "mosaic" && now.privacyArchive && !now.privacyFailed)
 
                 let id = try #require(now.streamID)
-                let published = try Self.joined(studio.folder.path("hls/streams/\(id)"), into: studio.folder.path("published.mp4"))
+                let published = try PublishedStream.joined(studio.folder.path("hls/streams/\(id)"), into: studio.folder.path("published.mp4"))
                 let stream = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: published, pairing: .byTime)
                 print("studio live faces, the stream:\n\(stream.summary)")
                 #expect(stream.framesWithFace > 150 && stream.leakedFrames.isEmpty, "\(stream.summary)")
@@ -111,14 +111,5 @@ struct StudioLiveFacesBrowserTests {
                 #expect(kept.framesWithFace >= 30 && kept.leakedFrames.isEmpty, "\(kept.summary)")
             }
         }
-    }
-
-    /// The published init segment and segments joined into one file, as a player reads them.
-    static func joined(_ folder: String, into path: String) throws -> String {
-        let segments = try FileManager.default.contentsOfDirectory(atPath: folder + "/seg").filter { $0.hasSuffix(".m4s") }.sorted()
-        var joined = try Data(contentsOf: URL(fileURLWithPath: folder + "/init.mp4"))
-        for name in segments { joined += try Data(contentsOf: URL(fileURLWithPath: folder + "/seg/" + name)) }
-        try joined.write(to: URL(fileURLWithPath: path))
-        return path
     }
 }
