@@ -96,9 +96,17 @@ struct StudioRecordBrowserTests {
         try await waitForState("recording", browser)
     }
 
+    /// Waits until the page shows `state`; a timeout names the state shown and the message.
     static func waitForState(_ state: String, _ browser: WebDriver) async throws {
-        try await browser.waitUntil(script: "return document.getElementById('rec-state').dataset.state === arguments[0]",
-                                    args: [.string(state)], timeout: .seconds(20))
+        do {
+            try await browser.waitUntil(script: "return document.getElementById('rec-state').dataset.state === arguments[0]",
+                                        args: [.string(state)], timeout: .seconds(20))
+        } catch var failure as WebDriver.Failure where failure.error == "timeout" {
+            let shown = try await Self.state(browser)
+            let message = try await browser.executeScript("return document.getElementById('rec-message').textContent").string ?? ""
+            failure.message += "; waited for '\(state)', the page shows '\(shown)', its message: '\(message)'"
+            throw failure
+        }
     }
 
     @Test("start a timelapse from the page: the preview moves, the face box is drawn, space pauses and resumes, stop saves it into the library")

@@ -230,6 +230,10 @@ struct StudioRecordTests {
                         .first { $0.state == .paused }
                 }
                 #expect(paused.id == recording.id)
+                // Published in the order they were made: each newer than the last.
+                let revisions = stream.events(named: "recording")
+                    .compactMap { try? JSONDecoder().decode(RecordingSnapshot.self, from: Data($0.utf8)).revision }
+                #expect(zip(revisions, revisions.dropFirst()).allSatisfy { $0 < $1 }, "\(revisions)")
             }
             #expect(try studio.recording().state == .paused)
         }

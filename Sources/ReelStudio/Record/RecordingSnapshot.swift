@@ -8,6 +8,9 @@ import ReelRuntime
 /// record` prints as its status line.
 public struct RecordingSnapshot: Codable, Sendable, Equatable {
     public var state = StudioRecordingState.idle
+    /// Grows by one with every change, across recordings: the answer to a start or a stop and
+    /// the event stream can reach a page in either order, and the newer one wins.
+    public var revision = 0
     public var id: String?
     public var mode: String?
     /// Timelapse: study seconds between frames.
@@ -133,19 +136,37 @@ enum StudioJSON {
 
 /// The recorder's reports, kept as a ``RecordingSnapshot`` and published on every change.
 final class StudioRecordReporter: RecordReporter {
-    private let snapshot: Locked<RecordingSnapshot>
+    private struct Kept {
+        var snapshot: RecordingSnapshot
+        var published = false
+    }
+    private let kept: Locked<Kept>
     private let publish: @Sendable (RecordingSnapshot) -> Void
 
+    /// Keeps `starting` and its changes; nothing is published before ``begin()`` (a start that
+    /// loses to another says nothing).
     init(starting: RecordingSnapshot, publish: @escaping @Sendable (RecordingSnapshot) -> Void) {
-        snapshot = Locked(starting)
+        kept = Locked(Kept(snapshot: starting))
         self.publish = publish
-        publish(starting)
     }
 
-    var current: RecordingSnapshot { snapshot.withLock { $0 } }
+    var current: RecordingSnapshot { kept.withLock { $0.snapshot } }
 
+    /// Publishes the snapshot now and every change from here on.
+    func begin() {
+        kept.withLock { kept in
+            kept.published = true
+            publish(kept.snapshot)
+        }
+    }
+
+    // Published under the lock: the events go out in the order of their revisions.
     private func change(_ body: (inout RecordingSnapshot) -> Void) {
-        publish(snapshot.withLock { body(&$0); return $0 })
+        kept.withLock { kept in
+            body(&kept.snapshot)
+            kept.snapshot.revision += 1
+            if kept.published { publish(kept.snapshot) }
+        }
     }
 
     func info(_ line: String) {}

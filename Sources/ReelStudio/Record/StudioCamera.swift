@@ -199,7 +199,9 @@ final class StudioCamera: Sendable {
         let conflicts = RecordingRecovery(stateFolder: settings.stateFolder, libraryPath: settings.libraryPath ?? "").conflicts(with: settings)
         if let refusal = conflicts.refusal { throw StudioRefusal(status: 409, message: refusal) }
         let tracking = self.settings.faceTracking(settings.facesRequested)
-        let reporter = StudioRecordReporter(starting: RecordingSnapshot(starting: settings, sourceText: sourceText)) { [events] snapshot in
+        var first = RecordingSnapshot(starting: settings, sourceText: sourceText)
+        first.revision = recording.revision + 1
+        let reporter = StudioRecordReporter(starting: first) { [events] snapshot in
             events.publish(.recording, data: snapshot.json)
         }
         for warning in conflicts.warnings + [tracking.warning].compactMap({ $0 }) { reporter.warning(warning) }
@@ -227,6 +229,7 @@ final class StudioCamera: Sendable {
             if let busy = state.busy { throw StudioRefusal(status: 409, message: busy + "; stop it first") }
             state.recorder = recorder
             state.reporter = reporter
+            reporter.begin()
             (state.sourceText, state.source) = source
             state.canvas = canvas
             let idle = state.idle

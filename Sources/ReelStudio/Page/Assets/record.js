@@ -8,7 +8,7 @@ const say = (text, tone) => sayIn("rec-message", text, tone);
 const stateNames = { idle: "Not recording", starting: "Starting…", recording: "Recording", paused: "Paused",
                      interrupted: "Interrupted: the source stopped", finishing: "Finishing…", finished: "Finished",
                      failed: "Failed" };
-let recording = { state: RECORDING.idle };
+let recording = { state: RECORDING.idle, revision: -1 };
 // Why the source cannot record now (a live stream or another camera view has it), or null.
 let sourceBusy = null;
 const active = () => [RECORDING.starting, RECORDING.recording, RECORDING.paused, RECORDING.interrupted, RECORDING.finishing].includes(recording.state);
@@ -150,6 +150,12 @@ async function recover() {
   showUnfinished(answer.unfinished);
 }
 
+// The answer to a start or a stop can arrive after an event newer than it (a start the disk
+// check refuses fails by event at once): an answer older than what is shown is dropped.
+function showAnswer(snapshot) {
+  if (snapshot.id !== recording.id || snapshot.revision > recording.revision) showRecording(snapshot);
+}
+
 async function start(event) {
   event.preventDefault();
   const mode = document.querySelector("input[name=mode]:checked").value;
@@ -160,12 +166,12 @@ async function start(event) {
   if (floor) request.minHours = Number(floor);
   say("");
   const snapshot = await post("/api/recording/start", request, "rec-message");
-  if (snapshot) showRecording(snapshot);
+  if (snapshot) showAnswer(snapshot);
 }
 
 async function control(action) {
   const snapshot = await post(`/api/recording/${action}`, undefined, "rec-message");
-  if (snapshot) showRecording(snapshot);
+  if (snapshot) showAnswer(snapshot);
 }
 
 function typing(target) {
