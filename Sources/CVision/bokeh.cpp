@@ -50,6 +50,18 @@ double up_sigma(int k) {
     return table[size_t(k)];
 }
 
+/// The sigma, in level-0 pixels, of level k + 1 of a pyramid whose base is level 1 made of 2x2
+/// means, brought back to level 1 by pyrUp and read bilinearly at level 0: the box's 1/4, what
+/// pyrDown and pyrUp add between levels 1 and k + 1 (2 (4^(k+1) - 4) / 3), the read's 4/6.
+double half_sigma(int k) {
+    static const auto table = [] {
+        std::array<double, kMaxLevels> t{};
+        for (int i = 0; i < kMaxLevels; i++) t[size_t(i)] = std::sqrt(0.25 + 2.0 * (std::ldexp(1.0, 2 * i + 2) - 4.0) / 3.0 + 4.0 / 6.0);
+        return t;
+    }();
+    return table[size_t(k)];
+}
+
 /// Below this sigma (luma pixels) a blur is not done: under a quarter of a pixel, it would only
 /// soften the picture by rounding (a focus between two depth codes lands here).
 constexpr double kSharpSigma = 0.25;
@@ -111,6 +123,39 @@ struct PlaneWork {
     Pyramid all, weighted, weights;
     cv::Mat src, cover, weight, product, back, result;
     std::vector<cv::Mat> chain_low, chain_high;
+    /// The half-size path: level 1 of the picture, of its product with the weight and of the
+    /// weight; the blurred background at level 1.
+    cv::Mat half_all, half_weighted, half_weights, half_back;
+};
+
+/// A bilinear read along one axis, as cv::resize's INTER_LINEAR reads: for each output index,
+/// the two source indices and the share of the second (source index = (i + 0.5) * ratio - 0.5,
+/// clamped).
+struct Taps {
+    std::vector<int> lo, hi;
+    std::vector<float> t;
+
+    void make(int count, int source, double ratio) {
+        lo.resize(size_t(count));
+        hi.resize(size_t(count));
+        t.resize(size_t(count));
+        for (int i = 0; i < count; i++) {
+            const double u = std::min(std::max((i + 0.5) * ratio - 0.5, 0.0), double(source - 1));
+            lo[size_t(i)] = int(u);
+            hi[size_t(i)] = std::min(lo[size_t(i)] + 1, source - 1);
+            t[size_t(i)] = float(u - lo[size_t(i)]);
+        }
+    }
+
+    /// Row `i` of `m` (float) read at every column tap into `out`; `line` holds one row of `m`.
+    /// (Rows first, then columns: the row blend runs over `m`'s width only, and vectorizes.)
+    void row(const cv::Mat &m, const Taps &rows, int i, float *line, float *out) const {
+        const float *a = m.ptr<float>(rows.lo[size_t(i)]), *b = m.ptr<float>(rows.hi[size_t(i)]);
+        const float v = rows.t[size_t(i)];
+        for (int x = 0; x < m.cols; x++) line[x] = a[x] + (b[x] - a[x]) * v;
+        const size_t n = lo.size();
+        for (size_t x = 0; x < n; x++) out[x] = line[lo[x]] + (line[hi[x]] - line[lo[x]]) * t[x];
+    }
 };
 
 struct Settings {
@@ -126,6 +171,9 @@ struct cvision_bokeh {
     /// Per row of cells: whether a blurred subject shows in it; the largest subject sigma shown.
     std::vector<uint8_t> blurred_rows;
     double subject_sigma = 0;
+    /// Whether a cell of a near subject (not the background's depth) is out of focus; when none
+    /// is, the background's cells near an in-focus subject are only the background.
+    bool subject_blurred = false;
 };
 
 namespace {
@@ -141,6 +189,7 @@ void prepare_cells(cvision_bokeh &r, const cvision_layers &layers, const Setting
     r.cell_matte.create(cells, CV_32F);
     r.blurred_rows.assign(size_t(cells.height), 0);
     r.subject_sigma = 0;
+    r.subject_blurred = false;
     for (int y = 0; y < cells.height; y++) {
         const uint8_t *depth = layers.depth + size_t(y) * size_t(cells.width);
         float *sigma = r.cell_sigma.ptr<float>(y), *matte = r.cell_matte.ptr<float>(y);
@@ -151,6 +200,7 @@ void prepare_cells(cvision_bokeh &r, const cvision_layers &layers, const Setting
             if (matte[x] >= 1.0f / 512 && sigma[x] >= kSharpSigma) {
                 r.blurred_rows[size_t(y)] = 1;
                 r.subject_sigma = std::max(r.subject_sigma, double(sigma[x]));
+                if (depth[x] != layers.background) r.subject_blurred = true;
             }
         }
     }
@@ -220,9 +270,93 @@ void blur_subjects(const cvision_bokeh &r, PlaneWork &w, const cv::Mat &back, bo
     });
 }
 
+/// The usual picture — every near subject in focus, the background blurred — rendered with the
+/// background at half size: level 1 (2x2 means of the picture, of the picture times the
+/// weight and of the weight, the matte read bilinearly per pixel) starts the pyramids, the
+/// normalized background comes back to level 1, and one pass at full size lays the picture
+/// over it by the matte. The blur is low-frequency: nothing of it is lost, and the full-size
+/// float planes of the general path (its pyramids' first levels, its pyrUp to level 0, the
+/// composite) are not made. False, with nothing done, when the background's blur is under
+/// what level 2 gives (about 3 px: a blend of level 1, sharper, and level 2 would not be a
+/// Gaussian between them).
+bool render_half(cvision_bokeh &r, PlaneWork &w, const cv::Mat &in, cv::Mat out, double scale, const cvision_layers &layers,
+                 const Settings &s) {
+    const float background_radius = std::min(s.per_dioptre * std::fabs(float(layers.background) * s.step - s.focus), s.max_radius);
+    const double sigma = background_radius / 2 * scale;
+    if (r.subject_blurred || sigma < half_sigma(1)) return false;
+    const cv::Size size = in.size(), half((size.width + 1) / 2, (size.height + 1) / 2);
+    const cv::Mat &cells = r.matte_base;
+    Taps cover_x, cover_y;
+    cover_x.make(size.width, cells.cols, double(cells.cols) / size.width);
+    cover_y.make(size.height, cells.rows, double(cells.rows) / size.height);
+    w.half_all.create(half, CV_32F);
+    w.half_weighted.create(half, CV_32F);
+    w.half_weights.create(half, CV_32F);
+    cv::parallel_for_(cv::Range(0, half.height), [&](const cv::Range &rows) {
+        std::vector<float> cover(size_t(size.width) * 2), line(size_t(cells.cols));
+        for (int j = rows.start; j < rows.end; j++) {
+            const int y0 = 2 * j, y1 = std::min(2 * j + 1, size.height - 1);
+            cover_x.row(cells, cover_y, y0, line.data(), cover.data());
+            cover_x.row(cells, cover_y, y1, line.data(), cover.data() + size.width);
+            const uint8_t *a = in.ptr<uint8_t>(y0), *b = in.ptr<uint8_t>(y1);
+            const float *ca = cover.data(), *cb = cover.data() + size.width;
+            float *all = w.half_all.ptr<float>(j), *weighted = w.half_weighted.ptr<float>(j), *weights = w.half_weights.ptr<float>(j);
+            for (int i = 0; i < half.width; i++) {
+                const int x0 = 2 * i, x1 = std::min(2 * i + 1, size.width - 1);
+                const float p0 = a[x0], p1 = a[x1], p2 = b[x0], p3 = b[x1];
+                const float w0 = 1 - ca[x0], w1 = 1 - ca[x1], w2 = 1 - cb[x0], w3 = 1 - cb[x1];
+                all[i] = 0.25f * (p0 + p1 + p2 + p3);
+                weighted[i] = 0.25f * (p0 * w0 + p1 * w1 + p2 * w2 + p3 * w3);
+                weights[i] = 0.25f * (w0 + w1 + w2 + w3);
+            }
+        }
+    });
+    const int levels = level_count(s.max_radius / 2 * scale, half, half_sigma);
+    const LevelBlend back = blend_for(sigma, levels, half_sigma);
+    const int count = back.level + (back.upper > 0 ? 2 : 1);
+    w.all.build(w.half_all, count);
+    w.weighted.build(w.half_weighted, count);
+    w.weights.build(w.half_weights, count);
+    const cv::Mat &low = background_level(w, back.level, w.chain_low);
+    if (back.upper > 0) cv::addWeighted(low, 1.0 - back.upper, background_level(w, back.level + 1, w.chain_high), back.upper, 0, w.half_back);
+    else low.copyTo(w.half_back);
+    // Level 1's pixel i is centred between level 0's 2i and 2i + 1: level 0's 2i reads it at
+    // i - 1/4, 2i + 1 at i + 1/4.
+    Taps back_y;
+    back_y.make(size.height, half.height, 0.5);
+    cv::parallel_for_(cv::Range(0, size.height), [&](const cv::Range &rows) {
+        std::vector<float> cover(size_t(size.width)), line(size_t(cells.cols)), behind(size_t(half.width) + 2);
+        for (int y = rows.start; y < rows.end; y++) {
+            cover_x.row(cells, cover_y, y, line.data(), cover.data());
+            // The background's row at level 1, one clamped pixel each side.
+            const float *a = w.half_back.ptr<float>(back_y.lo[size_t(y)]), *b = w.half_back.ptr<float>(back_y.hi[size_t(y)]);
+            const float v = back_y.t[size_t(y)];
+            float *h = behind.data() + 1;
+            for (int i = 0; i < half.width; i++) h[i] = a[i] + (b[i] - a[i]) * v;
+            h[-1] = h[0];
+            h[half.width] = h[half.width - 1];
+            const uint8_t *src = in.ptr<uint8_t>(y);
+            uint8_t *dst = out.ptr<uint8_t>(y);
+            const float *c = cover.data();
+            for (int i = 0; i < size.width / 2; i++) {
+                const float even = 0.25f * h[i - 1] + 0.75f * h[i], odd = 0.75f * h[i] + 0.25f * h[i + 1];
+                dst[2 * i] = cv::saturate_cast<uint8_t>(even + (float(src[2 * i]) - even) * c[2 * i]);
+                dst[2 * i + 1] = cv::saturate_cast<uint8_t>(odd + (float(src[2 * i + 1]) - odd) * c[2 * i + 1]);
+            }
+            if (size.width % 2 == 1) {
+                const int x = size.width - 1, i = x / 2;
+                const float even = 0.25f * h[i - 1] + 0.75f * h[i];
+                dst[x] = cv::saturate_cast<uint8_t>(even + (float(src[x]) - even) * c[x]);
+            }
+        }
+    });
+    return true;
+}
+
 /// Renders one plane (`scale`: the plane's pixels per luma pixel) into `out`.
 void render_plane(cvision_bokeh &r, PlaneWork &w, const cv::Mat &in, cv::Mat out, double scale,
                   const cvision_layers &layers, const Settings &s) {
+    if (render_half(r, w, in, out, scale, layers, s)) return;
     const cv::Size size = in.size();
     in.convertTo(w.src, CV_32F);
     cv::resize(r.matte_base, w.cover, size, 0, 0, cv::INTER_LINEAR);

@@ -94,6 +94,30 @@ struct BokehRendererTests {
         #expect(abs(share / expected - 1) <= 0.15, "radius \(radius): \(share) of the noise left, the aperture says \(expected)")
     }
 
+    @Test("a flat picture of odd size stays flat to its last row and column, the subject in focus or not",
+          arguments: [(321, 181), (97, 55)])
+    func flatOddSize(size: (width: Int, height: Int)) throws {
+        let (width, height) = size
+        let cells = LayerMap.size(forWidth: width, height: height)
+        var map = LayerMap.empty(width: cells.width, height: cells.height)
+        for y in cells.height / 3..<2 * cells.height / 3 { for x in cells.width / 3..<2 * cells.width / 3 { map.matte[y * cells.width + x] = 200 } }
+        for y in 0..<cells.height { for x in 0..<cells.width / 2 { map.depth[y * cells.width + x] = LayerMap.code(3.0) } }
+        let flat = [UInt8](repeating: 90, count: width * height)
+        let renderer = try BokehRenderer()
+        // Focus on the subject (the half-size background, at 321 wide), on the background, between.
+        for focus in [3.0, LayeredDepth.backgroundDioptres, 1.0] {
+            var out = [UInt8](repeating: 0, count: flat.count)
+            try flat.withUnsafeBytes { input in
+                try out.withUnsafeMutableBytes { output in
+                    let picture = DetectorPicture(format: .gray8, base: input.baseAddress!, width: width, height: height, stride: width)
+                    try renderer.render(picture, layers: map, focus: focus, aperture: Self.wide, into: [.init(base: output.baseAddress!, stride: width)])
+                }
+            }
+            let off = out.indices.filter { out[$0] != 90 }
+            #expect(off.count == 0, "focus \(focus), \(width)x\(height): \(off.count) pixels changed, the first at \(off.first.map { ($0 % width, $0 / width) } as Any)")
+        }
+    }
+
     @Test("focus on the subject: its detail kept exactly, the background blurred by the layers' difference")
     func subjectInFocus() throws {
         let grey = Self.noise(seed: 12)
