@@ -167,13 +167,14 @@ public final class CinematicRefocus: @unchecked Sendable {
             if stopped.withLock({ $0 }) { throw RefocusError.stopped }
             let record = sidecar.records[report.pictures].record, layers = try sidecar.layers(at: report.pictures)
             let time = record.time, subjects = record.subjects.map(\.subject)
-            var wanted = record.wanted
+            var wanted = record.wanted, followed = CinematicSidecar.subject(in: record.target)
             while let next = keyframes.first, time >= next.time {
                 focus = Self.controller(after: next.control, subjects: subjects, at: time)
                 keyframes.removeFirst()
             }
-            if focus != nil { wanted = focus?.update(subjects, at: time).dioptres }
-            let focal = rack.advance(to: wanted, at: time)
+            if let decision = focus?.update(subjects, at: time) { (wanted, followed) = (decision.dioptres, decision.followed) }
+            let focal = rack.advance(to: wanted, following: followed, at: time)
+                .map { LayerMap.focus($0, following: followed == nil ? nil : wanted) }
             let picture = try converter.convert(decoded)
             if let focal {
                 let aperture = try settings.aperture ?? Aperture(fNumber: record.fNumber)

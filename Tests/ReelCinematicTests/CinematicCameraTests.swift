@@ -90,7 +90,8 @@ struct CinematicCameraTests {
         let last = try #require(results.last)
         let face = try #require(last.frame.subjects.first { $0.kind == .face })
         let focal = try #require(last.frame.focalDioptres)
-        #expect(abs(focal - LayeredDepth.dioptres(of: .face, bounds: face.bounds)) < 1e-9)
+        // Exactly the face's layer (its depth to the nearest step of the layer map).
+        #expect(focal == LayerMap.dioptres(LayerMap.code(LayeredDepth.dioptres(of: .face, bounds: face.bounds))))
         // The face's middle: its detail kept.
         let box = face.bounds
         let fx = Int((box.x + box.width * 0.25) * Double(Self.width))..<Int((box.x + box.width * 0.75) * Double(Self.width))

@@ -155,6 +155,12 @@ public enum CinematicSidecar {
         }
     }
 
+    /// The subject a target's text names (``text(of:)``'s "subject N"), or nil.
+    public static func subject(in text: String?) -> Int? {
+        guard let text, text.hasPrefix("subject ") else { return nil }
+        return Int(text.dropFirst("subject ".count))
+    }
+
     /// The file's first bytes: the magic line and the header's JSON line.
     public static func encode(_ header: Header) -> [UInt8] {
         let json = (try? encoder().encode(header)) ?? Data()

@@ -36,6 +36,11 @@ public struct FocusController: Sendable, Equatable {
         public var mode: Mode
         public var target: Target?
         public var dioptres: Double?
+
+        /// The subject whose depth ``dioptres`` is, when the focus follows one.
+        public var followed: Int? {
+            if case let .subject(id)? = target { id } else { nil }
+        }
     }
 
     /// How much more prominent a challenger must be to take a weak focus.

@@ -56,6 +56,15 @@ public struct LayerMap: Sendable, Equatable {
     /// The dioptres of `code`.
     public static func dioptres(_ code: UInt8) -> Double { Double(code) * dioptreStep }
 
+    /// The focal depth to render for `focal` while the focus follows a subject at `subject`
+    /// dioptres: within half a step of it, exactly that subject's layer. Its cells carry the
+    /// nearest step, and a focus between two steps would blur it by the rounding (a step is
+    /// 0.8 px of blur radius at 1920 wide and f/2, more at larger widths).
+    public static func focus(_ focal: Double, following subject: Double?) -> Double {
+        guard let subject, abs(focal - subject) <= dioptreStep / 2 else { return focal }
+        return dioptres(code(subject))
+    }
+
     /// The depth at the cell holding the normalized point (`x`, `y`): the near subject's where
     /// the matte is at least one half, else the background's.
     public func dioptres(atX x: Double, y: Double) -> Double {

@@ -56,6 +56,40 @@ struct RackFocusTests {
         #expect(stays == last, "no target: stays")
     }
 
+    @Test("a followed subject carries the focus: its depth's jitter and slow moves are in focus at every picture, a jump of it is racked, another subject is racked to")
+    func followsTheSubject() {
+        var focus = RackFocus()
+        // A face whose depth from its box jitters by ±2 steps and drifts at 0.5 D/s.
+        let depth = { (frame: Int) in 1.0 + 0.5 * Double(frame) / 30 + (frame % 2 == 0 ? 0.05 : -0.05) }
+        for frame in 0...30 {
+            let d = focus.advance(to: depth(frame), following: 1, at: Self.at(frame))!
+            #expect(abs(d - depth(frame)) < 1e-9, "frame \(frame): focus \(d), the face at \(depth(frame))")
+        }
+        // The same jitter without the subject named: the spring lags it.
+        var plain = RackFocus()
+        let lags = (0...30).map { frame in abs(plain.advance(to: depth(frame), at: Self.at(frame))! - depth(frame)) }
+        #expect(lags.max()! > 0.05, "the spring alone is behind: \(lags.max()!) D")
+        // Found again 1.5 D away (after a gap): racked, not jumped.
+        let far = focus.advance(to: depth(31) + 1.5, following: 1, at: Self.at(31))!
+        #expect(abs(far - depth(30)) <= RackFocus.maxRate / 30 + 1e-9)
+        // Another subject: racked to, whatever its own moves.
+        var other = RackFocus()
+        _ = other.advance(to: 1.0, following: 1, at: Self.at(0))
+        let next = other.advance(to: 0.25, following: 2, at: Self.at(1))!
+        #expect(next > 0.9 && next < 1.0, "the first step of a rack to subject 2: \(next)")
+    }
+
+    @Test("the focus on a followed subject renders its layer exactly; a focus further than half a step is left as it is")
+    func focusOnTheLayer() {
+        let step = LayerMap.dioptreStep, subject = 1.013
+        #expect(LayerMap.focus(1.013 + 0.4 * step, following: subject) == LayerMap.dioptres(LayerMap.code(subject)))
+        #expect(LayerMap.focus(1.013 + 0.6 * step, following: subject) == 1.013 + 0.6 * step)
+        #expect(LayerMap.focus(1.013, following: nil) == 1.013)
+        #expect(CinematicSidecar.subject(in: CinematicSidecar.text(of: .subject(12))) == 12)
+        #expect(CinematicSidecar.subject(in: CinematicSidecar.text(of: .point(x: 0.5, y: 0.5))) == nil)
+        #expect(CinematicSidecar.subject(in: nil) == nil)
+    }
+
     @Test("aperture: f/2...f/16, f/4.5 by default; blur grows with the depth gap and the opening, capped")
     func aperture() throws {
         #expect(Aperture.standard.fNumber == 4.5)
