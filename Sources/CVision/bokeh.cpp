@@ -270,6 +270,11 @@ void blur_subjects(const cvision_bokeh &r, PlaneWork &w, const cv::Mat &back, bo
     });
 }
 
+/// `v` to the nearest byte, clamped (halves round up; plain arithmetic, so the loops vectorize).
+inline uint8_t to_byte(float v) {
+    return uint8_t(std::min(std::max(v + 0.5f, 0.0f), 255.0f));
+}
+
 /// The usual picture — every near subject in focus, the background blurred — rendered with the
 /// background at half size: level 1 (2x2 means of the picture, of the picture times the
 /// weight and of the weight, the matte read bilinearly per pixel) starts the pyramids, the
@@ -340,13 +345,13 @@ bool render_half(cvision_bokeh &r, PlaneWork &w, const cv::Mat &in, cv::Mat out,
             const float *c = cover.data();
             for (int i = 0; i < size.width / 2; i++) {
                 const float even = 0.25f * h[i - 1] + 0.75f * h[i], odd = 0.75f * h[i] + 0.25f * h[i + 1];
-                dst[2 * i] = cv::saturate_cast<uint8_t>(even + (float(src[2 * i]) - even) * c[2 * i]);
-                dst[2 * i + 1] = cv::saturate_cast<uint8_t>(odd + (float(src[2 * i + 1]) - odd) * c[2 * i + 1]);
+                dst[2 * i] = to_byte(even + (float(src[2 * i]) - even) * c[2 * i]);
+                dst[2 * i + 1] = to_byte(odd + (float(src[2 * i + 1]) - odd) * c[2 * i + 1]);
             }
             if (size.width % 2 == 1) {
                 const int x = size.width - 1, i = x / 2;
                 const float even = 0.25f * h[i - 1] + 0.75f * h[i];
-                dst[x] = cv::saturate_cast<uint8_t>(even + (float(src[x]) - even) * c[x]);
+                dst[x] = to_byte(even + (float(src[x]) - even) * c[x]);
             }
         }
     });
@@ -377,7 +382,8 @@ void render_plane(cvision_bokeh &r, PlaneWork &w, const cv::Mat &in, cv::Mat out
     cv::subtract(w.src, behind, w.result);
     cv::multiply(w.result, w.cover, w.result);
     cv::add(w.result, behind, w.result);
-    if (r.subject_sigma > 0) blur_subjects(r, w, behind, back.sharp(), scale, subject_count, layers);
+    // Only a near subject out of focus spreads (the background's cells by an in-focus one are background).
+    if (r.subject_blurred) blur_subjects(r, w, behind, back.sharp(), scale, subject_count, layers);
     w.result.convertTo(out, CV_8U);
 }
 
