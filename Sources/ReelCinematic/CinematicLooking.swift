@@ -23,8 +23,9 @@ struct Look: Sendable {
     var matte: [UInt8]?
 }
 
-/// The vision's state, used by one thread: the detectors every ``CinematicCamera/detectionInterval``
-/// into the tracker, the subjects' boxes followed by optical flow on the looks between (so a
+/// The vision's state, used by one thread: the face detector every
+/// ``CinematicCamera/detectionInterval`` and the cascades every ``CinematicCamera/cascadeEvery``
+/// of those into the tracker, the subjects' boxes followed by optical flow on the looks between (so a
 /// person's layer keeps up with a person who moves), the matte on every call.
 final class Looker: @unchecked Sendable {
     private let vision: CinematicVision
@@ -32,6 +33,7 @@ final class Looker: @unchecked Sendable {
     private var tracker = SubjectTracker()
     private var subjects: [CinematicSubject] = []
     private var lastDetection: MediaTime?
+    private var detections = 0
 
     init(vision: CinematicVision) throws {
         self.vision = vision
@@ -40,8 +42,10 @@ final class Looker: @unchecked Sendable {
 
     func look(at picture: DetectorPicture, time: MediaTime, cells: (width: Int, height: Int)) throws -> Look {
         if lastDetection.map({ time - $0 >= CinematicCamera.detectionInterval || time < $0 }) ?? true {
-            subjects = tracker.update(try vision.observe(picture), at: time)
+            let cascades = detections % CinematicCamera.cascadeEvery == 0
+            subjects = tracker.update(try vision.observe(picture, cascades: cascades), lookedFor: cascades ? nil : [.face], at: time)
             lastDetection = time
+            detections += 1
             _ = try flow.track(picture, boxes: [])
         } else {
             let moved = try flow.track(picture, boxes: subjects.map(\.bounds))

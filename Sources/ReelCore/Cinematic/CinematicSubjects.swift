@@ -74,14 +74,18 @@ public struct CinematicSubject: Sendable, Hashable, Identifiable {
 /// The last sighting counts too because a still subject's "velocity" is the detector's jitter:
 /// carried over a gap of several detections it could move the prediction more than a box
 /// away. Observations left over are new subjects; a subject not seen is kept, at its
-/// prediction, for ``holdTime`` (a missed detection or a turned head must not change the id),
-/// then dropped from the subjects — but remembered for ``recallTime``: an observation of its
+/// prediction, for ``holdTime`` and through at least ``holdLooks`` looks for its kind (a missed
+/// detection or a turned head must not change the id; the cascades for bodies and cats look
+/// less often than the face detector, so one missed look of theirs outlasts the time), then
+/// dropped from the subjects — but remembered for ``recallTime``: an observation of its
 /// kind within one box size of where it was last seen, of a like size, takes its id back. A
 /// small or far face that the detector finds in one detection and not the next keeps one id for
 /// the whole clip, whatever the gaps.
 public struct SubjectTracker: Sendable, Equatable {
     /// How long an unseen subject keeps its id.
     public static let holdTime = MediaTime(value: 1, timescale: 2)
+    /// How many looks for its kind an unseen subject must miss, too, before it is dropped.
+    public static let holdLooks = 2
     /// How long a dropped subject's id can be taken back by an observation where it was last seen.
     public static let recallTime = MediaTime(value: 3, timescale: 1)
     /// How far (in box sizes) from its prediction a subject may be found again.
@@ -96,6 +100,12 @@ public struct SubjectTracker: Sendable, Equatable {
         /// Where and when it was last seen, and the sighting before.
         var seen: Sighting
         var previous: Sighting?
+        /// Looks for its kind since it was last seen.
+        var misses = 0
+
+        func expired(at time: MediaTime) -> Bool {
+            time - seen.time > SubjectTracker.holdTime && misses >= SubjectTracker.holdLooks
+        }
 
         func predicted(at time: MediaTime) -> NormalizedRect {
             guard let previous, previous.time < seen.time else { return seen.bounds }
@@ -140,9 +150,11 @@ public struct SubjectTracker: Sendable, Equatable {
         return bounds.area * kind.headShare * (1 - 0.5 * offCentre) * kind.weight * max(0, min(1, score))
     }
 
-    /// The subjects after the picture at `time`, in which `observations` were made; most
-    /// prominent first.
-    public mutating func update(_ observations: [SubjectObservation], at time: MediaTime) -> [CinematicSubject] {
+    /// The subjects after the picture at `time`, in which `observations` were made by looking
+    /// for the kinds `lookedFor` (nil: every kind); most prominent first. A subject of a kind not
+    /// looked for is carried at its prediction and does not age.
+    public mutating func update(_ observations: [SubjectObservation], lookedFor: Set<SubjectKind>? = nil,
+                                at time: MediaTime) -> [CinematicSubject] {
         var pairs: [(track: Int, observation: Int, distance: Double)] = []
         for (t, track) in tracks.enumerated() {
             for (o, observation) in observations.enumerated() where observation.kind == track.subject.kind {
@@ -159,15 +171,17 @@ public struct SubjectTracker: Sendable, Equatable {
             var track = tracks[pair.track]
             track.previous = track.seen
             track.seen = Sighting(bounds: observation.bounds, time: time)
+            track.misses = 0
             track.subject.bounds = observation.bounds
             track.subject.prominence = Self.prominence(of: observation.bounds, kind: observation.kind, score: observation.score)
             tracks[pair.track] = track
         }
         for (t, track) in tracks.enumerated() where !trackTaken.contains(t) {
             tracks[t].subject.bounds = track.predicted(at: time)
+            if lookedFor?.contains(track.subject.kind) ?? true { tracks[t].misses += 1 }
         }
-        dropped += tracks.filter { time - $0.seen.time > Self.holdTime }
-        tracks.removeAll { time - $0.seen.time > Self.holdTime }
+        dropped += tracks.filter { $0.expired(at: time) }
+        tracks.removeAll { $0.expired(at: time) }
         dropped.removeAll { time - $0.seen.time > Self.recallTime || time < $0.seen.time }
         let recalled = recall(observations.indices.filter { !observationTaken.contains($0) }, of: observations)
         var back: [Track] = []
@@ -180,7 +194,7 @@ public struct SubjectTracker: Sendable, Equatable {
                 track.subject.bounds = observation.bounds
                 track.subject.prominence = prominence
                 // Its motion from before the gap says nothing about now.
-                (track.seen, track.previous) = (sighting, nil)
+                (track.seen, track.previous, track.misses) = (sighting, nil, 0)
                 back.append(track)
                 continue
             }

@@ -42,6 +42,25 @@ struct SubjectTrackerTests {
         #expect(new.map(\.id) == [2])
     }
 
+    @Test("a body the cascades look for every third detection keeps its id through one missed look of theirs, not through two; a face beside it is dropped as before")
+    func kindsLookedForLessOften() {
+        var tracker = SubjectTracker()
+        let body = SubjectObservation(kind: .upperBody, bounds: NormalizedRect(midX: 0.3, midY: 0.6, width: 0.3, height: 0.4))
+        // Detections every 0.2 s (6 frames); the cascades at 0, 0.6, 1.2 … s. Both seen at 0.
+        _ = tracker.update([body, Self.face(0.8, 0.3)], at: Self.at(0))
+        var last: [CinematicSubject] = []
+        for round in 1...6 {
+            let cascades = round % 3 == 0
+            last = tracker.update([], lookedFor: cascades ? nil : [.face], at: Self.at(6 * round))
+            let ids = Set(last.map(\.id))
+            // The body: missed at 0.6 s (one look of its kind) kept; missed again at 1.2 s, dropped.
+            #expect(ids.contains(1) == (round < 6), "round \(round) (\(Double(round) * 0.2) s): \(ids)")
+            // The face: unseen for more than 0.5 s and two looks, dropped at 0.6 s.
+            #expect(ids.contains(2) == (round < 3), "round \(round): \(ids)")
+        }
+        #expect(last.isEmpty)
+    }
+
     @Test("a still face whose last two sightings jitter by 0.4 of its box, unseen for 0.4 s, keeps its id (its jitter is not a velocity)")
     func jitterIsNotMotion() {
         var tracker = SubjectTracker()
@@ -79,7 +98,8 @@ struct SubjectTrackerTests {
         func dropped() -> SubjectTracker {
             var tracker = SubjectTracker()
             _ = tracker.update([Self.face(0.5, 0.5)], at: Self.at(0))
-            #expect(tracker.update([], at: Self.at(18)).isEmpty, "dropped after 0.5 s")
+            #expect(tracker.update([], at: Self.at(18)).map(\.id) == [1], "one look missed: kept")
+            #expect(tracker.update([], at: Self.at(24)).isEmpty, "dropped after 0.5 s and two looks")
             return tracker
         }
         var same = dropped()

@@ -90,6 +90,11 @@ do {
         } else {
             print("person matte: model missing at \(models.segmentationModel) (run scripts/fetch-segmentation-model.sh); a full matte stands in")
         }
+        // The detectors of one detection round (every 0.2 s), as the cinematic vision runs them.
+        let bodies = try UpperBodyDetector(cascadePath: models.upperBodyCascade, inputWidth: 320, methods: .cascade)
+        try measure("upper bodies (cascade at 320)", runs: options.runs) { _ = try bodies.detect(picture) }
+        let cats = try HaarFaceDetector(cascadePath: models.catFaceCascade, settings: .init(inputWidth: 320, minNeighbors: 4, minSizeFraction: 0.1))
+        try measure("cat faces (cascade at 320)", runs: options.runs) { _ = try cats.detect(picture) }
         var map = LayerMap.empty(width: cells.width, height: cells.height)
         try measure("layer map (one face)", runs: options.runs) {
             map = LayerZones.map(subjects: [face], personMatte: matte, width: cells.width, height: cells.height)
