@@ -179,7 +179,8 @@ struct cvision_bokeh {
 namespace {
 
 /// Per cell of the map: the near subject's blur sigma (in luma pixels) and its matte blurred by
-/// that sigma (both read back bilinearly by the planes).
+/// that sigma (both read back bilinearly by the planes). The blurred mattes are made only when a
+/// near subject is out of focus: the usual picture needs neither them nor the rows they show in.
 void prepare_cells(cvision_bokeh &r, const cvision_layers &layers, const Settings &s, double luma_per_cell) {
     const cv::Size cells(layers.width, layers.height);
     cv::Mat(cells, CV_8UC1, const_cast<uint8_t *>(layers.matte)).convertTo(r.matte_base, CV_32F, 1.0 / 255);
@@ -190,17 +191,28 @@ void prepare_cells(cvision_bokeh &r, const cvision_layers &layers, const Setting
     r.blurred_rows.assign(size_t(cells.height), 0);
     r.subject_sigma = 0;
     r.subject_blurred = false;
+    // First the sigmas, and whether a near subject's cell is blurred where its matte shows.
     for (int y = 0; y < cells.height; y++) {
         const uint8_t *depth = layers.depth + size_t(y) * size_t(cells.width);
-        float *sigma = r.cell_sigma.ptr<float>(y), *matte = r.cell_matte.ptr<float>(y);
+        float *sigma = r.cell_sigma.ptr<float>(y);
         for (int x = 0; x < cells.width; x++) {
             const float radius = std::min(s.per_dioptre * std::fabs(float(depth[x]) * s.step - s.focus), s.max_radius);
             sigma[x] = radius / 2;
+            if (!r.subject_blurred && depth[x] != layers.background && sigma[x] >= kSharpSigma
+                && r.matte.blurred(blend_for(sigma[x] / luma_per_cell, count, read_sigma), float(x), float(y)) >= 1.0f / 512) {
+                r.subject_blurred = true;
+            }
+        }
+    }
+    if (!r.subject_blurred) return;
+    for (int y = 0; y < cells.height; y++) {
+        const float *sigma = r.cell_sigma.ptr<float>(y);
+        float *matte = r.cell_matte.ptr<float>(y);
+        for (int x = 0; x < cells.width; x++) {
             matte[x] = r.matte.blurred(blend_for(sigma[x] / luma_per_cell, count, read_sigma), float(x), float(y));
             if (matte[x] >= 1.0f / 512 && sigma[x] >= kSharpSigma) {
                 r.blurred_rows[size_t(y)] = 1;
                 r.subject_sigma = std::max(r.subject_sigma, double(sigma[x]));
-                if (depth[x] != layers.background) r.subject_blurred = true;
             }
         }
     }
