@@ -5,6 +5,7 @@
 #
 #   bash bench/cinematic-vs-python.sh            # a 20 s clip, 3 runs each (~4 minutes)
 #   SECONDS_OF_CLIP=60 RUNS=1 bash bench/cinematic-vs-python.sh
+#   HEIGHT=1080 bash bench/cinematic-vs-python.sh  # the 1080p30 clip (goal there: >= 2x)
 #
 # (a) reel cinematic --source file:CLIP --fast --aperture 2 --output OUT.mp4: detectors every
 #     0.2 s (CenterFace, the upper-body and cat-face cascades), the matte refined by the guided
@@ -25,7 +26,9 @@ model=${REEL_MODELS_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/reel/models}/selfi
 "$py" -c "import cv2, numpy" 2>/dev/null || fail "$py has no cv2/numpy: install python3-opencv (make setup)"
 
 # A webcam-like picture: the astronaut swaying over a still texture, a little sensor noise.
-clip=$(cinematic_clip 720 "$length")
+height=${HEIGHT:-720}
+goal=$([ "$height" -ge 1080 ] && echo 2 || echo 3)
+clip=$(cinematic_clip "$height" "$length")
 pictures=$((length * 30))
 
 reel_fps=() peer_fps=() reel_cpu=() peer_cpu=()
@@ -53,8 +56,8 @@ done
 
 median() { printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 rf=$(median "${reel_fps[@]}") pf=$(median "${peer_fps[@]}")
-echo "== cinematic: reel --fast against the OpenCV-Python chain, ${length} s 720p30, $runs runs each =="
+echo "== cinematic: reel --fast against the OpenCV-Python chain, ${length} s ${height}p30, $runs runs each =="
 echo "machine: $(machine_line)"
 echo "reel:   ${reel_fps[*]} pictures/s (median $rf), CPU-s ${reel_cpu[*]}"
 echo "python: ${peer_fps[*]} pictures/s (median $pf), CPU-s ${peer_cpu[*]}"
-awk -v r="$rf" -v p="$pf" 'BEGIN { printf "ratio: %.2fx the frame rate (goal >= 3x) -> %s\n", r / p, (r / p >= 3 ? "PASS" : "FAIL") }'
+awk -v r="$rf" -v p="$pf" -v g="$goal" 'BEGIN { printf "ratio: %.2fx the frame rate (goal >= %sx) -> %s\n", r / p, g, (r / p >= g ? "PASS" : "FAIL") }'
