@@ -23,7 +23,7 @@ runs=${RUNS:-3}
 length=${SECONDS_OF_CLIP:-20}
 model=${REEL_MODELS_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/reel/models}/selfie_segmentation.onnx
 [ -r "$model" ] || fail "segmentation model $model missing: run scripts/fetch-segmentation-model.sh"
-"$py" -c "import cv2, numpy" 2>/dev/null || fail "$py has no cv2/numpy: install python3-opencv (make setup)"
+"$py" -c "import cv2, numpy" 2>/dev/null || fail "$py has no cv2/numpy: install Debian's python3-opencv (sudo apt-get install python3-opencv)"
 
 # A webcam-like picture: the astronaut swaying over a still texture, a little sensor noise.
 height=${HEIGHT:-720}
