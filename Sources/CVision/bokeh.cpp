@@ -287,25 +287,10 @@ inline uint8_t to_byte(float v) {
     return uint8_t(std::min(std::max(v + 0.5f, 0.0f), 255.0f));
 }
 
-/// The usual picture — every near subject in focus, the background blurred — rendered with the
-/// background at half size: level 1 (2x2 means of the picture, of the picture times the
-/// weight and of the weight, the matte read bilinearly per pixel) starts the pyramids, the
-/// normalized background comes back to level 1, and one pass at full size lays the picture
-/// over it by the matte. The blur is low-frequency: nothing of it is lost, and the full-size
-/// float planes of the general path (its pyramids' first levels, its pyrUp to level 0, the
-/// composite) are not made. False, with nothing done, when the background's blur is under
-/// what level 2 gives (about 3 px: a blend of level 1, sharper, and level 2 would not be a
-/// Gaussian between them).
-bool render_half(cvision_bokeh &r, PlaneWork &w, const cv::Mat &in, cv::Mat out, double scale, const cvision_layers &layers,
-                 const Settings &s) {
-    const float background_radius = std::min(s.per_dioptre * std::fabs(float(layers.background) * s.step - s.focus), s.max_radius);
-    const double sigma = background_radius / 2 * scale;
-    if (r.subject_blurred || sigma < half_sigma(1)) return false;
+/// Level 1 of `in`, of `in` times the background's weight (1 - matte, the matte read per pixel
+/// from `cells`) and of the weight: the means of 2x2 blocks, into `w`'s half planes.
+void halve(const cv::Mat &in, const cv::Mat &cells, const Taps &cover_x, const Taps &cover_y, PlaneWork &w) {
     const cv::Size size = in.size(), half((size.width + 1) / 2, (size.height + 1) / 2);
-    const cv::Mat &cells = r.matte_base;
-    Taps cover_x, cover_y;
-    cover_x.make(size.width, cells.cols, double(cells.cols) / size.width);
-    cover_y.make(size.height, cells.rows, double(cells.rows) / size.height);
     w.half_all.create(half, CV_32F);
     w.half_weighted.create(half, CV_32F);
     w.half_weights.create(half, CV_32F);
@@ -328,30 +313,28 @@ bool render_half(cvision_bokeh &r, PlaneWork &w, const cv::Mat &in, cv::Mat out,
             }
         }
     });
-    const int levels = level_count(s.max_radius / 2 * scale, half, half_sigma);
-    const LevelBlend back = blend_for(sigma, levels, half_sigma);
-    const int count = back.level + (back.upper > 0 ? 2 : 1);
-    w.all.build(w.half_all, count);
-    w.weighted.build(w.half_weighted, count);
-    w.weights.build(w.half_weights, count);
-    const cv::Mat &low = background_level(w, back.level, w.chain_low);
-    if (back.upper > 0) cv::addWeighted(low, 1.0 - back.upper, background_level(w, back.level + 1, w.chain_high), back.upper, 0, w.half_back);
-    else low.copyTo(w.half_back);
+}
+
+/// `in` laid over `back` (the background at level 1, read bilinearly) by the matte, to bytes in
+/// `out` (which may be `in`: each pixel is read before it is written).
+void lay_over(const cv::Mat &in, const cv::Mat &cells, const Taps &cover_x, const Taps &cover_y, const cv::Mat &back, cv::Mat out) {
+    const cv::Size size = in.size();
+    const int half_width = back.cols;
     // Level 1's pixel i is centred between level 0's 2i and 2i + 1: level 0's 2i reads it at
     // i - 1/4, 2i + 1 at i + 1/4.
     Taps back_y;
-    back_y.make(size.height, half.height, 0.5);
+    back_y.make(size.height, back.rows, 0.5);
     cv::parallel_for_(cv::Range(0, size.height), [&](const cv::Range &rows) {
-        std::vector<float> cover(size_t(size.width)), line(size_t(cells.cols)), behind(size_t(half.width) + 2);
+        std::vector<float> cover(size_t(size.width)), line(size_t(cells.cols)), behind(size_t(half_width) + 2);
         for (int y = rows.start; y < rows.end; y++) {
             cover_x.row(cells, cover_y, y, line.data(), cover.data());
             // The background's row at level 1, one clamped pixel each side.
-            const float *a = w.half_back.ptr<float>(back_y.lo[size_t(y)]), *b = w.half_back.ptr<float>(back_y.hi[size_t(y)]);
+            const float *a = back.ptr<float>(back_y.lo[size_t(y)]), *b = back.ptr<float>(back_y.hi[size_t(y)]);
             const float v = back_y.t[size_t(y)];
             float *h = behind.data() + 1;
-            for (int i = 0; i < half.width; i++) h[i] = a[i] + (b[i] - a[i]) * v;
+            for (int i = 0; i < half_width; i++) h[i] = a[i] + (b[i] - a[i]) * v;
             h[-1] = h[0];
-            h[half.width] = h[half.width - 1];
+            h[half_width] = h[half_width - 1];
             const uint8_t *src = in.ptr<uint8_t>(y);
             uint8_t *dst = out.ptr<uint8_t>(y);
             const float *c = cover.data();
@@ -367,6 +350,36 @@ bool render_half(cvision_bokeh &r, PlaneWork &w, const cv::Mat &in, cv::Mat out,
             }
         }
     });
+}
+
+/// The usual picture — every near subject in focus, the background blurred — rendered with the
+/// background at half size: level 1 (``halve``) starts the pyramids, the normalized background
+/// comes back to level 1, and one pass at full size lays the picture over it by the matte
+/// (``lay_over``). The blur is low-frequency: nothing of it is lost, and the full-size float
+/// planes of the general path (its pyramids' first levels, its pyrUp to level 0, the composite)
+/// are not made. False, with nothing done, when the background's blur is under what level 2
+/// gives (about 3 px: a blend of level 1, sharper, and level 2 would not be a Gaussian between
+/// them).
+bool render_half(cvision_bokeh &r, PlaneWork &w, const cv::Mat &in, cv::Mat out, double scale, const cvision_layers &layers,
+                 const Settings &s) {
+    const float background_radius = std::min(s.per_dioptre * std::fabs(float(layers.background) * s.step - s.focus), s.max_radius);
+    const double sigma = background_radius / 2 * scale;
+    if (r.subject_blurred || sigma < half_sigma(1)) return false;
+    const cv::Size size = in.size();
+    Taps cover_x, cover_y;
+    cover_x.make(size.width, r.matte_base.cols, double(r.matte_base.cols) / size.width);
+    cover_y.make(size.height, r.matte_base.rows, double(r.matte_base.rows) / size.height);
+    halve(in, r.matte_base, cover_x, cover_y, w);
+    const int levels = level_count(s.max_radius / 2 * scale, w.half_all.size(), half_sigma);
+    const LevelBlend back = blend_for(sigma, levels, half_sigma);
+    const int count = back.level + (back.upper > 0 ? 2 : 1);
+    w.all.build(w.half_all, count);
+    w.weighted.build(w.half_weighted, count);
+    w.weights.build(w.half_weights, count);
+    const cv::Mat &low = background_level(w, back.level, w.chain_low);
+    if (back.upper > 0) cv::addWeighted(low, 1.0 - back.upper, background_level(w, back.level + 1, w.chain_high), back.upper, 0, w.half_back);
+    else low.copyTo(w.half_back);
+    lay_over(in, r.matte_base, cover_x, cover_y, w.half_back, out);
     return true;
 }
 
