@@ -9,8 +9,8 @@ import ReelRuntime
 /// recorded by the pipelines that already exist.
 ///
 /// The inner source runs on its own thread ("reel.cinematic.capture") into a short queue
-/// (``PictureSlack``: about a second at the start, a quarter second after); the thread that
-/// calls ``run(_:)`` converts, processes and delivers. In real time, when the
+/// (``realTimeSlack``); the
+/// thread that calls ``run(_:)`` converts, processes and delivers. In real time, when the
 /// camera's work falls behind, the oldest waiting picture is dropped (counted in
 /// ``droppedPictures``, never audio); with `realTime` false (a file as fast as it goes)
 /// capture waits instead and nothing is dropped.
@@ -38,6 +38,10 @@ public final class CinematicSource: CaptureSource, @unchecked Sendable {
         self.onFrame = onFrame
     }
 
+    /// Samples that may wait in real time before the oldest is dropped: about a quarter second of
+    /// 30 fps pictures (and their sound), so a burst of work (the encoder, a look) is caught up
+    /// instead of dropped; a camera that is behind for longer still loses pictures, counted.
+    public static let realTimeSlack = 8
 
     /// The inner source's format, at an even size (the pictures are converted to yuv420p).
     public var format: CaptureFormat {
@@ -56,19 +60,12 @@ public final class CinematicSource: CaptureSource, @unchecked Sendable {
     public var lowestVisionRate: Double { rate.withLock { $0.lowest } }
 
     public func run(_ deliver: (CaptureSample) throws -> Void) throws {
-        let queue = ConsumerQueue<CaptureSample>(name: "cinematic", capacity: realTime ? PictureSlack.start : 4,
+        let queue = ConsumerQueue<CaptureSample>(name: "cinematic", capacity: realTime ? Self.realTimeSlack : 4,
                                                  policy: realTime ? .dropOldest : .neverDrop) { $0.isDroppable }
-        let inner = self.inner, dropped = self.dropped, realTime = self.realTime
+        let inner = self.inner, dropped = self.dropped
         let capture = WorkerThread.run(name: "reel.cinematic.capture") {
             defer { queue.close() }
-            var first: MediaTime?, slack = queue.capacity
             try inner.run { sample in
-                if realTime, slack != PictureSlack.steady {
-                    let start = first ?? sample.captureTime
-                    first = start
-                    slack = PictureSlack.capacity(elapsed: sample.captureTime - start)
-                    queue.setCapacity(slack)
-                }
                 if queue.push(sample) == .enqueuedDroppingOldest { dropped.withLock { $0 += 1 } }
             }
         }

@@ -111,13 +111,8 @@ public final class ConsumerQueue<Element: Sendable>: @unchecked Sendable {
 
     /// A name for reports and thread names.
     public let name: String
-    /// How many items the queue holds before its policy applies (at least 1);
-    /// ``setCapacity(_:)`` changes it.
-    public var capacity: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return capacityLocked
-    }
+    /// How many items the queue holds before its policy applies (at least 1).
+    public let capacity: Int
     /// How many bytes (by each item's cost) the queue holds before its policy applies; nil:
     /// only ``capacity`` bounds it.
     public let byteLimit: Int?
@@ -135,7 +130,6 @@ public final class ConsumerQueue<Element: Sendable>: @unchecked Sendable {
     // Guarded by `condition`:
     private var slots: [Slot?] = []
     private var head = 0
-    private var capacityLocked: Int
     private var isClosedLocked = false
     private var isCancelledLocked = false
     private var counters = Stats()
@@ -159,7 +153,7 @@ public final class ConsumerQueue<Element: Sendable>: @unchecked Sendable {
         precondition(capacity >= 1, "ConsumerQueue '\(name)' capacity must be at least 1, got \(capacity)")
         precondition(byteLimit.map { $0 >= 1 } ?? true, "ConsumerQueue '\(name)' byte limit must be at least 1, got \(byteLimit ?? 0)")
         self.name = name
-        capacityLocked = capacity
+        self.capacity = capacity
         self.byteLimit = byteLimit
         self.policy = policy
         self.isDroppable = isDroppable
@@ -179,22 +173,9 @@ public final class ConsumerQueue<Element: Sendable>: @unchecked Sendable {
     public var load: (depth: Int, capacity: Int) {
         condition.lock()
         defer { condition.unlock() }
-        guard let byteLimit else { return (depth, capacityLocked) }
-        let byteDepth = Int((Double(counters.bytes) / Double(byteLimit) * Double(capacityLocked)).rounded(.up))
-        return (max(depth, byteDepth), capacityLocked)
-    }
-
-    /// Sets ``capacity`` (at least 1). Items over a lowered capacity stay queued: while the
-    /// queue is over it, a `.dropOldest` push replaces its oldest droppable item (the excess
-    /// drains as the consumer pops) and a `.neverDrop` push waits; a raised one wakes a waiting
-    /// producer.
-    public func setCapacity(_ newCapacity: Int) {
-        precondition(newCapacity >= 1, "ConsumerQueue '\(name)' capacity must be at least 1, got \(newCapacity)")
-        condition.lock()
-        defer { condition.unlock() }
-        guard newCapacity != capacityLocked else { return }
-        capacityLocked = newCapacity
-        condition.broadcast()
+        guard let byteLimit else { return (depth, capacity) }
+        let byteDepth = Int((Double(counters.bytes) / Double(byteLimit) * Double(capacity)).rounded(.up))
+        return (max(depth, byteDepth), capacity)
     }
 
     /// Whether ``close()`` was called.
@@ -335,7 +316,7 @@ public final class ConsumerQueue<Element: Sendable>: @unchecked Sendable {
     /// Whether an item of `cost` bytes finds no room: the item bound is reached, or the byte
     /// bound would be passed (an empty queue always has room).
     private func isFull(adding cost: Int) -> Bool {
-        if depth >= capacityLocked { return true }
+        if depth >= capacity { return true }
         guard let byteLimit, depth > 0 else { return false }
         return counters.bytes + cost > byteLimit
     }
@@ -347,7 +328,7 @@ public final class ConsumerQueue<Element: Sendable>: @unchecked Sendable {
     private func oldestDroppableMakingRoom(for cost: Int) -> [Int]? {
         var victims: [Int] = []
         var (depthLeft, bytesLeft) = (depth, counters.bytes)
-        let (itemRoom, byteRoom) = (max(capacityLocked, depth), byteLimit.map { max($0, counters.bytes) })
+        let (itemRoom, byteRoom) = (max(capacity, depth), byteLimit.map { max($0, counters.bytes) })
         for index in head..<slots.count where isDroppable(slots[index]!.element) {
             victims.append(index)
             depthLeft -= 1

@@ -331,34 +331,6 @@ struct ConsumerQueueTests {
         #expect(unbounded.load == (depth: 1, capacity: 10))
     }
 
-    @Test func aLoweredCapacityKeepsWhatIsQueuedReplacesTheOldestUntilItDrainsThenHolds() {
-        let queue = Queue(name: "cinematic", capacity: 6, policy: .dropOldest)
-        for id in 0..<6 { #expect(queue.push(.video(id)) == .enqueued) }
-        queue.setCapacity(2)
-        #expect(queue.capacity == 2 && queue.load == (depth: 6, capacity: 2))
-        // Over it: nothing queued is lost, a new picture replaces the oldest.
-        #expect(queue.push(.video(6)) == .enqueuedDroppingOldest)
-        #expect(queue.stats.depth == 6)
-        // The consumer drains the excess; then the new capacity holds.
-        for _ in 0..<5 { _ = queue.tryPop() }
-        #expect(queue.push(.video(7)) == .enqueued)
-        #expect(queue.push(.video(8)) == .enqueuedDroppingOldest)
-        #expect(drain(queue).map(\.id) == [7, 8])
-        #expect(queue.stats.dropped == 2)
-    }
-
-    @Test func aRaisedCapacityReleasesAWaitingProducer() {
-        let queue = Queue(name: "archive", capacity: 1, policy: .neverDrop)
-        queue.push(.video(0))
-        let outcome = LockedList<Queue.PushOutcome>()
-        let producer = TestThread { outcome.append(queue.push(.video(1))) }
-        #expect(eventually { queue.stats.isProducerWaiting })
-        queue.setCapacity(2)
-        #expect(producer.join())
-        #expect(outcome.values == [.enqueuedAfterWaiting])
-        #expect(drain(queue).map(\.id) == [0, 1])
-    }
-
     @Test func overItsByteBoundANewFrameStillReplacesTheOldestFrame() {
         let queue = Queue(name: "hls", capacity: 100, byteLimit: 1_000, policy: .dropOldest)
         queue.push(.video(0, bytes: 300))

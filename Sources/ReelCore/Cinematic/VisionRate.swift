@@ -48,24 +48,3 @@ public struct VisionRate: Sendable, Equatable {
         return true
     }
 }
-
-/// How many samples may wait between a real-time source and the cinematic camera before the
-/// oldest picture is dropped: about a second of 30 fps pictures for the first
-/// ``startWindow``, then a quarter second. A camera's start is its costliest moment — the
-/// encoder and the buffers take fresh memory, which the kernel zeroes (a fifth of the CPU at
-/// 1080p30) — and with only the steady slack a 1080p30 run lost 8–16 pictures in its first
-/// 2 s and none after. The steady slack stays short: a camera behind for longer than a burst
-/// must drop (and say so), not lag ever further.
-public enum PictureSlack {
-    /// Samples that may wait in the first ``startWindow``.
-    public static let start = 30
-    /// Samples that may wait after it.
-    public static let steady = 8
-    /// How long the start lasts, from the first sample.
-    public static let startWindow = MediaTime(value: 3, timescale: 1)
-
-    /// The slack `elapsed` after the first sample.
-    public static func capacity(elapsed: MediaTime) -> Int {
-        elapsed < startWindow ? start : steady
-    }
-}

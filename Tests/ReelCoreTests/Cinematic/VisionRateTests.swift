@@ -50,14 +50,4 @@ struct VisionRateTests {
         #expect(Self.feed(&rate, dropped: 3, at: 35) == (true, 15))
         #expect(!Self.feed(&rate, dropped: 3, at: 60).changed && rate.lowest == 10)
     }
-
-    @Test("the picture slack: about a second for the first 3 s from the first sample, then a quarter second")
-    func pictureSlack() {
-        let at = { (seconds: Double) in MediaTime(seconds: seconds, timescale: 90_000) }
-        #expect(PictureSlack.capacity(elapsed: at(0)) == 30)
-        #expect(PictureSlack.capacity(elapsed: at(2.99)) == 30)
-        #expect(PictureSlack.capacity(elapsed: at(3)) == 8)
-        #expect(PictureSlack.capacity(elapsed: at(300)) == 8)
-        #expect(PictureSlack.start == 30 && PictureSlack.steady == 8)
-    }
 }
