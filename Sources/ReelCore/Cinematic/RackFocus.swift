@@ -9,9 +9,10 @@ import Foundation
 ///
 /// A subject held in focus carries the focus with it: when the target is the same subject as at
 /// the picture before, the focal depth moves first by as much as its depth did (up to
-/// ``maxRate``), and the spring works only on what is left. Its depth is read from its box, which jitters from look to look
-/// and changes as it moves: a spring behind it left the face a step or two of depth out of
-/// focus, softly blurred, for most of a clip. Between subjects the focus still racks.
+/// ``maxRate``), and the spring works only on what is left. Its depth is read from its box,
+/// which jitters from look to look and changes as it moves: a spring behind it left the face a
+/// step or two of depth out of focus, softly blurred, for most of a clip. Between subjects the
+/// focus still racks.
 public struct RackFocus: Sendable, Equatable {
     /// How long a rack from rest takes to settle within 2 % of the step.
     public static let duration = 0.8
