@@ -169,8 +169,7 @@ public final class CinematicCamera: @unchecked Sendable {
                 let styles = Dictionary(uniqueKeysWithValues: subjects.map { ($0.id, controls.focus.style(of: $0.id)) })
                 return (decision, styles, controls.aperture)
             }
-            let focal = rack.advance(to: decision.dioptres, following: decision.followed, at: time)
-                .map { LayerMap.focus($0, following: decision.followed == nil ? nil : decision.dioptres) }
+            let focal = rack.rendered(to: decision.dioptres, following: decision.followed, at: time)
             if let focal, render {
                 try renderer.render(picture, layers: layers, focus: focal, aperture: aperture,
                                     into: planes.map { BokehRenderer.OutputPlane(base: UnsafeMutableRawPointer($0.base), stride: $0.stride) })

@@ -173,8 +173,7 @@ public final class CinematicRefocus: @unchecked Sendable {
                 keyframes.removeFirst()
             }
             if let decision = focus?.update(subjects, at: time) { (wanted, followed) = (decision.dioptres, decision.followed) }
-            let focal = rack.advance(to: wanted, following: followed, at: time)
-                .map { LayerMap.focus($0, following: followed == nil ? nil : wanted) }
+            let focal = rack.rendered(to: wanted, following: followed, at: time)
             let picture = try converter.convert(decoded)
             if let focal {
                 let aperture = try settings.aperture ?? Aperture(fNumber: record.fNumber)

@@ -36,6 +36,13 @@ public struct RackFocus: Sendable, Equatable {
     /// A focus with no depth yet: the first target is taken as it is (nothing to rack from).
     public init() {}
 
+    /// The focal depth to render at `time`: ``advance(to:following:at:)``, and once settled on
+    /// the followed subject its layer exactly (``LayerMap/focus(_:following:)``). The camera and
+    /// `reel refocus` both take it, so a recorded focus and a new one render alike.
+    public mutating func rendered(to target: Double?, following subject: Int?, at time: MediaTime) -> Double? {
+        advance(to: target, following: subject, at: time).map { LayerMap.focus($0, following: subject == nil ? nil : target) }
+    }
+
     /// The focal depth at `time`, moving towards `target` (nil: where it is); `subject` is the
     /// subject whose depth `target` is, when the focus follows one.
     public mutating func advance(to target: Double?, following subject: Int? = nil, at time: MediaTime) -> Double? {
