@@ -40,7 +40,8 @@ public struct CinematicFrame: Sendable, Equatable {
 
 /// The cinematic camera's work on each picture, in order: look (subjects every
 /// ``detectionInterval``, the people's matte every picture — or, at ``VisionPace/ownThread``,
-/// the newest look of the vision's own thread), build the layers, let the focus controller
+/// the newest look of the vision's own thread, its subjects and their part of the matte carried
+/// forward to this picture by their motion: ``SubjectMotion``), build the layers, let the focus controller
 /// decide, move the rack focus, read the light, render the blur in place.
 ///
 /// Pictures come from one thread (``process(_:)``); the controls (``tap(x:y:)``, …) may be
@@ -156,12 +157,12 @@ public final class CinematicCamera: @unchecked Sendable {
             let picture = DetectorPicture(planes, width: width, height: height)
             let cells = LayerMap.size(forWidth: width, height: height)
             let look = try looking.look(at: picture, frame: frame, cells: cells)
-            let subjects = look.subjects
+            let (subjects, shifts) = look.carried(to: time)
             if let press = pendingPress {
                 controls.withLock { _ = $0.focus.update(subjects, at: time); $0.focus.press(x: press.x, y: press.y) }
                 pendingPress = nil
             }
-            let layers = LayerZones.map(subjects: subjects, personMatte: look.matte, width: cells.width, height: cells.height)
+            let layers = LayerZones.map(subjects: subjects, personMatte: look.matte, matteShifts: shifts, width: cells.width, height: cells.height)
             let reading = LightReading.measure(luma: planes[0].base, width: width, height: height, stride: planes[0].stride)
             let lowLight = light.update(reading, at: time)
             let (decision, styles, aperture) = controls.withLock { controls in

@@ -16,21 +16,33 @@ public enum VisionPace: Sendable, Equatable {
     case ownThread
 }
 
-/// What the vision saw: the subjects and the people's matte at the layer map's size (nil when
-/// nothing was looked at yet).
+/// What the vision saw in the picture at `time`: the subjects, how fast each moves, and the
+/// people's matte at the layer map's size (nil when nothing was looked at yet).
 struct Look: Sendable {
+    var time: MediaTime?
     var subjects: [CinematicSubject] = []
+    var velocities: [Int: NormalizedOffset] = [:]
     var matte: [UInt8]?
+
+    /// The subjects and how far each moved, carried to a picture at `time` (``SubjectMotion``):
+    /// in line the look is the picture's own and nothing moves.
+    func carried(to time: MediaTime) -> (subjects: [CinematicSubject], shifts: [Int: NormalizedOffset]) {
+        guard let lookTime = self.time else { return (subjects, [:]) }
+        return SubjectMotion.carry(subjects, velocities: velocities, lead: time - lookTime)
+    }
 }
 
 /// The vision's state, used by one thread: the face detector every
 /// ``CinematicCamera/detectionInterval`` and the cascades every ``CinematicCamera/cascadeEvery``
 /// of those into the tracker, the subjects' boxes followed by optical flow on the looks between (so a
-/// person's layer keeps up with a person who moves), the matte on every call.
+/// person's layer keeps up with a person who moves), their velocities from that flow (on every
+/// look: at a detection it measures the move and the detector places the box), the matte on
+/// every call.
 final class Looker: @unchecked Sendable {
     private let vision: CinematicVision
     private let flow: FlowTracker
     private var tracker = SubjectTracker()
+    private var motion = SubjectMotion()
     private var subjects: [CinematicSubject] = []
     private var lastDetection: MediaTime?
     private var detections = 0
@@ -41,17 +53,21 @@ final class Looker: @unchecked Sendable {
     }
 
     func look(at picture: DetectorPicture, time: MediaTime, cells: (width: Int, height: Int)) throws -> Look {
+        let moved = try flow.track(picture, boxes: subjects.map(\.bounds))
+        let moves = Dictionary(subjects.indices.map { i in
+            (subjects[i].id, NormalizedOffset(dx: moved[i].midX - subjects[i].bounds.midX, dy: moved[i].midY - subjects[i].bounds.midY))
+        }, uniquingKeysWith: { first, _ in first })
+        let velocities = motion.update(moves, at: time)
         if lastDetection.map({ time - $0 >= CinematicCamera.detectionInterval || time < $0 }) ?? true {
             let cascades = detections % CinematicCamera.cascadeEvery == 0
             subjects = tracker.update(try vision.observe(picture, cascades: cascades), lookedFor: cascades ? nil : [.face], at: time)
             lastDetection = time
             detections += 1
-            _ = try flow.track(picture, boxes: [])
         } else {
-            let moved = try flow.track(picture, boxes: subjects.map(\.bounds))
             for i in subjects.indices { subjects[i].bounds = moved[i] }
         }
-        return Look(subjects: subjects, matte: try vision.matte(picture, width: cells.width, height: cells.height))
+        return Look(time: time, subjects: subjects, velocities: velocities,
+                    matte: try vision.matte(picture, width: cells.width, height: cells.height))
     }
 }
 

@@ -114,9 +114,12 @@ public enum LayerZones {
     /// - a person's cell (face, upper body) takes the network's matte there; a cat's cell its
     ///   head's ellipse; the cell's depth is the subject's layer (``LayeredDepth``);
     /// - cells in no zone are background: a person the detectors did not see stays in the
-    ///   background (the network's matte alone says nothing about depth).
-    public static func map(subjects: [CinematicSubject], personMatte: [UInt8]?, width: Int, height: Int,
-                           background: Double = LayeredDepth.backgroundDioptres) -> LayerMap {
+    ///   background (the network's matte alone says nothing about depth);
+    /// - `matteShifts` (by subject id) say how far a subject moved since the matte was made
+    ///   (``SubjectMotion/carry(_:velocities:lead:)``): its cells read the matte that far back,
+    ///   so its part of the matte moves with it (the boxes given are where it is now).
+    public static func map(subjects: [CinematicSubject], personMatte: [UInt8]?, matteShifts: [Int: NormalizedOffset] = [:],
+                           width: Int, height: Int, background: Double = LayeredDepth.backgroundDioptres) -> LayerMap {
         precondition(personMatte == nil || personMatte?.count == width * height)
         var map = LayerMap.empty(width: width, height: height, background: background)
         let layers = subjects.map { (subject: $0, zone: zone(of: $0), code: LayerMap.code(LayeredDepth.dioptres(of: $0.kind, bounds: $0.bounds))) }
@@ -133,10 +136,27 @@ public enum LayerZones {
                 guard let best else { continue }
                 let layer = layers[best.index], cell = row * width + column
                 map.depth[cell] = layer.code
-                map.matte[cell] = layer.subject.kind == .catFace ? catMatte(x: x, y: y, face: layer.subject.bounds) : personMatte?[cell] ?? 0
+                if layer.subject.kind == .catFace {
+                    map.matte[cell] = catMatte(x: x, y: y, face: layer.subject.bounds)
+                } else if let personMatte {
+                    let shift = matteShifts[layer.subject.id] ?? .zero
+                    map.matte[cell] = shift == .zero ? personMatte[cell]
+                        : sample(personMatte, width: width, height: height, x: x - shift.dx, y: y - shift.dy)
+                }
             }
         }
         return map
+    }
+
+    /// `matte` (`width` × `height` cells) at the normalized point (`x`, `y`), between cell
+    /// centres linearly; beyond the edge, the edge's cells.
+    static func sample(_ matte: [UInt8], width: Int, height: Int, x: Double, y: Double) -> UInt8 {
+        let fx = min(max(x * Double(width) - 0.5, 0), Double(width - 1)), fy = min(max(y * Double(height) - 0.5, 0), Double(height - 1))
+        let x0 = Int(fx), y0 = Int(fy), x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
+        let ax = fx - Double(x0), ay = fy - Double(y0)
+        let top = Double(matte[y0 * width + x0]) * (1 - ax) + Double(matte[y0 * width + x1]) * ax
+        let bottom = Double(matte[y1 * width + x0]) * (1 - ax) + Double(matte[y1 * width + x1]) * ax
+        return UInt8((top * (1 - ay) + bottom * ay).rounded())
     }
 
     /// A cat head's matte at (`x`, `y`): 255 inside ``catSolid`` of the ellipse, fading to 0

@@ -87,4 +87,37 @@ struct LayerMapTests {
         let bare = LayerZones.map(subjects: [person], personMatte: nil, width: width, height: height)
         #expect(bare.matte.allSatisfy { $0 == 0 } && bare.depth[60 * width + 40] != bare.background)
     }
+
+    @Test("a subject that moved since the matte was made: its cells read the matte that far back, between cells linearly; others and cats do not move")
+    func shiftedMatte() {
+        let width = 80, height = 45
+        // The network's person: columns 30...49 solid, the rest empty (a sharp edge each side).
+        var matte = [UInt8](repeating: 0, count: width * height)
+        for row in 0..<height { for column in 30..<50 { matte[row * width + column] = 255 } }
+        let moved = Self.face(1, midX: 0.5 + 5.0 / 80, midY: 0.3, width: 0.1)
+        let shift = NormalizedOffset(dx: 5.0 / 80, dy: 0)
+        let map = LayerZones.map(subjects: [moved], personMatte: matte, matteShifts: [1: shift], width: width, height: height)
+        let row = 35 * width
+        #expect(map.matte[row + 34] == 0 && map.matte[row + 35] == 255 && map.matte[row + 54] == 255 && map.matte[row + 55] == 0)
+        // Half a cell: the edge's cells are half covered.
+        let half = LayerZones.map(subjects: [moved], personMatte: matte, matteShifts: [1: NormalizedOffset(dx: 0.5 / 80, dy: 0)],
+                                  width: width, height: height)
+        #expect(half.matte[row + 30] == 128 && half.matte[row + 31] == 255 && half.matte[row + 50] == 128 && half.matte[row + 51] == 0)
+        // No shift, a shift for another id, or none given: the matte as it is.
+        let still = LayerZones.map(subjects: [moved], personMatte: matte, width: width, height: height)
+        #expect(still == LayerZones.map(subjects: [moved], personMatte: matte, matteShifts: [2: shift], width: width, height: height))
+        #expect(still.matte[row + 30] == 255 && still.matte[row + 29] == 0)
+        // Up and down too; beyond the picture's edge, the edge's cells (a person moved up reads
+        // below the bottom row at the bottom).
+        var lower = [UInt8](repeating: 0, count: width * height)
+        for row in 40..<height { for column in 0..<width { lower[row * width + column] = 255 } }
+        let up = LayerZones.map(subjects: [moved], personMatte: lower, matteShifts: [1: NormalizedOffset(dx: 0, dy: -10.0 / 45)],
+                                width: width, height: height)
+        #expect(up.matte[29 * width + 40] == 0 && up.matte[30 * width + 40] == 255 && up.matte[(height - 1) * width + 40] == 255)
+        // A cat's ellipse is its box's, wherever the matte came from.
+        let box = NormalizedRect(midX: 0.5, midY: 0.5, width: 0.2, height: 0.2)
+        let cat = CinematicSubject(id: 3, kind: .catFace, bounds: box, prominence: 0.04)
+        #expect(LayerZones.map(subjects: [cat], personMatte: matte, matteShifts: [3: shift], width: width, height: height)
+            == LayerZones.map(subjects: [cat], personMatte: matte, width: width, height: height))
+    }
 }
