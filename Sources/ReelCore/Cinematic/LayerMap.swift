@@ -81,7 +81,7 @@ public enum LayerZones {
     /// A face's zone: this many face widths across, centred on the face…
     public static let faceZoneWidths = 5.0
     /// …from this many face heights above the face's top (hair) to the picture's bottom.
-    public static let faceZoneAbove = 0.6
+    public static let faceZoneAbove = 1.0
     /// An upper body's zone: the box widened by this share of its width on each side, from a
     /// tenth of its height above it to the picture's bottom.
     public static let bodyZoneWiden = 0.25
@@ -113,8 +113,10 @@ public enum LayerZones {
     ///   in the box's widths (two people side by side split between their faces);
     /// - a person's cell (face, upper body) takes the network's matte there; a cat's cell its
     ///   head's ellipse; the cell's depth is the subject's layer (``LayeredDepth``);
-    /// - cells in no zone are background: a person the detectors did not see stays in the
-    ///   background (the network's matte alone says nothing about depth);
+    /// - a person's layer reaches beyond its zone where the network's matte (at least one half)
+    ///   joins it, out to ``reach(of:)``: arms held out, a wide coat, a thing held against the body;
+    /// - other cells are background: a person the detectors did not see stays in the background
+    ///   (the network's matte alone says nothing about depth);
     /// - `matteShifts` (by subject id) say how far a subject moved since the matte was made
     ///   (``SubjectMotion/carry(_:velocities:lead:)``): its cells read the matte that far back,
     ///   so its part of the matte moves with it (the boxes given are where it is now).
@@ -124,6 +126,15 @@ public enum LayerZones {
         var map = LayerMap.empty(width: width, height: height, background: background)
         let layers = subjects.map { (subject: $0, zone: zone(of: $0), code: LayerMap.code(LayeredDepth.dioptres(of: $0.kind, bounds: $0.bounds))) }
         guard !layers.isEmpty else { return map }
+        /// The network's matte under layer `index`'s subject at the cell (`column`, `row`).
+        func person(_ index: Int, _ column: Int, _ row: Int) -> UInt8 {
+            guard let personMatte else { return 0 }
+            let shift = matteShifts[layers[index].subject.id] ?? .zero
+            if shift == .zero { return personMatte[row * width + column] }
+            return sample(personMatte, width: width, height: height, x: (Double(column) + 0.5) / Double(width) - shift.dx,
+                          y: (Double(row) + 0.5) / Double(height) - shift.dy)
+        }
+        var owner = [Int](repeating: -1, count: width * height)
         for row in 0..<height {
             let y = (Double(row) + 0.5) / Double(height)
             for column in 0..<width {
@@ -135,17 +146,51 @@ public enum LayerZones {
                 }
                 guard let best else { continue }
                 let layer = layers[best.index], cell = row * width + column
+                owner[cell] = best.index
                 map.depth[cell] = layer.code
-                if layer.subject.kind == .catFace {
-                    map.matte[cell] = catMatte(x: x, y: y, face: layer.subject.bounds)
-                } else if let personMatte {
-                    let shift = matteShifts[layer.subject.id] ?? .zero
-                    map.matte[cell] = shift == .zero ? personMatte[cell]
-                        : sample(personMatte, width: width, height: height, x: x - shift.dx, y: y - shift.dy)
-                }
+                map.matte[cell] = layer.subject.kind == .catFace ? catMatte(x: x, y: y, face: layer.subject.bounds) : person(best.index, column, row)
+            }
+        }
+        guard personMatte != nil else { return map }
+        // Out from each person's solid cells, through the network's people, to the reach.
+        let reaches = layers.map { reach(of: $0.subject) }
+        var queue = owner.indices.filter { owner[$0] >= 0 && layers[owner[$0]].subject.kind != .catFace && map.matte[$0] >= 128 }
+        var next = 0
+        while next < queue.count {
+            let cell = queue[next], index = owner[cell]
+            next += 1
+            let row = cell / width, column = cell % width
+            for (c, r) in [(column - 1, row), (column + 1, row), (column, row - 1), (column, row + 1)]
+            where c >= 0 && c < width && r >= 0 && r < height && owner[r * width + c] < 0 {
+                guard reaches[index].contains(x: (Double(c) + 0.5) / Double(width), y: (Double(r) + 0.5) / Double(height)) else { continue }
+                let value = person(index, c, r)
+                guard value >= 128 else { continue }
+                let reached = r * width + c
+                (owner[reached], map.depth[reached], map.matte[reached]) = (index, layers[index].code, value)
+                queue.append(reached)
             }
         }
         return map
+    }
+
+    /// How far sideways a face's layer may reach through the network's matte beyond its zone:
+    /// this many face widths each side of its middle (shoulders and arms of a bulky coat, a thing
+    /// held out; the zone's 5 widths across hold a body standing straight)…
+    public static let faceReachWidths = 3.5
+    /// …and an upper body's: this share of its width each side.
+    public static let bodyReachWiden = 0.75
+
+    /// The box a person's layer may reach into through the network's matte (``map(subjects:personMatte:matteShifts:width:height:background:)``):
+    /// its zone, wider. A cat's is its zone.
+    public static func reach(of subject: CinematicSubject) -> NormalizedRect {
+        let b = subject.bounds, zone = zone(of: subject)
+        let (x0, x1) = switch subject.kind {
+        case .face: (b.midX - faceReachWidths * b.width, b.midX + faceReachWidths * b.width)
+        case .upperBody: (b.x - bodyReachWiden * b.width, b.x + b.width + bodyReachWiden * b.width)
+        case .catFace: (zone.x, zone.x + zone.width)
+        }
+        let left = max(0, x0), right = min(1, x1)
+        return NormalizedRect(x: left, y: zone.y, width: max(0, right - left), height: zone.height)
     }
 
     /// `matte` (`width` × `height` cells) at the normalized point (`x`, `y`), between cell

@@ -35,13 +35,13 @@ struct LayerMapTests {
         #expect(map.dioptres(atX: 0.5, y: 0.5) == LayeredDepth.backgroundDioptres)
     }
 
-    @Test("a face: its zone (5 face widths, hair to the bottom) takes the network's matte and the face's layer; outside it, background")
+    @Test("a face: its zone (5 face widths, a face height above it for the hair, down to the bottom) takes the network's matte and the face's layer; outside it, background")
     func oneFace() {
         let width = 80, height = 45
         let subject = Self.face(1, midX: 0.5, midY: 0.3, width: 0.1)
         let zone = LayerZones.zone(of: subject)
         #expect(abs(zone.x - 0.25) < 1e-9 && abs(zone.width - 0.5) < 1e-9)
-        #expect(abs(zone.y - (subject.bounds.y - 0.6 * subject.bounds.height)) < 1e-9 && abs(zone.y + zone.height - 1) < 1e-9)
+        #expect(abs(zone.y - (subject.bounds.y - 1.0 * subject.bounds.height)) < 1e-9 && abs(zone.y + zone.height - 1) < 1e-9)
         let matte = [UInt8](repeating: 200, count: width * height)
         let map = LayerZones.map(subjects: [subject], personMatte: matte, width: width, height: height)
         let code = LayerMap.code(LayeredDepth.dioptres(of: .face, bounds: subject.bounds))
@@ -119,5 +119,33 @@ struct LayerMapTests {
         let cat = CinematicSubject(id: 3, kind: .catFace, bounds: box, prominence: 0.04)
         #expect(LayerZones.map(subjects: [cat], personMatte: matte, matteShifts: [3: shift], width: width, height: height)
             == LayerZones.map(subjects: [cat], personMatte: matte, width: width, height: height))
+    }
+
+    @Test("a person's layer reaches beyond the zone through the network's matte joined to it (an arm held out), out to 3.5 face widths a side; a person apart from them stays background")
+    func reach() {
+        let width = 160, height = 90
+        let subject = Self.face(1, midX: 0.5, midY: 0.3, width: 0.1)
+        let zone = LayerZones.zone(of: subject), reach = LayerZones.reach(of: subject)
+        #expect(abs(reach.x - 0.15) < 1e-9 && abs(reach.width - 0.7) < 1e-9 && reach.y == zone.y && reach.height == zone.height)
+        // The body under the face (columns 60...99), an arm held out from it to the left edge at
+        // rows 60...69, and another person apart at columns 140...155.
+        var matte = [UInt8](repeating: 0, count: width * height)
+        for row in 40..<height { for column in 60..<100 { matte[row * width + column] = 255 } }
+        for row in 60..<70 { for column in 0..<60 { matte[row * width + column] = 230 } }
+        for row in 40..<height { for column in 140..<156 { matte[row * width + column] = 255 } }
+        let map = LayerZones.map(subjects: [subject], personMatte: matte, width: width, height: height)
+        let code = LayerMap.code(LayeredDepth.dioptres(of: .face, bounds: subject.bounds))
+        // The zone ends at x 0.25 (column 40); the arm is the person's out to x 0.15 (column 24).
+        #expect(map.matte[65 * width + 30] == 230 && map.depth[65 * width + 30] == code)
+        #expect(map.matte[65 * width + 24] == 230 && map.depth[65 * width + 24] == code)
+        #expect(map.matte[65 * width + 23] == 0 && map.depth[65 * width + 23] == map.background)
+        #expect(map.matte[50 * width + 145] == 0 && map.depth[50 * width + 145] == map.background)
+        // Under one half, the network's matte does not carry the layer out (a soft shadow, noise).
+        var faint = matte
+        for row in 60..<70 { for column in 0..<60 { faint[row * width + column] = 100 } }
+        let soft = LayerZones.map(subjects: [subject], personMatte: faint, width: width, height: height)
+        #expect(soft.matte[65 * width + 30] == 0 && soft.depth[65 * width + 30] == soft.background)
+        // Inside the zone the cells are the person's whatever the matte says.
+        #expect(soft.matte[65 * width + 45] == 100 && soft.depth[65 * width + 45] == code)
     }
 }
