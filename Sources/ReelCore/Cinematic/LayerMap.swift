@@ -126,10 +126,11 @@ public enum LayerZones {
         var map = LayerMap.empty(width: width, height: height, background: background)
         let layers = subjects.map { (subject: $0, zone: zone(of: $0), code: LayerMap.code(LayeredDepth.dioptres(of: $0.kind, bounds: $0.bounds))) }
         guard !layers.isEmpty else { return map }
+        let shifts = layers.map { matteShifts[$0.subject.id] ?? .zero }
         /// The network's matte under layer `index`'s subject at the cell (`column`, `row`).
         func person(_ index: Int, _ column: Int, _ row: Int) -> UInt8 {
             guard let personMatte else { return 0 }
-            let shift = matteShifts[layers[index].subject.id] ?? .zero
+            let shift = shifts[index]
             if shift == .zero { return personMatte[row * width + column] }
             return sample(personMatte, width: width, height: height, x: (Double(column) + 0.5) / Double(width) - shift.dx,
                           y: (Double(row) + 0.5) / Double(height) - shift.dy)
@@ -153,22 +154,33 @@ public enum LayerZones {
         }
         guard personMatte != nil else { return map }
         // Out from each person's solid cells, through the network's people, to the reach.
-        let reaches = layers.map { reach(of: $0.subject) }
+        // Each reach in cells: the columns and rows whose centres it holds (none when it is empty).
+        func cells(from start: Double, length: Double, count: Int) -> Range<Int> {
+            let first = Int((start * Double(count) - 0.5).rounded(.up)), last = Int(((start + length) * Double(count) - 0.5).rounded(.down))
+            return first..<max(first, last + 1)
+        }
+        let reaches = layers.map { layer in
+            let box = reach(of: layer.subject)
+            return (columns: cells(from: box.x, length: box.width, count: width), rows: cells(from: box.y, length: box.height, count: height))
+        }
         var queue = owner.indices.filter { owner[$0] >= 0 && layers[owner[$0]].subject.kind != .catFace && map.matte[$0] >= 128 }
         var next = 0
+        /// Takes the cell (`column`, `row`) into layer `index` when it is free, in its reach and the network's person.
+        func spread(_ index: Int, _ column: Int, _ row: Int) {
+            guard reaches[index].columns.contains(column), reaches[index].rows.contains(row), owner[row * width + column] < 0 else { return }
+            let value = person(index, column, row)
+            guard value >= 128 else { return }
+            let cell = row * width + column
+            (owner[cell], map.depth[cell], map.matte[cell]) = (index, layers[index].code, value)
+            queue.append(cell)
+        }
         while next < queue.count {
-            let cell = queue[next], index = owner[cell]
+            let cell = queue[next], index = owner[cell], row = cell / width, column = cell % width
             next += 1
-            let row = cell / width, column = cell % width
-            for (c, r) in [(column - 1, row), (column + 1, row), (column, row - 1), (column, row + 1)]
-            where c >= 0 && c < width && r >= 0 && r < height && owner[r * width + c] < 0 {
-                guard reaches[index].contains(x: (Double(c) + 0.5) / Double(width), y: (Double(r) + 0.5) / Double(height)) else { continue }
-                let value = person(index, c, r)
-                guard value >= 128 else { continue }
-                let reached = r * width + c
-                (owner[reached], map.depth[reached], map.matte[reached]) = (index, layers[index].code, value)
-                queue.append(reached)
-            }
+            spread(index, column - 1, row)
+            spread(index, column + 1, row)
+            spread(index, column, row - 1)
+            spread(index, column, row + 1)
         }
         return map
     }

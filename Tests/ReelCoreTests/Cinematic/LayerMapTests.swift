@@ -147,5 +147,14 @@ struct LayerMapTests {
         #expect(soft.matte[65 * width + 30] == 0 && soft.depth[65 * width + 30] == soft.background)
         // Inside the zone the cells are the person's whatever the matte says.
         #expect(soft.matte[65 * width + 45] == 100 && soft.depth[65 * width + 45] == code)
+        // A face carried off the picture (its zone and reach empty) takes nothing, whatever the matte.
+        let gone = Self.face(2, midX: 1.5, midY: 0.3, width: 0.1)
+        #expect(LayerZones.reach(of: gone).width == 0)
+        #expect(LayerZones.map(subjects: [gone], personMatte: [UInt8](repeating: 255, count: width * height), width: width, height: height)
+            == LayerMap.empty(width: width, height: height))
+        // At the picture's left edge: out to 3.5 face widths to the right (x 0.4, column 63) and no further.
+        let edge = Self.face(3, midX: 0.05, midY: 0.3, width: 0.1)
+        let full = LayerZones.map(subjects: [edge], personMatte: [UInt8](repeating: 255, count: width * height), width: width, height: height)
+        #expect(full.matte[65 * width] == 255 && full.matte[65 * width + 63] == 255 && full.matte[65 * width + 64] == 0)
     }
 }
