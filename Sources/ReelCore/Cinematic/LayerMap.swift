@@ -123,66 +123,12 @@ public enum LayerZones {
     public static func map(subjects: [CinematicSubject], personMatte: [UInt8]?, matteShifts: [Int: NormalizedOffset] = [:],
                            width: Int, height: Int, background: Double = LayeredDepth.backgroundDioptres) -> LayerMap {
         precondition(personMatte == nil || personMatte?.count == width * height)
-        var map = LayerMap.empty(width: width, height: height, background: background)
-        let layers = subjects.map { (subject: $0, zone: zone(of: $0), code: LayerMap.code(LayeredDepth.dioptres(of: $0.kind, bounds: $0.bounds))) }
-        guard !layers.isEmpty else { return map }
-        let shifts = layers.map { matteShifts[$0.subject.id] ?? .zero }
-        /// The network's matte under layer `index`'s subject at the cell (`column`, `row`).
-        func person(_ index: Int, _ column: Int, _ row: Int) -> UInt8 {
-            guard let personMatte else { return 0 }
-            let shift = shifts[index]
-            if shift == .zero { return personMatte[row * width + column] }
-            return sample(personMatte, width: width, height: height, x: (Double(column) + 0.5) / Double(width) - shift.dx,
-                          y: (Double(row) + 0.5) / Double(height) - shift.dy)
-        }
-        var owner = [Int](repeating: -1, count: width * height)
-        for row in 0..<height {
-            let y = (Double(row) + 0.5) / Double(height)
-            for column in 0..<width {
-                let x = (Double(column) + 0.5) / Double(width)
-                var best: (index: Int, sideways: Double)?
-                for (index, layer) in layers.enumerated() where layer.zone.contains(x: x, y: y) {
-                    let sideways = abs(x - layer.subject.bounds.midX) / max(layer.subject.bounds.width, 1e-6)
-                    if best == nil || sideways < best!.sideways { best = (index, sideways) }
-                }
-                guard let best else { continue }
-                let layer = layers[best.index], cell = row * width + column
-                owner[cell] = best.index
-                map.depth[cell] = layer.code
-                map.matte[cell] = layer.subject.kind == .catFace ? catMatte(x: x, y: y, face: layer.subject.bounds) : person(best.index, column, row)
-            }
-        }
-        guard personMatte != nil else { return map }
-        // Out from each person's solid cells, through the network's people, to the reach.
-        // Each reach in cells: the columns and rows whose centres it holds (none when it is empty).
-        func cells(from start: Double, length: Double, count: Int) -> Range<Int> {
-            let first = Int((start * Double(count) - 0.5).rounded(.up)), last = Int(((start + length) * Double(count) - 0.5).rounded(.down))
-            return first..<max(first, last + 1)
-        }
-        let reaches = layers.map { layer in
-            let box = reach(of: layer.subject)
-            return (columns: cells(from: box.x, length: box.width, count: width), rows: cells(from: box.y, length: box.height, count: height))
-        }
-        var queue = owner.indices.filter { owner[$0] >= 0 && layers[owner[$0]].subject.kind != .catFace && map.matte[$0] >= 128 }
-        var next = 0
-        /// Takes the cell (`column`, `row`) into layer `index` when it is free, in its reach and the network's person.
-        func spread(_ index: Int, _ column: Int, _ row: Int) {
-            guard reaches[index].columns.contains(column), reaches[index].rows.contains(row), owner[row * width + column] < 0 else { return }
-            let value = person(index, column, row)
-            guard value >= 128 else { return }
-            let cell = row * width + column
-            (owner[cell], map.depth[cell], map.matte[cell]) = (index, layers[index].code, value)
-            queue.append(cell)
-        }
-        while next < queue.count {
-            let cell = queue[next], index = owner[cell], row = cell / width, column = cell % width
-            next += 1
-            spread(index, column - 1, row)
-            spread(index, column + 1, row)
-            spread(index, column, row - 1)
-            spread(index, column, row + 1)
-        }
-        return map
+        var painting = LayerPainting(subjects: subjects, personMatte: personMatte, matteShifts: matteShifts,
+                                     map: LayerMap.empty(width: width, height: height, background: background))
+        guard !subjects.isEmpty else { return painting.map }
+        painting.paintZones()
+        if personMatte != nil { painting.spreadThroughPeople() }
+        return painting.map
     }
 
     /// How far sideways a face's layer may reach through the network's matte beyond its zone:
@@ -223,5 +169,105 @@ public enum LayerZones {
         let distance = (dx * dx + dy * dy).squareRoot()
         let strength = max(0, min(1, (1 - distance) / (1 - catSolid)))
         return UInt8((strength * 255).rounded())
+    }
+}
+
+/// One layer map being drawn by ``LayerZones/map(subjects:personMatte:matteShifts:width:height:background:)``:
+/// the subjects' layers, and which of them owns each cell.
+private struct LayerPainting {
+    struct Layer {
+        let subject: CinematicSubject
+        let zone: NormalizedRect
+        let code: UInt8
+        /// How far the subject moved since the matte was made.
+        let shift: NormalizedOffset
+        /// Its reach in cells: the columns and rows whose centres the reach holds.
+        let columns: Range<Int>, rows: Range<Int>
+    }
+
+    let layers: [Layer]
+    let personMatte: [UInt8]?
+    let width: Int, height: Int
+    var map: LayerMap
+    /// The layer each cell belongs to; -1: the background.
+    var owner: [Int]
+
+    init(subjects: [CinematicSubject], personMatte: [UInt8]?, matteShifts: [Int: NormalizedOffset], map: LayerMap) {
+        let width = map.width, height = map.height
+        /// The cells whose centres lie within `start` + `length` (none when it is empty).
+        func cells(from start: Double, length: Double, count: Int) -> Range<Int> {
+            let first = Int((start * Double(count) - 0.5).rounded(.up)), last = Int(((start + length) * Double(count) - 0.5).rounded(.down))
+            return first..<max(first, last + 1)
+        }
+        layers = subjects.map { subject in
+            let reach = LayerZones.reach(of: subject)
+            return Layer(subject: subject, zone: LayerZones.zone(of: subject),
+                         code: LayerMap.code(LayeredDepth.dioptres(of: subject.kind, bounds: subject.bounds)),
+                         shift: matteShifts[subject.id] ?? .zero, columns: cells(from: reach.x, length: reach.width, count: width),
+                         rows: cells(from: reach.y, length: reach.height, count: height))
+        }
+        self.personMatte = personMatte
+        self.width = width
+        self.height = height
+        self.map = map
+        owner = [Int](repeating: -1, count: width * height)
+    }
+
+    /// The network's matte under layer `index`'s subject at the cell (`column`, `row`): read as
+    /// far back as the subject moved.
+    func person(_ index: Int, _ column: Int, _ row: Int) -> UInt8 {
+        guard let personMatte else { return 0 }
+        let shift = layers[index].shift
+        if shift == .zero { return personMatte[row * width + column] }
+        return LayerZones.sample(personMatte, width: width, height: height, x: (Double(column) + 0.5) / Double(width) - shift.dx,
+                                 y: (Double(row) + 0.5) / Double(height) - shift.dy)
+    }
+
+    /// Each cell in a zone to the subject whose box is nearest sideways, in its widths: a
+    /// person's cell takes the network's matte, a cat's its head's ellipse.
+    mutating func paintZones() {
+        for row in 0..<height {
+            let y = (Double(row) + 0.5) / Double(height)
+            for column in 0..<width {
+                let x = (Double(column) + 0.5) / Double(width)
+                var best: (index: Int, sideways: Double)?
+                for (index, layer) in layers.enumerated() where layer.zone.contains(x: x, y: y) {
+                    let sideways = abs(x - layer.subject.bounds.midX) / max(layer.subject.bounds.width, 1e-6)
+                    if best == nil || sideways < best!.sideways { best = (index, sideways) }
+                }
+                guard let best else { continue }
+                let layer = layers[best.index], cell = row * width + column
+                owner[cell] = best.index
+                map.depth[cell] = layer.code
+                map.matte[cell] = layer.subject.kind == .catFace ? LayerZones.catMatte(x: x, y: y, face: layer.subject.bounds)
+                    : person(best.index, column, row)
+            }
+        }
+    }
+
+    /// Out from each person's cells of at least one half, through the network's people (at least
+    /// one half) not yet owned, as far as the person's reach.
+    mutating func spreadThroughPeople() {
+        var queue = owner.indices.filter { owner[$0] >= 0 && layers[owner[$0]].subject.kind != .catFace && map.matte[$0] >= 128 }
+        var next = 0
+        while next < queue.count {
+            let cell = queue[next], index = owner[cell], row = cell / width, column = cell % width
+            next += 1
+            if take(column - 1, row, into: index) { queue.append(cell - 1) }
+            if take(column + 1, row, into: index) { queue.append(cell + 1) }
+            if take(column, row - 1, into: index) { queue.append(cell - width) }
+            if take(column, row + 1, into: index) { queue.append(cell + width) }
+        }
+    }
+
+    /// Takes the cell (`column`, `row`) into layer `index` when it is free, in the layer's reach
+    /// and the network's person there; whether it did.
+    private mutating func take(_ column: Int, _ row: Int, into index: Int) -> Bool {
+        guard layers[index].columns.contains(column), layers[index].rows.contains(row), owner[row * width + column] < 0 else { return false }
+        let value = person(index, column, row)
+        guard value >= 128 else { return false }
+        let cell = row * width + column
+        (owner[cell], map.depth[cell], map.matte[cell]) = (index, layers[index].code, value)
+        return true
     }
 }
