@@ -92,7 +92,11 @@ struct CinematicCommandTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stderr.contains("subjects none · focus waiting for a subject"))
         #expect(run.stderr.contains("'lock': nothing to lock: no subject is in the picture"))
-        #expect(run.stdout.contains("wrote \(output): 10 pictures"), "\(run.stdout)")
+        // The test source runs in real time: on a loaded machine the camera may fall behind and
+        // drop a picture, which the summary says (CI saw "9 pictures … 1 of 10 dropped" once).
+        // Every one of the 10 is accounted for either way.
+        #expect(run.stdout.contains("wrote \(output): 10 pictures") || run.stdout.contains(" of 10 dropped: the camera's work was behind real time"),
+                "\(run.stdout)")
     }
 }
 
