@@ -2,13 +2,16 @@
 """The cinematic camera's picture quality on clips whose person is known exactly (run by
 bench/cinematic-quality.sh; Debian's python3-numpy and python3-pil, ffmpeg).
 
-make CLIP.mp4 TRUTH.npz --height H --seconds S --speed PX_PER_S
+make CLIP.mp4 TRUTH.npz --height H --seconds S --speed PX_PER_S [--far FACE_PX]
     The astronaut of Tests/Fixtures/astronaut.png cut out once by bench/cutout.py's hand-made
     outline (ASTRONAUT_OUTER, drawn at 4x and box-reduced: the alpha), 0.9 of the picture high,
     standing on the bottom edge, composited over a still fine texture (value noise at three
     scales and pixel noise: every frequency) and moving sideways (a sine whose peak speed is
     PX_PER_S; 0: still), with a little sensor noise on every picture; H.264 CRF 16. TRUTH holds
     the alpha on the person's own square and its offset per picture.
+    With --far, a second, small copy of the person stands still at the top right, its face
+    FACE_PX wide (about what CenterFace at 320 finds now and then): a static subject whose id
+    must hold.
 
 score TRUTH.npz PLAIN.mp4 OUT.mp4
     Per picture, the band-pass detail (a 3x3 box minus a 7x7 box, squared) of OUT against PLAIN
@@ -21,6 +24,12 @@ score TRUTH.npz PLAIN.mp4 OUT.mp4
                   blurs it); goal >= 0.8
       flicker     the spread over pictures of the detail kept 2..6 px outside (shimmer)
     Prints one JSON line.
+
+ids TRUTH.npz SIDECAR
+    The subjects an editable run recorded (`reel cinematic --editable`: OUT.mp4.cinematic), per
+    picture: whether a face was reported on the near person's head and on the far one's (its
+    centre inside the head), and how many ids each had over the clip (1: the id held; a static
+    subject must keep one). Prints one JSON line.
 """
 import json
 import os
@@ -38,6 +47,9 @@ PHOTO = os.path.join(HERE, "..", "Tests", "Fixtures", "astronaut.png")
 # The face's middle and the hair's top in the photo's 512 px (eyes, nose and mouth; the crown).
 FACE = (190, 95, 255, 165)
 HAIR = (150, 10, 305, 70)
+# The head (hair to chin) and the face's width (cheek to cheek), in the photo's 512 px.
+HEAD = (150, 10, 305, 200)
+FACE_WIDTH = 85
 
 
 def person_square(height):
@@ -69,12 +81,30 @@ def offsets(frames, fps, width, side, speed):
     return [int(round(centre + amplitude * np.sin(2 * np.pi * i / fps / period))) for i in range(frames)]
 
 
-def make(clip, truth, height, seconds, speed):
+def far_person(back, far):
+    """`back` with the person standing still at the top right, its face `far` px wide; the
+    head's box in the picture (x0, y0, x1, y1, px)."""
+    height, width = back.shape[:2]
+    side = round(512 * far / FACE_WIDTH)
+    photo = Image.open(PHOTO).convert("RGB").resize((side, side), Image.LANCZOS)
+    s, ss = side / 512, 4
+    m = Image.new("L", (side * ss, side * ss), 0)
+    ImageDraw.Draw(m).polygon([(x * s * ss, y * s * ss) for x, y in ASTRONAUT_OUTER], fill=255)
+    alpha = np.asarray(m.resize((side, side), Image.BOX), np.float32)[..., None] / 255
+    x0, y0 = width - side - height // 24, height // 24
+    x1, y1 = x0 + side, min(height, y0 + side)
+    rgb = np.asarray(photo, np.float32)[: y1 - y0] / 255
+    back[y0:y1, x0:x1] = back[y0:y1, x0:x1] * (1 - alpha[: y1 - y0]) + rgb * alpha[: y1 - y0]
+    return tuple(round(v) for v in (x0 + HEAD[0] * s, y0 + HEAD[1] * s, x0 + HEAD[2] * s, y0 + HEAD[3] * s))
+
+
+def make(clip, truth, height, seconds, speed, far=0):
     width, fps = height * 16 // 9, 30
     rng = np.random.default_rng(7)
     rgb, alpha, _ = person_square(height)
     side = alpha.shape[0]
     back = texture(width, height, rng)
+    far_head = far_person(back, far) if far > 0 else (0, 0, 0, 0)
     frames = int(seconds * fps)
     xs = offsets(frames, fps, width, side, speed)
     oy = height - side
@@ -91,7 +121,8 @@ def make(clip, truth, height, seconds, speed):
     encoder.stdin.close()
     if encoder.wait() != 0:
         sys.exit("cinematic_quality: ffmpeg could not encode the clip")
-    np.savez_compressed(truth, alpha=alpha, xs=np.array(xs), oy=oy, width=width, height=height, scale=side / 512)
+    np.savez_compressed(truth, alpha=alpha, xs=np.array(xs), oy=oy, width=width, height=height, scale=side / 512,
+                        far_head=np.array(far_head), fps=fps)
 
 
 def frames_of(path, width, height):
@@ -203,13 +234,62 @@ def score(truth, plain, out):
                       "crown": round(ratio["crown"], 3), "flicker": round(float(np.std(per_frame_fringe)), 3)}))
 
 
+def sidecar_records(path):
+    """The JSON records of a cinematic sidecar (docs/cinematic.md: a magic line, a header line,
+    then per picture a 4-byte length and JSON, a 4-byte length and the layer map; a length of
+    0xFFFFFFFF starts the video's identity)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    at = data.index(b"\n", data.index(b"\n") + 1) + 1
+    records = []
+    while at + 4 <= len(data):
+        length = int.from_bytes(data[at:at + 4], "big")
+        if length == 0xFFFFFFFF or at + 4 + length + 4 > len(data):
+            break
+        records.append(json.loads(data[at + 4:at + 4 + length]))
+        at += 4 + length
+        at += 4 + int.from_bytes(data[at:at + 4], "big")
+    return records
+
+
+def ids(truth, sidecar):
+    t = np.load(truth)
+    xs, oy, width, height, scale = t["xs"], int(t["oy"]), int(t["width"]), int(t["height"]), float(t["scale"])
+    fps, far = int(t["fps"]), [float(v) for v in t["far_head"]]
+    heads = {"near": [], "far": []}
+    records = sidecar_records(sidecar)
+    first = records[0]["ticks"] if records else 0
+    for record in records:
+        i = round((record["ticks"] - first) * fps / 90000)
+        if i >= len(xs):
+            break
+        near = (xs[i] + HEAD[0] * scale, oy + HEAD[1] * scale, xs[i] + HEAD[2] * scale, oy + HEAD[3] * scale)
+        for name, (x0, y0, x1, y1) in (("near", near), ("far", far)):
+            if x1 <= x0:
+                continue
+            on = [s["id"] for s in record["subjects"] if s["kind"] == "face"
+                  and x0 <= (s["x"] + s["width"] / 2) * width <= x1 and y0 <= (s["y"] + s["height"] / 2) * height <= y1]
+            heads[name].append(on[0] if on else None)
+    out = {"pictures": len(records)}
+    for name, seen in heads.items():
+        if not seen:
+            continue
+        found = [v for v in seen if v is not None]
+        out[name + "_found"] = round(len(found) / len(seen), 3)
+        out[name + "_ids"] = len(set(found))
+    print(json.dumps(out))
+
+
 def main():
     if len(sys.argv) >= 2 and sys.argv[1] == "make":
         clip, truth = sys.argv[2], sys.argv[3]
         options = dict(zip(sys.argv[4::2], sys.argv[5::2]))
-        make(clip, truth, int(options.get("--height", 720)), float(options.get("--seconds", 8)), float(options.get("--speed", 300)))
+        make(clip, truth, int(options.get("--height", 720)), float(options.get("--seconds", 8)), float(options.get("--speed", 300)),
+             float(options.get("--far", 0)))
     elif len(sys.argv) == 5 and sys.argv[1] == "score":
         score(*sys.argv[2:5])
+    elif len(sys.argv) == 4 and sys.argv[1] == "ids":
+        ids(*sys.argv[2:4])
     else:
         sys.exit(__doc__)
 
