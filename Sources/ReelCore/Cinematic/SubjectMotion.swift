@@ -21,9 +21,9 @@ public struct NormalizedOffset: Sendable, Hashable {
 /// How fast each subject moves, and where a look's subjects are when a later picture is
 /// rendered with it.
 ///
-/// In real time the vision looks at a picture 2–4 pictures older than the one rendered with
-/// its look (a look takes 60–80 ms on its own thread): a person moving 300 px/s is 20–40 px
-/// further on, and rendered with the look as it is, the matte trails them — the background
+/// In real time the vision looks at a picture 1–6 pictures older than the one rendered with
+/// its look (at 720p it manages 7–10 looks a second on its own thread): a person moving
+/// 300 px/s is up to 40 px further on, and rendered with the look as it is, the matte trails them — the background
 /// they left stays sharp and their leading edge is blurred. The velocity is each box's optical
 /// flow between consecutive looks (the flow moves with the picture's content; a detector's box
 /// jitters from look to look), smoothed; the look's boxes and its matte under them are carried
@@ -31,8 +31,8 @@ public struct NormalizedOffset: Sendable, Hashable {
 public struct SubjectMotion: Sendable, Equatable {
     /// The newest measure's share of the smoothed velocity.
     public static let smoothing = 0.8
-    /// The oldest a look is carried forward from: older than that, where the person went is a
-    /// guess (they turn, stop); the look is used as it is beyond it.
+    /// The furthest a look is carried forward: beyond that, where the person went is a guess
+    /// (they turn, stop), and an older look is carried only this far.
     public static let maxLead = MediaTime(value: 1, timescale: 4)
     /// Looks further apart than this restart every velocity: a move measured over a long gap
     /// says little about now.
