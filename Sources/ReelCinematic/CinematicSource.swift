@@ -9,11 +9,10 @@ import ReelRuntime
 /// recorded by the pipelines that already exist.
 ///
 /// The inner source runs on its own thread ("reel.cinematic.capture") into a short queue
-/// (``realTimeSlack``); the
-/// thread that calls ``run(_:)`` converts, processes and delivers. In real time, when the
-/// camera's work falls behind, the oldest waiting picture is dropped (counted in
-/// ``droppedPictures``, never audio); with `realTime` false (a file as fast as it goes)
-/// capture waits instead and nothing is dropped.
+/// (``realTimeSlack``); the thread that calls ``run(_:)`` converts, processes and delivers. In
+/// real time, when the camera's work falls behind, the oldest waiting picture is dropped
+/// (counted in ``droppedPictures``, never audio); with `realTime` false (a file as fast as it
+/// goes) capture waits instead and nothing is dropped.
 public final class CinematicSource: CaptureSource, @unchecked Sendable {
     /// The source seen through the camera.
     public let inner: any CaptureSource
