@@ -36,29 +36,33 @@ struct RefocusTests {
         return number == "inf" ? .infinity : Double(number) ?? 0
     }
 
-    @Test("refocus at 0 s to the far person equals recording with the focus there (a point): the same focal depth in every picture, pictures apart only by the editable video's own encoding")
+    @Test("refocus at 0 s to the far person equals recording with the focus there (a point): the same focal depth in every picture, pictures at least as close to that recording as a recording made from the editable video's own pictures")
     func sameAsRecording() throws {
         let folder = try TemporaryDirectory()
         defer { folder.cleanup() }
         let scene = try Self.makeScene(in: folder)
         let editable = folder.path("editable.mp4"), near = folder.path("near.mp4"), far = folder.path("far.mp4")
         let farEditable = folder.path("far-editable.mp4"), refocused = folder.path("refocused.mp4")
+        let farFromEditable = folder.path("far-from-editable.mp4")
         // The first second is enough: the same decisions from the first picture on.
         let point = String(format: "%.4f,%.4f", Self.farFace.x, Self.farFace.y)
         try Self.record(scene, to: editable, ["--editable", "--duration", "1"])
         try Self.record(scene, to: near, ["--duration", "1"])
         try Self.record(scene, to: far, ["--focus", "point:" + point, "--duration", "1"])
         try Self.record(scene, to: farEditable, ["--focus", "point:" + point, "--editable", "--duration", "1"])
+        try Self.record(editable, to: farFromEditable, ["--focus", "point:" + point])
         let report = try CinematicRefocus(settings: RefocusSettings(input: editable, output: refocused, at: 0,
                                                                     control: .tap(x: Self.farFace.x, y: Self.farFace.y))).run()
         #expect(report.pictures == 10)
         let recorded = try CinematicSidecarFile(video: farEditable).records.map(\.record.focal)
         #expect(report.focal == recorded, "refocused \(report.focal), recorded with that focus \(recorded)")
-        let same = try Self.psnr(refocused, far), other = try Self.psnr(refocused, near)
-        // The floor: what encoding the editable video (CRF 16, then the refocus at CRF 20) costs
-        // a picture of noise, measured on the unblurred pictures themselves.
-        let floor = try Self.psnr(editable, scene)
-        #expect(same >= floor - 1.5, "refocused against recorded with that focus: \(same) dB; the editable video's own encoding: \(floor) dB")
+        // The reference: the same focus recorded from the editable video's pictures, which are
+        // apart from the scene's only by the editable video's encoding (CRF 16). x264's rate
+        // control under a peak cap (VBV) with frame threads is not repeatable, so each of these
+        // encodings differs a little from run to run: compared with one another, never with a
+        // number (the gap measured here: about 2 dB, run to run ±0.2 dB).
+        let same = try Self.psnr(refocused, far), reference = try Self.psnr(farFromEditable, far), other = try Self.psnr(refocused, near)
+        #expect(same >= reference, "refocused against recorded with that focus: \(same) dB; recorded from the editable video's pictures: \(reference) dB")
         #expect(other < same - 6, "refocused against the near focus: \(other) dB (same focus: \(same) dB)")
     }
 
