@@ -147,16 +147,6 @@ struct Taps {
             t[size_t(i)] = float(u - lo[size_t(i)]);
         }
     }
-
-    /// Row `i` of `m` (float) read at every column tap into `out`; `line` holds one row of `m`.
-    /// (Rows first, then columns: the row blend runs over `m`'s width only, and vectorizes.)
-    void row(const cv::Mat &m, const Taps &rows, int i, float *line, float *out) const {
-        const float *a = m.ptr<float>(rows.lo[size_t(i)]), *b = m.ptr<float>(rows.hi[size_t(i)]);
-        const float v = rows.t[size_t(i)];
-        for (int x = 0; x < m.cols; x++) line[x] = a[x] + (b[x] - a[x]) * v;
-        const size_t n = lo.size();
-        for (size_t x = 0; x < n; x++) out[x] = line[lo[x]] + (line[hi[x]] - line[lo[x]]) * t[x];
-    }
 };
 
 /// How much steeper an in-focus subject's edge is drawn at full size than the cells' matte read
@@ -167,13 +157,61 @@ struct Taps {
 /// (bench/cinematic-quality.sh's crown; the sharp fringe outside stays under 1 px).
 constexpr float kCoverSteepness = 2.0f;
 
-/// Row `y` of a plane's cover (how much an in-focus subject covers each pixel): the cells'
-/// matte read bilinearly, its edge steepened by kCoverSteepness.
-void cover_row(const cv::Mat &cells, const Taps &cover_x, const Taps &cover_y, int y, float *line, float *out) {
-    cover_x.row(cells, cover_y, y, line, out);
-    const size_t n = cover_x.lo.size();
-    for (size_t x = 0; x < n; x++) out[x] = std::min(std::max((out[x] - 0.5f) * kCoverSteepness + 0.5f, 0.0f), 1.0f);
-}
+/// A plane's cover: how much an in-focus subject covers each pixel, read from the cells' matte
+/// bilinearly (`x`, `y`: the taps) with its edge steepened by kCoverSteepness. Most of a picture
+/// is background: a steepened cover is 0 wherever the four cells read are all at most
+/// `kCoverSteepness`'s floor (0.25 at steepness 2), so each row of cells keeps the span of its
+/// columns above that floor, and a pixel row is read only over the pixels its spans reach.
+struct Cover {
+    const cv::Mat &cells;
+    Taps x, y;
+    /// Per row of cells: the first and one past the last column above the floor (equal: none).
+    std::vector<int> first, end;
+
+    Cover(const cv::Mat &cells, cv::Size size) : cells(cells) {
+        x.make(size.width, cells.cols, double(cells.cols) / size.width);
+        y.make(size.height, cells.rows, double(cells.rows) / size.height);
+        const float floor = 0.5f - 0.5f / kCoverSteepness;
+        first.assign(size_t(cells.rows), 0);
+        end.assign(size_t(cells.rows), 0);
+        for (int j = 0; j < cells.rows; j++) {
+            const float *row = cells.ptr<float>(j);
+            int a = 0, b = cells.cols;
+            while (a < b && row[a] <= floor) a++;
+            while (b > a && row[b - 1] <= floor) b--;
+            first[size_t(j)] = a;
+            end[size_t(j)] = b;
+        }
+    }
+
+    /// The pixels of row `py` whose cover may be above 0: [from, to) (empty: from == to).
+    std::pair<int, int> reach(int py) const {
+        const size_t j0 = size_t(y.lo[size_t(py)]), j1 = size_t(y.hi[size_t(py)]);
+        const bool none0 = first[j0] == end[j0], none1 = first[j1] == end[j1];
+        if (none0 && none1) return {0, 0};
+        const int a = none0 ? first[j1] : none1 ? first[j0] : std::min(first[j0], first[j1]);
+        const int b = none0 ? end[j1] : none1 ? end[j0] : std::max(end[j0], end[j1]);
+        // A pixel reads cells lo..hi (non-decreasing along the row): the first whose hi reaches
+        // column a, up to the last whose lo is before b.
+        const int from = int(std::lower_bound(x.hi.begin(), x.hi.end(), a) - x.hi.begin());
+        const int to = int(std::lower_bound(x.lo.begin(), x.lo.end(), b) - x.lo.begin());
+        return {from, std::max(from, to)};
+    }
+
+    /// Row `py` of the cover into `out` over [from, to) (``reach``; `out` elsewhere is not
+    /// written); `line` holds one row of cells.
+    void row(int py, std::pair<int, int> span, float *line, float *out) const {
+        if (span.first == span.second) return;
+        const float *a = cells.ptr<float>(y.lo[size_t(py)]), *b = cells.ptr<float>(y.hi[size_t(py)]);
+        const float v = y.t[size_t(py)];
+        const int c0 = x.lo[size_t(span.first)], c1 = x.hi[size_t(span.second - 1)] + 1;
+        for (int c = c0; c < c1; c++) line[c] = a[c] + (b[c] - a[c]) * v;
+        for (int i = span.first; i < span.second; i++) {
+            const float t = x.t[size_t(i)], value = line[x.lo[size_t(i)]] + (line[x.hi[size_t(i)]] - line[x.lo[size_t(i)]]) * t;
+            out[i] = std::min(std::max((value - 0.5f) * kCoverSteepness + 0.5f, 0.0f), 1.0f);
+        }
+    }
+};
 
 struct Settings {
     float focus, per_dioptre, max_radius, step;
@@ -304,23 +342,44 @@ inline uint8_t to_byte(float v) {
     return uint8_t(std::min(std::max(v + 0.5f, 0.0f), 255.0f));
 }
 
-/// Level 1 of `in`, of `in` times the background's weight (1 - matte, the matte read per pixel
-/// from `cells`) and of the weight: the means of 2x2 blocks, into `w`'s half planes.
-void halve(const cv::Mat &in, const cv::Mat &cells, const Taps &cover_x, const Taps &cover_y, PlaneWork &w) {
+/// Level 1 of `in`, of `in` times the background's weight (1 - the cover) and of the weight:
+/// the means of 2x2 blocks, into `w`'s half planes. Where neither row is covered the weight is 1.
+void halve(const cv::Mat &in, const Cover &cover, PlaneWork &w) {
     const cv::Size size = in.size(), half((size.width + 1) / 2, (size.height + 1) / 2);
     w.half_all.create(half, CV_32F);
     w.half_weighted.create(half, CV_32F);
     w.half_weights.create(half, CV_32F);
     cv::parallel_for_(cv::Range(0, half.height), [&](const cv::Range &rows) {
-        std::vector<float> cover(size_t(size.width) * 2), line(size_t(cells.cols));
+        std::vector<float> covers(size_t(size.width) * 2), line(size_t(cover.cells.cols));
+        float *ca = covers.data(), *cb = covers.data() + size.width;
         for (int j = rows.start; j < rows.end; j++) {
             const int y0 = 2 * j, y1 = std::min(2 * j + 1, size.height - 1);
-            cover_row(cells, cover_x, cover_y, y0, line.data(), cover.data());
-            cover_row(cells, cover_x, cover_y, y1, line.data(), cover.data() + size.width);
+            const std::pair<int, int> s0 = cover.reach(y0), s1 = cover.reach(y1);
+            cover.row(y0, s0, line.data(), ca);
+            cover.row(y1, s1, line.data(), cb);
+            // The half pixels either row's cover reaches; over them, a row's cover is 0 outside
+            // its own span.
+            const int from = std::min(s0.first == s0.second ? size.width : s0.first, s1.first == s1.second ? size.width : s1.first);
+            const int to = std::max(s0.second, s1.second);
+            const int i0 = std::min(from, to) / 2, i1 = std::min((to + 1) / 2, half.width), lo = 2 * i0, hi = std::min(2 * i1, size.width);
+            auto clear = [&](float *c, std::pair<int, int> span) {
+                std::fill(c + lo, c + std::max(lo, std::min(span.first, hi)), 0.0f);
+                std::fill(c + std::min(std::max(lo, span.second), hi), c + hi, 0.0f);
+            };
+            clear(ca, s0);
+            clear(cb, s1);
             const uint8_t *a = in.ptr<uint8_t>(y0), *b = in.ptr<uint8_t>(y1);
-            const float *ca = cover.data(), *cb = cover.data() + size.width;
             float *all = w.half_all.ptr<float>(j), *weighted = w.half_weighted.ptr<float>(j), *weights = w.half_weights.ptr<float>(j);
-            for (int i = 0; i < half.width; i++) {
+            auto plain = [&](int start, int stop) {
+                for (int i = start; i < stop; i++) {
+                    const int x0 = 2 * i, x1 = std::min(2 * i + 1, size.width - 1);
+                    all[i] = 0.25f * (float(a[x0]) + float(a[x1]) + float(b[x0]) + float(b[x1]));
+                    weighted[i] = all[i];
+                    weights[i] = 1;
+                }
+            };
+            plain(0, i0);
+            for (int i = i0; i < i1; i++) {
                 const int x0 = 2 * i, x1 = std::min(2 * i + 1, size.width - 1);
                 const float p0 = a[x0], p1 = a[x1], p2 = b[x0], p3 = b[x1];
                 const float w0 = 1 - ca[x0], w1 = 1 - ca[x1], w2 = 1 - cb[x0], w3 = 1 - cb[x1];
@@ -328,13 +387,15 @@ void halve(const cv::Mat &in, const cv::Mat &cells, const Taps &cover_x, const T
                 weighted[i] = 0.25f * (p0 * w0 + p1 * w1 + p2 * w2 + p3 * w3);
                 weights[i] = 0.25f * (w0 + w1 + w2 + w3);
             }
+            plain(std::max(i0, i1), half.width);
         }
     });
 }
 
-/// `in` laid over `back` (the background at level 1, read bilinearly) by the matte, to bytes in
-/// `out` (which may be `in`: each pixel is read before it is written).
-void lay_over(const cv::Mat &in, const cv::Mat &cells, const Taps &cover_x, const Taps &cover_y, const cv::Mat &back, cv::Mat out) {
+/// `in` laid over `back` (the background at level 1, read bilinearly) by the cover, to bytes in
+/// `out` (which may be `in`: each pixel is read before it is written). Where the cover is 0 the
+/// background alone.
+void lay_over(const cv::Mat &in, const Cover &cover, const cv::Mat &back, cv::Mat out) {
     const cv::Size size = in.size();
     const int half_width = back.cols;
     // Level 1's pixel i is centred between level 0's 2i and 2i + 1: level 0's 2i reads it at
@@ -342,29 +403,29 @@ void lay_over(const cv::Mat &in, const cv::Mat &cells, const Taps &cover_x, cons
     Taps back_y;
     back_y.make(size.height, back.rows, 0.5);
     cv::parallel_for_(cv::Range(0, size.height), [&](const cv::Range &rows) {
-        std::vector<float> cover(size_t(size.width)), line(size_t(cells.cols)), behind(size_t(half_width) + 2);
+        std::vector<float> covers(size_t(size.width)), line(size_t(cover.cells.cols)), behind(size_t(half_width) + 2);
+        std::vector<float> upsampled(size_t(size.width));
         for (int y = rows.start; y < rows.end; y++) {
-            cover_row(cells, cover_x, cover_y, y, line.data(), cover.data());
-            // The background's row at level 1, one clamped pixel each side.
+            const std::pair<int, int> span = cover.reach(y);
+            cover.row(y, span, line.data(), covers.data());
+            // The background's row at level 1, one clamped pixel each side, then at level 0.
             const float *a = back.ptr<float>(back_y.lo[size_t(y)]), *b = back.ptr<float>(back_y.hi[size_t(y)]);
             const float v = back_y.t[size_t(y)];
-            float *h = behind.data() + 1;
+            float *h = behind.data() + 1, *up = upsampled.data();
             for (int i = 0; i < half_width; i++) h[i] = a[i] + (b[i] - a[i]) * v;
             h[-1] = h[0];
             h[half_width] = h[half_width - 1];
+            for (int i = 0; i < size.width / 2; i++) {
+                up[2 * i] = 0.25f * h[i - 1] + 0.75f * h[i];
+                up[2 * i + 1] = 0.75f * h[i] + 0.25f * h[i + 1];
+            }
+            if (size.width % 2 == 1) up[size.width - 1] = 0.25f * h[size.width / 2 - 1] + 0.75f * h[size.width / 2];
             const uint8_t *src = in.ptr<uint8_t>(y);
             uint8_t *dst = out.ptr<uint8_t>(y);
-            const float *c = cover.data();
-            for (int i = 0; i < size.width / 2; i++) {
-                const float even = 0.25f * h[i - 1] + 0.75f * h[i], odd = 0.75f * h[i] + 0.25f * h[i + 1];
-                dst[2 * i] = to_byte(even + (float(src[2 * i]) - even) * c[2 * i]);
-                dst[2 * i + 1] = to_byte(odd + (float(src[2 * i + 1]) - odd) * c[2 * i + 1]);
-            }
-            if (size.width % 2 == 1) {
-                const int x = size.width - 1, i = x / 2;
-                const float even = 0.25f * h[i - 1] + 0.75f * h[i];
-                dst[x] = to_byte(even + (float(src[x]) - even) * c[x]);
-            }
+            const float *c = covers.data();
+            for (int x = 0; x < span.first; x++) dst[x] = to_byte(up[x]);
+            for (int x = span.first; x < span.second; x++) dst[x] = to_byte(up[x] + (float(src[x]) - up[x]) * c[x]);
+            for (int x = span.second; x < size.width; x++) dst[x] = to_byte(up[x]);
         }
     });
 }
@@ -383,10 +444,8 @@ bool render_half(cvision_bokeh &r, PlaneWork &w, const cv::Mat &in, cv::Mat out,
     const double sigma = background_radius / 2 * scale;
     if (r.subject_blurred || sigma < half_sigma(1)) return false;
     const cv::Size size = in.size();
-    Taps cover_x, cover_y;
-    cover_x.make(size.width, r.matte_base.cols, double(r.matte_base.cols) / size.width);
-    cover_y.make(size.height, r.matte_base.rows, double(r.matte_base.rows) / size.height);
-    halve(in, r.matte_base, cover_x, cover_y, w);
+    const Cover cover(r.matte_base, size);
+    halve(in, cover, w);
     const int levels = level_count(s.max_radius / 2 * scale, w.half_all.size(), half_sigma);
     const LevelBlend back = blend_for(sigma, levels, half_sigma);
     const int count = back.level + (back.upper > 0 ? 2 : 1);
@@ -396,7 +455,7 @@ bool render_half(cvision_bokeh &r, PlaneWork &w, const cv::Mat &in, cv::Mat out,
     const cv::Mat &low = background_level(w, back.level, w.chain_low);
     if (back.upper > 0) cv::addWeighted(low, 1.0 - back.upper, background_level(w, back.level + 1, w.chain_high), back.upper, 0, w.half_back);
     else low.copyTo(w.half_back);
-    lay_over(in, r.matte_base, cover_x, cover_y, w.half_back, out);
+    lay_over(in, cover, w.half_back, out);
     return true;
 }
 
