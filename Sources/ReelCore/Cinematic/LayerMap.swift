@@ -151,10 +151,10 @@ public enum LayerZones {
         return NormalizedRect(x: left, y: zone.y, width: max(0, right - left), height: zone.height)
     }
 
-    /// `matte` (`width` × `height` cells) at the normalized point (`x`, `y`), between cell
-    /// centres linearly; beyond the edge, the edge's cells.
-    static func sample(_ matte: [UInt8], width: Int, height: Int, x: Double, y: Double) -> UInt8 {
-        let fx = min(max(x * Double(width) - 0.5, 0), Double(width - 1)), fy = min(max(y * Double(height) - 0.5, 0), Double(height - 1))
+    /// `matte` (`width` × `height` cells) at the cell coordinates (`column`, `row`) (cell
+    /// centres at whole numbers), between cell centres linearly; beyond the edge, the edge's cells.
+    static func sample(_ matte: [UInt8], width: Int, height: Int, column: Double, row: Double) -> UInt8 {
+        let fx = min(max(column, 0), Double(width - 1)), fy = min(max(row, 0), Double(height - 1))
         let x0 = Int(fx), y0 = Int(fy), x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1)
         let ax = fx - Double(x0), ay = fy - Double(y0)
         let top = Double(matte[y0 * width + x0]) * (1 - ax) + Double(matte[y0 * width + x1]) * ax
@@ -191,6 +191,8 @@ private struct LayerPainting {
     var map: LayerMap
     /// The layer each cell belongs to; -1: the background.
     var owner: [Int]
+    /// A person's cells of at least one half, in the order painted: where the spread starts.
+    var seeds: [Int] = []
 
     init(subjects: [CinematicSubject], personMatte: [UInt8]?, matteShifts: [Int: NormalizedOffset], map: LayerMap) {
         let width = map.width, height = map.height
@@ -219,36 +221,55 @@ private struct LayerPainting {
         guard let personMatte else { return 0 }
         let shift = layers[index].shift
         if shift == .zero { return personMatte[row * width + column] }
-        return LayerZones.sample(personMatte, width: width, height: height, x: (Double(column) + 0.5) / Double(width) - shift.dx,
-                                 y: (Double(row) + 0.5) / Double(height) - shift.dy)
+        return LayerZones.sample(personMatte, width: width, height: height, column: Double(column) - shift.dx * Double(width),
+                                 row: Double(row) - shift.dy * Double(height))
     }
 
     /// Each cell in a zone to the subject whose box is nearest sideways, in its widths: a
-    /// person's cell takes the network's matte, a cat's its head's ellipse.
+    /// person's cell takes the network's matte, a cat's its head's ellipse. Only the cells about
+    /// the zones are looked at (a cell's centre decides, as ``NormalizedRect/contains(x:y:)`` says).
     mutating func paintZones() {
+        /// The cells whose centres may lie within `start` + `length`, with one to spare each side.
+        func around(_ start: Double, _ length: Double, _ count: Int) -> Range<Int> {
+            let bound = Double(count) + 2, low = start * Double(count), high = (start + length) * Double(count)
+            guard low.isFinite, high.isFinite else { return 0..<0 }
+            let first = max(0, Int(min(max(low, -bound), bound).rounded(.down)) - 1)
+            let last = min(count - 1, Int(min(max(high, -bound), bound).rounded(.up)) + 1)
+            return first..<max(first, last + 1)
+        }
+        let spans = layers.map { (columns: around($0.zone.x, $0.zone.width, width), rows: around($0.zone.y, $0.zone.height, height)) }
         for row in 0..<height {
+            let across = spans.filter { $0.rows.contains(row) }.map(\.columns)
+            guard let first = across.map(\.lowerBound).min(), let end = across.map(\.upperBound).max() else { continue }
             let y = (Double(row) + 0.5) / Double(height)
-            for column in 0..<width {
-                let x = (Double(column) + 0.5) / Double(width)
-                var best: (index: Int, sideways: Double)?
-                for (index, layer) in layers.enumerated() where layer.zone.contains(x: x, y: y) {
-                    let sideways = abs(x - layer.subject.bounds.midX) / max(layer.subject.bounds.width, 1e-6)
-                    if best == nil || sideways < best!.sideways { best = (index, sideways) }
-                }
-                guard let best else { continue }
-                let layer = layers[best.index], cell = row * width + column
-                owner[cell] = best.index
-                map.depth[cell] = layer.code
-                map.matte[cell] = layer.subject.kind == .catFace ? LayerZones.catMatte(x: x, y: y, face: layer.subject.bounds)
-                    : person(best.index, column, row)
+            for column in first..<end {
+                paint(column, row, y: y)
             }
         }
+    }
+
+    /// The cell (`column`, `row`) (its centre at height `y`) to the zone's subject nearest sideways, if any.
+    @inline(__always)
+    private mutating func paint(_ column: Int, _ row: Int, y: Double) {
+        let x = (Double(column) + 0.5) / Double(width)
+        var best: (index: Int, sideways: Double)?
+        for (index, layer) in layers.enumerated() where layer.zone.contains(x: x, y: y) {
+            let sideways = abs(x - layer.subject.bounds.midX) / max(layer.subject.bounds.width, 1e-6)
+            if best == nil || sideways < best!.sideways { best = (index, sideways) }
+        }
+        guard let best else { return }
+        let layer = layers[best.index], cell = row * width + column
+        owner[cell] = best.index
+        map.depth[cell] = layer.code
+        map.matte[cell] = layer.subject.kind == .catFace ? LayerZones.catMatte(x: x, y: y, face: layer.subject.bounds)
+            : person(best.index, column, row)
+        if layer.subject.kind != .catFace && map.matte[cell] >= 128 { seeds.append(cell) }
     }
 
     /// Out from each person's cells of at least one half, through the network's people (at least
     /// one half) not yet owned, as far as the person's reach.
     mutating func spreadThroughPeople() {
-        var queue = owner.indices.filter { owner[$0] >= 0 && layers[owner[$0]].subject.kind != .catFace && map.matte[$0] >= 128 }
+        var queue = seeds
         var next = 0
         while next < queue.count {
             let cell = queue[next], index = owner[cell], row = cell / width, column = cell % width
