@@ -75,7 +75,7 @@ public final class CinematicCamera: @unchecked Sendable {
     public init(vision: CinematicVision, aperture: Aperture = .standard, focus start: FocusStart = .automatic,
                 pace: VisionPace = .everyPicture) throws {
         switch pace {
-        case .everyPicture: looking = .inline(try Looker(vision: vision))
+        case .everyPicture: looking = .inline(try Looker(vision: vision), smallFaces: vision.looksForSmallFaces)
         case .ownThread: looking = .worker(try VisionWorker(vision: vision))
         }
         renderer = try BokehRenderer()

@@ -32,12 +32,22 @@ struct Look: Sendable {
     }
 }
 
+/// Where a detection's small faces (``SmallFaceLook``) come from.
+enum SmallFaceSource {
+    /// None (the cascade fallback, or a search that has found nothing new).
+    case none
+    /// Looked for in this picture (the one looked at, at full resolution), in line.
+    case inline(DetectorPicture)
+    /// Found by the search on its own thread, taken at the detection (``SmallFaceWorker/take(at:)``).
+    case worker(SmallFaceWorker)
+}
+
 /// The vision's state, used by one thread: the face detector every
 /// ``CinematicCamera/detectionInterval`` and the cascades every ``CinematicCamera/cascadeEvery``
 /// of those into the tracker, the subjects' boxes followed by optical flow on the looks between (so a
 /// person's layer keeps up with a person who moves), their velocities from that flow (on every
 /// look: at a detection it measures the move and the detector places the box), the matte on
-/// every call.
+/// every call. A detection adds the small faces of its ``SmallFaceSource``.
 final class Looker: @unchecked Sendable {
     private let vision: CinematicVision
     private let flow: FlowTracker
@@ -52,7 +62,7 @@ final class Looker: @unchecked Sendable {
         flow = try FlowTracker()
     }
 
-    func look(at picture: DetectorPicture, time: MediaTime, cells: (width: Int, height: Int)) throws -> Look {
+    func look(at picture: DetectorPicture, time: MediaTime, cells: (width: Int, height: Int), small: SmallFaceSource) throws -> Look {
         let moved = try flow.track(picture, boxes: subjects.map(\.bounds))
         let moves = Dictionary(subjects.indices.map { i in
             (subjects[i].id, NormalizedOffset(dx: moved[i].midX - subjects[i].bounds.midX, dy: moved[i].midY - subjects[i].bounds.midY))
@@ -60,7 +70,15 @@ final class Looker: @unchecked Sendable {
         let velocities = motion.update(moves, at: time)
         if lastDetection.map({ time - $0 >= CinematicCamera.detectionInterval || time < $0 }) ?? true {
             let cascades = detections % CinematicCamera.cascadeEvery == 0
-            subjects = tracker.update(try vision.observe(picture, cascades: cascades), lookedFor: cascades ? nil : [.face], at: time)
+            let smallFaces: [SubjectObservation] = switch small {
+            case .none: []
+            case let .inline(full):
+                try vision.smallFaces(in: full, plan: SmallFaceLook().plan(detection: detections, subjects: subjects,
+                                                                         width: full.width, height: full.height))
+            case let .worker(worker): worker.take(at: time)
+            }
+            subjects = tracker.update(try vision.observe(picture, cascades: cascades, smallFaces: smallFaces),
+                                      lookedFor: cascades ? nil : [.face], at: time)
             lastDetection = time
             detections += 1
         } else {
@@ -68,6 +86,92 @@ final class Looker: @unchecked Sendable {
         }
         return Look(time: time, subjects: subjects, velocities: velocities,
                     matte: try vision.matte(picture, width: cells.width, height: cells.height))
+    }
+}
+
+/// The small-face search in real time, on a thread of its own ("reel.cinematic.small-faces", at
+/// a lower priority): the vision's looks must not wait for it (a whole search at 1080p took
+/// 0.6 s of wall time beside the renderer and the encoder on this project's 2-core machine, and
+/// the looks it held up left a moving person's layer behind). A copy of the picture at full resolution is handed over at most once
+/// per ``CinematicCamera/detectionInterval`` and only while the search is idle; it plans as
+/// ``SmallFaceLook`` says from the newest look's subjects and its own last faces, and its faces
+/// go to the next detection, once, while they are at most ``SmallFaceLook/maximumAge`` old. A
+/// far face found again after a slow search takes its id back (``SubjectTracker/recallTime``).
+final class SmallFaceWorker: @unchecked Sendable {
+    private struct Job {
+        var picture: VideoFrame
+        var subjects: [CinematicSubject]
+    }
+
+    private let vision: CinematicVision
+    private let slot = ConsumerQueue<Job>(name: "cinematic small faces", capacity: 1, policy: .dropOldest) { _ in true }
+    private let busy = Locked(false)
+    private let found = Locked<(time: MediaTime, faces: [SubjectObservation])?>(nil)
+    private let failure = Locked<(any Error)?>(nil)
+    private var copier: PictureConverter?
+    private var lastHanded: MediaTime?
+    private var thread: WorkerThread?
+
+    init(vision: CinematicVision) {
+        self.vision = vision
+    }
+
+    /// Hands a copy of `frame` over when the search is idle and the last was handed at least
+    /// ``SmallFaceLook/searchInterval`` ago; `subjects` are the newest look's. Rethrows the
+    /// search's failure.
+    func offer(_ frame: VideoFrame, subjects: [CinematicSubject]) throws {
+        if let error = failure.withLock({ $0 }) { throw error }
+        let time = frame.captureTime
+        if let lastHanded, time >= lastHanded, time - lastHanded < SmallFaceLook.searchInterval { return }
+        guard !busy.withLock({ $0 }) else { return }
+        startIfNeeded()
+        lastHanded = time
+        if copier?.width != frame.width || copier?.height != frame.height { copier = PictureConverter(width: frame.width, height: frame.height) }
+        busy.withLock { $0 = true }
+        _ = slot.push(Job(picture: try copier!.convert(frame), subjects: subjects))
+    }
+
+    /// The faces found since the last call, when at most ``SmallFaceLook/maximumAge`` older than
+    /// `time` (any thread).
+    func take(at time: MediaTime) -> [SubjectObservation] {
+        guard let result = found.withLock({ value in defer { value = nil }; return value }),
+              time >= result.time, time - result.time <= SmallFaceLook.maximumAge else { return [] }
+        return result.faces
+    }
+
+    func stop() {
+        slot.close()
+        thread?.join()
+    }
+
+    private func startIfNeeded() {
+        guard thread == nil else { return }
+        let slot = self.slot, vision = self.vision, busy = self.busy, found = self.found, failure = self.failure
+        thread = WorkerThread.run(name: "reel.cinematic.small-faces") {
+            _ = WorkerThread.lowerCurrentPriority(nice: 10)
+            var searches = 0
+            // The search's own small faces last found: looked round again whether or not the
+            // tracker has taken them yet (their ids are the tracker's, not these).
+            var own: [CinematicSubject] = []
+            while let job = slot.pop() {
+                do {
+                    let frame = job.picture
+                    let faces = try frame.withWritablePlanes { planes in
+                        let picture = DetectorPicture(planes, width: frame.width, height: frame.height)
+                        let plan = SmallFaceLook().plan(detection: searches, subjects: SmallFaceLook.unseen(own, among: job.subjects) + job.subjects,
+                                                        width: frame.width, height: frame.height)
+                        return try vision.smallFaces(in: picture, plan: plan)
+                    }
+                    own = faces.map { CinematicSubject(id: 0, kind: .face, bounds: $0.bounds, prominence: 0) }
+                    searches += 1
+                    found.withLock { $0 = (frame.captureTime, faces) }
+                    busy.withLock { $0 = false }
+                } catch {
+                    failure.withLock { $0 = error }
+                    return
+                }
+            }
+        }
     }
 }
 
@@ -88,6 +192,8 @@ final class VisionWorker: @unchecked Sendable {
     var minimumInterval = VisionRate().interval
 
     private let looker: Looker
+    /// The small-face search beside it (nil with the cascade fallback).
+    private let smallFaces: SmallFaceWorker?
     private let slot = ConsumerQueue<(VideoFrame, (width: Int, height: Int))>(name: "cinematic vision", capacity: 1, policy: .dropOldest) { _ in true }
     private let newest = Locked(Look())
     /// The first look, once (closed after it, or when the vision fails first).
@@ -102,6 +208,7 @@ final class VisionWorker: @unchecked Sendable {
 
     init(vision: CinematicVision) throws {
         looker = try Looker(vision: vision)
+        smallFaces = vision.looksForSmallFaces ? SmallFaceWorker(vision: vision) : nil
     }
 
     /// Hands `frame` over (a reduced copy) and returns the newest look; rethrows the vision's failure.
@@ -117,6 +224,8 @@ final class VisionWorker: @unchecked Sendable {
         // The look there is before this picture is handed over: never this picture's own,
         // but the first picture's.
         let current = newest.withLock { $0 }
+        // The small-face search pauses while the vision is slowed: the pictures come first.
+        if minimumInterval <= VisionRate().interval { try smallFaces?.offer(frame, subjects: current.subjects) }
         _ = slot.push((try reducer!.convert(frame), cells))
         if !waitedForFirst {
             waitedForFirst = true
@@ -128,17 +237,20 @@ final class VisionWorker: @unchecked Sendable {
     func stop() {
         slot.close()
         thread?.join()
+        smallFaces?.stop()
     }
 
     private func startIfNeeded() {
         guard thread == nil else { return }
         let slot = self.slot, looker = self.looker, newest = self.newest, failure = self.failure, first = self.first
+        let smallFaces = self.smallFaces
         thread = WorkerThread.run(name: "reel.cinematic.vision") {
             defer { first.close() }
             while let (frame, cells) = slot.pop() {
                 do {
                     let look = try frame.withWritablePlanes { planes in
-                        try looker.look(at: DetectorPicture(planes, width: frame.width, height: frame.height), time: frame.captureTime, cells: cells)
+                        try looker.look(at: DetectorPicture(planes, width: frame.width, height: frame.height), time: frame.captureTime,
+                                        cells: cells, small: smallFaces.map { .worker($0) } ?? .none)
                     }
                     newest.withLock { $0 = look }
                     if first.push(look).isEnqueued { first.close() }
@@ -153,12 +265,14 @@ final class VisionWorker: @unchecked Sendable {
 
 /// Where the camera's looks come from.
 enum Looking {
-    case inline(Looker)
+    /// In line; with `smallFaces`, each detection looks for them in the picture.
+    case inline(Looker, smallFaces: Bool)
     case worker(VisionWorker)
 
     func look(at picture: DetectorPicture, frame: VideoFrame, cells: (width: Int, height: Int)) throws -> Look {
         switch self {
-        case let .inline(looker): try looker.look(at: picture, time: frame.captureTime, cells: cells)
+        case let .inline(looker, smallFaces):
+            try looker.look(at: picture, time: frame.captureTime, cells: cells, small: smallFaces ? .inline(picture) : .none)
         case let .worker(worker): try worker.look(at: frame, cells: cells)
         }
     }
