@@ -12,7 +12,7 @@ import ReelVision
 /// - Cats: OpenCV's cat-face cascade.
 /// The cascades look at the picture 320 wide (subjects from a tenth of its height up).
 /// - Small, far faces: with CenterFace, a second CenterFace 960 wide looks at the picture at
-///   full resolution as ``SmallFaceLook`` plans (``observe(_:cascades:detail:)``).
+///   full resolution as ``SmallFaceLook`` plans (``smallFaces(in:plan:)``).
 /// - The matte: MediaPipe's selfie segmentation at 256 × 256, refined by the guided filter at
 ///   the layer map's size. Required: without it nothing separates a person from the background.
 public final class CinematicVision: @unchecked Sendable {
@@ -33,8 +33,8 @@ public final class CinematicVision: @unchecked Sendable {
     private let faces: any FaceDetector
     /// The finer face detectors for small faces, one for the whole picture and one for the crops
     /// (each keeps its network's input size: ``SmallFaceLook/cropSide``), made at the first
-    /// search (they hold about 160 MB at 1080p; a camera whose search never runs does not pay
-    /// it). Used by one thread at a time (``smallFaces(in:plan:)``).
+    /// search (the camera's peak memory at 1080p grew by about 160 MB with them; a camera whose
+    /// search never runs does not pay it). Used by one thread at a time (``smallFaces(in:plan:)``).
     private var fineFaces: (whole: CenterFaceDetector, crops: CenterFaceDetector)?
     /// The CenterFace model, when the face detector is CenterFace (nil: no small-face look).
     private let fineModel: String?
@@ -66,7 +66,8 @@ public final class CinematicVision: @unchecked Sendable {
 
     /// The width the finer face detector looks at (the whole picture; a crop at its own size):
     /// 960 finds faces of about 30 px at 1080p (15 px there) and costs about 126 ms of CPU a whole
-    /// search at 1080p (CenterFaceDetector's figures), once a second.
+    /// search at 1080p (CenterFaceDetector's figures): once a second with `--fast`, at most every
+    /// 2 s in real time.
     public static let fineWidth = 960
 
     /// Whether the finer look for small faces is there (CenterFace is).
