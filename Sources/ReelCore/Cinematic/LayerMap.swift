@@ -237,12 +237,18 @@ private struct LayerPainting {
             let last = min(count - 1, Int(min(max(high, -bound), bound).rounded(.up)) + 1)
             return first..<max(first, last + 1)
         }
-        let spans = layers.map { (columns: around($0.zone.x, $0.zone.width, width), rows: around($0.zone.y, $0.zone.height, height)) }
-        for row in 0..<height {
-            let across = spans.filter { $0.rows.contains(row) }.map(\.columns)
-            guard let first = across.map(\.lowerBound).min(), let end = across.map(\.upperBound).max() else { continue }
+        // Per row, the columns any zone about it may hold (first ..< end; empty: none).
+        var first = [Int](repeating: width, count: height), end = [Int](repeating: 0, count: height)
+        for layer in layers {
+            let columns = around(layer.zone.x, layer.zone.width, width)
+            for row in around(layer.zone.y, layer.zone.height, height) where !columns.isEmpty {
+                first[row] = min(first[row], columns.lowerBound)
+                end[row] = max(end[row], columns.upperBound)
+            }
+        }
+        for row in 0..<height where first[row] < end[row] {
             let y = (Double(row) + 0.5) / Double(height)
-            for column in first..<end {
+            for column in first[row]..<end[row] {
                 paint(column, row, y: y)
             }
         }
