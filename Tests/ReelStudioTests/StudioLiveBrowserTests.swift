@@ -104,7 +104,9 @@ struct StudioLiveFacesBrowserTests {
                 let published = try PublishedStream.joined(studio.folder.path("hls/streams/\(id)"), into: studio.folder.path("published.mp4"))
                 let stream = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: published, pairing: .byTime)
                 print("studio live faces, the stream:\n\(stream.summary)")
-                #expect(stream.framesWithFace > 150 && stream.leakedFrames.isEmpty, "\(stream.summary)")
+                // A real-time stream leaves out what the machine cannot keep up with, and counts it.
+                #expect(stream.framesLeftOut == now.droppedFrames && stream.framesWithFace >= 30 && stream.leakedFrames.isEmpty,
+                        "\(now.droppedFrames) frames dropped; \(stream.summary)")
                 let archive = try #require(now.archivePath)
                 let kept = try LeakMeter().measure(clip: clip.video, truth: clip.truth, export: archive, pairing: .byTime)
                 print("studio live faces, the archive:\n\(kept.summary)")
