@@ -11,7 +11,7 @@ import Foundation
 /// | policy        | when full                                                   | loses items |
 /// |---------------|-------------------------------------------------------------|-------------|
 /// | `.neverDrop`  | the producer waits for room (backpressure, counted and timed) | never       |
-/// | `.dropOldest` | the oldest *droppable* queued items are discarded, as few as make room; if discarding every droppable one would not, none is, a droppable new item is discarded and a non-droppable one is queued past the bound | droppable ones |
+/// | `.dropOldest` | a droppable new item takes the place of the oldest droppable queued items, as few as make room (if discarding every droppable one would not, none is, and the new item is discarded); a non-droppable new item is queued past the bound and never pushes a droppable one out | droppable ones |
 /// | `.dropNewest` | the new item is discarded, droppable or not                   | yes         |
 ///
 /// Order is preserved in every policy. ``close()`` ends the input: the consumer drains what
@@ -30,8 +30,10 @@ public final class ConsumerQueue<Element: Sendable>: @unchecked Sendable {
     public enum Policy: String, Hashable, Sendable {
         /// The producer waits until there is room; nothing is ever lost (an archive).
         case neverDrop
-        /// The oldest droppable item makes room; non-droppable items are kept even past the
-        /// bound (a live stream: drop video frames, keep audio).
+        /// A new droppable item takes the place of the oldest droppable one; non-droppable
+        /// items are kept past the bound and take no one's place (a live stream: drop video
+        /// frames, keep audio, and let a stall keep the newest frames the queue was sized for,
+        /// not only the audio that came during it).
         case dropOldest
         /// The new item is discarded, droppable or not (an analyser that samples what it can).
         case dropNewest
@@ -46,7 +48,7 @@ public final class ConsumerQueue<Element: Sendable>: @unchecked Sendable {
         /// Queued; the oldest droppable item (or items, under a byte bound) was discarded to
         /// make room.
         case enqueuedDroppingOldest
-        /// Queued past the bound: it is not droppable and nothing droppable was queued.
+        /// Queued past the bound: it is not droppable (`.dropOldest`).
         case enqueuedOverCapacity
         /// Discarded: the queue was full (`.dropNewest`, or `.dropOldest` with nothing
         /// droppable queued).
@@ -215,19 +217,22 @@ public final class ConsumerQueue<Element: Sendable>: @unchecked Sendable {
         case .neverDrop:
             return waitForRoom(then: slot)
         case .dropOldest:
+            // Audio during an encoder's stall must not push out the pictures queued for it:
+            // when it did, two seconds of frames were gone in one and a half, and a stall of a
+            // few seconds left nothing but audio to drain at the end.
+            guard isDroppable(element) else {
+                counters.overCapacity += 1
+                append(slot)
+                return .enqueuedOverCapacity
+            }
             if let victims = oldestDroppableMakingRoom(for: slot.cost) {
                 for index in victims.reversed() { counters.bytes -= slots.remove(at: index)!.cost }
                 counters.dropped += victims.count
                 append(slot)
                 return .enqueuedDroppingOldest
             }
-            if isDroppable(element) {
-                counters.dropped += 1
-                return .discarded
-            }
-            counters.overCapacity += 1
-            append(slot)
-            return .enqueuedOverCapacity
+            counters.dropped += 1
+            return .discarded
         case .dropNewest:
             counters.dropped += 1
             return .discarded

@@ -80,11 +80,12 @@ struct ConsumerQueueTests {
         let queue = ConsumerQueue<Int>(name: "ints", capacity: 2, policy: .dropOldest) { $0.isMultiple(of: 2) }
         queue.push(1)
         queue.push(2)
-        #expect(queue.push(3) == .enqueuedDroppingOldest)  // drops 2, keeps 1
+        #expect(queue.push(3) == .enqueuedOverCapacity)    // odd: kept past the bound, 2 stays
+        #expect(queue.push(4) == .enqueuedDroppingOldest)  // even: takes 2's place
         #expect(queue.push(5) == .enqueuedOverCapacity)
         var items: [Int] = []
         while case .element(let item) = queue.tryPop() { items.append(item) }
-        #expect(items == [1, 3, 5])
+        #expect(items == [1, 3, 4, 5])
     }
 
     // MARK: dropOldest
@@ -94,19 +95,18 @@ struct ConsumerQueueTests {
         #expect(queue.push(.video(1)) == .enqueued)
         #expect(queue.push(.audio(2)) == .enqueued)
         #expect(queue.push(.video(3)) == .enqueued)
-        #expect(queue.push(.video(4)) == .enqueuedDroppingOldest)    // drops v1
-        #expect(queue.push(.audio(5)) == .enqueuedDroppingOldest)    // drops v3, not a2
-        #expect(queue.push(.audio(6)) == .enqueuedDroppingOldest)    // drops v4
-        #expect(queue.stats.depth == 3)
-        #expect(queue.push(.audio(7)) == .enqueuedOverCapacity)      // nothing droppable: grow
-        #expect(queue.push(.video(8)) == .discarded)                 // the only droppable one is the new one
-        #expect(queue.stats.depth == 4)
-        #expect(drain(queue) == [.audio(2), .audio(5), .audio(6), .audio(7)])
+        #expect(queue.push(.video(4)) == .enqueuedDroppingOldest)    // drops v1, not a2
+        #expect(queue.push(.audio(5)) == .enqueuedOverCapacity)      // audio never pushes a frame out
+        #expect(queue.push(.audio(6)) == .enqueuedOverCapacity)
+        #expect(queue.stats.depth == 5)
+        #expect(queue.push(.video(7)) == .enqueuedDroppingOldest)    // over the bound: takes v3's place, no growth
+        #expect(queue.stats.depth == 5)
+        #expect(drain(queue) == [.audio(2), .video(4), .audio(5), .audio(6), .video(7)])
         let stats = queue.stats
-        #expect(stats.pushed == 8)
-        #expect(stats.dropped == 4)
-        #expect(stats.overCapacity == 1)
-        #expect(stats.maxDepth == 4)
+        #expect(stats.pushed == 7)
+        #expect(stats.dropped == 2)
+        #expect(stats.overCapacity == 2)
+        #expect(stats.maxDepth == 5)
         #expect(stats.producerWaits == 0)
         #expect(stats.pushed == stats.popped + stats.dropped + stats.flushed + stats.depth)
     }
@@ -267,6 +267,29 @@ struct ConsumerQueueTests {
         #expect(stats.bytes == 0 && stats.maxBytes == 1_000 && stats.dropped == 1)
     }
 
+    @Test func aFrameFindingOnlyAudioQueuedIsDiscarded() {
+        let queue = Queue(name: "hls", capacity: 2, policy: .dropOldest)
+        for id in 0..<3 { queue.push(.audio(id)) }
+        #expect(queue.push(.video(3)) == .discarded)
+        #expect(drain(queue).map(\.id) == [0, 1, 2])
+        #expect(queue.stats.dropped == 1 && queue.stats.overCapacity == 1)
+    }
+
+    /// A consumer that stops taking (an encoder starved of CPU) keeps the newest frames its
+    /// queue was sized for and every audio block of the stall, so the drain at the end still
+    /// has pictures: before, the audio pushed every frame out.
+    @Test func aStalledConsumerKeepsTheNewestFramesAndAllTheAudio() {
+        let queue = Queue(name: "archive", capacity: 4, policy: .dropOldest)
+        for id in 0..<20 {
+            queue.push(.video(id))
+            queue.push(.audio(id))
+        }
+        let kept = drain(queue)
+        #expect(kept.filter(\.isDroppable).map(\.id) == [18, 19])
+        #expect(kept.filter { !$0.isDroppable }.map(\.id) == Array(0..<20))
+        #expect(queue.stats.dropped == 18)
+    }
+
     @Test func anItemLargerThanTheByteBoundStillEntersAnEmptyQueue() {
         let queue = Queue(name: "archive", capacity: 4, byteLimit: 100, policy: .neverDrop)
         #expect(queue.push(.video(0, bytes: 5_000)) == .enqueued)
@@ -284,7 +307,7 @@ struct ConsumerQueueTests {
         #expect(queue.push(.video(4, bytes: 500)) == .enqueuedDroppingOldest)   // v0 and v2 go
         #expect(queue.stats.bytes == 850)
         #expect(queue.stats.dropped == 2)
-        // A big audio block: dropping every queued frame would not make room, so none goes.
+        // An audio block never pushes a frame out: it goes past the bound.
         #expect(queue.push(.audio(5, bytes: 2_000)) == .enqueuedOverCapacity)
         // Over the bound now: the new frame replaces the oldest queued frame, the queue does not grow.
         #expect(queue.push(.video(6, bytes: 10)) == .enqueuedDroppingOldest)
@@ -335,7 +358,7 @@ struct ConsumerQueueTests {
         let queue = Queue(name: "hls", capacity: 100, byteLimit: 1_000, policy: .dropOldest)
         queue.push(.video(0, bytes: 300))
         queue.push(.audio(1, bytes: 650))
-        // Dropping v0 would not make room for this block: nothing is dropped, it goes over.
+        // An audio block is never what pushes a frame out: v0 stays, the block goes over.
         #expect(queue.push(.audio(2, bytes: 600)) == .enqueuedOverCapacity)
         #expect(queue.stats.bytes == 1_550)
         // Over the bound, one old frame out makes room for one new frame: the queue does not

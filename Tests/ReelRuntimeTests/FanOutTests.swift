@@ -136,7 +136,7 @@ struct FanOutTests {
         ])
         #expect(fanOut.push(.video(0)) == [.enqueued, .enqueued, .enqueued])
         #expect(fanOut.push(.video(1)) == [.enqueued, .discarded, .enqueuedDroppingOldest])
-        #expect(fanOut.push(.audio(2)) == [.enqueued, .discarded, .enqueuedDroppingOldest])
+        #expect(fanOut.push(.audio(2)) == [.enqueued, .discarded, .enqueuedOverCapacity])
         #expect(fanOut.push(.audio(3)) == [.enqueued, .discarded, .enqueuedOverCapacity])
         fanOut.close()
         #expect(fanOut.push(.video(4)) == [.rejected, .rejected, .rejected])
