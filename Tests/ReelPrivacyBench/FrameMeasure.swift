@@ -90,55 +90,29 @@ public struct FrameMeasure: Sendable {
         let ex0 = max(0, min(x0, hx0) - margin), ey0 = max(0, min(y0, hy0) - margin)
         let ex1 = min(width, max(x1, hx1) + margin), ey1 = min(height, max(y1, hy1) + margin)
         let ew = ex1 - ex0, eh = ey1 - ey0
-        // Fine detail of both pictures over the extended window.
-        var s = [Double](repeating: 0, count: ew * eh), e = s
-        for y in 0..<eh {
-            let row = (y + ey0) * width + ex0
-            for x in 0..<ew { s[y * ew + x] = Double(source[row + x]); e[y * ew + x] = Double(export[row + x]) }
-        }
-        let hs = Self.highPass(s, width: ew, height: eh, radius: settings.detailRadius)
-        let he = Self.highPass(e, width: ew, height: eh, radius: settings.detailRadius)
-
-        var measured: [Face] = []
-        for face in faces {
-            let b = face.box
-            var n = 0, sa = 0.0, sb = 0.0, saa = 0.0, sbb = 0.0, sab = 0.0
-            for py in Int(b.y.rounded(.down))..<min(height, Int((b.y + b.height).rounded(.up))) {
-                for px in Int(b.x.rounded(.down))..<min(width, Int((b.x + b.width).rounded(.up)))
-                where face.visiblyContains(Double(px) + 0.5, Double(py) + 0.5, scale: settings.faceEllipseScale) {
-                    let i = (py - ey0) * ew + (px - ex0)
-                    let a = hs[i], c = he[i]
-                    n += 1; sa += a; sb += c; saa += a * a; sbb += c * c; sab += a * c
-                }
-            }
-            var correlation = 0.0, retained = 0.0
-            if n > 1 {
-                let count = Double(n)
-                let va = saa / count - (sa / count) * (sa / count), vb = sbb / count - (sb / count) * (sb / count)
-                let cov = sab / count - (sa / count) * (sb / count)
-                if va > 1e-9, vb > 1e-9 { correlation = cov / (va * vb).squareRoot() }
-                if va > 1e-9 { retained = (max(0, vb) / va).squareRoot() }
-            }
-            let share = face.visibleShare ?? 1, seen = share >= settings.minimumVisibleShare
-            measured.append(Face(layer: face.layer, box: b, correlation: correlation, detailRetained: retained, pixels: n,
-                                 leaked: seen && correlation > settings.leakThreshold, visibleShare: share, measured: seen))
-        }
+        // Fine detail of both pictures over the extended window (its box means clipped to it).
+        let extended = Window(x0: ex0, y0: ey0, width: ew, height: eh)
+        let hs = extended.highPass(source, stride: width, radius: settings.detailRadius)
+        let he = extended.highPass(export, stride: width, radius: settings.detailRadius)
+        let measured = faces.map { correlate($0, hs, he, extended, width: width, height: height) }
 
         // Changed area: local mean |s − e| above the noise, or local detail energy collapsed.
-        var diff = [Double](repeating: 0, count: ew * eh), es = diff, ee = diff
-        for i in 0..<(ew * eh) { diff[i] = abs(s[i] - e[i]); es[i] = hs[i] * hs[i]; ee[i] = he[i] * he[i] }
+        let (md, mes, mee) = extended.changeTables(source, export, hs, he, stride: width)
         let r = settings.changeRadius
-        let md = Self.boxMean(diff, width: ew, height: eh, radius: r)
-        let mes = Self.boxMean(es, width: ew, height: eh, radius: r)
-        let mee = Self.boxMean(ee, width: ew, height: eh, radius: r)
         var changed = 0, headChanged = 0, headArea = 0
+        let (lx0, lx1) = (min(x0, hx0), max(x1, hx1))
+        var headColumns: [Range<Int>] = []
         for y in min(y0, hy0)..<max(y1, hy1) {
-            for x in min(x0, hx0)..<max(x1, hx1) {
-                let i = (y - ey0) * ew + (x - ex0)
-                let (px, py) = (Double(x) + 0.5, Double(y) + 0.5)
-                if heads.contains(where: { px >= $0.x && px < $0.x + $0.width && py >= $0.y && py < $0.y + $0.height }) { headArea += 1 }
-                guard md[i] > settings.differenceThreshold
-                    || (mes[i] >= settings.minimumDetailEnergy && mee[i] < settings.collapseRatio * mes[i]) else { continue }
+            Self.columns(of: heads, row: y, into: &headColumns)
+            let wy = y - ey0
+            for x in lx0..<lx1 {
+                if headColumns.contains(where: { $0.contains(x) }) { headArea += 1 }
+                let wx = x - ex0
+                if md.mean(wx, wy, radius: r) <= settings.differenceThreshold {
+                    let sourceEnergy = mes.mean(wx, wy, radius: r)
+                    guard sourceEnergy >= settings.minimumDetailEnergy,
+                          mee.mean(wx, wy, radius: r) < settings.collapseRatio * sourceEnergy else { continue }
+                }
                 if x >= x0, x < x1, y >= y0, y < y1 { changed += 1 }
                 if x >= hx0, x < hx1, y >= hy0, y < hy1 { headChanged += 1 }
             }
@@ -147,6 +121,114 @@ public struct FrameMeasure: Sendable {
         return Result(faces: measured, changedPixels: changed, faceArea: area, coverage: area > 0 ? Double(changed) / area : 0,
                       headChangedPixels: headChanged, headArea: Double(headArea),
                       headCoverage: headArea > 0 ? Double(headChanged) / Double(headArea) : 0)
+    }
+
+    /// The correlation of fine detail inside `face`'s ellipse, where it can be seen.
+    private func correlate(_ face: TruthFace, _ hs: [Double], _ he: [Double], _ window: Window, width: Int, height: Int) -> Face {
+        let b = face.box
+        var n = 0, sa = 0.0, sb = 0.0, saa = 0.0, sbb = 0.0, sab = 0.0
+        for py in Int(b.y.rounded(.down))..<min(height, Int((b.y + b.height).rounded(.up))) {
+            for px in Int(b.x.rounded(.down))..<min(width, Int((b.x + b.width).rounded(.up)))
+            where face.visiblyContains(Double(px) + 0.5, Double(py) + 0.5, scale: settings.faceEllipseScale) {
+                let i = (py - window.y0) * window.width + (px - window.x0)
+                let a = hs[i], c = he[i]
+                n += 1; sa += a; sb += c; saa += a * a; sbb += c * c; sab += a * c
+            }
+        }
+        var correlation = 0.0, retained = 0.0
+        if n > 1 {
+            let count = Double(n)
+            let va = saa / count - (sa / count) * (sa / count), vb = sbb / count - (sb / count) * (sb / count)
+            let cov = sab / count - (sa / count) * (sb / count)
+            if va > 1e-9, vb > 1e-9 { correlation = cov / (va * vb).squareRoot() }
+            if va > 1e-9 { retained = (max(0, vb) / va).squareRoot() }
+        }
+        let share = face.visibleShare ?? 1, seen = share >= settings.minimumVisibleShare
+        return Face(layer: face.layer, box: b, correlation: correlation, detailRetained: retained, pixels: n,
+                    leaked: seen && correlation > settings.leakThreshold, visibleShare: share, measured: seen)
+    }
+
+    /// The columns of row `y` whose pixel centres lie in one of `boxes` (as `PixelBox`
+    /// containment: left and top edges in, right and bottom out), one range per box it crosses.
+    static func columns(of boxes: [PixelBox], row y: Int, into ranges: inout [Range<Int>]) {
+        ranges.removeAll(keepingCapacity: true)
+        let py = Double(y) + 0.5
+        for b in boxes where py >= b.y && py < b.y + b.height {
+            // The first column whose centre is at or right of the left edge, and the first one
+            // at or right of the right edge: estimated, then settled with the exact test.
+            var lo = Int((b.x - 0.5).rounded(.up)), hi = Int((b.x + b.width - 0.5).rounded(.up))
+            while Double(lo) + 0.5 < b.x { lo += 1 }
+            while Double(lo - 1) + 0.5 >= b.x { lo -= 1 }
+            while Double(hi) + 0.5 < b.x + b.width { hi += 1 }
+            while Double(hi - 1) + 0.5 >= b.x + b.width { hi -= 1 }
+            if lo < hi { ranges.append(lo..<hi) }
+        }
+    }
+
+    /// The part of the picture a frame is measured over; box means are clipped to it.
+    struct Window {
+        let x0: Int, y0: Int, width: Int, height: Int
+
+        /// A picture's bytes in the window minus their (2r+1)² box mean.
+        func highPass(_ picture: [UInt8], stride: Int, radius: Int) -> [Double] {
+            let table = SummedArea(width: width, height: height) { x, y in Double(picture[(y + y0) * stride + x + x0]) }
+            return [Double](unsafeUninitializedCapacity: width * height) { out, count in
+                picture.withUnsafeBufferPointer { p in
+                    for y in 0..<height {
+                        let row = (y + y0) * stride + x0
+                        for x in 0..<width { out[y * width + x] = Double(p[row + x]) - table.mean(x, y, radius: radius) }
+                    }
+                }
+                count = width * height
+            }
+        }
+
+        /// The summed areas of |source − export| and of the two pictures' squared fine detail.
+        func changeTables(_ source: [UInt8], _ export: [UInt8], _ hs: [Double], _ he: [Double],
+                          stride: Int) -> (SummedArea, SummedArea, SummedArea) {
+            let difference = SummedArea(width: width, height: height) { x, y in
+                let i = (y + y0) * stride + x + x0
+                return abs(Double(source[i]) - Double(export[i]))
+            }
+            let sourceEnergy = SummedArea(width: width, height: height) { x, y in hs[y * width + x] * hs[y * width + x] }
+            let exportEnergy = SummedArea(width: width, height: height) { x, y in he[y * width + x] * he[y * width + x] }
+            return (difference, sourceEnergy, exportEnergy)
+        }
+    }
+
+    /// A summed-area table, for the mean over the (2r+1)² box around a sample; at the edges
+    /// only the samples inside count.
+    struct SummedArea {
+        let width: Int, height: Int
+        private let table: [Double]
+
+        init(width: Int, height: Int, value: (Int, Int) -> Double) {
+            self.width = width
+            self.height = height
+            let sw = width + 1
+            table = [Double](unsafeUninitializedCapacity: sw * (height + 1)) { t, count in
+                for x in 0..<sw { t[x] = 0 }
+                for y in 0..<height {
+                    var row = 0.0
+                    t[(y + 1) * sw] = 0
+                    for x in 0..<width {
+                        row += value(x, y)
+                        t[(y + 1) * sw + x + 1] = t[y * sw + x + 1] + row
+                    }
+                }
+                count = sw * (height + 1)
+            }
+        }
+
+        @inline(__always)
+        func mean(_ x: Int, _ y: Int, radius: Int) -> Double {
+            let sw = width + 1
+            let ya = max(0, y - radius), yb = min(height, y + radius + 1)
+            let xa = max(0, x - radius), xb = min(width, x + radius + 1)
+            return table.withUnsafeBufferPointer { t in
+                (t[yb * sw + xb] - t[ya * sw + xb] - t[yb * sw + xa] + t[ya * sw + xa]) / Double((yb - ya) * (xb - xa))
+            }
+        }
     }
 
     /// The bounding rectangle of `boxes` clipped to the picture, in whole pixels.
@@ -158,45 +240,5 @@ public struct FrameMeasure: Sendable {
             x1 = max(x1, Int((w.x + w.width).rounded(.up))); y1 = max(y1, Int((w.y + w.height).rounded(.up)))
         }
         return (x0, y0, max(x0, x1), max(y0, y1))
-    }
-
-    /// `values` minus their (2r+1)² box mean (the box shrinks at the edges).
-    static func highPass(_ values: [Double], width: Int, height: Int, radius: Int) -> [Double] {
-        let mean = boxMean(values, width: width, height: height, radius: radius)
-        var out = values
-        for i in out.indices { out[i] -= mean[i] }
-        return out
-    }
-
-    /// The mean over the (2r+1)² box around each sample, through a summed-area table; at the
-    /// edges only the samples inside count.
-    static func boxMean(_ values: [Double], width: Int, height: Int, radius: Int) -> [Double] {
-        let sw = width + 1
-        var table = [Double](repeating: 0, count: sw * (height + 1))
-        values.withUnsafeBufferPointer { v in
-            table.withUnsafeMutableBufferPointer { t in
-                for y in 0..<height {
-                    var row = 0.0
-                    for x in 0..<width {
-                        row += v[y * width + x]
-                        t[(y + 1) * sw + x + 1] = t[y * sw + x + 1] + row
-                    }
-                }
-            }
-        }
-        var out = [Double](repeating: 0, count: width * height)
-        table.withUnsafeBufferPointer { t in
-            out.withUnsafeMutableBufferPointer { o in
-                for y in 0..<height {
-                    let ya = max(0, y - radius), yb = min(height, y + radius + 1)
-                    for x in 0..<width {
-                        let xa = max(0, x - radius), xb = min(width, x + radius + 1)
-                        let sum = t[yb * sw + xb] - t[ya * sw + xb] - t[yb * sw + xa] + t[ya * sw + xa]
-                        o[y * width + x] = sum / Double((yb - ya) * (xb - xa))
-                    }
-                }
-            }
-        }
-        return out
     }
 }
