@@ -22,7 +22,9 @@ score TRUTH.npz PLAIN.mp4 OUT.mp4
                   stays >= 0.5 (sharp background beside the person); goal <= 2
       crown       the top 10 px inside the hair's edge: the detail kept (the matte missing it
                   blurs it); goal >= 0.8
-      flicker     the spread over pictures of the detail kept 2..6 px outside (shimmer)
+      flicker     the spread over pictures of the detail kept 2..6 px outside (shimmer and
+                  its slow swing with the sway's phase together)
+      jitter      the mean change of that detail from one picture to the next (shimmer alone)
     Prints one JSON line.
 
 ids TRUTH.npz SIDECAR
@@ -231,7 +233,8 @@ def score(truth, plain, out):
         fringe += 1
     print(json.dumps({"pictures": pictures, "face": round(ratio["face"], 3), "background": round(ratio["background"], 3),
                       "fringe_px": fringe, "kept_by_px": [round(float(v), 2) for v in kept],
-                      "crown": round(ratio["crown"], 3), "flicker": round(float(np.std(per_frame_fringe)), 3)}))
+                      "crown": round(ratio["crown"], 3), "flicker": round(float(np.std(per_frame_fringe)), 3),
+                      "jitter": round(float(np.mean(np.abs(np.diff(per_frame_fringe)))) if pictures > 1 else 0.0, 3)}))
 
 
 def sidecar_records(path):
