@@ -36,6 +36,10 @@ public struct CinematicFrame: Sendable, Equatable {
     public var layers: LayerMap
     /// Looks a second the vision takes on its own thread (nil: it looks at every picture).
     public var visionRate: Double? = nil
+    /// The picture's time less that of the picture the look it was rendered with was made from:
+    /// positive for an older look carried forward, negative for a later one carried back, 0 for
+    /// its own (nil before any look).
+    public var lookLead: MediaTime? = nil
 }
 
 /// The cinematic camera's work on each picture, in order: look (subjects every
@@ -148,6 +152,30 @@ public final class CinematicCamera: @unchecked Sendable {
 
     deinit { stop() }
 
+    /// Hands `frame` to the vision now, before it is held for a later look (``LookHold``);
+    /// ``process(_:render:)`` does it for a picture not offered. In line: nothing.
+    public func offer(_ frame: VideoFrame) throws {
+        try looking.offer(frame, cells: LayerMap.size(forWidth: frame.width, height: frame.height))
+    }
+
+    /// Whether the vision runs on a thread of its own (``VisionPace/ownThread``): then a
+    /// real-time source holds each picture for a look after it.
+    public var looksOnItsOwnThread: Bool {
+        if case .worker = looking { return true }
+        return false
+    }
+
+    /// Whether the vision has looked at a picture at or after `time` (in line: always): a held
+    /// picture of that time is ready to be rendered with the looks on either side.
+    public func hasLook(atOrAfter time: MediaTime) -> Bool { looking.hasLook(atOrAfter: time) }
+
+    /// Waits until the vision has looked at a picture at or after `time` (offered before), at
+    /// most `timeout` seconds; false when it did not (or stopped). In line: true at once.
+    public func waitForLook(atOrAfter time: MediaTime, timeout: TimeInterval) -> Bool {
+        guard case let .worker(worker) = looking else { return true }
+        return worker.waitForLook(atOrAfter: time, timeout: timeout)
+    }
+
     /// Looks at `frame`, decides the focus and renders the blur into it (with `render` false,
     /// leaves it as it is: an editable recording keeps the picture and the decisions apart).
     /// The frame must be a yuv420p picture only the caller holds (``PictureConverter`` makes one).
@@ -176,7 +204,8 @@ public final class CinematicCamera: @unchecked Sendable {
                                     into: planes.map { BokehRenderer.OutputPlane(base: UnsafeMutableRawPointer($0.base), stride: $0.stride) })
             }
             return CinematicFrame(time: time, subjects: subjects, decision: decision, styles: styles, focalDioptres: focal,
-                                  aperture: aperture, lowLight: lowLight, layers: layers, visionRate: visionRate)
+                                  aperture: aperture, lowLight: lowLight, layers: layers, visionRate: visionRate,
+                                  lookLead: look.time.map { time - $0 })
         }
     }
 

@@ -176,12 +176,14 @@ final class SmallFaceWorker: @unchecked Sendable {
 }
 
 /// The vision on its own thread ("reel.cinematic.vision"): at most 15 pictures a second are
-/// handed over; the newest waits in a slot of one (an older one is replaced), is reduced to at
-/// most 640 wide, looked at, and its look published; the picture thread takes the newest look
-/// without waiting — except for the first picture, which waits for its own look (at most
-/// ``firstLookWait``): with nothing looked at yet there is no focus, so the first pictures
-/// went out sharp and the blur came in one step a few pictures later. One look (60–80 ms)
-/// fits in the real-time source's slack.
+/// handed over (``offer(_:cells:)``); the newest waits in a slot of one (an older one is
+/// replaced), is reduced to at most 640 wide, looked at, and its look kept with the few before
+/// it (``LookHistory``). A picture is rendered with the look nearest its time: the real-time
+/// source holds each picture until a look at or after it exists (``LookHold``), so that is
+/// seldom more than a picture or two away; a caller that does not hold gets the newest, one to
+/// six pictures older. The first picture waits for the first look in any case (at most
+/// ``firstLookWait``): with nothing looked at yet there is no focus, so the first pictures went
+/// out sharp and the blur came in one step a few pictures later.
 final class VisionWorker: @unchecked Sendable {
     /// The widest picture the vision looks at (its models work at 256 and 320; the matte's
     /// guide at the map's size, a quarter of the picture's width).
@@ -195,9 +197,7 @@ final class VisionWorker: @unchecked Sendable {
     /// The small-face search beside it (nil with the cascade fallback).
     private let smallFaces: SmallFaceWorker?
     private let slot = ConsumerQueue<(VideoFrame, (width: Int, height: Int))>(name: "cinematic vision", capacity: 1, policy: .dropOldest) { _ in true }
-    private let newest = Locked(Look())
-    /// The first look, once (closed after it, or when the vision fails first).
-    private let first = ConsumerQueue<Look>(name: "cinematic first look", capacity: 1, policy: .neverDrop) { _ in false }
+    private let looks = LookHistory()
     private var waitedForFirst = false
     /// The longest the first picture waits for its look.
     static let firstLookWait: TimeInterval = 0.5
@@ -205,33 +205,49 @@ final class VisionWorker: @unchecked Sendable {
     private var reducer: PictureConverter?
     private var thread: WorkerThread?
     private var lastHanded: MediaTime?
+    /// The newest picture offered (handed over or not).
+    private var lastOffered: MediaTime?
 
     init(vision: CinematicVision) throws {
         looker = try Looker(vision: vision)
         smallFaces = vision.looksForSmallFaces ? SmallFaceWorker(vision: vision) : nil
     }
 
-    /// Hands `frame` over (a reduced copy) and returns the newest look; rethrows the vision's failure.
-    func look(at frame: VideoFrame, cells: (width: Int, height: Int)) throws -> Look {
+    /// Hands `frame` over (a reduced copy) when the vision is due to look again; rethrows the
+    /// vision's failure. A picture held for a later look (``LookHold``) is offered as it comes.
+    func offer(_ frame: VideoFrame, cells: (width: Int, height: Int)) throws {
         if let error = failure.withLock({ $0 }) { throw error }
         startIfNeeded()
         let time = frame.captureTime
-        if let lastHanded, time >= lastHanded, time - lastHanded < minimumInterval { return newest.withLock { $0 } }
+        lastOffered = time
+        if let lastHanded, time >= lastHanded, time - lastHanded < minimumInterval { return }
         lastHanded = time
         let width = min(frame.width, Self.maxWidth) & ~1
         let height = max(2, Int((Double(frame.height) * Double(width) / Double(frame.width) / 2).rounded()) * 2)
         if reducer?.width != width || reducer?.height != height { reducer = PictureConverter(width: width, height: height) }
-        // The look there is before this picture is handed over: never this picture's own,
-        // but the first picture's.
-        let current = newest.withLock { $0 }
         // The small-face search pauses while the vision is slowed: the pictures come first.
-        if minimumInterval <= VisionRate().interval { try smallFaces?.offer(frame, subjects: current.subjects) }
+        if minimumInterval <= VisionRate().interval { try smallFaces?.offer(frame, subjects: looks.newest.subjects) }
         _ = slot.push((try reducer!.convert(frame), cells))
+    }
+
+    /// Whether a look of a picture at or after `time` exists.
+    func hasLook(atOrAfter time: MediaTime) -> Bool { looks.newestTime.map { $0 >= time } ?? false }
+
+    /// Waits for a look of a picture at or after `time`, at most `timeout` seconds.
+    func waitForLook(atOrAfter time: MediaTime, timeout: TimeInterval) -> Bool {
+        looks.wait(forAtOrAfter: time, until: Date(timeIntervalSinceNow: timeout))
+    }
+
+    /// The look for `frame`: offered first if it was not (a caller that does not hold its
+    /// pictures), the first picture waiting for the first look, then the look nearest its time.
+    func look(at frame: VideoFrame, cells: (width: Int, height: Int)) throws -> Look {
+        if lastOffered.map({ frame.captureTime > $0 }) ?? true { try offer(frame, cells: cells) }
         if !waitedForFirst {
             waitedForFirst = true
-            if case let .element(look) = first.pop(waitingUntil: Date(timeIntervalSinceNow: Self.firstLookWait)) { return look }
+            looks.waitForAny(until: Date(timeIntervalSinceNow: Self.firstLookWait))
         }
-        return current
+        if let error = failure.withLock({ $0 }) { throw error }
+        return looks.nearest(to: frame.captureTime)
     }
 
     func stop() {
@@ -242,24 +258,88 @@ final class VisionWorker: @unchecked Sendable {
 
     private func startIfNeeded() {
         guard thread == nil else { return }
-        let slot = self.slot, looker = self.looker, newest = self.newest, failure = self.failure, first = self.first
+        let slot = self.slot, looker = self.looker, looks = self.looks, failure = self.failure
         let smallFaces = self.smallFaces
         thread = WorkerThread.run(name: "reel.cinematic.vision") {
-            defer { first.close() }
+            defer { looks.close() }
             while let (frame, cells) = slot.pop() {
                 do {
                     let look = try frame.withWritablePlanes { planes in
                         try looker.look(at: DetectorPicture(planes, width: frame.width, height: frame.height), time: frame.captureTime,
                                         cells: cells, small: smallFaces.map { .worker($0) } ?? .none)
                     }
-                    newest.withLock { $0 = look }
-                    if first.push(look).isEnqueued { first.close() }
+                    looks.add(look)
                 } catch {
                     failure.withLock { $0 = error }
                     return
                 }
             }
         }
+    }
+}
+
+/// The vision's recent looks (a few, oldest first), added on its thread and read on the
+/// picture thread; a wait for the first one ends when the vision stops or fails.
+final class LookHistory: @unchecked Sendable {
+    /// Looks kept: enough to span the longest hold (``LookHold/maximum``) at 15 looks a second.
+    static let kept = 8
+    private let condition = NSCondition()
+    private var looks: [Look] = []
+    private var closed = false
+
+    func add(_ look: Look) {
+        condition.lock()
+        looks.append(look)
+        if looks.count > Self.kept { looks.removeFirst(looks.count - Self.kept) }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// No more looks come (the vision stopped or failed).
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    var newest: Look {
+        condition.lock()
+        defer { condition.unlock() }
+        return looks.last ?? Look()
+    }
+
+    var newestTime: MediaTime? {
+        condition.lock()
+        defer { condition.unlock() }
+        return looks.last?.time
+    }
+
+    /// The look nearest `time` (``LookHold/nearest(_:to:)``); an empty look before the first.
+    func nearest(to time: MediaTime) -> Look {
+        condition.lock()
+        defer { condition.unlock() }
+        return LookHold.nearest(looks.map { $0.time ?? .zero }, to: time).map { looks[$0] } ?? Look()
+    }
+
+    /// Waits until there is a look, the vision stopped, or `deadline`.
+    func waitForAny(until deadline: Date) {
+        condition.lock()
+        defer { condition.unlock() }
+        while looks.isEmpty && !closed {
+            if !condition.wait(until: deadline) { return }
+        }
+    }
+
+    /// Waits until there is a look of a picture at or after `time`; false when the vision
+    /// stopped or `deadline` came first.
+    func wait(forAtOrAfter time: MediaTime, until deadline: Date) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        while !(looks.last?.time.map { $0 >= time } ?? false) {
+            if closed || !condition.wait(until: deadline) { return looks.last?.time.map { $0 >= time } ?? false }
+        }
+        return true
     }
 }
 
@@ -274,6 +354,19 @@ enum Looking {
         case let .inline(looker, smallFaces):
             try looker.look(at: picture, time: frame.captureTime, cells: cells, small: smallFaces ? .inline(picture) : .none)
         case let .worker(worker): try worker.look(at: frame, cells: cells)
+        }
+    }
+
+    /// Hands `frame` to the vision's thread when it is due (in line: nothing to do).
+    func offer(_ frame: VideoFrame, cells: (width: Int, height: Int)) throws {
+        if case let .worker(worker) = self { try worker.offer(frame, cells: cells) }
+    }
+
+    /// Whether a look of a picture at or after `time` exists (in line: always).
+    func hasLook(atOrAfter time: MediaTime) -> Bool {
+        switch self {
+        case .inline: true
+        case let .worker(worker): worker.hasLook(atOrAfter: time)
         }
     }
 }

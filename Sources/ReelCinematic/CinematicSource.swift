@@ -12,7 +12,10 @@ import ReelRuntime
 /// (``realTimeSlack``); the thread that calls ``run(_:)`` converts, processes and delivers. In
 /// real time, when the camera's work falls behind, the oldest waiting picture is dropped
 /// (counted in ``droppedPictures``, never audio); with `realTime` false (a file as fast as it
-/// goes) capture waits instead and nothing is dropped.
+/// goes) capture waits instead and nothing is dropped. In real time each converted picture is
+/// offered to the vision and held until a look at or after it exists (``LookHold``, at most
+/// 0.4 s), so it is rendered with the looks on either side of it rather than an older one
+/// carried forward; every held picture goes on when the source ends.
 public final class CinematicSource: CaptureSource, @unchecked Sendable {
     /// The source seen through the camera.
     public let inner: any CaptureSource
@@ -76,25 +79,65 @@ public final class CinematicSource: CaptureSource, @unchecked Sendable {
         }
         let size = format
         let converter = PictureConverter(width: size.width, height: size.height)
+        let holds = realTime && camera.looksOnItsOwnThread
+        // In real time each picture waits here, offered to the vision, until a look at or
+        // after it exists (``LookHold``); the sound between waits with it, in order.
+        var held: [CaptureSample] = []
+        var newestPicture = MediaTime.zero
+        defer {
+            // Whatever ended the run, the pictures already taken go on, with the looks there are.
+            if !held.isEmpty { try? release(&held, newestPicture: newestPicture, ended: true, converter, deliver) }
+        }
         while let sample = queue.pop() {
             guard case let .video(frame) = sample else {
-                try deliver(sample)
+                if held.isEmpty { try deliver(sample) } else { held.append(sample) }
                 continue
             }
             let picture = try converter.convert(frame)
             if realTime { ease(at: picture.captureTime) }
-            let result = try camera.process(picture, render: renders)
-            onFrame(result)
-            // A still that cannot be drawn waits for the next picture; the recording goes on.
-            try? stills.offer {
-                if renders { return picture }
-                let copy = try converter.convert(picture)
-                try camera.render(copy, as: result)
-                return copy
+            guard holds else {
+                try render(picture, converter, deliver)
+                continue
             }
-            try deliver(.video(picture))
+            try camera.offer(picture)
+            held.append(.video(picture))
+            newestPicture = picture.captureTime
+            try release(&held, newestPicture: newestPicture, ended: false, converter, deliver)
         }
+        try release(&held, newestPicture: newestPicture, ended: true, converter, deliver)
         if let error = capture.error { throw error }
+    }
+
+    /// Renders and delivers the held pictures that are due (``LookHold/isDue``), from the
+    /// oldest, with the sound between them; stops at the first that is not.
+    private func release(_ held: inout [CaptureSample], newestPicture: MediaTime, ended: Bool, _ converter: PictureConverter,
+                         _ deliver: (CaptureSample) throws -> Void) throws {
+        while let head = held.first {
+            if case let .video(picture) = head {
+                let time = picture.captureTime
+                guard LookHold.isDue(picture: time, newestLook: camera.hasLook(atOrAfter: time) ? time : nil,
+                                     newestPicture: newestPicture, ended: ended) else { return }
+                held.removeFirst()
+                try render(picture, converter, deliver)
+            } else {
+                held.removeFirst()
+                try deliver(head)
+            }
+        }
+    }
+
+    /// Processes `picture` through the camera, offers it as a still and delivers it.
+    private func render(_ picture: VideoFrame, _ converter: PictureConverter, _ deliver: (CaptureSample) throws -> Void) throws {
+        let result = try camera.process(picture, render: renders)
+        onFrame(result)
+        // A still that cannot be drawn waits for the next picture; the recording goes on.
+        try? stills.offer {
+            if renders { return picture }
+            let copy = try converter.convert(picture)
+            try camera.render(copy, as: result)
+            return copy
+        }
+        try deliver(.video(picture))
     }
 
     public func stop() { inner.stop() }

@@ -154,6 +154,33 @@ struct CinematicCameraTests {
         #expect(look.decision.target == .subject(1) && look.focalDioptres != nil)
     }
 
+    @Test("the vision on its own thread, each picture held until a look at or after it exists: every picture is rendered with its own look, never an older one")
+    func heldForItsLook() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.cleanup() }
+        let path = folder.path("sway.mp4")
+        // 2 s at 10 a second: every picture is at least 1/15 s after the one before, so each is handed to the vision.
+        let filter = "color=c=gray:s=640x360:r=10:d=2,noise=alls=40:all_seed=7[bg];[0:v]scale=240:240[p];[bg][p]overlay=x='100+100*t':y=60:shortest=1,format=yuv420p"
+        let made = try Subprocess.run("ffmpeg", ["-loglevel", "error", "-y", "-loop", "1", "-i", TestPhotos.astronautPath, "-filter_complex", filter,
+                                                 "-frames:v", "20", "-c:v", "libx264", "-crf", "23", "-preset", "ultrafast", path])
+        try #require(made.status == 0, "\(made.stderr)")
+        let camera = try CinematicCamera(vision: try CinematicVision(models: .current()), aperture: try Aperture(fNumber: 2), pace: .ownThread)
+        defer { camera.stop() }
+        let converter = PictureConverter(width: 640, height: 360)
+        var leads: [MediaTime?] = []
+        try VideoFileReader(path: path).forEachFrame { decoded in
+            let picture = try converter.convert(decoded)
+            try camera.offer(picture)
+            // What the real-time source does, waiting on the look instead of the next picture.
+            let settled = camera.waitForLook(atOrAfter: picture.captureTime, timeout: 30)
+            #expect(settled, "no look of the picture at \(picture.captureTime) came back in 30 s")
+            leads.append(try camera.process(picture).lookLead)
+            return true
+        }
+        #expect(leads.count == 20)
+        #expect(leads.allSatisfy { $0 == .zero }, "looks: \(leads.map { $0.map { String(format: "%.3f", $0.seconds) } ?? "none" })")
+    }
+
     @Test("the models missing: a clear error naming the setup step")
     func modelMissing() throws {
         let folder = try TemporaryDirectory()

@@ -27,11 +27,12 @@ public struct NormalizedOffset: Sendable, Hashable {
 /// they left stays sharp and their leading edge is blurred. The velocity is each box's optical
 /// flow between consecutive looks (the flow moves with the picture's content; a detector's box
 /// jitters from look to look), smoothed; the look's boxes and its matte under them are carried
-/// forward by velocity × the look's age, at most ``maxLead``.
+/// forward by velocity × the look's age, at most ``maxLead`` — or back, when the picture is held
+/// until a look after it (``LookHold``) and that look is the nearer.
 public struct SubjectMotion: Sendable, Equatable {
     /// The newest measure's share of the smoothed velocity.
     public static let smoothing = 0.8
-    /// The furthest a look is carried forward: beyond that, where the person went is a guess
+    /// The furthest a look is carried (forward or back): beyond that, where the person went is a guess
     /// (they turn, stop), and an older look is carried only this far.
     public static let maxLead = MediaTime(value: 1, timescale: 4)
     /// Looks further apart than this restart every velocity: a move measured over a long gap
@@ -69,13 +70,14 @@ public struct SubjectMotion: Sendable, Equatable {
         return velocities
     }
 
-    /// `subjects`, seen in a picture `lead` older than the one to render, carried forward by
-    /// their `velocities` (the lead clamped to 0…``maxLead``); and how far each one moved, by id
-    /// (what its part of the matte moves by). A subject without a velocity stays where it was.
+    /// `subjects`, seen in a picture `lead` older than the one to render (negative: younger, a
+    /// look after the picture, carried back), moved by their `velocities` (the lead clamped to
+    /// ±``maxLead``); and how far each one moved, by id (what its part of the matte moves by). A
+    /// subject without a velocity stays where it was.
     public static func carry(_ subjects: [CinematicSubject], velocities: [Int: NormalizedOffset],
                              lead: MediaTime) -> (subjects: [CinematicSubject], shifts: [Int: NormalizedOffset]) {
-        let seconds = min(max(0, lead.seconds), maxLead.seconds)
-        guard seconds > 0 else { return (subjects, [:]) }
+        let seconds = min(max(-maxLead.seconds, lead.seconds), maxLead.seconds)
+        guard seconds != 0 else { return (subjects, [:]) }
         var carried = subjects
         var shifts: [Int: NormalizedOffset] = [:]
         for i in carried.indices {

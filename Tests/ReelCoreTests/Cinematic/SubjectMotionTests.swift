@@ -45,7 +45,7 @@ struct SubjectMotionTests {
         #expect(motion.update([1: NormalizedOffset(dx: 0.01, dy: 0)], at: Self.at(0.75) + SubjectMotion.maxGap)[1] != nil)
     }
 
-    @Test("carrying a look forward moves each box by velocity × the look's age, at most a quarter second; nothing for a look of this picture or a later one")
+    @Test("carrying a look moves each box by velocity × the look's age, at most a quarter second, forward for an older look and back for a later one; nothing for the picture's own")
     func carry() {
         let box = NormalizedRect(x: 0.4, y: 0.2, width: 0.1, height: 0.18)
         let subjects = [CinematicSubject(id: 1, kind: .face, bounds: box, prominence: 1),
@@ -60,9 +60,13 @@ struct SubjectMotionTests {
         // An old look: carried a quarter second only.
         let old = SubjectMotion.carry(subjects, velocities: velocities, lead: Self.at(2))
         #expect(Self.close(old.shifts[1], NormalizedOffset(dx: 0.3 * 0.25, dy: -0.1 * 0.25)))
-        for lead in [MediaTime.zero, Self.at(-0.1)] {
-            let none = SubjectMotion.carry(subjects, velocities: velocities, lead: lead)
-            #expect(none.subjects == subjects && none.shifts.isEmpty)
-        }
+        let none = SubjectMotion.carry(subjects, velocities: velocities, lead: .zero)
+        #expect(none.subjects == subjects && none.shifts.isEmpty)
+        // A look after the picture: carried back, as far as forward at most.
+        let later = SubjectMotion.carry(subjects, velocities: velocities, lead: Self.at(-0.1))
+        #expect(Self.close(later.shifts[1], NormalizedOffset(dx: -0.03, dy: 0.01)))
+        #expect(abs(later.subjects[0].bounds.x - 0.37) < 1e-9 && abs(later.subjects[0].bounds.y - 0.21) < 1e-9)
+        let farLater = SubjectMotion.carry(subjects, velocities: velocities, lead: Self.at(-2))
+        #expect(Self.close(farLater.shifts[1], NormalizedOffset(dx: -0.3 * 0.25, dy: 0.1 * 0.25)))
     }
 }
