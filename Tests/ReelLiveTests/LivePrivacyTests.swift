@@ -36,11 +36,13 @@ struct LivePrivacyTests {
 
     /// A real-time stream leaves pictures out when the machine cannot keep up, and its summary
     /// counts them ("N frames dropped"): every clip frame the published stream lacks must be one
-    /// it counted, and enough must be published for the leak count to mean something.
+    /// it counted (fewer may be missing: where drops reach past a segment's end, the segmenter
+    /// repeats the picture before in that place), and enough must be published for the leak
+    /// count to mean something.
     static func expectAccounted(_ report: LeakReport, summary stdout: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let dropped = stdout.firstMatch(of: /(\d+) frames dropped/).flatMap { Int($0.1) }
-        #expect(dropped == report.framesLeftOut, "the summary's drops against the frames the stream lacks: \(stdout)\n\(report.summary)",
-                sourceLocation: sourceLocation)
+        #expect(dropped.map { report.framesLeftOut <= $0 } ?? false,
+                "the summary's drops against the frames the stream lacks: \(stdout)\n\(report.summary)", sourceLocation: sourceLocation)
         #expect(report.framesWithFace >= 30, "\(report.summary)", sourceLocation: sourceLocation)
     }
 
