@@ -123,6 +123,19 @@ struct CinematicCameraTests {
         #expect(kept < 0.3, "the face out of focus keeps \(kept) of its detail")
     }
 
+    /// The astronaut over noise as `filter` places it, `frames` pictures into `path` (not
+    /// lossless: nothing here is measured in pixels).
+    static func scene(_ path: String, filter: String, frames: Int) throws {
+        let made = try Subprocess.run("ffmpeg", ["-loglevel", "error", "-y", "-loop", "1", "-i", TestPhotos.astronautPath, "-filter_complex", filter,
+                                                 "-frames:v", String(frames), "-c:v", "libx264", "-crf", "23", "-preset", "ultrafast", path])
+        try #require(made.status == 0, "\(made.stderr)")
+    }
+
+    /// A camera at f/2 whose vision runs on its own thread, as in real time.
+    static func ownThreadCamera() throws -> CinematicCamera {
+        try CinematicCamera(vision: try CinematicVision(models: .current()), aperture: try Aperture(fNumber: 2), pace: .ownThread)
+    }
+
     @Test("the vision on its own thread (real time): the first picture waits for its own look, so it is focused and blurred; the face and its matte are in it")
     func ownThread() throws {
         let folder = try TemporaryDirectory()
@@ -130,10 +143,8 @@ struct CinematicCameraTests {
         // 30 s of the scene at 640x360 (not lossless: nothing here is measured in pixels).
         let path = folder.path("long.mp4")
         let filter = "color=c=gray:s=640x360:r=10:d=30,noise=alls=40:all_seed=7[bg];[0:v]scale=300:300[p];[bg][p]overlay=170:60:shortest=1,format=yuv420p"
-        let made = try Subprocess.run("ffmpeg", ["-loglevel", "error", "-y", "-loop", "1", "-i", TestPhotos.astronautPath, "-filter_complex", filter,
-                                                 "-frames:v", "300", "-c:v", "libx264", "-crf", "23", "-preset", "ultrafast", path])
-        try #require(made.status == 0, "\(made.stderr)")
-        let camera = try CinematicCamera(vision: try CinematicVision(models: .current()), aperture: try Aperture(fNumber: 2), pace: .ownThread)
+        try Self.scene(path, filter: filter, frames: 300)
+        let camera = try Self.ownThreadCamera()
         defer { camera.stop() }
         let converter = PictureConverter(width: 640, height: 360)
         // The pictures at 10 a second of wall time, until the vision's look with the face has
@@ -161,10 +172,8 @@ struct CinematicCameraTests {
         let path = folder.path("sway.mp4")
         // 2 s at 10 a second: every picture is at least 1/15 s after the one before, so each is handed to the vision.
         let filter = "color=c=gray:s=640x360:r=10:d=2,noise=alls=40:all_seed=7[bg];[0:v]scale=240:240[p];[bg][p]overlay=x='100+100*t':y=60:shortest=1,format=yuv420p"
-        let made = try Subprocess.run("ffmpeg", ["-loglevel", "error", "-y", "-loop", "1", "-i", TestPhotos.astronautPath, "-filter_complex", filter,
-                                                 "-frames:v", "20", "-c:v", "libx264", "-crf", "23", "-preset", "ultrafast", path])
-        try #require(made.status == 0, "\(made.stderr)")
-        let camera = try CinematicCamera(vision: try CinematicVision(models: .current()), aperture: try Aperture(fNumber: 2), pace: .ownThread)
+        try Self.scene(path, filter: filter, frames: 20)
+        let camera = try Self.ownThreadCamera()
         defer { camera.stop() }
         let converter = PictureConverter(width: 640, height: 360)
         var leads: [MediaTime?] = []
