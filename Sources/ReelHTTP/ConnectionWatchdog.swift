@@ -37,10 +37,10 @@ final class ConnectionWatchdog: Sendable {
     private let interval: Double
     /// Open connections at or above this count put the server under pressure.
     private let pressureThreshold: Int
-    /// Where eviction begins (``ConnectionDeadlines/evictWhenFull``): an eighth below
-    /// libmicrohttpd's connection limit. An evicted socket is only shut down here and counts
-    /// against libmicrohttpd's limit until its thread closes it, so the headroom keeps a burst of
-    /// newcomers from meeting libmicrohttpd's own refusal while evicted ones are still closing.
+    /// Connections served at most with ``ConnectionDeadlines/evictWhenFull`` (the settings'
+    /// `maxConnections`): a newcomer past it pushes one out or is refused. A pushed-out socket
+    /// is only shut down here and counts against libmicrohttpd's limit until its thread closes
+    /// it, which is why that limit is larger (``HTTPServerSettings/libraryConnectionLimit``).
     private let capacity: Int
     private let state: Locked<State>
     private let ticker = Locked<(any Ticker)?>(nil)
@@ -52,7 +52,7 @@ final class ConnectionWatchdog: Sendable {
         self.deadlines = deadlines
         self.interval = interval
         pressureThreshold = max(1, maxConnections * 3 / 4)
-        capacity = max(1, maxConnections - max(1, maxConnections / 8))
+        capacity = max(1, maxConnections)
         state = Locked(State(admission: admission))
     }
 
@@ -65,7 +65,8 @@ final class ConnectionWatchdog: Sendable {
     /// Connections dropped so far for missing a deadline.
     var dropped: Int { drops.load(ordering: .relaxed) }
 
-    /// Connections refused so far because their address held its share.
+    /// Connections refused so far as they opened: their address held its share, or (with
+    /// eviction) the server was full of connections that had made requests.
     var refused: Int { refusals.load(ordering: .relaxed) }
 
     /// Starts the checking thread: a sweep every interval, then `alsoEachPass` with the time.
@@ -83,7 +84,8 @@ final class ConnectionWatchdog: Sendable {
     }
 
     /// A connection from socket address `address` opened; one over the address's share is shut
-    /// down at once (libmicrohttpd then closes it as it would any closed socket).
+    /// down at once (libmicrohttpd then closes it as it would any closed socket), and one into a
+    /// full server pushes another out or is shut down (``ConnectionDeadlines/arrival(among:open:capacity:)``).
     func opened(_ connection: UInt, fd: Int32, address: String) {
         let now = now
         state.withLock { state in
@@ -97,10 +99,18 @@ final class ConnectionWatchdog: Sendable {
             }
             let waiting = state.records.lazy.filter { $0.key != connection && !$0.value.dropped }.map { (key: $0.key, phase: $0.value.phase) }
             let open = state.records.values.count(where: { !$0.dropped })
-            if let evicted = deadlines.evictee(among: waiting, open: open, capacity: capacity), let victim = state.records[evicted] {
+            switch deadlines.arrival(among: waiting, open: open, capacity: capacity) {
+            case .admit:
+                break
+            case .evict(let evicted):
+                guard let victim = state.records[evicted] else { break }
                 Self.abort(victim.fd)
                 state.records[evicted]?.dropped = true
                 drops.add(1, ordering: .relaxed)
+            case .refuse:
+                Self.abort(fd)
+                state.records[connection]?.dropped = true
+                refusals.add(1, ordering: .relaxed)
             }
         }
     }

@@ -71,7 +71,8 @@ public final class HTTPServer: Sendable {
     /// Connections the watchdog dropped for missing a deadline.
     public var droppedConnections: Int { watchdog.dropped }
 
-    /// Connections shut as they opened because their address held its share.
+    /// Connections shut as they opened: their address held its share, or (with eviction) the
+    /// server was full of connections that had made requests.
     public var refusedConnections: Int { watchdog.refused }
 
     /// Seconds on the server's monotonic clock (the access log's durations).
@@ -103,7 +104,7 @@ public final class HTTPServer: Sendable {
             let started: OpaquePointer? = address.withUnsafeBytes { raw in
                 var options = reel_mhd_settings(
                     flags: flags, address: raw.baseAddress!.assumingMemoryBound(to: sockaddr.self),
-                    connection_limit: UInt32(settings.maxConnections), memory_limit: settings.connectionMemoryBytes,
+                    connection_limit: UInt32(settings.libraryConnectionLimit), memory_limit: settings.connectionMemoryBytes,
                     connection_timeout: UInt32(settings.idleTimeout), thread_pool_size: poolSize,
                     listen_backlog: 512,
                     access_handler: httpAccessHandler, access_context: context,

@@ -12,8 +12,10 @@ public struct HTTPServerSettings: Sendable {
     public var accessLog: AccessLogDestination
     /// How connections get threads.
     public var threading: Threading
-    /// Simultaneous connections at most; more wait in the listen queue (libmicrohttpd stops
-    /// accepting at the limit) until one closes.
+    /// Simultaneous connections served at most; more wait in the listen queue (libmicrohttpd
+    /// stops accepting at the limit) until one closes. With
+    /// ``ConnectionDeadlines/evictWhenFull`` the watchdog holds this bound itself (pushing out
+    /// or refusing a newcomer) and libmicrohttpd's limit is larger: ``libraryConnectionLimit``.
     public var maxConnections: Int
     /// Simultaneous connections one address may hold (trusted proxies excepted); 0 leaves
     /// addresses uncapped.
@@ -48,6 +50,15 @@ public struct HTTPServerSettings: Sendable {
         /// A thread for each connection: few clients, and answers that may wait (server-sent
         /// events, whose stream blocks between events; the studio).
         case perConnection
+    }
+
+    /// libmicrohttpd's own connection limit. With ``ConnectionDeadlines/evictWhenFull`` a
+    /// connection pushed out is only shut down by the watchdog, and counts against
+    /// libmicrohttpd's limit until its thread has closed it: half again (at least 8) more than
+    /// ``maxConnections`` lets a burst of that many newcomers in while the pushed-out ones are
+    /// still closing, however slowly their threads run. Otherwise ``maxConnections``.
+    public var libraryConnectionLimit: Int {
+        deadlines.evictWhenFull ? maxConnections + max(8, maxConnections / 2) : maxConnections
     }
 
     public init(host: String, port: Int, accessLog: AccessLogDestination, threading: Threading, maxConnections: Int,

@@ -2,7 +2,8 @@ import ReelHTTP
 import Testing
 
 /// A new connection's shorter deadline for its first request head, and the connection a new
-/// one pushes out of a full server (``ConnectionDeadlines/evictee(among:open:capacity:)``).
+/// one pushes out of a full server, or its refusal when none can go
+/// (``ConnectionDeadlines/arrival(among:open:capacity:)``), and the library's larger limit.
 @Suite struct ConnectionEvictionTests {
     typealias Phase = ConnectionDeadlines.Phase
 
@@ -27,5 +28,28 @@ import Testing
         let busy = connections.filter { if case .awaitingRequest = $0.phase { false } else { true } }
         #expect(rules.evictee(among: busy, open: 7, capacity: 7) == nil, "connections that made requests stay")
         #expect(ConnectionDeadlines().evictee(among: connections, open: 7, capacity: 7) == nil, "off by default")
+    }
+
+    @Test func aNewcomerIsRefusedOnlyWhenTheServerIsFullOfConnectionsThatMadeRequests() {
+        var rules = ConnectionDeadlines()
+        rules.evictWhenFull = true
+        let waiting: [(key: Int, phase: Phase)] = [(1, .responding), (2, .awaitingRequest(since: 3)), (3, .keepAlive(since: 0))]
+        let busy = waiting.filter { $0.key != 2 }
+        #expect(rules.arrival(among: waiting, open: 3, capacity: 4) == .admit, "room left")
+        #expect(rules.arrival(among: waiting, open: 4, capacity: 4) == .evict(2), "full: the one still waiting goes")
+        #expect(rules.arrival(among: waiting, open: 9, capacity: 4) == .evict(2))
+        #expect(rules.arrival(among: busy, open: 4, capacity: 4) == .admit, "exactly full: the newcomer is the last served")
+        #expect(rules.arrival(among: busy, open: 5, capacity: 4) == .refuse, "past full with nothing to push out")
+        #expect(ConnectionDeadlines().arrival(among: busy, open: 9, capacity: 4) == .admit, "without eviction the library's limit rules")
+    }
+
+    @Test func theLibrarysLimitLeavesRoomForPushedOutConnectionsStillClosing() {
+        var settings = HTTPServerSettings(host: "127.0.0.1", port: 0, accessLog: .none, threading: .perConnection,
+                                          maxConnections: 64, messagePrefix: "test")
+        #expect(settings.libraryConnectionLimit == 64, "without eviction libmicrohttpd holds the bound")
+        settings.deadlines.evictWhenFull = true
+        #expect(settings.libraryConnectionLimit == 96)
+        settings.maxConnections = 4
+        #expect(settings.libraryConnectionLimit == 12, "at least 8 more")
     }
 }

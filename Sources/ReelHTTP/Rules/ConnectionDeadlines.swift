@@ -5,9 +5,10 @@
 ///   seconds of the connection opening; every later request's within ``headerTimeout``
 ///   seconds of the previous request ending (this also ends idle keep-alive).
 /// - With ``evictWhenFull``, a connection that opens while every connection is in use pushes
-///   out the one that has waited longest for its first request head (``evictee(among:open:capacity:)``):
-///   clients that open connections and send nothing, or trickle, cannot keep a browser out,
-///   while connections that have made requests (a signed-in tab, its event stream) stay.
+///   out the one that has waited longest for its first request head, or is refused when every
+///   connection has made a request (``arrival(among:open:capacity:)``): clients that open
+///   connections and send nothing, or trickle, cannot keep a browser out, while connections
+///   that have made requests (a signed-in tab, its event stream) stay.
 /// - While the server is under pressure (most of its connections in use), a keep-alive
 ///   connection idle between requests for ``idleUnderPressure`` seconds is closed, so that
 ///   clients holding connections open cannot lock newcomers out.
@@ -104,6 +105,16 @@ public struct ConnectionDeadlines: Sendable, Hashable {
 }
 
 extension ConnectionDeadlines {
+    /// What becomes of a connection as it opens (``arrival(among:open:capacity:)``).
+    public enum Arrival<Key> {
+        /// It is served, and nothing else changes.
+        case admit
+        /// It is served, and this connection is pushed out to make room.
+        case evict(Key)
+        /// It is shut at once: the server is full, and every connection has made a request.
+        case refuse
+    }
+
     /// The connection a new one pushes out: with ``evictWhenFull``, once `open` connections
     /// (the new one counted) reach `capacity`, the one among `connections` (the new one not
     /// among them) that has waited longest for its first request head; nil when the server is
@@ -117,7 +128,19 @@ extension ConnectionDeadlines {
         }
         return oldest?.key
     }
+
+    /// A new connection's fate with ``evictWhenFull``: the ``evictee(among:open:capacity:)``
+    /// goes to make room; with none to push out, a newcomer past `capacity` is refused, so
+    /// `capacity` connections at most are served. Without ``evictWhenFull`` every connection
+    /// is admitted here (the server's own connection limit is the bound).
+    public func arrival<Key>(among connections: some Sequence<(key: Key, phase: Phase)>, open: Int, capacity: Int) -> Arrival<Key> {
+        guard evictWhenFull else { return .admit }
+        if let evicted = evictee(among: connections, open: open, capacity: capacity) { return .evict(evicted) }
+        return open > capacity ? .refuse : .admit
+    }
 }
+
+extension ConnectionDeadlines.Arrival: Equatable where Key: Equatable {}
 
 /// How many connections each address may hold at once: one client must not take every
 /// connection the server has. Trusted proxies carry many clients on their address and are not
