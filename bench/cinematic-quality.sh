@@ -8,7 +8,9 @@
 #
 # Each clip runs through `reel cinematic --source file:CLIP --aperture 2 --output OUT.mp4`
 # (MODES: `fast` adds --fast, every picture its own look; `realtime` plays it at 30 a second,
-# the vision on its own thread), and the same clip is re-encoded plainly as reel encodes
+# the vision on its own thread; `peer` is not reel but the OpenCV-Python chain of
+# bench/cinematic-vs-python.sh, bench/cinematic_peer.py at f/2, scored the same way: it needs
+# Debian's python3-opencv), and the same clip is re-encoded plainly as reel encodes
 # (H.264 CRF 20 veryfast). Per clip and mode, the band-pass detail of reel's picture against
 # the plain one where the truth says: the face's middle (goal >= 0.8), the background 16 px and
 # more from the person (<= 0.3), the sharp fringe beside the person (px out to which >= 0.5 of
@@ -20,7 +22,7 @@
 # Needs python3-numpy and python3-pil (Debian) and the models.
 #
 # Environment: HEIGHT (720), SECONDS_OF_CLIP (8), SPEED (300, px/s at the sway's peak), FAR (56,
-# px), MODES ("fast realtime"), REEL_BIN.
+# px), MODES ("fast realtime"; add "peer" for the chain), REEL_BIN.
 BENCH_NAME=cinematic-quality
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -43,6 +45,12 @@ clip_for() {   # SPEED [FAR] -> the cached clip and its truth
     printf '%s\n' "$clip"
 }
 
+segmentation_model=${REEL_MODELS_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/reel/models}/selfie_segmentation.onnx
+case " $modes " in *" peer "*)
+    "$py" -c "import cv2" 2>/dev/null || fail "$py has no cv2 for the peer mode: install Debian's python3-opencv"
+    [ -r "$segmentation_model" ] || fail "segmentation model $segmentation_model missing: run scripts/fetch-segmentation-model.sh" ;;
+esac
+
 rows=()
 for motion in 0 "$speed"; do
     clip=$(clip_for "$motion")
@@ -53,9 +61,14 @@ for motion in 0 "$speed"; do
         out="$work/reel-$motion-$mode.mp4"
         flags=()
         [ "$mode" = fast ] && flags=(--fast)
-        say "$motion px/s, $mode: reel cinematic"
-        "$reel" cinematic --source "file:$clip" "${flags[@]}" --aperture 2 --output "$out" --quiet < /dev/null > /dev/null \
-            || fail "reel cinematic failed on $clip ($mode)"
+        if [ "$mode" = peer ]; then
+            say "$motion px/s: the OpenCV-Python chain"
+            "$py" "$bench_dir/cinematic_peer.py" "$clip" "$out" "$segmentation_model" 2 > /dev/null || fail "the chain failed on $clip"
+        else
+            say "$motion px/s, $mode: reel cinematic"
+            "$reel" cinematic --source "file:$clip" "${flags[@]}" --aperture 2 --output "$out" --quiet < /dev/null > /dev/null \
+                || fail "reel cinematic failed on $clip ($mode)"
+        fi
         score=$("$py" "$bench_dir/cinematic_quality.py" score "$clip.truth.npz" "$plain" "$out") || fail "could not score $out"
         rows+=("$(printf '%-9s %-9s %s' "$motion" "$mode" "$score")")
     done
@@ -65,6 +78,7 @@ id_rows=()
 if [ "$far" != 0 ]; then
     clip=$(clip_for "$speed" "$far")
     for mode in $modes; do
+        [ "$mode" = peer ] && continue   # the chain keeps no subjects
         out="$work/ids-$mode.mp4"
         flags=()
         [ "$mode" = fast ] && flags=(--fast)
