@@ -18,6 +18,12 @@ reads a stream over plain HTTP at http://127.0.0.1:PORT/BUCKET/KEY and gets moto
 answer (its Content-Type, Cache-Control, 404 for a missing object). Every other request,
 and every request that carries a signature, reaches moto untouched: Reel's own are checked.
 
+The body checks S3 makes and moto 5.2.5 does not, made by the same layer on every signed PUT
+and POST: a body whose SHA-256 differs from `x-amz-content-sha256` (when that is a hash) is
+refused with 400 XAmzContentSHA256Mismatch, and one whose MD5 differs from `Content-MD5`, or
+whose SHA-256 differs from `x-amz-checksum-sha256`, with 400 BadDigest, in S3's XML. So a test
+sees the server refuse a part that does not match its checksums, as S3 would.
+
 With REEL_MOTO_ACCESS_LOG=FILE every request is appended to FILE when moto has answered it,
 in the tab-separated format of scripts/nginx-origin.sh's access log (msec, method, uri, status,
 body_bytes_sent, request_length, content_length, request_time; the sizes and time are 0 but
@@ -27,6 +33,9 @@ prefix REEL_MOTO_LOG_STRIP (e.g. /BUCKET/PREFIX), so it reads /streams/ID/... as
 Prints one JSON line on standard output, {"endpoint", "bucket", "region", "accessKeyId",
 "secretAccessKey"}, then serves until it gets SIGTERM or SIGINT. Run it with the venv's python.
 """
+import base64
+import hashlib
+import io
 import json
 import os
 import signal
@@ -48,8 +57,8 @@ from werkzeug.serving import make_server  # noqa: E402
 
 
 class SignedReads:
-    """WSGI layer: signs unsigned GET and HEAD requests with the reader's key (see above), and
-    writes the access log when asked to."""
+    """WSGI layer: signs unsigned GET and HEAD requests with the reader's key (see above), checks
+    signed bodies against their digests as S3 does, and writes the access log when asked to."""
 
     def __init__(self, app, region):
         self.app, self.region, self.credentials = app, region, None
@@ -78,6 +87,13 @@ class SignedReads:
         return body
 
     def answer(self, environ, start_response):
+        refusal = self.body_refusal(environ)
+        if refusal is not None:
+            code, message = refusal
+            body = (f'<?xml version="1.0" encoding="UTF-8"?><Error><Code>{code}</Code>'
+                    f'<Message>{message}</Message></Error>').encode()
+            start_response("400 Bad Request", [("Content-Type", "application/xml"), ("Content-Length", str(len(body)))])
+            return [body]
         if (self.credentials is not None and environ.get("REQUEST_METHOD") in ("GET", "HEAD")
                 and "HTTP_AUTHORIZATION" not in environ):
             host = environ.get("HTTP_HOST", "127.0.0.1")
@@ -90,6 +106,33 @@ class SignedReads:
             for name, value in request.headers.items():
                 environ["HTTP_" + name.upper().replace("-", "_")] = value
         return self.app(environ, start_response)
+
+    @staticmethod
+    def body_refusal(environ):
+        """S3's body checks (see above) on a signed PUT or POST: (code, message), or None when the
+        body matches what its headers claim. The body read here is put back for moto."""
+        if environ.get("REQUEST_METHOD") not in ("PUT", "POST") or "HTTP_AUTHORIZATION" not in environ:
+            return None
+        length = environ.get("CONTENT_LENGTH") or ""
+        stream = environ["wsgi.input"]
+        if length.isdigit():
+            body = stream.read(int(length))
+        elif environ.get("wsgi.input_terminated"):  # chunked: the stream ends with the body
+            body = stream.read()
+        else:
+            return None
+        environ["wsgi.input"] = io.BytesIO(body)
+        environ["CONTENT_LENGTH"] = str(len(body))
+        claimed = environ.get("HTTP_X_AMZ_CONTENT_SHA256", "")
+        if len(claimed) == 64 and hashlib.sha256(body).hexdigest() != claimed.lower():
+            return "XAmzContentSHA256Mismatch", "The provided 'x-amz-content-sha256' header does not match what was computed."
+        md5 = environ.get("HTTP_CONTENT_MD5")
+        if md5 is not None and base64.b64encode(hashlib.md5(body).digest()).decode() != md5:
+            return "BadDigest", "The Content-MD5 you specified did not match what we received."
+        sha256 = environ.get("HTTP_X_AMZ_CHECKSUM_SHA256")
+        if sha256 is not None and base64.b64encode(hashlib.sha256(body).digest()).decode() != sha256:
+            return "BadDigest", "The SHA256 you specified did not match the calculated checksum."
+        return None
 
 
 class PublicReadServer(ThreadedMotoServer):

@@ -15,17 +15,26 @@ public struct S3Request {
     /// What to upload (nil: no body).
     public let body: Data?
 
-    /// `method` on `address` with `query`, signed by `signer` at `date`. `headers` are sent but
-    /// not signed (`host` and the amz headers are).
+    /// `method` on `address` with `query`, signed by `signer` at `date`. All `headers` are sent;
+    /// those named `x-amz-*` (metadata, checksums) and `Content-MD5` are signed too, as S3 wants
+    /// every `x-amz-*` header signed; others (`Content-Type`, `Cache-Control`) are not. `host`
+    /// and the signature's own headers always are.
     public init(method: String, address: S3Location.ObjectAddress, query: [(name: String, value: String)] = [],
                 headers: [(name: String, value: String)] = [], body: Data?, signer: SigV4Signer, date: Date) {
         let queryText = SigV4.canonicalQuery(query)
         self.method = method
         url = URL(string: address.url + (queryText.isEmpty ? "" : "?" + queryText))!
         let payloadHash = body.map(SigV4Signer.sha256Hex) ?? SigV4.emptyPayloadHash
-        let signed = signer.sign(method: method, canonicalURI: address.path, query: query, headers: [("host", address.authority)],
+        let toSign = [(name: "host", value: address.authority)] + headers.filter { Self.isSigned($0.name) }
+        let signed = signer.sign(method: method, canonicalURI: address.path, query: query, headers: toSign,
                                  payloadHash: payloadHash, timestamp: SigV4.timestamp(date))
         self.headers = headers + signed
         self.body = body
+    }
+
+    /// Whether a caller's header is signed: `x-amz-*` and `Content-MD5`.
+    static func isSigned(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return lower.hasPrefix("x-amz-") || lower == "content-md5"
     }
 }

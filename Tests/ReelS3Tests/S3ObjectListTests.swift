@@ -4,7 +4,7 @@ import Testing
 
 @Suite("S3 ListObjectsV2 answers and the bucket's address")
 struct S3ObjectListTests {
-    @Test("keys in order with entities decoded, IsTruncated and NextContinuationToken")
+    @Test("keys in order with entities decoded, their sizes, IsTruncated and NextContinuationToken")
     func readsAPage() throws {
         let xml = """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -16,8 +16,17 @@ struct S3ObjectListTests {
             """
         let page = try #require(S3ObjectList(xml: xml))
         #expect(page.keys == ["live/streams/a/init.mp4", "live/streams/a/seg/000001.m4s&x"])
+        #expect(page.objects.map(\.size) == [800, 1])
         #expect(page.isTruncated)
         #expect(page.nextContinuationToken == "1ueGcxLPRx1Tr/XYExHnhbYLgveDs2J/wm36Hy4vbOwM=")
+    }
+
+    @Test("a key keeps its spaces; an entry without <Size> counts 0; <Key> outside <Contents> is no object")
+    func entries() throws {
+        let xml = "<ListBucketResult><Prefix><Key>not one</Key></Prefix><Contents><Key> a b </Key><Size>12345678901</Size></Contents>"
+            + "<Contents><Key>c</Key></Contents><IsTruncated>false</IsTruncated></ListBucketResult>"
+        let page = try #require(S3ObjectList(xml: xml))
+        #expect(page.objects == [S3ObjectList.Object(key: " a b ", size: 12_345_678_901), S3ObjectList.Object(key: "c", size: 0)])
     }
 
     @Test("an empty last page; an error body is not a list")
@@ -31,6 +40,7 @@ struct S3ObjectListTests {
     func request() throws {
         let query = S3ObjectList.query(prefix: "live/streams/a/", continuationToken: "t/1=")
         #expect(SigV4.canonicalQuery(query) == "continuation-token=t%2F1%3D&list-type=2&prefix=live%2Fstreams%2Fa%2F")
+        #expect(SigV4.canonicalQuery(S3ObjectList.query(prefix: "p/", continuationToken: nil, maxKeys: 2)) == "list-type=2&max-keys=2&prefix=p%2F")
         let location = try S3Location(parsing: "s3://reel/live")
         let endpoint = try #require(S3Location.Endpoint(parsing: "http://127.0.0.1:9000"))
         #expect(location.bucketAddress(endpoint: endpoint, addressing: .path).url == "http://127.0.0.1:9000/reel")

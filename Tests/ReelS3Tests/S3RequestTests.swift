@@ -30,4 +30,16 @@ import Testing
         let authorization = request.headers.last!
         #expect(authorization.name == "Authorization" && authorization.value.contains("SignedHeaders=host;x-amz-content-sha256;x-amz-date,"))
     }
+
+    @Test func theCallersAmzHeadersAndContentMD5AreSignedAsS3Wants() {
+        let object = S3Location.ObjectAddress(authority: "h:9000", path: "/b/k", url: "http://h:9000/b/k")
+        let request = S3Request(method: "PUT", address: object,
+                                headers: [("Content-Type", "video/mp4"), ("X-Amz-Meta-Reel", "1"), ("Content-MD5", "1B2M2Y8AsgTpgAmY7PhCfg=="),
+                                          ("x-amz-checksum-sha256", "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=")],
+                                body: Data(), signer: Self.signer, date: Self.exampleDate)
+        let authorization = request.headers.last!.value
+        #expect(authorization.contains("SignedHeaders=content-md5;host;x-amz-checksum-sha256;x-amz-content-sha256;x-amz-date;x-amz-meta-reel,"),
+                "\(authorization)")
+        #expect(request.headers.prefix(4).map(\.name) == ["Content-Type", "X-Amz-Meta-Reel", "Content-MD5", "x-amz-checksum-sha256"])
+    }
 }

@@ -7,7 +7,9 @@ import Synchronization
 /// An S3 server for tests: moto (PyPI `moto[server]`, pinned by `scripts/setup-moto.sh`) started
 /// by `scripts/moto-s3.py` on a free loopback port, with SigV4 checks on, an access key and one
 /// bucket. GETs without a signature are signed by the script for the reader (moto would answer
-/// them with 500), so ``get(_:)`` and ffmpeg read objects as from a public bucket.
+/// them with 500), so ``get(_:)`` and ffmpeg read objects as from a public bucket. As S3 does
+/// (and moto does not), the script refuses a signed PUT or POST whose body does not match its
+/// `x-amz-content-sha256`, `Content-MD5` or `x-amz-checksum-sha256`.
 ///
 /// It runs under `timeout 300` like the other test servers. ``pause()`` stops it with SIGSTOP
 /// (connections hang, as with a stalled server) and ``resume()`` continues it: moto keeps its

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelS3
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

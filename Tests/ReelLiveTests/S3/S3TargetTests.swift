@@ -101,4 +101,41 @@ struct S3TargetTests {
         #expect(!denied.isRetryable && denied.description.contains("s3:PutObject, s3:GetObject and s3:DeleteObject on arn:aws:s3:::bkt/* and s3:ListBucket on arn:aws:s3:::bkt "), "\(denied)")
         #expect(error(403, "<Error><Code>InvalidAccessKeyId</Code></Error>").description.contains("does not know the access key AKIAEXAMPLE"))
     }
+
+    @Test("the live stream's messages, word for word as they were before the client moved to ReelS3")
+    func liveWording() throws {
+        let live = S3Target.Configuration(location: try S3Location(parsing: "s3://bkt/p"), endpoint: nil, addressing: nil, region: "us-east-1",
+                                          credentials: AWSCredentials(accessKeyID: "AKIAEXAMPLE", secretAccessKey: "s", source: "the test")).usage
+        #expect(live == .liveStream)
+        let url = URL(string: "http://127.0.0.1:9/bkt/p/k")!
+        let expected: [(S3Target.Error, String)] = [
+            (.credentialsRefused(code: "AccessDenied", bucket: "bkt", key: "p/k", accessKeyID: "AKIAEXAMPLE", source: "the test", usage: live),
+             "S3 refused the request for s3://bkt/p/k with 403 AccessDenied: the access key AKIAEXAMPLE (from the test) may not do that there. Allow it s3:PutObject, s3:GetObject and s3:DeleteObject on arn:aws:s3:::bkt/* and s3:ListBucket on arn:aws:s3:::bkt (the bucket's or the user's policy; Reel reads the playlist to check that a stream id is new, and lists an old stream to --replace it). Retrying will not help."),
+            (.credentialsRefused(code: "SignatureDoesNotMatch", bucket: "bkt", key: "p/k", accessKeyID: "AKIAEXAMPLE", source: "the test", usage: live),
+             "S3 refused the request for s3://bkt/p/k with 403 SignatureDoesNotMatch: the secret key does not match the access key AKIAEXAMPLE (from the test). Check AWS_SECRET_ACCESS_KEY or the profile's aws_secret_access_key. Retrying will not help."),
+            (.noSuchBucket(bucket: "bkt", endpoint: "https://s3.us-east-1.amazonaws.com", usage: live),
+             "The bucket \"bkt\" does not exist at https://s3.us-east-1.amazonaws.com (404 NoSuchBucket): create it, or check the name in --origin s3://bkt/… and --s3-endpoint. Retrying will not help."),
+            (.missingObject(key: "p/k"),
+             "The object p/k is not in the bucket (404 NoSuchKey)."),
+            (.clockSkewed(seconds: 1200),
+             "S3 refused the request because the time in it is too far from the server's (RequestTimeTooSkewed): this machine's clock is 1200 s (20 min) behind the server's. Set this machine's clock right (NTP: timedatectl set-ntp true, or chrony) and start again. Retrying will not help."),
+            (.clockSkewed(seconds: nil),
+             "S3 refused the request because the time in it is too far from the server's (RequestTimeTooSkewed): this machine's clock differs from the S3 server's by more than S3 allows (15 minutes). Set this machine's clock right (NTP: timedatectl set-ntp true, or chrony) and start again. Retrying will not help."),
+            (.wrongRegion(region: "us-east-1", bucketRegion: "eu-west-1", code: "AuthorizationHeaderMalformed"),
+             "The bucket is not in region us-east-1 (AuthorizationHeaderMalformed; it is in eu-west-1): give --s3-region eu-west-1. Retrying will not help."),
+            (.answered(status: 503, code: "SlowDown", message: "m", key: "p/k", usage: live),
+             "S3 answered HTTP 503 SlowDown to the request for p/k (m). Reel retries."),
+            (.answered(status: 400, code: "InvalidArgument", message: "bad", key: "p/k", usage: live),
+             "S3 answered HTTP 400 InvalidArgument to the request for p/k (bad). Retrying will not help."),
+            (.unreachable(url: url, reason: "connection refused", usage: live),
+             "Could not reach the S3 endpoint for http://127.0.0.1:9/bkt/p/k: connection refused. Check --s3-endpoint (host and port) and that the server runs; Reel retries while streaming."),
+            (.timedOut(url: url, seconds: 15, usage: live),
+             "The request to http://127.0.0.1:9/bkt/p/k made no progress for 15 s. The uplink may be too slow or the server stuck; Reel retries."),
+            (.invalidResponse(url: url),
+             "The answer from http://127.0.0.1:9/bkt/p/k was not an HTTP response. Is --s3-endpoint an S3 server?"),
+        ]
+        for (error, words) in expected {
+            #expect(error.description == words)
+        }
+    }
 }

@@ -4,12 +4,13 @@ import ReelCore
 import FoundationNetworking
 #endif
 
-/// The HTTP client the network targets share (``HTTPOriginTarget``, ``S3Target``): one
+/// The HTTP client Reel's uploads share (``S3Client``, and ReelLive's `HTTPOriginTarget`): one
 /// URLSession with no cache, bounded timeouts and up to six connections per host; an exchange
-/// either returns an HTTP answer or fails with a ``Failure`` in Reel's words.
-struct HTTPUploadSession: Sendable {
+/// either returns an HTTP answer or fails with a ``Failure`` in Reel's words. Answers too large
+/// to hold are received piece by piece (``receive(_:url:into:)``).
+public struct HTTPUploadSession: Sendable {
     /// No HTTP answer came back.
-    enum Failure: Error, Hashable {
+    public enum Failure: Error, Hashable {
         /// Refused, host not found, connection lost: `reason` is worded by ``ReelCore/ErrorSentence``.
         case unreachable(url: URL, reason: String)
         /// No progress for the request timeout.
@@ -19,31 +20,39 @@ struct HTTPUploadSession: Sendable {
     }
 
     /// Seconds without progress after which a request fails.
-    let requestTimeout: TimeInterval
-    private let box: SessionBox
+    public let requestTimeout: TimeInterval
+    /// Seconds after which a request fails even while progressing.
+    public let resourceTimeout: TimeInterval
+    let box: SessionBox
 
     /// A session whose requests fail after `requestTimeout` s without progress, or
     /// `resourceTimeout` s in all.
-    init(requestTimeout: TimeInterval, resourceTimeout: TimeInterval) {
+    public init(requestTimeout: TimeInterval, resourceTimeout: TimeInterval) {
         self.requestTimeout = requestTimeout
+        self.resourceTimeout = resourceTimeout
+        box = SessionBox(Self.configuration(requestTimeout: requestTimeout, resourceTimeout: resourceTimeout))
+    }
+
+    /// No cache, the timeouts, six connections per host.
+    static func configuration(requestTimeout: TimeInterval, resourceTimeout: TimeInterval) -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = requestTimeout
         configuration.timeoutIntervalForResource = resourceTimeout
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
         configuration.httpMaximumConnectionsPerHost = 6
-        box = SessionBox(URLSession(configuration: configuration))
+        return configuration
     }
 
     /// A request for `url`, never answered from a cache.
-    func request(_ url: URL, method: String) -> URLRequest {
+    public func request(_ url: URL, method: String) -> URLRequest {
         var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: requestTimeout)
         request.httpMethod = method
         return request
     }
 
     /// Sends `request` (uploading `body` when given) and returns the answer's body and head.
-    func exchange(_ request: URLRequest, url: URL, body: Data?) async throws -> (Data, HTTPURLResponse) {
+    public func exchange(_ request: URLRequest, url: URL, body: Data?) async throws -> (Data, HTTPURLResponse) {
         let data: Data
         let response: URLResponse
         do {
@@ -63,7 +72,7 @@ struct HTTPUploadSession: Sendable {
 
     /// A failed exchange in Reel's words (``ReelCore/ErrorSentence``): never Foundation's
     /// `NSURLErrorDomain` dump.
-    static func map(_ error: any Swift.Error, url: URL, timeout: TimeInterval) -> any Swift.Error {
+    public static func map(_ error: any Swift.Error, url: URL, timeout: TimeInterval) -> any Swift.Error {
         let ns = error as NSError
         guard ns.domain == "NSURLErrorDomain" else { return Failure.unreachable(url: url, reason: ErrorSentence.reason(error, url: url)) }
         switch ns.code {
@@ -74,7 +83,7 @@ struct HTTPUploadSession: Sendable {
     }
 
     /// An answer's first 300 bytes (an HTML error page too) reduced to its words, for a one-line message.
-    static func plainText(_ data: Data) -> String {
+    public static func plainText(_ data: Data) -> String {
         let text = String(decoding: data.prefix(300), as: UTF8.self)
         var result = ""
         var inTag = false
@@ -86,14 +95,28 @@ struct HTTPUploadSession: Sendable {
 
     /// Whether sending the same request again may succeed: 5xx, 408 Request Timeout, 425
     /// Too Early, 429 Too Many Requests.
-    static func isRetryable(status: Int) -> Bool {
+    public static func isRetryable(status: Int) -> Bool {
         status >= 500 || status == 408 || status == 425 || status == 429
     }
 }
 
-/// Owns a URLSession and lets its tasks finish when the last target copy goes away.
-private final class SessionBox: Sendable {
+/// Owns the two URLSessions and lets their tasks finish when the last copy goes away: one
+/// collects every answer whole (its tasks call no delegate), the other hands answers piece by
+/// piece to a ``ReceiveRouter`` (its own, so the first never meets a delegate).
+final class SessionBox: Sendable {
     let session: URLSession
-    init(_ session: URLSession) { self.session = session }
-    deinit { session.finishTasksAndInvalidate() }
+    let receiving: URLSession
+    let router = ReceiveRouter()
+
+    init(_ configuration: URLSessionConfiguration) {
+        session = URLSession(configuration: configuration)
+        let queue = OperationQueue()
+        queue.maxConcurrentOperationCount = 1  // one task's pieces in order
+        receiving = URLSession(configuration: configuration, delegate: router, delegateQueue: queue)
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+        receiving.finishTasksAndInvalidate()
+    }
 }
