@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Layers, from the top: reel → ReelCLI (6) → ReelStudio, the web app (5) → the pipelines and
-// servers ReelLive, ReelRecord, ReelExport, ReelOrigin, ReelMaterials (4) → ReelMedia, ReelStore, ReelVision,
+// servers ReelLive, ReelRecord, ReelExport, ReelOrigin, ReelMaterials, ReelBackup (4) → ReelMedia, ReelStore, ReelVision,
 // ReelCompose, ReelBooks, ReelHTTP, ReelS3 (3) → ReelCore (rules and values) and ReelRuntime (threads, queues, clocks,
 // durable files) (2), with ReelHLS (HLS playlists: values, writer, parser) under ReelCore → C bridges (1). A target
 // depends only on targets of lower layers (ReelRuntime on ReelCore, ReelCore on ReelHLS), and each target's
@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "ReelRecord", targets: ["ReelRecord"]),
         .library(name: "ReelExport", targets: ["ReelExport"]),
         .library(name: "ReelStore", targets: ["ReelStore"]),
+        .library(name: "ReelBackup", targets: ["ReelBackup"]),
         .library(name: "ReelOrigin", targets: ["ReelOrigin"]),
         .library(name: "ReelHTTP", targets: ["ReelHTTP"]),
         .library(name: "ReelS3", targets: ["ReelS3"]),
@@ -102,7 +103,7 @@ let package = Package(
         // Layer 3: FFmpeg-backed media (sources, encoders, segmenter, MP4 writer).
         .target(name: "ReelMedia", dependencies: ["CFFmpeg", "CLinux", "ReelCore", "ReelRuntime"]),
         // Layer 3: the store: a small SQLite wrapper and the study library (sessions, tags).
-        .target(name: "ReelStore", dependencies: ["CSQLite", "CCrypto", "CXXHash", "CLinux", "ReelRuntime", "ReelCore"]),
+        .target(name: "ReelStore", dependencies: ["CSQLite", "ReelRuntime", "ReelCore"]),
         // Layer 3: export pixel work on borrowed 4:2:0 pictures: mosaic, stamps, watermark, captions.
         .target(name: "ReelCompose", dependencies: ["CText", "CPNG", "ReelCore"]),
         // Layer 3: stills and colour: ICC profiles (Display P3 made in code), artwork, compositing in
@@ -139,20 +140,25 @@ let package = Package(
         // HTTP rules both servers apply (Rules/: framing, ranges, entity tags, uploads, auth
         // failures), pure values.
         .target(name: "ReelHTTP", dependencies: ["CMicroHTTPD", "ReelRuntime", "ReelCore"]),
-        // Layer 3: the S3 client's parts: SigV4 (canonical text, and signing on libcrypto),
-        // credentials and their loading, s3:// locations, signed requests, error bodies, object lists. Used by
-        // ReelLive's bucket target; knows nothing of live streams.
+        // Layer 3: the S3 client (S3Client over HTTPUploadSession, S3Error) and its parts: SigV4
+        // (canonical text, and signing on libcrypto), credentials and their loading, s3:// locations,
+        // signed requests, the XML of errors, object lists and multipart uploads. Used by ReelLive's
+        // bucket target and ReelBackup; knows nothing of live streams or backups.
         .target(name: "ReelS3", dependencies: ["CCrypto", "ReelCore"]),
+        // Layer 4: the study library's backup and restore (`reel backup`, `reel restore`): to a
+        // folder (durable copies, checksums on the way) or an S3 bucket (ReelS3's client:
+        // multipart, resumable); the rules are ReelCore's (Backup/).
+        .target(name: "ReelBackup", dependencies: ["ReelStore", "ReelS3", "CCrypto", "CXXHash", "CLinux", "ReelRuntime", "ReelCore"]),
         // Layer 4: the origin server (`reel serve`): stores PUTs, serves HLS; its rules (Rules/:
         // routes, blocking reload, the answer cache) are pure values.
         .target(name: "ReelOrigin", dependencies: ["ReelHTTP", "ReelCore", "ReelRuntime", "CZlib", "CLinux"]),
         // Layer 5: Reel Studio (`reel studio`), the local web app: its gate, page, JSON API and
         // event stream on ReelHTTP; it runs the pipelines the command line runs (a recording is
         // ReelRecord's StudyRecorder), so neither holds a rule the other lacks.
-        .target(name: "ReelStudio", dependencies: ["ReelCinematic", "ReelOverlay", "ReelImage", "ReelCompose", "ReelVision", "ReelLive", "ReelRecord", "ReelExport", "ReelMaterials", "ReelBooks", "ReelHTTP", "ReelStore", "ReelMedia", "ReelRuntime", "ReelCore"],
+        .target(name: "ReelStudio", dependencies: ["ReelCinematic", "ReelOverlay", "ReelImage", "ReelCompose", "ReelVision", "ReelLive", "ReelRecord", "ReelExport", "ReelMaterials", "ReelBooks", "ReelHTTP", "ReelBackup", "ReelStore", "ReelMedia", "ReelRuntime", "ReelCore"],
                 resources: [.embedInCode("Page/Assets")]),
         // Layer 6: the command line: parses, wires, reports.
-        .target(name: "ReelCLI", dependencies: ["ReelOverlay", "ReelCinematic", "ReelImage", "ReelLive", "ReelS3", "ReelRecord", "ReelExport", "ReelOrigin", "ReelHTTP", "ReelStudio", "ReelStore", "ReelMedia", "ReelVision", "ReelBooks", "ReelMaterials", "ReelRuntime", "ReelCore", "CBuildInfo"]),
+        .target(name: "ReelCLI", dependencies: ["ReelOverlay", "ReelCinematic", "ReelImage", "ReelLive", "ReelS3", "ReelRecord", "ReelExport", "ReelOrigin", "ReelHTTP", "ReelStudio", "ReelBackup", "ReelStore", "ReelMedia", "ReelVision", "ReelBooks", "ReelMaterials", "ReelRuntime", "ReelCore", "CBuildInfo"]),
         .executableTarget(name: "reel", dependencies: ["ReelCLI"]),
 
         .testTarget(name: "ReelRuntimeTests", dependencies: ["ReelRuntime", "ReelCore", "ReelTestSupport"]),
@@ -179,16 +185,16 @@ let package = Package(
         .testTarget(name: "ReelLiveTests", dependencies: ["ReelLive", "ReelPrivacy", "ReelVision", "ReelS3", "ReelMedia", "ReelRuntime", "ReelCore", "CFFmpeg", "ReelTestSupport", "ReelPrivacyBench"]),
         .testTarget(name: "ReelExportTests", dependencies: ["ReelExport", "ReelMedia", "ReelVision", "ReelStore", "ReelCore", "ReelTestSupport", "ReelPrivacyBench"]),
         .testTarget(name: "ReelRecordTests", dependencies: ["ReelRecord", "ReelStore", "ReelMedia", "ReelRuntime", "ReelCore", "CFFmpeg", "ReelTestSupport"]),
-        .testTarget(name: "ReelStoreTests", dependencies: ["ReelStore", "ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
+        .testTarget(name: "ReelStoreTests", dependencies: ["ReelStore", "ReelBackup", "ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
         .testTarget(name: "ReelCLITests", dependencies: ["ReelCLI", "ReelMedia", "ReelTestSupport"]),
         // The library commands through the real binary; ReelStore only to set up libraries.
-        .testTarget(name: "ReelLibraryCLITests", dependencies: ["ReelStore", "ReelCore", "ReelTestSupport"]),
+        .testTarget(name: "ReelLibraryCLITests", dependencies: ["ReelStore", "ReelBackup", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelComposeTests", dependencies: ["ReelCompose", "ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
         .testTarget(name: "ReelVisionTests", dependencies: ["ReelVision", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelCinematicTests", dependencies: ["ReelCinematic", "ReelVision", "ReelMedia", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelPrivacyBenchTests", dependencies: ["ReelPrivacyBench", "ReelTestSupport"]),
         .testTarget(name: "ReelBooksTests", dependencies: ["ReelBooks", "ReelCore", "ReelTestSupport"]),
-        .testTarget(name: "ReelStudioTests", dependencies: ["ReelStudio", "ReelCinematic", "ReelOverlay", "ReelImage", "ReelRecord", "ReelStore", "ReelBooks", "ReelHTTP", "ReelMedia", "ReelCore", "ReelTestSupport", "ReelPrivacyBench"]),
+        .testTarget(name: "ReelStudioTests", dependencies: ["ReelStudio", "ReelCinematic", "ReelOverlay", "ReelImage", "ReelRecord", "ReelBackup", "ReelStore", "ReelBooks", "ReelHTTP", "ReelMedia", "ReelCore", "ReelTestSupport", "ReelPrivacyBench"]),
         .testTarget(name: "ReelImageTests", dependencies: ["ReelImage", "ReelCore", "ReelTestSupport"]),
         // Scripts/stills.py: the independent reader of the photos (and maker of test pictures).
         .testTarget(name: "ReelOverlayTests", dependencies: ["ReelOverlay", "ReelImage", "ReelVision", "ReelMedia", "ReelStore", "ReelCore", "ReelTestSupport"],

@@ -1,4 +1,5 @@
 import Foundation
+import ReelBackup
 import ReelCore
 import ReelStore
 import ReelTestSupport

@@ -13,13 +13,10 @@ enum LiveCommand {
     static let origin = Option.value("origin", placeholder: "URL",
                                      help: "Origin base URL the stream is PUT to (e.g. http://127.0.0.1:8080/), or an S3 bucket: s3://BUCKET/PREFIX.")
     static let token = Option.value("token", placeholder: "TOKEN", help: "Bearer token for the origin's PUTs (or REEL_TOKEN in the environment); not for s3://.")
-    static let s3Endpoint = Option.value("s3-endpoint", placeholder: "URL",
-                                         help: "S3-compatible server for an s3:// origin (e.g. http://127.0.0.1:9000); default AWS's https://s3.REGION.amazonaws.com.")
-    static let s3Region = Option.value("s3-region", placeholder: "REGION", help: "The bucket's region (default AWS_REGION, AWS_DEFAULT_REGION, else us-east-1).")
-    static let s3Profile = Option.value("s3-profile", placeholder: "PROFILE",
-                                        help: "Profile in ~/.aws/credentials (default AWS_PROFILE, else default); used instead of AWS_ACCESS_KEY_ID.")
-    static let s3Addressing = Option.value("s3-addressing", placeholder: "STYLE", choices: S3Location.Addressing.allCases.map(\.rawValue),
-                                           help: "path (http://endpoint/BUCKET/KEY, the default with --s3-endpoint) or virtual-host (BUCKET.endpoint, AWS's default).")
+    static let s3Endpoint = BucketOptions.endpoint
+    static let s3Region = BucketOptions.region
+    static let s3Profile = BucketOptions.profile
+    static let s3Addressing = BucketOptions.addressing
     static let streamID = Option.value("stream-id", placeholder: "ID", help: "Stream id, [A-Za-z0-9_-]{1,128} (default: date, time and a random suffix).")
     static let quality = Option.value("quality", short: "q", default: "medium", choices: QualityPreset.Selection.choices,
                                       help: "low 480x854 0.9 Mbps, medium 720x1280 1.5 Mbps, high 720x1280 2.5 Mbps, or auto (measure the uplink first).")
@@ -160,37 +157,11 @@ enum LiveCommand {
     /// The bucket for `--origin s3://BUCKET/PREFIX` with the `--s3-*` options and the access key
     /// from the usual places; nil for an http(s) origin (then no `--s3-*` option may be given).
     static func bucketConfiguration(_ arguments: ParsedArguments) throws -> S3Target.Configuration? {
-        let s3Options = [s3Endpoint, s3Region, s3Profile, s3Addressing]
-        guard let text = arguments.string(origin), text.lowercased().hasPrefix("s3://") else {
-            if let given = s3Options.first(where: { arguments.string($0) != nil }) {
-                throw arguments.refused("--\(given.name) is for an S3 bucket: give --origin s3://BUCKET/PREFIX with it")
-            }
-            return nil
-        }
-        if arguments.string(token) != nil {
+        if BucketOptions.isBucket(arguments.string(origin)), arguments.string(token) != nil {
             throw arguments.refused("--token is for an HTTP origin; an s3:// bucket is signed with an AWS access key instead "
                                     + "(AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or --s3-profile)")
         }
-        let location: S3Location
-        do { location = try S3Location(parsing: text) } catch { throw arguments.refused("--origin: \(error)") }
-        var endpoint: S3Location.Endpoint?
-        if let given = arguments.string(s3Endpoint) {
-            guard let parsed = S3Location.Endpoint(parsing: given) else {
-                throw arguments.invalid(s3Endpoint, expected: "an http:// or https:// URL with a host and no path, e.g. http://127.0.0.1:9000")
-            }
-            endpoint = parsed
-        }
-        let environment = ProcessInfo.processInfo.environment
-        let credentials: AWSCredentials
-        do {
-            credentials = try AWSCredentials.load(environment: environment, explicitProfile: arguments.string(s3Profile))
-        } catch {
-            throw arguments.refused("\(error)")
-        }
-        return S3Target.Configuration(location: location, endpoint: endpoint,
-                                      addressing: arguments.string(s3Addressing).flatMap(S3Location.Addressing.init(rawValue:)),
-                                      region: AWSCredentials.region(explicit: arguments.string(s3Region), environment: environment),
-                                      credentials: credentials)
+        return try BucketOptions.configuration(arguments, location: arguments.string(origin), option: origin.name, usage: .liveStream)
     }
 
     /// Names the spools earlier runs left behind (`reel publish ID` publishes them); false, with

@@ -128,7 +128,7 @@ enum RecordCommand {
         controls.start()
         defer { controls.restoreTerminal() }
         let report = await recorder.run()
-        if report.succeeded, let library = settings.libraryPath { BackupCommand.afterRecording(libraryPath: library) }
+        if report.succeeded, let library = settings.libraryPath { await BackupCommand.afterRecording(libraryPath: library) }
         return report.succeeded ? 0 : 1
     }
 

@@ -1,10 +1,14 @@
 import Foundation
+import ReelBackup
 import ReelCore
+import ReelS3
 import ReelStore
 
-/// `reel restore --from DIR [--media-dir DIR] [--dry-run] [--skip-missing]`: adds a backup's records and media to the library.
+/// `reel restore --from DIR|s3://BUCKET/PREFIX [--media-dir DIR] [--dry-run] [--skip-missing]`: adds a backup's records
+/// and media to the library, from a folder (``LibraryRestore``) or a bucket (``BucketRestore``).
 enum RestoreCommand {
-    static let from = Option.value("from", placeholder: "DIR", required: true, help: "The backup folder (the one 'reel backup --to' wrote).")
+    static let from = Option.value("from", placeholder: "DIR|s3://BUCKET/PREFIX", required: true,
+                                   help: "The backup folder, or the S3 bucket and prefix ('reel backup --to' wrote it).")
     static let dryRun = Option.flag("dry-run", help: "Only print what would be added; change nothing.")
     static let mediaDir = Option.value("media-dir", placeholder: "DIR",
                                        help: "Put the files of the sessions (and the covers of the materials) this restore adds in DIR (their records name the new paths), instead of the paths they were backed up from — for another user name or disk.")
@@ -24,15 +28,20 @@ enum RestoreCommand {
             Media go back to the paths they were backed up from; on a machine where those do not \
             exist (another user name), --media-dir puts the added sessions' files and materials' \
             covers in one folder (a name already taken gets the id in front; nothing is \
-            overwritten).
+            overwritten). From an s3://BUCKET/PREFIX (the --s3-* options and the access key as for \
+            'reel backup') each file is downloaded a part at a time and checked against its \
+            checksum before anything is placed.
             """,
-        options: [from, mediaDir, dryRun, skipMissing, LibraryOption.option],
+        options: [from, mediaDir, dryRun, skipMissing] + BucketOptions.all + [LibraryOption.option],
         positionals: [],
         examples: ["reel restore --from ~/Sync/reel-backup --dry-run", "reel restore --from ~/Sync/reel-backup",
-                   "reel restore --from /media/usb/reel-backup --media-dir ~/.local/share/reel/recordings"])
+                   "reel restore --from /media/usb/reel-backup --media-dir ~/.local/share/reel/recordings",
+                   "reel restore --from s3://my-backups/reel --s3-endpoint http://127.0.0.1:9000 --dry-run"])
 
     static func run(_ arguments: ParsedArguments) async throws -> Int32 {
-        let folder = LibraryCommandText.absolute(arguments.string(from) ?? "")
+        let given = arguments.string(from) ?? ""
+        let bucket = try BucketOptions.configuration(arguments, location: given, option: from.name, usage: BucketBackup.usage(option: "--" + from.name))
+        let folder = bucket?.location.description ?? LibraryCommandText.absolute(given)
         let path = LibraryOption.path(arguments)
         let library: StudyLibrary
         if arguments.flag(dryRun), !StudyLibrary.exists(at: path) {
@@ -43,8 +52,14 @@ enum RestoreCommand {
             library = try StudyLibrary(path: path, create: true)
         }
         let media = arguments.string(mediaDir).map(LibraryCommandText.absolute)
-        let report = try LibraryRestore(library: library, source: folder).run(dryRun: arguments.flag(dryRun), mediaFolder: media,
-                                                                                 skipMissing: arguments.flag(skipMissing))
+        let report: LibraryRestore.Report
+        if let bucket {
+            report = try await BucketRestore(library: library, client: BucketBackup.client(bucket))
+                .run(dryRun: arguments.flag(dryRun), mediaFolder: media, skipMissing: arguments.flag(skipMissing))
+        } else {
+            report = try LibraryRestore(library: library, source: folder).run(dryRun: arguments.flag(dryRun), mediaFolder: media,
+                                                                              skipMissing: arguments.flag(skipMissing))
+        }
         let plan = report.plan
         for file in report.skipped {
             ErrorPrinter.warning("reel restore", "\(report.dryRun ? "would leave" : "left") out \(file.path): \(file.reason)")

@@ -78,7 +78,7 @@ public enum ChecksummedFile {
                         isDamage: true)
         }
         guard rename else { return (size, digest, try durably { () throws(DurableFile.Error) in try output.handOver(sync: durable) }) }
-        try durably { () throws(DurableFile.Error) in try output.commit(sync: durable) }
+        _ = try durably { () throws(DurableFile.Error) in try output.commit(sync: durable) }
         return (size, digest, destination)
     }
 
@@ -141,8 +141,9 @@ public enum ChecksummedFile {
     }
 }
 
-/// One streamed digest: xxHash's XXH3-128 state or a libcrypto EVP context for SHA-256.
-private final class StreamingDigest {
+/// One streamed digest, for the folder backup's copies and the bucket backup's uploads:
+/// xxHash's XXH3-128 state or a libcrypto EVP context for SHA-256.
+final class StreamingDigest {
     private let algorithm: MediaChecksum.Algorithm
     private var xxh3: OpaquePointer?
     private var evp: OpaquePointer?

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelStore
 
 /// `reel restore --from DIR [--dry-run]` (docs/library.md, Backup and restore): adds what the
 /// backup has and the library lacks (``RestorePlan``), copies media missing at their library
@@ -60,21 +61,10 @@ public struct LibraryRestore {
         } catch let error as BackupDocument.Error {
             throw Error(description: "\(source)/\(LibraryBackup.documentName): \(error)")
         }
-        let existing = try library.restoreKeys()
-        var plan = RestorePlan(backup: document, existing: existing)
-        var relocation: MediaRelocation?
-        if let mediaFolder {
-            do {
-                relocation = try MediaRelocation(sessions: plan.sessions, materials: plan.materials, into: mediaFolder,
-                                                 exists: { FileManager.default.fileExists(atPath: $0) })
-            } catch {
-                throw Error(description: "\(error); nothing was changed")
-            }
-            plan.sessions = plan.sessions.map { relocation!.relocated($0) }
-            plan.materials = plan.materials.map { relocation!.relocated($0) }
+        let (plan, existing, relocation) = try Self.additions(document, to: library, mediaFolder: mediaFolder)
+        var (wanted, skipped) = Self.mediaToCopy(document, existing: existing, plan: plan, relocation: relocation, backup: source) {
+            ChecksummedFile.status(source + "/" + $0.path)?.size
         }
-
-        var (wanted, skipped) = mediaToCopy(document, existing: existing, plan: plan, relocation: relocation)
         if !skipped.isEmpty, !skipMissing { throw Self.incomplete(skipped) }
         if dryRun { return Report(plan: plan, media: wanted.map(\.destination), dryRun: true, skipped: skipped) }
 
@@ -89,13 +79,46 @@ public struct LibraryRestore {
                 }
             }
         } catch {
-            for file in staged { unlink(file.temporary) }
-            let elsewhere = mediaFolder == nil && "\(error)".contains("cannot create") ? " (to put the media of the added sessions in another folder, restore with --media-dir DIR)" : ""
-            let rest = error.isDamage ? " (to restore everything else, run again with --skip-missing)" : ""
-            throw Error(description: "\(error); nothing was changed\(elsewhere)\(rest)")
+            throw Self.failed(error, staged: staged, mediaFolder: mediaFolder)
         }
+        try Self.place(staged)
+        try library.apply(plan)
+        let placed = Set(staged.map(\.destination))
+        return Report(plan: plan, media: wanted.map(\.destination).filter(placed.contains), dryRun: false, skipped: skipped)
+    }
+
+    /// What restoring `document` adds to `library`: the plan (with `mediaFolder`, the added
+    /// sessions' and materials' paths moved there), what the library had, and the relocation.
+    static func additions(_ document: BackupDocument, to library: StudyLibrary, mediaFolder: String?) throws
+        -> (plan: RestorePlan, existing: RestorePlan.Existing, relocation: MediaRelocation?) {
+        let existing = try library.restoreKeys()
+        var plan = RestorePlan(backup: document, existing: existing)
+        guard let mediaFolder else { return (plan, existing, nil) }
+        let relocation: MediaRelocation
+        do {
+            relocation = try MediaRelocation(sessions: plan.sessions, materials: plan.materials, into: mediaFolder,
+                                             exists: { FileManager.default.fileExists(atPath: $0) })
+        } catch {
+            throw Error(description: "\(error); nothing was changed")
+        }
+        plan.sessions = plan.sessions.map { relocation.relocated($0) }
+        plan.materials = plan.materials.map { relocation.relocated($0) }
+        return (plan, existing, relocation)
+    }
+
+    /// The error for a fetch that failed: the staged copies removed, nothing changed, and the
+    /// way on when there is one.
+    static func failed(_ error: any Swift.Error, staged: [(temporary: String, destination: String)], mediaFolder: String?) -> Error {
+        for file in staged { unlink(file.temporary) }
+        let elsewhere = mediaFolder == nil && "\(error)".contains("cannot create") ? " (to put the media of the added sessions in another folder, restore with --media-dir DIR)" : ""
+        let rest = (error as? ChecksummedFile.Error)?.isDamage == true ? " (to restore everything else, run again with --skip-missing)" : ""
+        return Error(description: "\(error); nothing was changed\(elsewhere)\(rest)")
+    }
+
+    /// Places every staged copy at its destination, never over a file: one that appeared
+    /// meanwhile stays and the copy goes. On a failure the copies not placed are removed.
+    static func place(_ staged: [(temporary: String, destination: String)]) throws {
         for (index, file) in staged.enumerated() {
-            // Never overwrite: a file that appeared meanwhile stays, the copy goes.
             do {
                 _ = try ChecksummedFile.commitWithoutReplacing(file.temporary, to: file.destination)
             } catch {
@@ -103,14 +126,14 @@ public struct LibraryRestore {
                 throw error
             }
         }
-        try library.apply(plan)
-        let placed = Set(staged.map(\.destination))
-        return Report(plan: plan, media: wanted.map(\.destination).filter(placed.contains), dryRun: false, skipped: skipped)
     }
 
     /// The media of every session and material the library will have whose file is missing
-    /// where it belongs, each once; those the backup lacks or holds at the wrong size apart.
-    private func mediaToCopy(_ document: BackupDocument, existing: RestorePlan.Existing, plan: RestorePlan, relocation: MediaRelocation?)
+    /// where it belongs, each once; those the backup lacks or holds at the wrong size (`size`
+    /// of an entry's file in the backup, nil when missing) apart. `backup` names the backup in
+    /// the list of files left out.
+    static func mediaToCopy(_ document: BackupDocument, existing: RestorePlan.Existing, plan: RestorePlan, relocation: MediaRelocation?,
+                            backup: String, size: (BackupMediaEntry) -> Int64?)
         -> (wanted: [(entry: BackupMediaEntry, destination: String)], skipped: [Skipped]) {
         let sessionIDs = existing.sessionIDs.union(plan.sessions.map(\.id))
         let materialIDs = existing.materialIDs.union(plan.materials.map(\.id))
@@ -120,12 +143,12 @@ public struct LibraryRestore {
         for entry in document.media where (entry.role.ownedByMaterial ? materialIDs : sessionIDs).contains(entry.ownerID) {
             let destination = relocation?.destination(of: entry) ?? entry.sourcePath
             guard !FileManager.default.fileExists(atPath: destination), seen.insert(destination).inserted else { continue }
-            let path = source + "/" + entry.path
-            if let status = ChecksummedFile.status(path) {
-                if status.size == entry.size {
+            let path = backup + "/" + entry.path
+            if let found = size(entry) {
+                if found == entry.size {
                     wanted.append((entry, destination))
                 } else {
-                    skipped.append(Skipped(path: path, reason: "\(status.size) bytes, \(LibraryBackup.documentName) says \(entry.size): damaged"))
+                    skipped.append(Skipped(path: path, reason: "\(found) bytes, \(LibraryBackup.documentName) says \(entry.size): damaged"))
                 }
             } else {
                 skipped.append(Skipped(path: path, reason: "missing, though \(LibraryBackup.documentName) lists it"))

@@ -1,5 +1,6 @@
 import Foundation
 import ReelCore
+import ReelStore
 
 /// `reel backup` (docs/library.md, Backup and restore): the library's records to `backup.json`
 /// and its media (videos, thumbnails, face tracks, review edits) to `Media/<session id>/`,

@@ -68,6 +68,14 @@ extension LibraryBackup {
     /// Which files stand as they are (same source path, size and time as listed, and the copy
     /// there with its size) and which must be copied; missing ones go to the report.
     func plan(_ files: [BackupSource], previous: PreviousBackup, report: inout Report) -> BackupPlan {
+        Self.plan(files, previous: previous, report: &report) { ChecksummedFile.status(destination + "/" + $0.path)?.size == $0.size }
+    }
+
+    /// Which files stand as they are (same source path, size and time as listed, and
+    /// `copyStands` says the listed copy is there) and which must be copied; missing ones go
+    /// to the report.
+    static func plan(_ files: [BackupSource], previous: PreviousBackup, report: inout Report,
+                     copyStands: (BackupMediaEntry) -> Bool) -> BackupPlan {
         var plan = BackupPlan()
         for file in files {
             guard let status = ChecksummedFile.status(file.path) else {
@@ -75,8 +83,7 @@ extension LibraryBackup {
                 continue
             }
             if let old = previous.entry(file.owner, file.role),
-               old.standsFor(sourcePath: file.path, size: status.size, modified: status.modified),
-               ChecksummedFile.status(destination + "/" + old.path)?.size == old.size {
+               old.standsFor(sourcePath: file.path, size: status.size, modified: status.modified), copyStands(old) {
                 plan.kept.append(old)
                 report.unchangedFiles += 1
             } else {
