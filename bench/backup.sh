@@ -29,41 +29,9 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 
-# library PATH MEDIA_DIR COUNT BYTES: a library of COUNT sessions, each with a video of BYTES
-# random bytes (and, when BYTES is small, a 4 KiB thumbnail) in MEDIA_DIR.
-library() {
-    local path=$1 dir=$2 count=$3 bytes=$4
-    mkdir -p "$dir"
-    "$reel" tags ls --library "$path" >/dev/null
-    "$py" - "$path" "$dir" "$count" "$bytes" <<'PY'
-import os, sqlite3, sys, uuid
-path, folder, count, size = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-db = sqlite3.connect(path)
-chunk = 1 << 20
-for n in range(count):
-    video = os.path.join(folder, f"{n:05d}.mp4")
-    with open(video, "wb") as f:
-        left = size
-        while left > 0:
-            f.write(os.urandom(min(chunk, left)))
-            left -= chunk
-    thumb = None
-    if size <= 1 << 20:
-        thumb = os.path.join(folder, f"{n:05d}.jpg")
-        with open(thumb, "wb") as f:
-            f.write(os.urandom(4096))
-    day = 1 + n % 28
-    db.execute("""INSERT INTO study_session (id, started_at, ended_at, active_seconds, video_seconds, mode, interval_seconds,
-                  file_path, thumbnail_path, face_track_path, title, recovered) VALUES (?, ?, ?, 1700, 60, 'timelapse', 5, ?, ?, NULL, ?, 0)""",
-               (str(uuid.UUID(int=n + 1)), f"2026-11-{day:02d}T{n % 24:02d}:00:00.000Z", f"2026-11-{day:02d}T{n % 24:02d}:30:00.000Z",
-                video, thumb, f"Session {n}"))
-db.commit()
-PY
-}
-
 say "reel: $reel"
 say "(a) generating $media_mb MiB in $files files"
-library "$work/big.sqlite" "$work/media" "$files" $(( media_mb * 1048576 / files ))
+study_library "$work/big.sqlite" "$work/media" "$files" $(( media_mb * 1048576 / files ))
 bytes=$(du -sb "$work/media" | cut -f1)
 cat "$work/media"/* >/dev/null
 
@@ -110,7 +78,7 @@ ratio_range="$(printf '%s\n' "${ratios[@]}" | sort -n | head -1)-$(printf '%s\n'
 rm -rf "$work/media" "$work/reel-backup"
 
 say "(b) $sessions sessions, backed up once"
-library "$work/many.sqlite" "$work/many" "$sessions" 65536
+study_library "$work/many.sqlite" "$work/many" "$sessions" 65536
 "$reel" backup --to "$work/many-backup" --library "$work/many.sqlite" >/dev/null
 inc_times=()
 for run in $(seq "$runs"); do

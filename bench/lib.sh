@@ -62,6 +62,54 @@ stop_pids() {
     done
 }
 
+# start_moto BUCKET: the tests' S3 server (scripts/moto-s3.py: moto, signature checks on) on a
+# free loopback port with BUCKET; sets moto_pid, moto_port and moto_json (its key: moto_key
+# accessKeyId|secretAccessKey). The caller stops it (stop_pids "$moto_pid"). Needs the venv of
+# scripts/setup-moto.sh.
+start_moto() {
+    local venv=${REEL_MOTO_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/reel/moto-venv}
+    [ -x "$venv/bin/python" ] || fail "moto is not installed: run 'bash scripts/setup-moto.sh' (or make setup)"
+    moto_port=$(free_port)
+    moto_json="$work/moto.json"
+    "$venv/bin/python" "$root/scripts/moto-s3.py" "$moto_port" "$1" > "$moto_json" 2> "$work/moto.err" &
+    moto_pid=$!
+    for _ in $(seq 1 200); do [ -s "$moto_json" ] && break; sleep 0.1; done
+    [ -s "$moto_json" ] || fail "moto did not start: $(tail -n 5 "$work/moto.err")"
+}
+moto_key() { "$py" -c "import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$moto_json" "$1"; }
+
+# study_library PATH MEDIA_DIR COUNT BYTES: a study library of COUNT sessions, each with a video
+# of BYTES random bytes (and, when BYTES is at most 1 MiB, a 4 KiB thumbnail) in MEDIA_DIR.
+study_library() {
+    local path=$1 dir=$2 count=$3 bytes=$4
+    mkdir -p "$dir"
+    "$reel" goal set 60 --library "$path" >/dev/null   # makes the library (reads never create one)
+    "$py" - "$path" "$dir" "$count" "$bytes" <<'PY'
+import os, sqlite3, sys, uuid
+path, folder, count, size = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+db = sqlite3.connect(path)
+chunk = 1 << 20
+for n in range(count):
+    video = os.path.join(folder, f"{n:05d}.mp4")
+    with open(video, "wb") as f:
+        left = size
+        while left > 0:
+            f.write(os.urandom(min(chunk, left)))
+            left -= chunk
+    thumb = None
+    if size <= 1 << 20:
+        thumb = os.path.join(folder, f"{n:05d}.jpg")
+        with open(thumb, "wb") as f:
+            f.write(os.urandom(4096))
+    day = 1 + n % 28
+    db.execute("""INSERT INTO study_session (id, started_at, ended_at, active_seconds, video_seconds, mode, interval_seconds,
+                  file_path, thumbnail_path, face_track_path, title, recovered) VALUES (?, ?, ?, 1700, 60, 'timelapse', 5, ?, ?, NULL, ?, 0)""",
+               (str(uuid.UUID(int=n + 1)), f"2026-11-{day:02d}T{n % 24:02d}:00:00.000Z", f"2026-11-{day:02d}T{n % 24:02d}:30:00.000Z",
+                video, thumb, f"Session {n}"))
+db.commit()
+PY
+}
+
 bench_cleanup() {
     local status=$?
     trap - EXIT INT TERM

@@ -28,22 +28,15 @@ seconds=${SECONDS_TO_RUN:-60}
 order=${ORDER:-nginx s3}
 fps=30
 machine=$(machine_line)
-venv=${REEL_MOTO_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/reel/moto-venv}
-[ -x "$venv/bin/python" ] || fail "moto is not installed: run 'bash scripts/setup-moto.sh' (or make setup)"
 input=$(make_input 1280x720 "$fps" "$seconds" 18)
 start_origin "$work/origin"
 
 # moto on a free loopback port, logging what it stores; stopped with the bench.
 moto_pid=""
 trap 'st=$?; stop_pids "$moto_pid"; set +e; (exit $st); bench_cleanup' EXIT
-moto_port=$(free_port)
 moto_log="$work/moto-access.log"
-REEL_MOTO_ACCESS_LOG="$moto_log" REEL_MOTO_LOG_STRIP=/reel-bench/live \
-    "$venv/bin/python" "$root/scripts/moto-s3.py" "$moto_port" reel-bench > "$work/moto.json" 2> "$work/moto.err" &
-moto_pid=$!
-for _ in $(seq 1 200); do [ -s "$work/moto.json" ] && break; sleep 0.1; done
-[ -s "$work/moto.json" ] || fail "moto did not start: $(tail -n 5 "$work/moto.err")"
-read_key() { "$py" -c "import json, sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$work/moto.json" "$1"; }
+REEL_MOTO_ACCESS_LOG="$moto_log" REEL_MOTO_LOG_STRIP=/reel-bench/live start_moto reel-bench
+read_key() { moto_key "$1"; }
 say "moto: http://127.0.0.1:$moto_port/ (bucket reel-bench)"
 
 declare -A started

@@ -3,25 +3,47 @@ import ReelCore
 import ReelS3
 
 extension BucketBackup {
-    /// Sends each file to copy (``upload(_:previous:objects:done:)``), telling ``progress``;
-    /// returns the entries of the new document.
+    /// Files sent at once (rclone's default too): one part of each in memory, so at most
+    /// 4 × 8 MiB of file bytes are held whatever the files' sizes.
+    static let lanes = 4
+
+    /// Sends the files to copy, ``lanes`` at a time (``BucketUploader``), telling ``progress``
+    /// as each is done; returns the entries of the new document. A failure cancels the others
+    /// (their multipart uploads are aborted, or the next run aborts them).
     func upload(_ copies: [BackupCopy], previous: PreviousBackup, objects: [String: Int64],
                 report: inout LibraryBackup.Report) async throws -> [BackupMediaEntry] {
+        let uploader = BucketUploader(client: client)
         var entries: [BackupMediaEntry] = []
         var done = LibraryBackup.Progress(filesTotal: copies.count, bytesTotal: copies.reduce(0) { $0 + $1.size })
-        for copy in copies {
-            done.next = copy.source
-            try tell(done)
-            let (entry, sent) = try await upload(copy, previous: previous, objects: objects, done: done)
-            entries.append(entry)
-            if sent {
-                report.copiedFiles += 1
-                report.copiedBytes += copy.size
-            } else {
-                report.unchangedFiles += 1
+        typealias Sent = (index: Int, entry: BackupMediaEntry, sent: Bool)
+        func launch(_ index: Int, in group: inout ThrowingTaskGroup<Sent, any Swift.Error>) {
+            group.addTask { () async throws -> Sent in
+                let (entry, sent) = try await uploader.upload(copies[index], previous: previous, objects: objects)
+                return (index, entry, sent)
             }
-            done.filesDone += 1
-            done.bytesDone += copy.size
+        }
+        try await withThrowingTaskGroup(of: Sent.self) { group in
+            var next = 0
+            repeat {
+                // Lanes filled up (a file done frees one): the next file starts, told first.
+                while next < copies.count, next - done.filesDone < Self.lanes {
+                    done.next = copies[next].source
+                    try tell(done)
+                    launch(next, in: &group)
+                    next += 1
+                }
+                guard let finished = try await group.next() else { break }
+                let copy = copies[finished.index]
+                entries.append(finished.entry)
+                if finished.sent {
+                    report.copiedFiles += 1
+                    report.copiedBytes += copy.size
+                } else {
+                    report.unchangedFiles += 1
+                }
+                done.filesDone += 1
+                done.bytesDone += copy.size
+            } while true
         }
         done.next = nil
         _ = progress?(done)
@@ -34,12 +56,20 @@ extension BucketBackup {
             throw LibraryBackup.Error(description: "the backup to \(name) was stopped; its previous backup is as it was", isStopped: true)
         }
     }
+}
+
+/// One file of a bucket backup sent (or found already there): what runs in each of the
+/// backup's lanes, so it holds only what may cross tasks (the client and its location).
+struct BucketUploader: Sendable {
+    let client: S3Client
+
+    var name: String { client.configuration.location.description }
+    func key(_ relative: String) -> String { BucketLayout.key(relative, prefix: client.configuration.location.prefix) }
 
     /// One file: its entry, and whether it was sent. Not sent when it is the listed content
     /// with a new time, or an earlier run's upload that stands for it (its stamp); otherwise
     /// under its plain name, or with its checksum in front when backup.json lists that name.
-    func upload(_ copy: BackupCopy, previous: PreviousBackup, objects: [String: Int64],
-                done: LibraryBackup.Progress) async throws -> (BackupMediaEntry, sent: Bool) {
+    func upload(_ copy: BackupCopy, previous: PreviousBackup, objects: [String: Int64]) async throws -> (BackupMediaEntry, sent: Bool) {
         func entry(_ path: String, _ checksum: MediaChecksum) -> BackupMediaEntry {
             BackupMediaEntry(ownerID: copy.ownerID, role: copy.role, path: path, size: copy.size, checksum: checksum,
                              sourcePath: copy.source, sourceModified: copy.modified)
@@ -60,7 +90,7 @@ extension BucketBackup {
             return (entry(relative, stamp.checksum), false)
         }
         let checksum = copy.size > BucketLayout.multipartThreshold
-            ? try await uploadInParts(copy, key: key(relative), checksum: known, done: done)
+            ? try await uploadInParts(copy, key: key(relative), checksum: known)
             : try await uploadWhole(copy, key: key(relative))
         return (entry(relative, checksum), true)
     }
@@ -80,7 +110,7 @@ extension BucketBackup {
     /// at a time, each verified by the server against its SHA-256. The checksum is read first
     /// (the stamp goes in at the start) and again on the way: a file that changed meanwhile is
     /// refused. On any failure the upload is aborted (and the next run aborts what is left).
-    func uploadInParts(_ copy: BackupCopy, key: String, checksum known: MediaChecksum?, done: LibraryBackup.Progress) async throws -> MediaChecksum {
+    func uploadInParts(_ copy: BackupCopy, key: String, checksum known: MediaChecksum?) async throws -> MediaChecksum {
         let checksum = try known ?? ChecksummedFile.checksum(of: copy.source)
         let stamp = BucketLayout.UploadStamp(checksum: checksum, sourceSize: copy.size, sourceModified: copy.modified)
         let uploadID = try await client.createMultipartUpload(key: key, headers: [(name: "Content-Type", value: Self.contentType(of: copy.source))]
@@ -89,13 +119,10 @@ extension BucketBackup {
             let file = try SourceFile(copy.source)
             let digest = try StreamingDigest(.xxh3)
             var parts: [S3Multipart.Part] = []
-            var progressed = done
             for (index, range) in BucketLayout.parts(ofFileOf: copy.size).enumerated() {
                 let body = try file.read(range)
                 digest.update(body)
                 parts.append(try await client.uploadPart(key: key, uploadID: uploadID, number: index + 1, body: body))
-                progressed.bytesDone = done.bytesDone + range.upperBound
-                try tell(progressed)
             }
             guard try digest.finish() == checksum else {
                 throw LibraryBackup.Error(description: "\(copy.source) changed while it was uploaded; run the backup again")

@@ -12,6 +12,9 @@ import ReelStore
 /// (a changed file gets a name with its checksum). So the bucket always holds the previous
 /// backup or the new one, and an unfinished multipart upload is never a visible object.
 ///
+/// Files go up four at a time (``lanes``), each large one a part at a time, so at most
+/// 4 × 8 MiB of file bytes are in memory.
+///
 /// Incremental: a file whose source path, size and time match the bucket's `backup.json` is
 /// neither read nor sent, and the bucket is not even listed; with nothing changed at all, not
 /// a byte goes up (not even `backup.json`). A file whose time changed but whose checksum did
@@ -23,7 +26,8 @@ public struct BucketBackup {
     public let library: StudyLibrary
     /// The bucket and prefix, and the client that signs.
     public let client: S3Client
-    /// As ``LibraryBackup/progress``; also told as each part of a large file goes up.
+    /// As ``LibraryBackup/progress``: told as each file starts (``BucketBackup/lanes`` go at
+    /// once) and as each is done; a false answer stops the backup before the next file.
     public var progress: ((LibraryBackup.Progress) -> Bool)?
 
     /// A backup of `library` to the bucket `client` is for.

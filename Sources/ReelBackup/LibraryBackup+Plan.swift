@@ -11,7 +11,7 @@ struct BackupSource {
 }
 
 /// A file to copy (new or changed since the previous backup), as it was when planned.
-struct BackupCopy {
+struct BackupCopy: Sendable {
     var ownerID: UUID
     var role: BackupMediaEntry.Role
     var source: String
@@ -26,7 +26,7 @@ struct BackupPlan {
 }
 
 /// The backup already in the destination, looked up by owner and role.
-struct PreviousBackup {
+struct PreviousBackup: Sendable {
     let document: BackupDocument?
     /// Every path its document lists (never written over).
     let listed: Set<String>

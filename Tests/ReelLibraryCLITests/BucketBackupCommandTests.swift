@@ -174,16 +174,19 @@ struct BucketBackupCommandTests {
             let home = try Home()
             defer { home.dir.cleanup() }
             try home.sessions(2, videoBytes: 30_000)
-            try home.largeVideoSession(bytes: 33 << 20)   // 5 parts, sent after the 4 small files
+            try home.largeVideoSession(bytes: 49 << 20)   // 7 parts, started once a small file is done
             let client = try Self.client(server)
             let process = try BackgroundProcess(try ReelBinary.path(), ["backup", "--to", server.location, "--s3-endpoint", server.endpoint,
                                                                         "--library", home.library],
                                                 environment: home.environment.merging(server.environment()) { $1 })
-            // Once the large file's multipart upload exists, the server is stopped (SIGSTOP: the
-            // backup waits in the middle of a part) and the backup killed.
+            // Once the 4 small files are up and the large file's multipart upload exists, the
+            // server is stopped (SIGSTOP: the backup waits in the middle of a part) and the
+            // backup killed.
             var uploads: [S3Multipart.Upload] = []
-            while uploads.isEmpty && process.isRunning {
+            var small = 0
+            while (uploads.isEmpty || small < 4) && process.isRunning {
                 uploads = try await client.listMultipartUploads(prefix: "reel/")
+                small = try await Self.objects(server, prefix: "reel").count
             }
             server.pause()
             process.send(SIGKILL)
@@ -195,7 +198,7 @@ struct BucketBackupCommandTests {
 
             let again = try Self.reel(home, server, ["backup", "--to", server.location, "--json"])
             let summary = try Self.summary(again)
-            #expect(summary["files"] as? Int == 1 && summary["bytesCopied"] as? Int == 33 << 20 && summary["unchangedFiles"] as? Int == 4,
+            #expect(summary["files"] as? Int == 1 && summary["bytesCopied"] as? Int == 49 << 20 && summary["unchangedFiles"] as? Int == 4,
                     "only the large file is sent again: \(summary) \(again.stderr)")
             #expect(try await client.listMultipartUploads(prefix: "reel/").isEmpty, "the killed upload was aborted")
             let document = try BackupDocument.decode(try #require(try await client.get(key: "reel/backup.json", maxBytes: 1 << 20)))
