@@ -63,7 +63,7 @@ rclone_full() { timed_run "rclone-$1" rclone sync "$work/media" "moto:bench/rclo
 
 say "(a) generating $media_mb MiB in $files files"
 study_library "$work/big.sqlite" "$work/media" "$files" $(( media_mb * 1048576 / files ))
-bytes=$(find "$work/media" -type f -printf '%s\n' | awk '{ s += $1 } END { printf "%d\n", s }')
+bytes=$(find "$work/media" -type f -printf '%s\n' | awk '{ s += $1 } END { printf "%.0f\n", s }')
 cat "$work/media"/* >/dev/null
 reel_times=(); rclone_times=(); ratios=(); reel_rss=(); rclone_rss=()
 for run in $(seq "$runs"); do

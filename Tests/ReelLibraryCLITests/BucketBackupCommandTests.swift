@@ -168,6 +168,28 @@ struct BucketBackupCommandTests {
         }
     }
 
+    @Test("a restore into a disk that fills up (a 4 MiB tmpfs in a private mount namespace; root): a sentence, nothing placed, no record added")
+    func restoreOntoAFullDisk() async throws {
+        try await withMotoS3(prefix: "reel") { server in
+            let home = try Home()
+            defer { home.dir.cleanup() }
+            try home.sessions(2, videoBytes: 3 << 20)
+            #expect(try Self.reel(home, server, ["backup", "--to", server.location]).status == 0)
+            let target = home.dir.path("small")
+            try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
+            let other = home.dir.path("other/library.sqlite")
+            let script = #"mount -t tmpfs -o size=4m reel-test-restore "$1" || exit 97; "$2" restore --from "$3" --s3-endpoint "$4" --media-dir "$1" --library "$5"; status=$?; echo "files: $(find "$1" -type f | wc -l)"; exit $status"#
+            let result = try Subprocess.run("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh", target,
+                                                                 try ReelBinary.path(), server.location, server.endpoint, other],
+                                            environment: home.environment.merging(server.environment()) { $1 })
+            #expect(result.status != 97, "could not mount a tmpfs (root and util-linux's unshare needed): \(result.stderr)")
+            #expect(result.status == 1 && result.stderr.contains("no space left on the device") && result.stderr.contains("nothing was changed"),
+                    "\(result.stderr)")
+            #expect(result.stdout.hasSuffix("files: 0\n"), "no file placed, no temporary file left: \(result.stdout)")
+            #expect(try StudyLibrary(path: other).sessions().isEmpty, "no record added")
+        }
+    }
+
     @Test("a backup killed while a file goes up in parts, run again: the finished files are not sent again, no upload is left, the backup is whole")
     func killedAndRunAgain() async throws {
         try await withMotoS3(prefix: "reel") { server in
