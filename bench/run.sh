@@ -22,7 +22,8 @@
 #  20. bench/s3-latency.sh      publish latency to an S3 bucket (moto) against nginx (about 2.5 min)
 #  21. bench/glass-to-glass.sh  capture → shown in hls.js in chromium, regular HLS and LL-HLS (about 3 min)
 #  22. bench/ll-viewers.sh      LL-HLS part publish latency and reel serve's memory, idle and with 2,000 viewers (about 3 min)
-# About 111 minutes on a 2-core machine, plus about 2 minutes the first time to make the
+#  23. bench/backup-s3.sh       reel backup to an S3 bucket (moto) against rclone sync, and the nothing-changed run (about 7 min; Debian's rclone)
+# About 118 minutes on a 2-core machine, plus about 2 minutes the first time to make the
 # inputs (cached in bench/.cache/).
 #
 #   make bench                                   # builds, then runs this
@@ -42,7 +43,7 @@ trap 'echo "run: interrupted" >&2; exit 130' INT
 trap 'exit 143' TERM
 
 failed=()
-for name in realtime fast-vs-ffmpeg latency origin-vs-nginx viewers record detector compose export deface backup pomodoro studio-preview studio-latency studio-record studio-library overlay-stills overlay-studio cutout s3-latency glass-to-glass ll-viewers; do
+for name in realtime fast-vs-ffmpeg latency origin-vs-nginx viewers record detector compose export deface backup pomodoro studio-preview studio-latency studio-record studio-library overlay-stills overlay-studio cutout s3-latency glass-to-glass ll-viewers backup-s3; do
     echo "run: ---- bench/$name.sh ----" | tee -a "$log" >&2
     # Result blocks (stdout) are kept; progress (stderr) goes to the terminal and the log.
     if ! bash "$here/$name.sh" 2> >(tee -a "$log" >&2) | tee -a "$log" >> "$results"; then
