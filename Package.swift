@@ -187,8 +187,8 @@ let package = Package(
         .testTarget(name: "ReelRecordTests", dependencies: ["ReelRecord", "ReelStore", "ReelMedia", "ReelRuntime", "ReelCore", "CFFmpeg", "ReelTestSupport"]),
         .testTarget(name: "ReelStoreTests", dependencies: ["ReelStore", "ReelBackup", "ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
         .testTarget(name: "ReelCLITests", dependencies: ["ReelCLI", "ReelMedia", "ReelTestSupport"]),
-        // The library commands through the real binary; ReelStore only to set up libraries.
-        .testTarget(name: "ReelLibraryCLITests", dependencies: ["ReelStore", "ReelBackup", "ReelCore", "ReelTestSupport"]),
+        // The library commands through the real binary; ReelStore to set up libraries, ReelBackup and ReelS3 to read what a backup wrote.
+        .testTarget(name: "ReelLibraryCLITests", dependencies: ["ReelStore", "ReelBackup", "ReelS3", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelComposeTests", dependencies: ["ReelCompose", "ReelCore", "ReelTestSupport"], resources: [.copy("Golden")]),
         .testTarget(name: "ReelVisionTests", dependencies: ["ReelVision", "ReelCore", "ReelTestSupport"]),
         .testTarget(name: "ReelCinematicTests", dependencies: ["ReelCinematic", "ReelVision", "ReelMedia", "ReelCore", "ReelTestSupport"]),
